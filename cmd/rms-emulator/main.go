@@ -1,0 +1,169 @@
+// Command rms-emulator runs the in-memory emulator of the service on a
+// loopback address, for demos and for users' own CI:
+//
+//	rms-emulator -addr 127.0.0.1:0 -port-file /tmp/rms.url
+//
+// It prints the base URL and the provider block to use, and runs until
+// SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "rms-emulator:", err)
+		os.Exit(1)
+	}
+}
+
+// shutdownGrace bounds how long in-flight requests may take after a signal.
+const shutdownGrace = 5 * time.Second
+
+// run is main without the process: it serves until ctx ends.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("rms-emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		addr        = fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
+		allowRemote = fs.Bool("allow-remote", false, "allow a non-loopback -addr (the emulator has no TLS and well-known credentials)")
+		customerID  = fs.Int64("customer-id", emulator.DefaultCustomerID, "the account's customer id")
+		username    = fs.String("username", emulator.DefaultUsername, "Basic auth user name")
+		password    = fs.String("password", emulator.DefaultPassword, "Basic auth password")
+		logRequests = fs.Bool("log-requests", false, "log every request to stderr")
+		portFile    = fs.String("port-file", "", "write the base URL to this `file` once listening (removed on exit)")
+		retired     = retireFlag{}
+	)
+	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if !*allowRemote {
+		if err := checkLoopback(*addr); err != nil {
+			return err
+		}
+	}
+
+	level := slog.LevelWarn
+	if *logRequests {
+		level = slog.LevelInfo
+	}
+	l, err := emulator.Listen(*addr, emulator.Options{
+		CustomerID: *customerID,
+		Username:   *username,
+		Password:   *password,
+		Retired:    retired,
+		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+	})
+	if err != nil {
+		return err
+	}
+	opts := l.Server.Options()
+	fmt.Fprintf(stdout, "rms-emulator listening on %s\n\n", l.URL)
+	fmt.Fprintf(stdout, "provider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
+		hclString(l.URL), opts.CustomerID, hclString(opts.Username), hclString(opts.Password))
+	// The port file comes last: a script that sees it may rely on the banner.
+	if *portFile != "" {
+		if err := writeFileAtomic(*portFile, l.URL); err != nil {
+			_ = l.Close()
+			return err
+		}
+		defer os.Remove(*portFile)
+	}
+
+	<-ctx.Done()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := l.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	return nil
+}
+
+// checkLoopback refuses addresses reachable from other machines: the
+// emulator speaks plain HTTP with credentials printed on the console.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("parsing -addr %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %q, which is not a loopback address; pass -allow-remote to do it anyway", addr)
+}
+
+// retireFlag collects repeated -retire path=reason flags.
+type retireFlag map[string]string
+
+func (f retireFlag) String() string {
+	parts := make([]string, 0, len(f))
+	for p, r := range f {
+		parts = append(parts, p+"="+r)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f retireFlag) Set(v string) error {
+	path, reason, ok := strings.Cut(v, "=")
+	path = strings.Trim(path, "/")
+	if !ok || path == "" || reason == "" {
+		return fmt.Errorf("want path=reason, e.g. campaigns=replaced by flows; got %q", v)
+	}
+	f[path] = reason
+	return nil
+}
+
+// writeFileAtomic writes content through a temporary file and a rename, so a
+// script polling for the file never reads it half-written.
+func writeFileAtomic(path, content string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".rms-emulator-*")
+	if err != nil {
+		return fmt.Errorf("writing port file: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if _, err := tmp.WriteString(content); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing port file %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing port file %s: %w", tmp.Name(), err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing port file: %w", err)
+	}
+	return nil
+}
+
+// hclString quotes s as an HCL string literal; HCL also interpolates "${"
+// and "%{", which must be doubled to stay literal.
+func hclString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "${", "$${", "%{", "%%{")
+	return `"` + r.Replace(s) + `"`
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from run's goroutine while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestRunServesUntilCancelled(t *testing.T) {
+	portFile := filepath.Join(t.TempDir(), "url")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{
+			"-addr", "127.0.0.1:0", "-port-file", portFile, "-customer-id", "77",
+			"-password", `p"w${x}`, "-retire", "campaigns=moved to flows", "-retire", "forms/3=gone too", "-log-requests",
+		}, &stdout, &stderr)
+	}()
+
+	var baseURL string
+	deadline := time.Now().Add(10 * time.Second)
+	for baseURL == "" {
+		if b, err := os.ReadFile(portFile); err == nil {
+			baseURL = string(b)
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("run ended early: %v; stderr: %s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("port file never written")
+		}
+	}
+	if !strings.HasPrefix(baseURL, "http://127.0.0.1:") {
+		t.Fatalf("port file holds %q", baseURL)
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, baseURL+"/rest/77/campaigns", nil)
+	req.SetBasicAuth("rms", `p"w${x}`)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusGone || !strings.Contains(string(body), "moved to flows") {
+		t.Errorf("retired path: %d %s", resp.StatusCode, body)
+	}
+
+	// The banner is printed once listening, before the port file appears.
+	out := stdout.String()
+	wantOut := "rms-emulator listening on " + baseURL + "\n\n" +
+		"provider \"rms\" {\n" +
+		"  base_url    = \"" + baseURL + "\"\n" +
+		"  customer_id = 77\n" +
+		"  username    = \"rms\"\n" +
+		"  password    = \"p\\\"w$${x}\"\n" +
+		"}\n"
+	if out != wantOut {
+		t.Errorf("stdout =\n%s\nwant\n%s", out, wantOut)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop after cancel")
+	}
+	if _, err := os.Stat(portFile); !os.IsNotExist(err) {
+		t.Errorf("port file left behind: %v", err)
+	}
+	if log := stderr.String(); !strings.Contains(log, "path=/rest/77/campaigns") || strings.Contains(log, "Basic ") {
+		t.Errorf("request log = %q", log)
+	}
+}
+
+func TestRunRefusesBadArguments(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"remote address", []string{"-addr", "0.0.0.0:0"}, "-allow-remote"},
+		{"all interfaces", []string{"-addr", ":0"}, "not a loopback address"},
+		{"public host", []string{"-addr", "example.com:80"}, "not a loopback address"},
+		{"bad retire", []string{"-retire", "campaigns"}, "path=reason"},
+		{"empty reason", []string{"-retire", "campaigns="}, "path=reason"},
+		{"stray argument", []string{"-addr", "127.0.0.1:0", "extra"}, "unexpected arguments"},
+		{"bad address", []string{"-addr", "nonsense"}, "parsing -addr"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // must fail before serving anyway
+			err := run(ctx, tt.args, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("err = %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestCheckLoopback(t *testing.T) {
+	for addr, ok := range map[string]bool{
+		"127.0.0.1:8080": true, "127.1.2.3:1": true, "[::1]:0": true, "localhost:0": true,
+		"0.0.0.0:8080": false, "[::]:0": false, "10.0.0.1:80": false,
+	} {
+		if err := checkLoopback(addr); (err == nil) != ok {
+			t.Errorf("checkLoopback(%q) = %v, want ok=%v", addr, err, ok)
+		}
+	}
+}
+
+func TestAllowRemote(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	// With -allow-remote the address check is skipped; a cancelled context
+	// then makes run return at once after listening.
+	var out syncBuffer
+	if err := run(ctx, []string{"-addr", "0.0.0.0:0", "-allow-remote"}, &out, io.Discard); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	// The URL names a reachable address, not the unspecified one.
+	if !strings.Contains(out.String(), "rms-emulator listening on http://127.0.0.1:") {
+		t.Errorf("stdout = %q", out.String())
+	}
+}

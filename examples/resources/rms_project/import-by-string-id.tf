@@ -1,0 +1,4 @@
+import {
+  to = rms_project.newsletter
+  id = "42"
+}

@@ -1,0 +1,2 @@
+# A project is imported by its numeric id.
+terraform import rms_project.newsletter 42

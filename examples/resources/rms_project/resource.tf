@@ -1,0 +1,4 @@
+resource "rms_project" "newsletter" {
+  name        = "Newsletter"
+  description = "Monthly newsletter to subscribers"
+}

@@ -1,0 +1,8 @@
+// Package acctest holds what the acceptance tests share: an emulator per
+// test on 127.0.0.1, provider factories, configuration builders, a local
+// Terraform CLI set-up that never downloads anything, and a raw HTTP helper
+// for changes made "out of band" (drift).
+//
+// It may import internal/emulator and internal/provider; neither may import
+// it.
+package acctest

@@ -1,0 +1,58 @@
+package acctest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Main prepares the environment for acceptance tests and runs them. Use it
+// from TestMain. It points terraform-plugin-testing at the terraform binary
+// on PATH (it must never download one), disables Terraform's version check,
+// and gives Terraform a CLI configuration of its own, because the machine's
+// TF_CLI_CONFIG_FILE may name a file that does not exist.
+func Main(m *testing.M) {
+	if err := setUp(); err != nil {
+		fmt.Fprintln(os.Stderr, "acctest:", err)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
+
+func setUp() error {
+	if os.Getenv("TF_ACC") == "" {
+		return nil
+	}
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		tf, err := exec.LookPath("terraform")
+		if err != nil {
+			return fmt.Errorf("terraform is not on PATH: install Terraform 1.11.4 or newer, or set TF_ACC_TERRAFORM_PATH to a terraform binary (the tests never download one)")
+		}
+		if err := os.Setenv("TF_ACC_TERRAFORM_PATH", tf); err != nil {
+			return err
+		}
+	}
+	if os.Getenv("TF_ACC_TERRAFORM_VERSION") != "" {
+		return fmt.Errorf("TF_ACC_TERRAFORM_VERSION is set, which makes terraform-plugin-testing download Terraform; unset it and use TF_ACC_TERRAFORM_PATH")
+	}
+	_ = os.Setenv("CHECKPOINT_DISABLE", "1")
+	if cfg := os.Getenv("TF_CLI_CONFIG_FILE"); cfg == "" || !fileExists(cfg) {
+		dir, err := os.MkdirTemp("", "rms-acctest-cli")
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(dir, "terraformrc")
+		if err := os.WriteFile(path, []byte("# written by internal/acctest\n"), 0o600); err != nil {
+			return err
+		}
+		_ = os.Setenv("TF_CLI_CONFIG_FILE", path)
+	}
+	return nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

@@ -1,0 +1,217 @@
+package emulator
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The generic resource pattern of the interface, for every public domain in
+// genericDomains, plus one level of nested generic collections under an
+// existing entity (/{collection}/{id}/{sub}[/{subid}]). Explicit routes of
+// later work (lists/{id}/contacts, ...) are more specific patterns and win.
+const genericBase = "/rest/{customerid}/{collection}"
+
+func (s *Server) registerGeneric() {
+	s.handleJSON("GET "+genericBase, s.genericList)
+	s.handleJSON("POST "+genericBase, s.genericCreate)
+	s.handleJSON("GET "+genericBase+"/{id}", s.genericGet)
+	s.handleJSON("PUT "+genericBase+"/{id}", s.genericUpdate)
+	s.handleJSON("DELETE "+genericBase+"/{id}", s.genericDelete)
+
+	s.handleJSON("GET "+genericBase+"/{id}/{sub}", s.genericList)
+	s.handleJSON("POST "+genericBase+"/{id}/{sub}", s.genericCreate)
+	s.handleJSON("GET "+genericBase+"/{id}/{sub}/{subid}", s.genericGet)
+	s.handleJSON("PUT "+genericBase+"/{id}/{sub}/{subid}", s.genericUpdate)
+	s.handleJSON("DELETE "+genericBase+"/{id}/{sub}/{subid}", s.genericDelete)
+}
+
+// target is the generic collection a request addresses.
+type target struct {
+	parent *ref   // the entity a nested collection hangs under; nil at top level
+	key    string // store key: "projects" or "projects/5/notes"
+	rules  string // mandatoryFields key: "projects" or "projects/notes"
+	path   string // URL path of the collection, for Location headers
+}
+
+// resolveTarget maps the path wildcards onto a generic collection.
+func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
+	coll := r.PathValue("collection")
+	if !genericDomains[coll] {
+		// A collection served only by explicit routes (e.g. batches), reached
+		// through a generic pattern: no such path.
+		return target{}, errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
+	}
+	t := target{
+		key:   coll,
+		rules: coll,
+		path:  "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/" + coll,
+	}
+	sub := r.PathValue("sub")
+	if sub == "" {
+		return t, nil
+	}
+	if s.explicitSubs[coll+"/"+sub] {
+		e := errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+		e.allow = s.explicitAllow(r)
+		return target{}, e
+	}
+	pid, ok := parseID(r.PathValue("id"))
+	if !ok {
+		return target{}, errorf(http.StatusNotFound, "no %s with id %q", coll, r.PathValue("id"))
+	}
+	if _, ok := s.store.get(coll, pid); !ok {
+		return target{}, errorf(http.StatusNotFound, "no %s with id %d", coll, pid)
+	}
+	parent := ref{key: coll, id: pid}
+	return target{
+		parent: &parent,
+		key:    nestedKey(parent, sub),
+		rules:  coll + "/" + sub,
+		path:   t.path + "/" + strconv.FormatInt(pid, 10) + "/" + sub,
+	}, nil
+}
+
+// itemID is the id of the entity an item path names: {subid} when nested.
+func itemID(r *http.Request) (string, int64, bool) {
+	raw := r.PathValue("subid")
+	if raw == "" {
+		raw = r.PathValue("id")
+	}
+	id, ok := parseID(raw)
+	return raw, id, ok
+}
+
+func parseID(raw string) (int64, bool) {
+	id, err := strconv.ParseInt(raw, 10, 64)
+	return id, err == nil && id > 0
+}
+
+func (s *Server) now() string {
+	return s.opts.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
+}
+
+func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apiError {
+	t, err := s.resolveTarget(r)
+	if err != nil {
+		return err
+	}
+	page, pageSize, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	items, total, ok := s.store.page(t.parent, t.key, pageOffset(page, pageSize), pageSize)
+	if !ok {
+		return errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
+	}
+	s.writePage(w, items, total)
+	return nil
+}
+
+func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError {
+	t, err := s.resolveTarget(r)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	dropReserved(body)
+	// An entity never holds null: null means "no value", as in PUT.
+	for k, v := range body {
+		if v == nil {
+			delete(body, k)
+		}
+	}
+	if err := s.checkMandatory(t.rules, body); err != nil {
+		return err
+	}
+	e, ok := s.store.create(t.parent, t.key, body, s.now())
+	if !ok {
+		return errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
+	}
+	w.Header().Set("Location", t.path+"/"+strconv.FormatInt(e["id"].(int64), 10))
+	s.writeJSON(w, http.StatusCreated, e)
+	return nil
+}
+
+func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apiError {
+	t, err := s.resolveTarget(r)
+	if err != nil {
+		return err
+	}
+	raw, id, ok := itemID(r)
+	e, found := s.store.get(t.key, id)
+	if !ok || !found {
+		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+	}
+	s.writeJSON(w, http.StatusOK, e)
+	return nil
+}
+
+// genericUpdate merges the body into the entity (conventions: PUT merges;
+// null removes a key; keys left out keep their values).
+func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apiError {
+	t, err := s.resolveTarget(r)
+	if err != nil {
+		return err
+	}
+	raw, id, ok := itemID(r)
+	if !ok {
+		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	dropReserved(body)
+	e, found, err := s.store.update(t.key, id, body, s.now(), func(e entity) *apiError {
+		return s.checkMandatory(t.rules, e)
+	})
+	if !found {
+		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+	}
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, http.StatusOK, e)
+	return nil
+}
+
+func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apiError {
+	t, err := s.resolveTarget(r)
+	if err != nil {
+		return err
+	}
+	raw, id, ok := itemID(r)
+	if !ok || !s.store.delete(t.key, id) {
+		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// dropReserved removes the keys the server sets; bodies may carry them (a
+// client sending back a whole GET result) and they are ignored.
+func dropReserved(body map[string]any) {
+	for _, k := range reservedKeys {
+		delete(body, k)
+	}
+}
+
+// explicitAllow lists the methods explicit (non-generic) routes serve on the
+// request's path, for the Allow header of a 405.
+func (s *Server) explicitAllow(r *http.Request) string {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "" && !strings.Contains(pattern, "{sub}") {
+			allowed = append(allowed, m)
+		}
+	}
+	return strings.Join(slices.Compact(allowed), ", ")
+}

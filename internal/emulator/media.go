@@ -1,0 +1,111 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// maxJSONBody is the largest JSON request body accepted (conventions: 413
+// above 1 MiB).
+const maxJSONBody = 1 << 20
+
+// accepts reports whether the request's Accept header allows mediaType
+// ("type/subtype"). An absent header allows everything. The most specific
+// matching range decides, so "application/json;q=0, */*" refuses JSON.
+func accepts(r *http.Request, mediaType string) bool {
+	values := r.Header.Values("Accept")
+	if len(values) == 0 {
+		return true
+	}
+	typ, _, _ := strings.Cut(mediaType, "/")
+	bestSpecificity, bestQ := -1, 0.0
+	for _, v := range values {
+		for _, rng := range strings.Split(v, ",") {
+			rng = strings.TrimSpace(rng)
+			if rng == "" {
+				continue
+			}
+			mt, params, err := mime.ParseMediaType(rng)
+			if err != nil {
+				continue
+			}
+			specificity := -1
+			switch {
+			case mt == mediaType:
+				specificity = 2
+			case mt == typ+"/*":
+				specificity = 1
+			case mt == "*/*":
+				specificity = 0
+			}
+			if specificity < bestSpecificity || specificity < 0 {
+				continue
+			}
+			q := 1.0
+			if qs, ok := params["q"]; ok {
+				if f, err := strconv.ParseFloat(qs, 64); err == nil {
+					q = f
+				}
+			}
+			if specificity > bestSpecificity || q > bestQ {
+				bestSpecificity, bestQ = specificity, q
+			}
+		}
+	}
+	return bestSpecificity >= 0 && bestQ > 0
+}
+
+// checkJSONContentType enforces Content-Type: application/json on a body;
+// a charset parameter other than utf-8 is refused (conventions: 415).
+func checkJSONContentType(r *http.Request) *apiError {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return errorf(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return errorf(http.StatusUnsupportedMediaType, "Content-Type %q is not supported; use application/json", ct)
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return errorf(http.StatusUnsupportedMediaType, "charset %q is not supported; JSON bodies must be UTF-8", cs)
+	}
+	return nil
+}
+
+// readJSONObject reads a JSON object body (at most maxJSONBody bytes).
+// Numbers are kept as json.Number so that they round-trip exactly.
+func readJSONObject(r *http.Request) (map[string]any, *apiError) {
+	if r.ContentLength > maxJSONBody {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, maxJSONBody)
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "reading request body: %v", err)
+	}
+	if len(data) > maxJSONBody {
+		return nil, errorf(http.StatusRequestEntityTooLarge, "request body exceeds the limit of %d bytes", maxJSONBody)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errorf(http.StatusBadRequest, "request body is empty; a JSON object is required")
+		}
+		return nil, errorf(http.StatusBadRequest, "request body is not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errorf(http.StatusBadRequest, "request body holds data after the JSON value")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errorf(http.StatusBadRequest, "request body must be a JSON object")
+	}
+	return obj, nil
+}

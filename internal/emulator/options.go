@@ -1,0 +1,55 @@
+package emulator
+
+import (
+	"log/slog"
+	"maps"
+	"time"
+)
+
+// Options configure a Server. The zero value is usable: New fills defaults.
+type Options struct {
+	// CustomerID is the one account this emulator serves; default 1000.
+	CustomerID int64
+	// Username and Password are the Basic credentials of that account;
+	// defaults "rms" and "rms-password".
+	Username string
+	Password string
+	// Retired maps a path below /rest/{customerid}/ (e.g. "campaigns" or
+	// "campaigns/5") to the reason the service gives. That path and every path
+	// under it answer 410 GONE on every method, with the reason as message.
+	Retired map[string]string
+	// Logger receives one Info record per request and Error records for
+	// failures the client cannot see; nil discards.
+	Logger *slog.Logger
+	// Now is the clock for dateCreated/dateModified; nil means time.Now.
+	Now func() time.Time
+}
+
+// Defaults applied by New when the corresponding option is zero.
+const (
+	DefaultCustomerID = 1000
+	DefaultUsername   = "rms"
+	DefaultPassword   = "rms-password"
+)
+
+// withDefaults returns a copy of o with zero fields filled. The Retired map is
+// copied so that a caller mutating its map later cannot race with requests.
+func (o Options) withDefaults() Options {
+	if o.CustomerID == 0 {
+		o.CustomerID = DefaultCustomerID
+	}
+	if o.Username == "" {
+		o.Username = DefaultUsername
+	}
+	if o.Password == "" {
+		o.Password = DefaultPassword
+	}
+	o.Retired = maps.Clone(o.Retired)
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}

@@ -1,0 +1,52 @@
+package emulator
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// Paging of collection GETs (conventions: "Collections and paging").
+const (
+	defaultPageSize = 100
+	maxPageSize     = 1000
+)
+
+// pageParams reads the zero-based page and pageSize query parameters.
+// A malformed or out-of-range value is a validation error naming the
+// parameter, rather than silently falling back to a default a client did not
+// ask for.
+func pageParams(r *http.Request) (page, pageSize int, err *apiError) {
+	q := r.URL.Query()
+	page, pageSize = 0, defaultPageSize
+	if q.Has("page") {
+		n, perr := strconv.Atoi(q.Get("page"))
+		if perr != nil || n < 0 {
+			return 0, 0, fieldError("page", "page must be an integer of 0 or more, got %q", q.Get("page"))
+		}
+		page = n
+	}
+	if q.Has("pageSize") {
+		n, perr := strconv.Atoi(q.Get("pageSize"))
+		if perr != nil || n < 1 || n > maxPageSize {
+			return 0, 0, fieldError("pageSize", "pageSize must be an integer from 1 to %d, got %q", maxPageSize, q.Get("pageSize"))
+		}
+		pageSize = n
+	}
+	return page, pageSize, nil
+}
+
+// pageOffset is the index of the first entity of page, saturating instead of
+// overflowing for absurd page numbers (which then simply yield an empty page).
+func pageOffset(page, pageSize int) int {
+	const maxInt = int(^uint(0) >> 1)
+	if page > maxInt/pageSize {
+		return maxInt
+	}
+	return page * pageSize
+}
+
+// writePage answers one page of a collection with its X-Total-Count.
+func (s *Server) writePage(w http.ResponseWriter, items []entity, total int) {
+	w.Header().Set("X-Total-Count", strconv.Itoa(total))
+	s.writeJSON(w, http.StatusOK, items)
+}

@@ -1,0 +1,56 @@
+package emulator
+
+import (
+	"net/http"
+	"strings"
+)
+
+// registerRoutes is the one place that lists what the emulator serves. Every
+// pattern registered here must be documented in openapi.json (a test checks
+// it). Later work adds one call per file (lists/contacts, imports, batches...);
+// its more specific patterns win over the generic ones below.
+func (s *Server) registerRoutes() {
+	s.handle("GET /mail/swagger", s.serveOpenAPI)
+	s.registerGeneric()
+}
+
+// handle registers a raw handler and records the route. Explicit routes
+// under /rest/{customerid}/ make their literal first segment a known
+// collection, and a literal third segment (collection/{id}/sub) an explicit
+// sub-collection that the generic nested handlers leave alone.
+func (s *Server) handle(pattern string, h http.HandlerFunc) {
+	s.mux.HandleFunc(pattern, h)
+	s.routes = append(s.routes, pattern)
+	_, path, _ := strings.Cut(pattern, " ")
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if len(segs) < 3 || segs[0] != "rest" || isWildcard(segs[2]) {
+		return
+	}
+	s.knownCollections[segs[2]] = true
+	if len(segs) >= 5 && !isWildcard(segs[4]) {
+		s.explicitSubs[segs[2]+"/"+segs[4]] = true
+	}
+}
+
+// handleJSON registers a handler of a JSON endpoint: it answers in
+// application/json (406 otherwise) and takes application/json bodies on POST
+// and PUT (415 otherwise). A handler returns an *apiError to answer an error.
+func (s *Server) handleJSON(pattern string, h func(http.ResponseWriter, *http.Request) *apiError) {
+	s.handle(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if !accepts(r, "application/json") {
+			s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
+			return
+		}
+		if r.Method == http.MethodPost || r.Method == http.MethodPut {
+			if err := checkJSONContentType(r); err != nil {
+				s.writeError(w, err)
+				return
+			}
+		}
+		if err := h(w, r); err != nil {
+			s.writeError(w, err)
+		}
+	})
+}
+
+func isWildcard(seg string) bool { return strings.HasPrefix(seg, "{") }

@@ -1,0 +1,176 @@
+package emulator
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// entity is one stored object: the JSON object of its last write plus "id"
+// (int64), "dateCreated" and "dateModified" (RFC 3339 strings). Stored maps are
+// never mutated after they are published (updates store a new map), so a
+// shallow copy is safe to encode outside the lock.
+type entity map[string]any
+
+// collection holds the entities of one collection key in id order. Ids only
+// grow, so appending keeps order ascending.
+type collection struct {
+	order []int64
+	items map[int64]entity
+}
+
+// ref names one entity: its collection key and id.
+type ref struct {
+	key string
+	id  int64
+}
+
+// nestedKey is the collection key of a nested generic collection, e.g.
+// "projects/5/notes"; the parent's own key is a prefix, which is how deleting
+// the parent finds its children.
+func nestedKey(parent ref, sub string) string {
+	return parent.key + "/" + strconv.FormatInt(parent.id, 10) + "/" + sub
+}
+
+// store is the account's data. One RWMutex guards all of it: the emulator
+// favours obvious correctness over throughput.
+type store struct {
+	mu     sync.RWMutex
+	nextID int64 // last id handed out; one counter for the whole account
+	colls  map[string]*collection
+}
+
+func newStore() *store {
+	return &store{colls: make(map[string]*collection)}
+}
+
+// existsLocked reports whether parent names a stored entity; a zero ref (no
+// parent) always exists. The caller holds mu.
+func (st *store) existsLocked(parent *ref) bool {
+	if parent == nil {
+		return true
+	}
+	c := st.colls[parent.key]
+	if c == nil {
+		return false
+	}
+	_, ok := c.items[parent.id]
+	return ok
+}
+
+// create stores body as a new entity of key, stamped with the next id and
+// now. It reports false, storing nothing, when parent does not exist.
+func (st *store) create(parent *ref, key string, body map[string]any, now string) (entity, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.existsLocked(parent) {
+		return nil, false
+	}
+	st.nextID++
+	e := entity(maps.Clone(body))
+	if e == nil {
+		e = entity{}
+	}
+	e["id"] = st.nextID
+	e["dateCreated"] = now
+	e["dateModified"] = now
+	c := st.colls[key]
+	if c == nil {
+		c = &collection{items: make(map[int64]entity)}
+		st.colls[key] = c
+	}
+	c.order = append(c.order, st.nextID)
+	c.items[st.nextID] = e
+	return maps.Clone(e), true
+}
+
+// get returns a copy of one entity.
+func (st *store) get(key string, id int64) (entity, bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	c := st.colls[key]
+	if c == nil {
+		return nil, false
+	}
+	e, ok := c.items[id]
+	return maps.Clone(e), ok
+}
+
+// page returns copies of the entities of key from offset, at most limit of
+// them, and the size of the whole collection. parentOK is false when parent
+// does not exist.
+func (st *store) page(parent *ref, key string, offset, limit int) (items []entity, total int, parentOK bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if !st.existsLocked(parent) {
+		return nil, 0, false
+	}
+	items = []entity{} // encodes as [], never null
+	c := st.colls[key]
+	if c == nil {
+		return items, 0, true
+	}
+	total = len(c.order)
+	if offset >= total {
+		return items, total, true
+	}
+	end := min(offset+limit, total)
+	for _, id := range c.order[offset:end] {
+		items = append(items, maps.Clone(c.items[id]))
+	}
+	return items, total, true
+}
+
+// update merges patch into the entity (a nil value removes the key), stamps
+// dateModified, and stores the result if check accepts it. found is false
+// when the entity does not exist.
+func (st *store) update(key string, id int64, patch map[string]any, now string, check func(entity) *apiError) (e entity, found bool, err *apiError) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	c := st.colls[key]
+	if c == nil {
+		return nil, false, nil
+	}
+	old, ok := c.items[id]
+	if !ok {
+		return nil, false, nil
+	}
+	merged := maps.Clone(old)
+	for k, v := range patch {
+		if v == nil {
+			delete(merged, k)
+			continue
+		}
+		merged[k] = v
+	}
+	merged["dateModified"] = now
+	if err := check(merged); err != nil {
+		return nil, true, err
+	}
+	c.items[id] = merged
+	return maps.Clone(merged), true, nil
+}
+
+// delete removes one entity and every nested collection under it.
+func (st *store) delete(key string, id int64) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	c := st.colls[key]
+	if c == nil {
+		return false
+	}
+	if _, ok := c.items[id]; !ok {
+		return false
+	}
+	delete(c.items, id)
+	c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
+	prefix := key + "/" + strconv.FormatInt(id, 10) + "/"
+	for k := range st.colls {
+		if strings.HasPrefix(k, prefix) {
+			delete(st.colls, k)
+		}
+	}
+	return true
+}

@@ -1,0 +1,162 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+var (
+	_ resource.Resource                = &projectResource{}
+	_ resource.ResourceWithConfigure   = &projectResource{}
+	_ resource.ResourceWithImportState = &projectResource{}
+)
+
+// NewProjectResource returns the rms_project resource.
+func NewProjectResource() resource.Resource { return &projectResource{} }
+
+type projectResource struct {
+	data *providerData
+}
+
+type projectModel struct {
+	ID           types.String      `tfsdk:"id"`
+	Name         types.String      `tfsdk:"name"`
+	Description  types.String      `tfsdk:"description"`
+	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
+	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
+}
+
+// projectFields maps the service's field names onto attributes for
+// validation errors.
+var projectFields = map[string]path.Path{
+	"name":        path.Root("name"),
+	"description": path.Root("description"),
+}
+
+func (r *projectResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_project"
+}
+
+func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "A project of the account (the service's Projects domain). Projects are updated in place; destroy deletes the project.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("project"),
+			"name": schema.StringAttribute{
+				Required:    true,
+				Description: "Name of the project. Mandatory for the service; must not be empty.",
+				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"description": schema.StringAttribute{
+				Optional:    true,
+				Description: "Free-text description. Removing it from the configuration removes it from the project.",
+			},
+			"date_created":  dateCreatedAttribute("project"),
+			"date_modified": dateModifiedAttribute("project"),
+		},
+	}
+}
+
+func (r *projectResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan projectModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	p, err := r.data.client.CreateProject(ctx, projectInput(plan))
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to create project", err, projectFields)
+		return
+	}
+	tflog.Info(ctx, "created project", map[string]any{"id": p.ID.String()})
+	resp.Diagnostics.Append(resp.State.Set(ctx, projectToModel(p, plan))...)
+}
+
+func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state projectModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	p, err := r.data.client.GetProject(ctx, state.ID.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Info(ctx, "project is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read project", err, nil)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, projectToModel(p, state))...)
+}
+
+func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state projectModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	p, err := r.data.client.UpdateProject(ctx, state.ID.ValueString(), projectInput(plan))
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to update project", err, projectFields)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, projectToModel(p, plan))...)
+}
+
+func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state projectModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	if err := r.data.client.DeleteProject(ctx, state.ID.ValueString()); err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to delete project", err, nil)
+	}
+}
+
+func (r *projectResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !isEntityID(req.ID) {
+		resp.Diagnostics.AddError("Invalid import id",
+			"Import an rms_project by its numeric id, e.g. `terraform import rms_project.example 42`; got "+quote(req.ID)+".")
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+func projectInput(m projectModel) client.ProjectInput {
+	return client.ProjectInput{Name: m.Name.ValueString(), Description: stringPointer(m.Description)}
+}
+
+// projectToModel copies what the server holds into the model. An empty
+// description from the server equals a description the user left out.
+func projectToModel(p *client.Project, prior projectModel) projectModel {
+	m := projectModel{
+		ID:           types.StringValue(p.ID.String()),
+		Name:         types.StringValue(p.Name),
+		Description:  types.StringPointerValue(p.Description),
+		DateCreated:  rfc3339(p.DateCreated),
+		DateModified: rfc3339(p.DateModified),
+	}
+	if p.Description != nil && *p.Description == "" && prior.Description.IsNull() {
+		m.Description = types.StringNull()
+	}
+	return m
+}

@@ -1,0 +1,121 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+)
+
+var (
+	_ provider.Provider              = &RMSProvider{}
+	_ provider.ProviderWithFunctions = &RMSProvider{}
+)
+
+// RMSProvider is the rms provider. Version is set by the release build.
+type RMSProvider struct {
+	version string
+}
+
+// New returns a constructor of the provider for providerserver.Serve.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &RMSProvider{version: version}
+	}
+}
+
+// Metadata names the provider "rms".
+func (p *RMSProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "rms"
+	resp.Version = p.version
+}
+
+// Schema describes the provider block.
+func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "Manages an account of the Recipient and Messaging Service: projects, recipient lists and contacts, subscription status, imports, statistics exports, webhooks and any domain of the service's generic REST pattern.",
+		Attributes: map[string]schema.Attribute{
+			attrBaseURL: schema.StringAttribute{
+				Optional:    true,
+				Description: "The account's server address, e.g. `https://server.example.com`; the provider appends `/rest`. Must be `https://`, except `http://` to a loopback address such as the emulator. Also read from `" + envBaseURL + "`.",
+			},
+			attrCustomerID: schema.Int64Attribute{
+				Optional:    true,
+				Description: "The numeric account id placed in every path. Required, here or in `" + envCustomerID + "`.",
+				Validators:  []validator.Int64{int64validator.AtLeast(1)},
+			},
+			attrUsername: schema.StringAttribute{
+				Optional:    true,
+				Description: "User of the account, sent with HTTP Basic authentication. A dedicated API user is recommended for production. Required, here or in `" + envUsername + "`.",
+			},
+			attrPassword: schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "Password of the user; never logged. Required, here or in `" + envPassword + "`.",
+			},
+			attrRequestTimeout: schema.StringAttribute{
+				Optional:    true,
+				CustomType:  timetypes.GoDurationType{},
+				Description: "Time limit of one HTTP attempt, as a Go duration (`30s`, `2m`). Defaults to `60s`. Also read from `" + envRequestTimeout + "`.",
+			},
+			attrMaxRetries: schema.Int64Attribute{
+				Optional:    true,
+				Description: "How many times a failed call that is safe to repeat is retried (429, 502, 503, 504 and network errors; a create only when the server cannot have acted). Defaults to `5`; `0` disables retries. Also read from `" + envMaxRetries + "`.",
+				Validators:  []validator.Int64{int64validator.Between(0, 20)},
+			},
+			attrBatchPollInterval: schema.StringAttribute{
+				Optional:    true,
+				CustomType:  timetypes.GoDurationType{},
+				Description: "How often a running import or export batch is polled once the first quick looks are over, as a Go duration. Defaults to `30s`, as the service recommends; at least `1s`. Also read from `" + envBatchPollInterval + "`.",
+			},
+			attrMaxRequestsPerSecond: schema.Float64Attribute{
+				Optional:    true,
+				Description: "Caps the provider's own request rate across all resources of one run. Unset or `0` means no cap; the provider always honours the service's `Retry-After`.",
+				Validators:  []validator.Float64{float64validator.AtLeast(0)},
+			},
+		},
+	}
+}
+
+// Configure builds the API client from the provider block and environment.
+func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data, diags := newProviderData(ctx, cfg, p.version, envLookup)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() || data == nil {
+		return
+	}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+	resp.EphemeralResourceData = data
+}
+
+// Resources lists the managed resources.
+func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewProjectResource,
+	}
+}
+
+// DataSources lists the data sources.
+func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		NewProjectDataSource,
+	}
+}
+
+// Functions lists the provider functions.
+func (p *RMSProvider) Functions(context.Context) []func() function.Function {
+	return nil
+}

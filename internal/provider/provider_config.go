@@ -1,0 +1,190 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+const (
+	attrBaseURL              = "base_url"
+	attrCustomerID           = "customer_id"
+	attrUsername             = "username"
+	attrPassword             = "password"
+	attrRequestTimeout       = "request_timeout"
+	attrMaxRetries           = "max_retries"
+	attrBatchPollInterval    = "batch_poll_interval"
+	attrMaxRequestsPerSecond = "max_requests_per_second"
+
+	envBaseURL           = "RMS_BASE_URL"
+	envCustomerID        = "RMS_CUSTOMER_ID"
+	envUsername          = "RMS_USERNAME"
+	envPassword          = "RMS_PASSWORD"
+	envRequestTimeout    = "RMS_REQUEST_TIMEOUT"
+	envMaxRetries        = "RMS_MAX_RETRIES"
+	envBatchPollInterval = "RMS_BATCH_POLL_INTERVAL"
+
+	defaultBatchPollInterval = 30 * time.Second
+	minBatchPollInterval     = time.Second
+)
+
+// providerModel is the provider block.
+type providerModel struct {
+	BaseURL              types.String         `tfsdk:"base_url"`
+	CustomerID           types.Int64          `tfsdk:"customer_id"`
+	Username             types.String         `tfsdk:"username"`
+	Password             types.String         `tfsdk:"password"`
+	RequestTimeout       timetypes.GoDuration `tfsdk:"request_timeout"`
+	MaxRetries           types.Int64          `tfsdk:"max_retries"`
+	BatchPollInterval    timetypes.GoDuration `tfsdk:"batch_poll_interval"`
+	MaxRequestsPerSecond types.Float64        `tfsdk:"max_requests_per_second"`
+}
+
+// providerData is what resources and data sources receive from Configure.
+type providerData struct {
+	client            *client.Client
+	batchPollInterval time.Duration
+}
+
+// envLookup is os.LookupEnv; tests pass their own.
+func envLookup(key string) (string, bool) { return os.LookupEnv(key) }
+
+// newProviderData resolves every setting from the block or, when the block
+// leaves it null, from its environment variable, and reports every missing
+// or malformed setting at once, each naming the attribute and the variable.
+// It returns nil without an error when a value is still unknown (it comes
+// from a resource not yet created): Terraform configures the provider again
+// once it is known.
+func newProviderData(ctx context.Context, cfg providerModel, version string, env func(string) (string, bool)) (*providerData, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if cfg.BaseURL.IsUnknown() || cfg.CustomerID.IsUnknown() || cfg.Username.IsUnknown() ||
+		cfg.Password.IsUnknown() || cfg.RequestTimeout.IsUnknown() || cfg.MaxRetries.IsUnknown() ||
+		cfg.BatchPollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() {
+		tflog.Debug(ctx, "provider configuration has unknown values; deferring client set-up")
+		return nil, nil
+	}
+
+	baseURL := stringSetting(cfg.BaseURL, env, envBaseURL)
+	if baseURL == "" {
+		diags.AddAttributeError(path.Root(attrBaseURL), "Missing base URL",
+			fmt.Sprintf("Set %s in the provider block or the %s environment variable to the account's server address, e.g. https://server.example.com.", attrBaseURL, envBaseURL))
+	} else if _, err := client.ParseBaseURL(baseURL); err != nil {
+		diags.AddAttributeError(path.Root(attrBaseURL), "Invalid base URL",
+			fmt.Sprintf("%s (from the %s attribute or the %s environment variable): %s.", baseURL, attrBaseURL, envBaseURL, err))
+	}
+
+	var customerID int64
+	switch {
+	case !cfg.CustomerID.IsNull():
+		customerID = cfg.CustomerID.ValueInt64()
+	default:
+		raw, ok := env(envCustomerID)
+		raw = strings.TrimSpace(raw)
+		if !ok || raw == "" {
+			diags.AddAttributeError(path.Root(attrCustomerID), "Missing customer id",
+				fmt.Sprintf("Set %s in the provider block or the %s environment variable to the numeric account id.", attrCustomerID, envCustomerID))
+			break
+		}
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || n <= 0 {
+			diags.AddAttributeError(path.Root(attrCustomerID), "Invalid customer id",
+				fmt.Sprintf("The %s environment variable is %q; it must be a positive whole number (the numeric account id), as must %s.", envCustomerID, raw, attrCustomerID))
+			break
+		}
+		customerID = n
+	}
+
+	username := stringSetting(cfg.Username, env, envUsername)
+	if username == "" {
+		diags.AddAttributeError(path.Root(attrUsername), "Missing username",
+			fmt.Sprintf("Set %s in the provider block or the %s environment variable to a user of the account.", attrUsername, envUsername))
+	}
+	password := stringSetting(cfg.Password, env, envPassword)
+	if password == "" {
+		diags.AddAttributeError(path.Root(attrPassword), "Missing password",
+			fmt.Sprintf("Set %s in the provider block or the %s environment variable.", attrPassword, envPassword))
+	}
+
+	requestTimeout := durationSetting(cfg.RequestTimeout, env, envRequestTimeout, attrRequestTimeout, client.DefaultRequestTimeout, time.Second, &diags)
+	pollInterval := durationSetting(cfg.BatchPollInterval, env, envBatchPollInterval, attrBatchPollInterval, defaultBatchPollInterval, minBatchPollInterval, &diags)
+
+	maxRetries := int64(client.DefaultMaxRetries)
+	if !cfg.MaxRetries.IsNull() {
+		maxRetries = cfg.MaxRetries.ValueInt64()
+	} else if raw, ok := env(envMaxRetries); ok && strings.TrimSpace(raw) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+		if err != nil || n < 0 || n > 20 {
+			diags.AddAttributeError(path.Root(attrMaxRetries), "Invalid max_retries",
+				fmt.Sprintf("The %s environment variable is %q; it must be a whole number from 0 to 20.", envMaxRetries, raw))
+		} else {
+			maxRetries = n
+		}
+	}
+	if diags.HasError() {
+		return nil, diags
+	}
+	if maxRetries == 0 {
+		maxRetries = -1 // client: negative means no retries, zero means default
+	}
+
+	ctx = tflog.MaskMessageStrings(ctx, password)
+	c, err := client.New(client.Config{
+		BaseURL:              baseURL,
+		CustomerID:           customerID,
+		Auth:                 client.BasicAuth{Username: username, Password: password},
+		RequestTimeout:       requestTimeout,
+		MaxRetries:           int(maxRetries),
+		MaxRequestsPerSecond: cfg.MaxRequestsPerSecond.ValueFloat64(),
+		UserAgent:            "terraform-provider-rms/" + version,
+		Logger:               newClientLogger(password),
+	})
+	if err != nil {
+		diags.AddError("Unable to configure the rms client", err.Error())
+		return nil, diags
+	}
+	tflog.Info(ctx, "configured rms client", map[string]any{
+		"base_url": c.BaseURL(), "customer_id": customerID, "username": username,
+		"max_retries": maxRetries, "batch_poll_interval": pollInterval.String(),
+	})
+	return &providerData{client: c, batchPollInterval: pollInterval}, diags
+}
+
+func stringSetting(v types.String, env func(string) (string, bool), key string) string {
+	if !v.IsNull() {
+		return strings.TrimSpace(v.ValueString())
+	}
+	raw, _ := env(key)
+	return strings.TrimSpace(raw)
+}
+
+func durationSetting(v timetypes.GoDuration, env func(string) (string, bool), key, attr string, def, floor time.Duration, diags *diag.Diagnostics) time.Duration {
+	raw := ""
+	source := "the " + attr + " attribute"
+	if !v.IsNull() {
+		raw = v.ValueString()
+	} else if s, ok := env(key); ok {
+		raw = strings.TrimSpace(s)
+		source = "the " + key + " environment variable"
+	}
+	if raw == "" {
+		return def
+	}
+	d, err := time.ParseDuration(raw)
+	if err != nil || d < floor {
+		diags.AddAttributeError(path.Root(attr), "Invalid "+attr,
+			fmt.Sprintf("%s is %q; it must be a Go duration of at least %s, such as \"30s\" or \"2m\".", source, raw, floor))
+		return def
+	}
+	return d
+}

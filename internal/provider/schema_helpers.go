@@ -1,0 +1,128 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// idAttribute is the computed, server-assigned id of a managed entity.
+func idAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Computed:      true,
+		Description:   "Server-assigned id of the " + what + ".",
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// dateCreatedAttribute never changes after create, so the plan keeps it.
+func dateCreatedAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Computed:      true,
+		CustomType:    timetypes.RFC3339Type{},
+		Description:   "When the " + what + " was created (RFC 3339, set by the service).",
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// dateModifiedAttribute changes on every update and is unknown in its plan.
+func dateModifiedAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Computed:    true,
+		CustomType:  timetypes.RFC3339Type{},
+		Description: "When the " + what + " was last changed (RFC 3339, set by the service).",
+	}
+}
+
+// rfc3339 turns a server timestamp into a state value; an empty one is null.
+func rfc3339(s string) timetypes.RFC3339 {
+	if s == "" {
+		return timetypes.NewRFC3339Null()
+	}
+	return timetypes.NewRFC3339ValueMust(s)
+}
+
+// stringPointer is nil for a null or unknown value.
+func stringPointer(v types.String) *string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	s := v.ValueString()
+	return &s
+}
+
+// configuredData unpacks what Configure passed on. Nil means the provider is
+// not configured yet (its block holds unknown values during plan).
+func configuredData(data any, diags *diag.Diagnostics) *providerData {
+	if data == nil {
+		return nil
+	}
+	d, ok := data.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected provider data",
+			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
+		return nil
+	}
+	return d
+}
+
+// requireClient reports a missing client; resources call it before a call.
+func requireClient(d *providerData, diags *diag.Diagnostics) bool {
+	if d == nil || d.client == nil {
+		diags.AddError("Provider not configured",
+			"The rms provider has no client yet: its configuration holds values that are unknown until apply. Make base_url, customer_id, username and password known, or apply the resources they depend on first.")
+		return false
+	}
+	return true
+}
+
+// addAPIError turns a client error into a diagnostic. A validation error
+// whose field maps to an attribute is attached to that attribute, so
+// Terraform points at the line to fix; fields maps the service's field names
+// onto attribute paths.
+func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[string]path.Path) {
+	detail := describeAPIError(err)
+	if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field != "" {
+		if p, ok := fields[apiErr.Field]; ok {
+			diags.AddAttributeError(p, summary, detail)
+			return
+		}
+	}
+	diags.AddError(summary, detail)
+}
+
+// describeAPIError explains an error in the words a user needs: what the
+// service said and what to do about it.
+func describeAPIError(err error) string {
+	apiErr, ok := client.AsAPIError(err)
+	if !ok {
+		return err.Error()
+	}
+	var hint string
+	switch {
+	case errors.Is(err, client.ErrUnauthorized):
+		hint = "Check username and password (or RMS_USERNAME and RMS_PASSWORD): the service refused the credentials."
+	case errors.Is(err, client.ErrForbidden):
+		hint = "Check customer_id (or RMS_CUSTOMER_ID): the credentials do not belong to that account."
+	case errors.Is(err, client.ErrGone):
+		hint = "The service has retired this resource; its reason is above. It cannot be managed through this path any more."
+	case apiErr.StatusCode == http.StatusTooManyRequests:
+		hint = "The service kept rate-limiting after all retries; lower max_requests_per_second or -parallelism, or raise max_retries."
+	case apiErr.StatusCode >= 500:
+		hint = "The service failed; retry later."
+	}
+	if hint == "" {
+		return err.Error()
+	}
+	return err.Error() + "\n\n" + hint
+}

@@ -1,0 +1,34 @@
+// Command terraform-provider-rms serves the rms Terraform provider.
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/provider"
+)
+
+//go:generate go tool -modfile=tools/go.mod tfplugindocs generate --provider-name rms
+
+// version is set by the release build through -ldflags "-X main.version=...".
+var version = "dev"
+
+// registryAddress is where the provider is published.
+const registryAddress = "registry.terraform.io/rms-labs/rms"
+
+func main() {
+	var debug bool
+	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
+	flag.Parse()
+
+	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+		Address: registryAddress,
+		Debug:   debug,
+	})
+	if err != nil {
+		log.Fatal(err.Error())
+	}
+}
