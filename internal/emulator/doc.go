@@ -1,7 +1,7 @@
 // Package emulator is a faithful, stateful, in-memory implementation of the
 // service's REST interface specification, with the wire choices of
 // templates/guides/service-conventions.md wherever the interface says
-// "not shown". openapi.json (served at /mail/swagger) documents exactly what
+// "not shown". the OpenAPI fragments in openapi/ (served merged at /mail/swagger) documents exactly what
 // it implements.
 //
 // It owns: HTTP Basic authentication, {customerid} scoping, media-type rules,
@@ -10,7 +10,7 @@
 // the OpenAPI document served at /mail/swagger. Later files of this package add
 // lists/contacts, imports, batches, statistics exports, webhooks and fault
 // injection; each registers its routes in routes.go and documents them in
-// openapi.json.
+// the OpenAPI fragments.
 //
 // The provider's acceptance tests start one emulator per test (Listen), and
 // users run it in their own CI through cmd/rms-emulator.

@@ -6,7 +6,7 @@ import (
 )
 
 // registerRoutes is the one place that lists what the emulator serves. Every
-// pattern registered here must be documented in openapi.json (a test checks
+// pattern registered here must be documented in an openapi/*.json fragment (a test checks
 // it). Later work adds one call per file (lists/contacts, imports, batches...);
 // its more specific patterns win over the generic ones below.
 func (s *Server) registerRoutes() {

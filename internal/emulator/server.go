@@ -18,7 +18,7 @@ type Server struct {
 	counter *requestCounter
 
 	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
-	// so a test can check each is documented in openapi.json.
+	// so a test can check each is documented in the OpenAPI fragments.
 	routes []string
 	// knownCollections are the segments below /rest/{customerid}/ that some
 	// route serves: the generic domains plus the literal first segment of
