@@ -53,6 +53,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		logRequests = fs.Bool("log-requests", false, "log every request to stderr")
 		portFile    = fs.String("port-file", "", "write the base URL to this `file` once listening (removed on exit)")
 		retired     = retireFlag{}
+		faults      = registerFaultFlags(fs)
 	)
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
 	if err := fs.Parse(args); err != nil {
@@ -67,6 +68,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	faultOpts, err := faults.options()
+	if err != nil {
+		return err
+	}
+
 	level := slog.LevelWarn
 	if *logRequests {
 		level = slog.LevelInfo
@@ -76,6 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Username:   *username,
 		Password:   *password,
 		Retired:    retired,
+		Faults:     faultOpts,
 		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
 	if err != nil {

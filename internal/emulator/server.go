@@ -16,6 +16,7 @@ type Server struct {
 	mux     *http.ServeMux
 	store   *store
 	counter *requestCounter
+	faults  *faultInjector // nil when no fault is configured
 
 	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
 	// so a test can check each is documented in the OpenAPI fragments.
@@ -45,6 +46,9 @@ func New(opts Options) *Server {
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
 	}
+	if opts.Faults.enabled() {
+		s.faults = newFaultInjector(opts.Faults)
+	}
 	s.registerRoutes()
 	return s
 }
@@ -60,7 +64,7 @@ func (s *Server) Options() Options {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
-	s.serve(sw, r)
+	s.withFaults(sw, r, s.serve)
 	status := sw.status
 	if status == 0 {
 		status = http.StatusOK
