@@ -45,6 +45,7 @@ func New(opts Options) *Server {
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
 	}
+	s.store.preloadProperties(s.now())
 	s.registerRoutes()
 	return s
 }
