@@ -34,7 +34,7 @@ type contactsDataModel struct {
 	ListID          types.String              `tfsdk:"list_id"`
 	DuplicateKey    types.String              `tfsdk:"duplicate_key"`
 	IncludeContacts types.Bool                `tfsdk:"include_contacts"`
-	Count           types.Int64               `tfsdk:"count"`
+	Count           types.Int64               `tfsdk:"contact_count"`
 	Contacts        []contactsDataItemModel   `tfsdk:"contacts"`
 	Duplicates      map[string][]types.String `tfsdk:"duplicates"`
 }
@@ -67,9 +67,9 @@ func (d *contactsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			},
 			"include_contacts": schema.BoolAttribute{
 				Optional: true, Computed: true,
-				Description: "Whether to return the contacts themselves in `contacts`. Defaults to `true`; set `false` for a large list when only `count` and `duplicates` are wanted, so that the contacts are not written to state.",
+				Description: "Whether to return the contacts themselves in `contacts`. Defaults to `true`; set `false` for a large list when only `contact_count` and `duplicates` are wanted, so that the contacts are not written to state.",
 			},
-			"count": schema.Int64Attribute{Computed: true, Description: "Number of contacts in the list."},
+			"contact_count": schema.Int64Attribute{Computed: true, Description: "Number of contacts in the list."},
 			"contacts": schema.ListNestedAttribute{
 				Computed:    true,
 				Description: "The contacts, in the service's order (order of creation); null when `include_contacts` is false.",
