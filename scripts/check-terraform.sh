@@ -11,5 +11,7 @@ or set TF_ACC_TERRAFORM_PATH to a terraform binary. Nothing here downloads one.
 MSG
   exit 1
 fi
-version="$("$tf" version 2>/dev/null | head -1)"
+# sed reads all of its input: head would exit early and, under pipefail,
+# fail the script with SIGPIPE (status 141) when terraform writes again.
+version="$("$tf" version 2>/dev/null | sed -n 1p)"
 echo "using $version ($tf)"

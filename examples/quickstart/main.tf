@@ -22,3 +22,36 @@ resource "rms_project" "newsletter" {
 data "rms_project" "newsletter" {
   id = rms_project.newsletter.id
 }
+
+resource "rms_list" "subscribers" {
+  name         = "Newsletter subscribers"
+  description  = "Receives the monthly newsletter"
+  sender_name  = "Newsletter"
+  sender_email = "news@example.com"
+}
+
+resource "rms_contact" "ada" {
+  list_id     = rms_list.subscribers.id
+  original_id = "customer-1815"
+  properties = {
+    email     = "ada@example.com"
+    firstname = "Ada"
+    lastname  = "Lovelace"
+  }
+}
+
+resource "rms_contact" "charles" {
+  list_id     = rms_list.subscribers.id
+  original_id = "customer-1791"
+  properties = {
+    email = "charles@example.com"
+    "3"   = "Charles" # attribute id 3 is firstname
+  }
+  # Has asked for e-mail only.
+  mobile_status = "UNSUBSCRIBED"
+}
+
+data "rms_contacts" "subscribers" {
+  list_id    = rms_list.subscribers.id
+  depends_on = [rms_contact.ada, rms_contact.charles]
+}

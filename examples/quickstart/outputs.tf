@@ -7,3 +7,12 @@ output "project" {
     date_created = rms_project.newsletter.date_created
   }
 }
+
+output "subscribers" {
+  description = "The list the quickstart created, its contacts and any address that appears twice."
+  value = {
+    list_id    = rms_list.subscribers.id
+    contacts   = { for c in data.rms_contacts.subscribers.contacts : c.original_id => c.properties["email"] }
+    duplicates = data.rms_contacts.subscribers.duplicates
+  }
+}
