@@ -124,7 +124,7 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
 
-	c, err := r.data.client.CreateContact(ctx, listID, client.ContactInput{OriginalID: originalID, Properties: props})
+	c, err := r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{OriginalID: originalID, Properties: props})
 	switch {
 	case errors.Is(err, client.ErrConflict):
 		released, ok := r.data.released.take(listID, originalID)

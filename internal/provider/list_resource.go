@@ -91,7 +91,7 @@ func (r *listResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	l, err := r.data.client.CreateList(ctx, listInput(plan))
+	l, err := r.data.client.CreateListOnce(ctx, listInput(plan))
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to create list", err, listFields)
 		return
