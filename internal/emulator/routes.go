@@ -11,6 +11,8 @@ import (
 // its more specific patterns win over the generic ones below.
 func (s *Server) registerRoutes() {
 	s.handle("GET /mail/swagger", s.serveOpenAPI)
+	s.registerWebhooks()
+	s.registerTriggers()
 	s.registerGeneric()
 }
 

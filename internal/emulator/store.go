@@ -40,6 +40,9 @@ type store struct {
 	mu     sync.RWMutex
 	nextID int64 // last id handed out; one counter for the whole account
 	colls  map[string]*collection
+	// messages are the transactional messages sent through triggers, in
+	// order (triggers.go).
+	messages []SentMessage
 }
 
 func newStore() *store {
