@@ -106,6 +106,7 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewProjectResource,
 		NewGenericResource,
+		NewWebhookResource,
 	}
 }
 
