@@ -81,7 +81,9 @@ func (collectionValidator) Description(context.Context) string {
 	return "must be a public domain of the service, optionally nested as parent/{id}/name"
 }
 
-func (v collectionValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v collectionValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (collectionValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -297,7 +297,9 @@ func (webhookURLValidator) Description(context.Context) string {
 	return "must be an https URL, or http to a loopback address"
 }
 
-func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (webhookURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
