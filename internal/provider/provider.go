@@ -107,6 +107,7 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewProjectResource,
 		NewGenericResource,
 		NewWebhookResource,
+		NewTransactionalMessageResource,
 	}
 }
 
