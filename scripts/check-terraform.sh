@@ -11,5 +11,5 @@ or set TF_ACC_TERRAFORM_PATH to a terraform binary. Nothing here downloads one.
 MSG
   exit 1
 fi
-version="$("$tf" version 2>/dev/null | head -1)"
+version="$("$tf" version 2>/dev/null | sed -n 1p)"  # sed reads all input: head -1 can die of SIGPIPE under pipefail
 echo "using $version ($tf)"
