@@ -85,7 +85,7 @@ func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			addEntityError(&resp.Diagnostics, "Unable to read "+collection+"/"+m.ID.ValueString(), collection, err)
 			return
 		}
-		out, err := dynamicFromJSON(map[string]any(e), types.DynamicNull())
+		out, err := dynamicFromJSON(e, types.DynamicNull())
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to convert the entity", err.Error())
 			return
@@ -101,7 +101,7 @@ func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	items := make([]any, len(all))
 	for i, e := range all {
-		items[i] = map[string]any(e)
+		items[i] = e
 	}
 	v, err := jsonToValue(items, nil)
 	if err != nil {

@@ -133,7 +133,7 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 			resp.Diagnostics.AddError("Unable to read the body in state", err.Error())
 			return
 		}
-		bodyJSON = projectJSON(map[string]any(remote), prior)
+		bodyJSON = projectJSON(remote, prior)
 	}
 	body, err := dynamicFromJSON(bodyJSON, state.Body)
 	if err != nil {
@@ -214,7 +214,7 @@ func (r *genericResource) ImportState(ctx context.Context, req resource.ImportSt
 // setOutput stores the whole entity in m.Output.
 func setOutput(m *genericResourceModel, e client.Entity) diag.Diagnostics {
 	var diags diag.Diagnostics
-	out, err := dynamicFromJSON(map[string]any(e), types.DynamicNull())
+	out, err := dynamicFromJSON(e, types.DynamicNull())
 	if err != nil {
 		diags.AddError("Unable to convert the entity", err.Error())
 		return diags
