@@ -182,7 +182,7 @@ func (d *deliverer) attempt(s *Server, dl *Delivery, secret string) int {
 		s.log.Debug("webhook delivery attempt failed", "delivery", dl.ID, "error", err)
 		return 0
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	return resp.StatusCode
 }
