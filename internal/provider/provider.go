@@ -115,6 +115,9 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewProjectResource,
 		NewListResource,
 		NewContactResource,
+		NewGenericResource,
+		NewWebhookResource,
+		NewTransactionalMessageResource,
 	}
 }
 
@@ -126,6 +129,7 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 		NewListsDataSource,
 		NewContactDataSource,
 		NewContactsDataSource,
+		NewGenericDataSource,
 	}
 }
 
