@@ -15,6 +15,9 @@ package provider
 //     }
 //  3. after every successful resp.State.Set in Create, Read and Update:
 //     setIdentity(ctx, resp.Identity, idIdentity(model.ID), &resp.Diagnostics)
+//     and where Read finds the object gone (404), instead of
+//     resp.State.RemoveResource(ctx):
+//     removeGone(ctx, resp, idIdentity(state.ID))
 //  4. ImportState becomes: importByEntityID(ctx, "rms_list", req, resp)
 //
 // A resource identified by several attributes (rms_contact by list_id and
@@ -66,6 +69,16 @@ func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, model an
 		return
 	}
 	diags.Append(identity.Set(ctx, model)...)
+}
+
+// removeGone drops a resource whose object no longer exists from state. The
+// identity is still set, from the prior state: the framework rejects a Read
+// that ends without identity even when it removes the resource, and
+// Terraform before 1.12 (or state written before identity existed) hands
+// Read no identity to keep.
+func removeGone(ctx context.Context, resp *resource.ReadResponse, identity any) {
+	setIdentity(ctx, resp.Identity, identity, &resp.Diagnostics)
+	resp.State.RemoveResource(ctx)
 }
 
 // importIdentity reads an import block's `identity = { ... }` into target.

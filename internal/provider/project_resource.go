@@ -104,7 +104,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	p, err := r.data.client.GetProject(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "project is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
+		removeGone(ctx, resp, idIdentity(state.ID))
 		return
 	}
 	if err != nil {
