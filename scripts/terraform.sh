@@ -130,6 +130,10 @@ cached_path() {
       flock 9
     fi
     if [[ ! -x "$bin" ]]; then
+      # Holding the lock, no one else is building: leftovers are from a
+      # build that was killed.
+      chmod -R u+w "$dir"/.build.* 2>/dev/null || true
+      rm -rf "$dir"/.build.*
       (build "$version" "$dir")
     fi
     exec 9>&-
