@@ -15,7 +15,8 @@
 # oci, oss, pg, s3, and internal/legacy), which its go.mod replaces with ./
 # paths. The recipe below drops those backends from the backend table and
 # those modules from go.mod; everything the tests use (local backend,
-# providers, query, actions) is untouched. Verified for 1.11.4 and 1.16.4.
+# providers, query, actions) is untouched. Verified for 1.11.4 and 1.16.4;
+# 1.11.4 also needs a GODEBUG setting current Go no longer knows dropped.
 set -euo pipefail
 
 TF_MIN_VERSION="1.11.4"
@@ -98,6 +99,23 @@ build() {
   for mod in $(sed -n 's#^replace[[:space:]]\{1,\}\([^[:space:]]*\)[[:space:]]*=>[[:space:]]*\./.*#\1#p' "$gomod"); do
     sed -i -e '\#^replace[[:space:]]\{1,\}'"$mod"'[[:space:]]*=>#d' \
       -e '\#^[[:space:]]*'"$mod"'[[:space:]]\{1,\}v#d' "$gomod"
+  done
+
+  # Older releases set GODEBUG options this Go no longer knows (1.11 has
+  # `godebug tlskyber=0`, for a key exchange Go 1.24 removed), which stops go
+  # from loading go.mod at all: drop each one it names, and only those.
+  local tries setting
+  for tries in 1 2 3 4 5; do
+    if (cd "$work/src" && "${goenv[@]}" go list -m >/dev/null 2>"$work/gomod.err"); then
+      break
+    fi
+    setting="$(sed -n 's/.*unknown godebug "\([A-Za-z0-9_]*\)".*/\1/p' "$work/gomod.err" | head -1)"
+    if [[ -z "$setting" || $tries -eq 5 ]]; then
+      cat "$work/gomod.err" >&2
+      die "go cannot load the go.mod of terraform $version (above); the recipe needs updating"
+    fi
+    log "dropping 'godebug $setting' from go.mod: unknown to $(go env GOVERSION)"
+    sed -i -e '/^godebug[[:space:]]\{1,\}'"$setting"'=/d' "$gomod"
   done
 
   if ! (cd "$work/src" && "${goenv[@]}" go build -trimpath \
