@@ -143,15 +143,21 @@ cached_path() {
     mkdir -p "$dir" || die "cannot create the cache folder $dir"
     # One builder per version; a second caller waits and then finds the binary.
     exec 9>"$dir/.lock"
-    if ! flock -n 9; then
+    if ! command -v flock >/dev/null 2>&1; then
+      # Still safe without it (each build has its own folder and the final
+      # rename is atomic); parallel callers just each build.
+      log "flock not found: parallel callers will not wait for one build"
+    elif ! flock -n 9; then
       log "another process is building Terraform $version; waiting for it ..."
       flock 9
     fi
     if [[ ! -x "$bin" ]]; then
       # Holding the lock, no one else is building: leftovers are from a
       # build that was killed.
-      chmod -R u+w "$dir"/.build.* 2>/dev/null || true
-      rm -rf "$dir"/.build.*
+      if command -v flock >/dev/null 2>&1; then
+        chmod -R u+w "$dir"/.build.* 2>/dev/null || true
+        rm -rf "$dir"/.build.*
+      fi
       (build "$version" "$dir")
     fi
     exec 9>&-
