@@ -14,5 +14,6 @@ if [[ -n "${TF_ACC_TERRAFORM_PATH:-}" ]]; then
 else
   tf="$(bash "$here/terraform.sh" min-path)"
 fi
-echo "using $("$tf" version 2>/dev/null | head -1) ($tf)" >&2
+out="$("$tf" version 2>/dev/null)" || true
+echo "using ${out%%$'\n'*} ($tf)" >&2
 echo "$tf"

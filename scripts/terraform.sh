@@ -40,12 +40,20 @@ resolve_version() {
 
 # version_ge A B: true when version A >= version B (numeric, x.y.z).
 version_ge() {
-  [[ "$(printf '%s\n%s\n' "$1" "$2" | sort -t. -k1,1n -k2,2n -k3,3n | head -1)" == "$2" ]]
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    split(a, x, "."); split(b, y, ".")
+    for (i = 1; i <= 3; i++) { if (x[i] + 0 != y[i] + 0) exit !(x[i] + 0 > y[i] + 0) }
+    exit 0
+  }'
 }
 
 # binary_version PATH: "1.11.4" from "Terraform v1.11.4", empty when unusable.
+# The whole output is read first: a pipe into `head` would kill terraform
+# with SIGPIPE, which pipefail turns into a silent exit.
 binary_version() {
-  "$1" version 2>/dev/null | head -1 | sed -n 's/^Terraform v\([0-9][0-9.]*\).*/\1/p'
+  local out
+  out="$("$1" version 2>/dev/null)" || true
+  sed -n '1s/^Terraform v\([0-9][0-9.]*\).*/\1/p' <<<"$out"
 }
 
 build() {
@@ -109,7 +117,8 @@ build() {
     if (cd "$work/src" && "${goenv[@]}" go list -m >/dev/null 2>"$work/gomod.err"); then
       break
     fi
-    setting="$(sed -n 's/.*unknown godebug "\([A-Za-z0-9_]*\)".*/\1/p' "$work/gomod.err" | head -1)"
+    setting="$(sed -n 's/.*unknown godebug "\([A-Za-z0-9_]*\)".*/\1/p' "$work/gomod.err")"
+    setting="${setting%%$'\n'*}"
     if [[ -z "$setting" || $tries -eq 5 ]]; then
       cat "$work/gomod.err" >&2
       die "go cannot load the go.mod of terraform $version (above); the recipe needs updating"
