@@ -11,6 +11,9 @@ import (
 // its more specific patterns win over the generic ones below.
 func (s *Server) registerRoutes() {
 	s.handle("GET /mail/swagger", s.serveOpenAPI)
+	s.registerBatches()
+	s.registerExports()
+	s.registerObjectStore()
 	s.registerGeneric()
 }
 
