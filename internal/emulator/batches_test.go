@@ -3,8 +3,8 @@ package emulator
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
