@@ -105,6 +105,7 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewProjectResource,
+		NewStatisticsExportResource,
 	}
 }
 
@@ -112,6 +113,7 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewProjectDataSource,
+		NewBatchDataSource,
 	}
 }
 
