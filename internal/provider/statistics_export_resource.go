@@ -27,10 +27,10 @@ import (
 )
 
 var (
-	_ resource.Resource                   = &statisticsExportResource{}
-	_ resource.ResourceWithConfigure      = &statisticsExportResource{}
-	_ resource.ResourceWithModifyPlan     = &statisticsExportResource{}
-	_ resource.ResourceWithImportState    = &statisticsExportResource{}
+	_ resource.Resource                = &statisticsExportResource{}
+	_ resource.ResourceWithConfigure   = &statisticsExportResource{}
+	_ resource.ResourceWithModifyPlan  = &statisticsExportResource{}
+	_ resource.ResourceWithImportState = &statisticsExportResource{}
 )
 
 // defaultExportTimeout bounds the wait for an export when the timeouts block
