@@ -22,3 +22,16 @@ resource "rms_project" "newsletter" {
 data "rms_project" "newsletter" {
   id = rms_project.newsletter.id
 }
+
+# A statistics export of the account's projects, streamed to a local CSV
+# file. Referencing the project in triggers orders the export after it and
+# re-runs the export when the project is replaced.
+resource "rms_statistics_export" "projects" {
+  export_type = "PROJECTS"
+  period      = "TODAY"
+  output_path = "${path.module}/exports/projects.csv"
+
+  triggers = {
+    project = rms_project.newsletter.id
+  }
+}

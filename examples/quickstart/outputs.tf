@@ -7,3 +7,15 @@ output "project" {
     date_created = rms_project.newsletter.date_created
   }
 }
+
+output "projects_export" {
+  description = "The statistics export of the account's projects and the file it wrote."
+  value = {
+    batch_id    = rms_statistics_export.projects.batch_id
+    status      = rms_statistics_export.projects.status
+    rows        = rms_statistics_export.projects.total
+    file        = rms_statistics_export.projects.output_path
+    sha256      = rms_statistics_export.projects.sha256
+    finished_at = rms_statistics_export.projects.finished_at
+  }
+}
