@@ -58,6 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		logRequests = fs.Bool("log-requests", false, "log every request to stderr")
 		portFile    = fs.String("port-file", "", "write the base URL to this `file` once listening (removed on exit)")
 		retired     = retireFlag{}
+		faults      = registerFaultFlags(fs)
 
 		batchPending     = fs.Duration("batch-pending", 0, "how long a new import or export batch stays PENDING, e.g. 2s")
 		batchRowsPerSec  = fs.Float64("batch-rows-per-second", 0, "how many rows an IN_PROGRESS batch handles per second; 0 is no limit")
@@ -89,6 +90,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	faultOpts, err := faults.options()
+	if err != nil {
+		return err
+	}
+
 	level := slog.LevelWarn
 	if *logRequests {
 		level = slog.LevelInfo
@@ -98,6 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Username:   *username,
 		Password:   *password,
 		Retired:    retired,
+		Faults:     faultOpts,
 		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 
 		BatchPendingFor:           *batchPending,

@@ -120,6 +120,8 @@ func TestRunRefusesBadArguments(t *testing.T) {
 		{"empty reason", []string{"-retire", "campaigns="}, "path=reason"},
 		{"stray argument", []string{"-addr", "127.0.0.1:0", "extra"}, "unexpected arguments"},
 		{"bad address", []string{"-addr", "nonsense"}, "parsing -addr"},
+		{"fault rate above one", []string{"-addr", "127.0.0.1:0", "-fault-rate", "2"}, "between 0 and 1"},
+		{"unknown fault kind", []string{"-addr", "127.0.0.1:0", "-fault-rate", "0.1", "-fault-kinds", "429,teapot"}, `unknown fault kind "teapot"`},
 		{"negative pending", []string{"-batch-pending", "-1s"}, "-batch-pending must not be negative"},
 		{"negative duration", []string{"-batch-min-duration", "-1s"}, "-batch-min-duration must not be negative"},
 		{"zero ttl", []string{"-result-url-ttl", "0s"}, "-result-url-ttl must be positive"},

@@ -170,6 +170,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("%s %s: %w", r.method, req.URL.Path, ctxErr)
 		}
+		if !idempotent && !neverSent(err) {
+			return nil, &UncertainError{Method: r.method, Path: req.URL.Path, Err: err}
+		}
 		return nil, fmt.Errorf("%s %s: %w", r.method, req.URL.Path, err)
 	}
 	fields["status"] = resp.StatusCode
@@ -182,6 +185,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	apiErr := newAPIError(r.method, req.URL.Path, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		apiErr.Message = fmt.Sprintf("unexpected redirect to %q", resp.Header.Get("Location"))
+	}
+	if !idempotent && mayHaveActed(resp.StatusCode) {
+		return nil, &UncertainError{Method: r.method, Path: req.URL.Path, StatusCode: resp.StatusCode, Err: apiErr}
 	}
 	return nil, apiErr
 }

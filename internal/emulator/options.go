@@ -21,6 +21,9 @@ type Options struct {
 	// Logger receives one Info record per request and Error records for
 	// failures the client cannot see; nil discards.
 	Logger *slog.Logger
+	// Faults injects errors, dropped connections and latency; see
+	// FaultOptions. The zero value injects nothing.
+	Faults FaultOptions
 	// Now is the clock for dateCreated/dateModified and for the progress of
 	// batches; nil means time.Now. Tests pass a fake clock to move batches
 	// along without sleeping.

@@ -18,6 +18,7 @@ type Server struct {
 	counter *requestCounter
 	batches *batchEngine
 	objects *objectStore
+	faults  *faultInjector // nil when no fault is configured
 
 	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
 	// so a test can check each is documented in the OpenAPI fragments.
@@ -49,6 +50,9 @@ func New(opts Options) *Server {
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
 	}
+	if opts.Faults.enabled() {
+		s.faults = newFaultInjector(opts.Faults)
+	}
 	s.registerRoutes()
 	return s
 }
@@ -64,7 +68,8 @@ func (s *Server) Options() Options {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
-	pattern := s.serve(sw, r)
+	var pattern string
+	s.withFaults(sw, r, func(w http.ResponseWriter, r *http.Request) { pattern = s.serve(w, r) })
 	status := sw.status
 	if status == 0 {
 		status = http.StatusOK

@@ -75,6 +75,14 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				CustomType:  timetypes.GoDurationType{},
 				Description: "How often a running import or export batch is polled once the first quick looks are over, as a Go duration. Defaults to `30s`, as the service recommends; at least `1s`. Also read from `" + envBatchPollInterval + "`.",
 			},
+			attrCABundleFile: schema.StringAttribute{
+				Optional:    true,
+				Description: "Path of a PEM file of certificate authorities to trust in addition to the system's, for a server with a private certificate. Also read from `" + envCABundleFile + "`.",
+			},
+			attrInsecureSkipVerify: schema.BoolAttribute{
+				Optional:    true,
+				Description: "Skip verification of the server's TLS certificate. Never use it against a real account: anyone on the path can read the credentials. The provider warns on every run while it is set.",
+			},
 			attrMaxRequestsPerSecond: schema.Float64Attribute{
 				Optional:    true,
 				Description: "Caps the provider's own request rate across all resources of one run. Unset or `0` means no cap; the provider always honours the service's `Retry-After`.",

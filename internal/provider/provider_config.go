@@ -26,6 +26,8 @@ const (
 	attrMaxRetries           = "max_retries"
 	attrBatchPollInterval    = "batch_poll_interval"
 	attrMaxRequestsPerSecond = "max_requests_per_second"
+	attrCABundleFile         = "ca_bundle_file"
+	attrInsecureSkipVerify   = "insecure_skip_verify"
 
 	envBaseURL           = "RMS_BASE_URL"
 	envCustomerID        = "RMS_CUSTOMER_ID"
@@ -34,6 +36,7 @@ const (
 	envRequestTimeout    = "RMS_REQUEST_TIMEOUT"
 	envMaxRetries        = "RMS_MAX_RETRIES"
 	envBatchPollInterval = "RMS_BATCH_POLL_INTERVAL"
+	envCABundleFile      = "RMS_CA_BUNDLE_FILE"
 
 	defaultBatchPollInterval = 30 * time.Second
 	minBatchPollInterval     = time.Second
@@ -49,6 +52,8 @@ type providerModel struct {
 	MaxRetries           types.Int64          `tfsdk:"max_retries"`
 	BatchPollInterval    timetypes.GoDuration `tfsdk:"batch_poll_interval"`
 	MaxRequestsPerSecond types.Float64        `tfsdk:"max_requests_per_second"`
+	CABundleFile         types.String         `tfsdk:"ca_bundle_file"`
+	InsecureSkipVerify   types.Bool           `tfsdk:"insecure_skip_verify"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -70,7 +75,8 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 	var diags diag.Diagnostics
 	if cfg.BaseURL.IsUnknown() || cfg.CustomerID.IsUnknown() || cfg.Username.IsUnknown() ||
 		cfg.Password.IsUnknown() || cfg.RequestTimeout.IsUnknown() || cfg.MaxRetries.IsUnknown() ||
-		cfg.BatchPollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() {
+		cfg.BatchPollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() ||
+		cfg.CABundleFile.IsUnknown() || cfg.InsecureSkipVerify.IsUnknown() {
 		tflog.Debug(ctx, "provider configuration has unknown values; deferring client set-up")
 		return nil, nil
 	}
@@ -131,6 +137,8 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 			maxRetries = n
 		}
 	}
+	transport, tlsDiags := newTransport(stringSetting(cfg.CABundleFile, env, envCABundleFile), cfg.InsecureSkipVerify.ValueBool())
+	diags.Append(tlsDiags...)
 	if diags.HasError() {
 		return nil, diags
 	}
@@ -148,6 +156,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 		MaxRequestsPerSecond: cfg.MaxRequestsPerSecond.ValueFloat64(),
 		UserAgent:            "terraform-provider-rms/" + version,
 		Logger:               newClientLogger(password),
+		Transport:            transport,
 	})
 	if err != nil {
 		diags.AddError("Unable to configure the rms client", err.Error())

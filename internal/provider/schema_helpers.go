@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/http"
@@ -106,6 +108,9 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[
 func describeAPIError(err error) string {
 	apiErr, ok := client.AsAPIError(err)
 	if !ok {
+		if isCertificateError(err) {
+			return err.Error() + "\n\nThe server's TLS certificate is not trusted. If it is signed by a private certificate authority, set ca_bundle_file (or RMS_CA_BUNDLE_FILE) to a PEM file of that authority."
+		}
 		return err.Error()
 	}
 	var hint string
@@ -125,4 +130,11 @@ func describeAPIError(err error) string {
 		return err.Error()
 	}
 	return err.Error() + "\n\n" + hint
+}
+
+func isCertificateError(err error) bool {
+	var verify *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host)
 }

@@ -269,6 +269,13 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 		ExportType: plan.ExportType.ValueString(),
 		Period:     plan.Period.ValueString(),
 	})
+	if client.IsUncertain(err) {
+		// The interface has no call that lists exports, so an export that
+		// may have started cannot be found again to adopt it.
+		resp.Diagnostics.AddError("Unable to start statistics export",
+			describeAPIError(err)+"\n\nThe service may have started the export although no answer came back; it cannot be looked up, so the next apply starts a new one.")
+		return
+	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to start statistics export", err, exportFields)
 		return

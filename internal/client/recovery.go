@@ -1,0 +1,94 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// UncertainError is a write whose outcome is unknown: the request may have
+// reached the service and been carried out, but no answer came back (the
+// connection dropped after sending, or a gateway answered 5xx for a backend
+// that may have acted). Repeating it blindly could create a thing twice.
+type UncertainError struct {
+	Method     string
+	Path       string
+	StatusCode int // 0 when the connection failed
+	Err        error
+}
+
+func (e *UncertainError) Error() string {
+	return fmt.Sprintf("%s %s: the outcome is unknown (the service may have carried it out): %v", e.Method, e.Path, e.Err)
+}
+
+func (e *UncertainError) Unwrap() error { return e.Err }
+
+// IsUncertain reports whether err is an *UncertainError.
+func IsUncertain(err error) bool {
+	var u *UncertainError
+	return errors.As(err, &u)
+}
+
+// mayHaveActed reports whether a status answered to a POST leaves open that
+// the service acted: server and gateway failures. 501 means the method is
+// not implemented at all, and 4xx answers are the service's own refusal.
+func mayHaveActed(status int) bool {
+	return status >= 500 && status != http.StatusNotImplemented
+}
+
+// AdoptWindow is how far before an attempt an object found by recovery may
+// have been created: the service stamps dateCreated in whole seconds and its
+// clock may differ a little from ours.
+const AdoptWindow = 5 * time.Second
+
+// CreateOrAdopt runs create and, when its outcome is uncertain, reads back
+// before trying again: find looks for the object the attempt would have made
+// (created at or after since). A found object is adopted, so nothing is
+// created twice; when none exists the attempt provably did nothing and is
+// repeated, up to the client's retry budget. find returns an error when it
+// cannot tell (for instance two candidates), which the caller reports with
+// the objects to import.
+func CreateOrAdopt[T any](ctx context.Context, c *Client, what string,
+	create func(context.Context) (T, error),
+	find func(ctx context.Context, since time.Time) (T, bool, error),
+) (T, error) {
+	var zero T
+	for attempt := 0; ; attempt++ {
+		since := time.Now().Add(-AdoptWindow)
+		v, err := create(ctx)
+		if err == nil || !IsUncertain(err) {
+			return v, err
+		}
+		c.logger.Warn(ctx, "create outcome unknown; reading back before trying again", map[string]any{
+			"object": what, "attempt": attempt + 1, "error": err.Error(),
+		})
+		// find reads through the client, whose GETs are retried themselves.
+		found, ok, ferr := find(ctx, since)
+		if ferr != nil {
+			return zero, fmt.Errorf("%s: after %v: %w", what, err, ferr)
+		}
+		if ok {
+			c.logger.Info(ctx, "adopted the object an interrupted create made", map[string]any{"object": what})
+			return found, nil
+		}
+		if attempt >= c.cfg.MaxRetries {
+			return zero, err
+		}
+		if werr := sleepCtx(ctx, backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, attempt, nil)); werr != nil {
+			return zero, werr
+		}
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

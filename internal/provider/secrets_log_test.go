@@ -1,0 +1,93 @@
+package provider_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+// TestAccSecretsNeverLogged applies, refreshes and destroys with TRACE
+// logging of Terraform and the provider, then searches every log line and
+// the state for the password and the Authorization header value.
+//
+// It sets environment variables, so it cannot run in parallel; Go runs it
+// before the parallel tests resume, so they never see TF_LOG.
+func TestAccSecretsNeverLogged(t *testing.T) {
+	const password = "pw-Zx81-never-in-logs"
+	logDir := t.TempDir()
+	t.Setenv("TF_LOG", "TRACE")
+	t.Setenv("TF_ACC_LOG_PATH", filepath.Join(logDir, "acc.log"))
+	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(logDir, "tf-%s.log"))
+
+	env := acctest.NewEnv(t, emulator.Options{Password: password})
+	// The password comes from RMS_PASSWORD, as the docs recommend: Terraform
+	// itself logs configuration files verbatim at TRACE.
+	t.Setenv("RMS_PASSWORD", password)
+	providerBlock := fmt.Sprintf(`
+provider "rms" {
+  base_url    = %q
+  customer_id = %d
+  username    = %q
+}
+`, env.URL, env.CustomerID, env.Username)
+	var states []string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: providerBlock + projectConfig("Logged", "traced"),
+			Check: func(s *terraform.State) error {
+				states = append(states, s.String())
+				return nil
+			},
+		}},
+	})
+
+	secrets := []string{
+		password,
+		base64.StdEncoding.EncodeToString([]byte(env.Username + ":" + password)),
+	}
+	files, err := filepath.Glob(filepath.Join(logDir, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no log files written (%v): the test would prove nothing", err)
+	}
+	var total int
+	var sawClientLog bool
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(raw)
+		text := string(raw)
+		if strings.Contains(text, "rms.client: request:") {
+			sawClientLog = true
+		}
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("%s contains a secret (%q...)", filepath.Base(f), s[:4])
+			}
+		}
+	}
+	if total < 10_000 {
+		t.Errorf("only %d bytes of TRACE logs: logging did not take effect", total)
+	}
+	if !sawClientLog {
+		t.Errorf("no log line of the provider's client subsystem: the request logs were not captured")
+	}
+	for _, st := range states {
+		for _, s := range secrets {
+			if strings.Contains(st, s) {
+				t.Errorf("state contains a secret")
+			}
+		}
+	}
+}
