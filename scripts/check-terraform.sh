@@ -11,5 +11,7 @@ or set TF_ACC_TERRAFORM_PATH to a terraform binary. Nothing here downloads one.
 MSG
   exit 1
 fi
-version="$("$tf" version 2>/dev/null | head -1)"
+# sed reads all of the output: head would exit after one line, and with
+# pipefail terraform's SIGPIPE would fail the script now and then.
+version="$("$tf" version 2>/dev/null | sed -n 1p)"
 echo "using $version ($tf)"
