@@ -58,7 +58,7 @@ func (c *Client) DownloadResult(ctx context.Context, batchID string, w io.Writer
 	if err != nil {
 		return nil, fmt.Errorf("downloading the result of batch %s: %w", batchID, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(w, h), resp.Body)
 	if err != nil {

@@ -52,7 +52,7 @@ func (c *Client) GetResultURL(ctx context.Context, batchID string) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("getting the result URL of batch %s: %w", batchID, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResultURL+1))
 	if err != nil {
 		return "", fmt.Errorf("getting the result URL of batch %s: reading the answer: %w", batchID, err)

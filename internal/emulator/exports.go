@@ -244,23 +244,22 @@ func enumField(body map[string]any, field string, allowed []string, hints map[st
 // exportResult finds the finished export named by the path, or says why its
 // result is not available: 404 for an unknown batch or one that is not an
 // export, 409 for an export not yet finished or failed.
-func (s *Server) exportResult(r *http.Request) (*batch, *exportJob, *apiError) {
+func (s *Server) exportResult(r *http.Request) (*batch, *apiError) {
 	b, err := s.lookupBatch(r)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	job, ok := b.work.(*exportJob)
-	if !ok {
-		return nil, nil, errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.id, b.typ)
+	if _, ok := b.work.(*exportJob); !ok {
+		return nil, errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.id, b.typ)
 	}
 	v := b.view(s.opts.CustomerID)
 	if v.Status != batchStatusFinished {
-		return nil, nil, errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.id, v.Status)
+		return nil, errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.id, v.Status)
 	}
 	if v.Error != "" {
-		return nil, nil, errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.id, v.Error)
+		return nil, errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.id, v.Error)
 	}
-	return b, job, nil
+	return b, nil
 }
 
 // serveResultURL answers the result's URL as text/plain. The interface says
@@ -271,7 +270,7 @@ func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in text/plain; the Accept header excludes it (do not send Accept: application/json)"))
 		return
 	}
-	b, _, err := s.exportResult(r)
+	b, err := s.exportResult(r)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -287,7 +286,7 @@ func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
 
 // serveResultRedirect answers 302 Found to a fresh result URL.
 func (s *Server) serveResultRedirect(w http.ResponseWriter, r *http.Request) {
-	b, _, err := s.exportResult(r)
+	b, err := s.exportResult(r)
 	if err != nil {
 		s.writeError(w, err)
 		return

@@ -70,7 +70,7 @@ func hashFile(path string) (sum string, exists bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read-only: nothing to flush
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", true, fmt.Errorf("reading %s: %w", path, err)
@@ -92,7 +92,7 @@ func downloadToFile(ctx context.Context, c *client.Client, batchID, path string)
 	if err != nil {
 		return nil, fmt.Errorf("creating a temporary file beside %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	defer func() { _ = os.Remove(tmp.Name()) }() // no-op after a successful rename
 	d, err := c.DownloadResult(ctx, batchID, tmp)
 	if cerr := tmp.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("writing %s: %w", tmp.Name(), cerr)

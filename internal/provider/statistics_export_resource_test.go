@@ -60,13 +60,14 @@ func wantExportStarts(t *testing.T, env *acctest.Env, want int64) {
 	}
 }
 
-func attr(s *terraform.State, addr, name string) string {
-	return s.RootModule().Resources[addr].Primary.Attributes[name]
+// attr reads an attribute of the export from state.
+func attr(s *terraform.State, name string) string {
+	return s.RootModule().Resources[exportAddr].Primary.Attributes[name]
 }
 
 // checkFile checks the file at path: its rows, and that sha256 and size in
 // state describe it.
-func checkFile(t *testing.T, path string, wantRows [][]string) resource.TestCheckFunc {
+func checkFile(path string, wantRows [][]string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		raw, err := os.ReadFile(path)
 		if err != nil {
@@ -80,10 +81,10 @@ func checkFile(t *testing.T, path string, wantRows [][]string) resource.TestChec
 			return fmt.Errorf("exported file (-want +got):\n%s", diff)
 		}
 		sum := sha256.Sum256(raw)
-		if got := attr(s, exportAddr, "sha256"); got != hex.EncodeToString(sum[:]) {
+		if got := attr(s, "sha256"); got != hex.EncodeToString(sum[:]) {
 			return fmt.Errorf("sha256 in state %s, file has %x", got, sum)
 		}
-		if got := attr(s, exportAddr, "size"); got != fmt.Sprint(len(raw)) {
+		if got := attr(s, "size"); got != fmt.Sprint(len(raw)) {
 			return fmt.Errorf("size in state %s, file has %d bytes", got, len(raw))
 		}
 		if info, err := os.Stat(path); err == nil && info.Mode().Perm() != 0o600 {
@@ -111,7 +112,7 @@ func TestAccStatisticsExportResource_lifecycle(t *testing.T) {
 	}
 	var batchID string
 	sameBatch := func(s *terraform.State) error {
-		if got := attr(s, exportAddr, "batch_id"); got != batchID {
+		if got := attr(s, "batch_id"); got != batchID {
 			return fmt.Errorf("batch_id %s, want the original %s: a new export was started", got, batchID)
 		}
 		return nil
@@ -134,8 +135,8 @@ func TestAccStatisticsExportResource_lifecycle(t *testing.T) {
 					statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("id"), exportAddr, tfjsonpath.New("batch_id"), compare.ValuesSame()),
 					statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("output_sha256"), exportAddr, tfjsonpath.New("sha256"), compare.ValuesSame()),
 				},
-				Check: resource.ComposeTestCheckFunc(checkFile(t, out, wantRows), func(s *terraform.State) error {
-					batchID = attr(s, exportAddr, "batch_id")
+				Check: resource.ComposeTestCheckFunc(checkFile(out, wantRows), func(s *terraform.State) error {
+					batchID = attr(s, "batch_id")
 					wantExportStarts(t, env, 1)
 					return nil
 				}),
@@ -144,19 +145,19 @@ func TestAccStatisticsExportResource_lifecycle(t *testing.T) {
 				PreConfig:         func() { mustRemove(t, out) },
 				Config:            config(out, "1"),
 				ConfigPlanChecks:  updatePlanned,
-				Check:             resource.ComposeTestCheckFunc(checkFile(t, out, wantRows), sameBatch),
+				Check:             resource.ComposeTestCheckFunc(checkFile(out, wantRows), sameBatch),
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("output_sha256"), exportAddr, tfjsonpath.New("sha256"), compare.ValuesSame())},
 			},
 			{ // the local file was changed: downloaded again
 				PreConfig:        func() { mustWrite(t, out, "tampered\n") },
 				Config:           config(out, "1"),
 				ConfigPlanChecks: updatePlanned,
-				Check:            resource.ComposeTestCheckFunc(checkFile(t, out, wantRows), sameBatch),
+				Check:            resource.ComposeTestCheckFunc(checkFile(out, wantRows), sameBatch),
 			},
 			{ // a new path: downloaded there, the old file left alone
 				Config:           config(moved, "1"),
 				ConfigPlanChecks: updatePlanned,
-				Check: resource.ComposeTestCheckFunc(checkFile(t, moved, wantRows), sameBatch, func(*terraform.State) error {
+				Check: resource.ComposeTestCheckFunc(checkFile(moved, wantRows), sameBatch, func(*terraform.State) error {
 					if _, err := os.Stat(out); err != nil {
 						return fmt.Errorf("the file at the old path was touched: %w", err)
 					}
@@ -169,11 +170,11 @@ func TestAccStatisticsExportResource_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
-				Check: resource.ComposeTestCheckFunc(checkFile(t, moved, wantRows), func(s *terraform.State) error {
-					if attr(s, exportAddr, "batch_id") == batchID {
+				Check: resource.ComposeTestCheckFunc(checkFile(moved, wantRows), func(s *terraform.State) error {
+					if attr(s, "batch_id") == batchID {
 						return fmt.Errorf("changing triggers kept batch %s", batchID)
 					}
-					batchID = attr(s, exportAddr, "batch_id")
+					batchID = attr(s, "batch_id")
 					wantExportStarts(t, env, 2)
 					return nil
 				}),
@@ -294,7 +295,7 @@ func TestAccStatisticsExportResource_timeoutResumes(t *testing.T) {
 					plancheck.ExpectResourceAction(exportAddr, plancheck.ResourceActionUpdate),
 				}},
 				Check: func(s *terraform.State) error {
-					batchID = attr(s, exportAddr, "batch_id")
+					batchID = attr(s, "batch_id")
 					if _, err := os.Stat(out); !os.IsNotExist(err) {
 						t.Errorf("a file exists at output_path before the export finished: %v", err)
 					}
@@ -323,9 +324,9 @@ func TestAccStatisticsExportResource_timeoutResumes(t *testing.T) {
 					statecheck.CompareValuePairs(exportAddr, tfjsonpath.New("output_sha256"), exportAddr, tfjsonpath.New("sha256"), compare.ValuesSame()),
 				},
 				Check: resource.ComposeTestCheckFunc(
-					checkFile(t, out, [][]string{{"eventTime", "messageId", "listId", "originalId"}}),
+					checkFile(out, [][]string{{"eventTime", "messageId", "listId", "originalId"}}),
 					func(s *terraform.State) error {
-						if got := attr(s, exportAddr, "batch_id"); got != batchID {
+						if got := attr(s, "batch_id"); got != batchID {
 							t.Errorf("batch_id %s, want %s: the wait was not resumed", got, batchID)
 						}
 						wantExportStarts(t, env, 1)
