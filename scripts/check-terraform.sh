@@ -11,7 +11,7 @@ or set TF_ACC_TERRAFORM_PATH to a terraform binary. Nothing here downloads one.
 MSG
   exit 1
 fi
-# sed reads all of the output: head would exit after one line, and with
-# pipefail terraform's SIGPIPE would fail the script now and then.
+# sed reads all of its input: head would exit early and, under pipefail,
+# fail the script with SIGPIPE (status 141) when terraform writes again.
 version="$("$tf" version 2>/dev/null | sed -n 1p)"
 echo "using $version ($tf)"

@@ -23,6 +23,39 @@ data "rms_project" "newsletter" {
   id = rms_project.newsletter.id
 }
 
+resource "rms_list" "subscribers" {
+  name         = "Newsletter subscribers"
+  description  = "Receives the monthly newsletter"
+  sender_name  = "Newsletter"
+  sender_email = "news@example.com"
+}
+
+resource "rms_contact" "ada" {
+  list_id     = rms_list.subscribers.id
+  original_id = "customer-1815"
+  properties = {
+    email     = "ada@example.com"
+    firstname = "Ada"
+    lastname  = "Lovelace"
+  }
+}
+
+resource "rms_contact" "charles" {
+  list_id     = rms_list.subscribers.id
+  original_id = "customer-1791"
+  properties = {
+    email = "charles@example.com"
+    "3"   = "Charles" # attribute id 3 is firstname
+  }
+  # Has asked for e-mail only.
+  mobile_status = "UNSUBSCRIBED"
+}
+
+data "rms_contacts" "subscribers" {
+  list_id    = rms_list.subscribers.id
+  depends_on = [rms_contact.ada, rms_contact.charles]
+}
+
 # A statistics export of the account's projects, streamed to a local CSV
 # file. Referencing the project in triggers orders the export after it and
 # re-runs the export when the project is replaced.

@@ -8,6 +8,15 @@ output "project" {
   }
 }
 
+output "subscribers" {
+  description = "The list the quickstart created, its contacts and any address that appears twice."
+  value = {
+    list_id    = rms_list.subscribers.id
+    contacts   = { for c in data.rms_contacts.subscribers.contacts : c.original_id => c.properties["email"] }
+    duplicates = data.rms_contacts.subscribers.duplicates
+  }
+}
+
 output "projects_export" {
   description = "The statistics export of the account's projects and the file it wrote."
   value = {

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"fmt"
-	"time"
 )
 
 const projectsPath = "projects"
@@ -66,47 +65,4 @@ func (c *Client) ListProjects(ctx context.Context) ([]Project, error) {
 		return nil, fmt.Errorf("listing projects: %w", err)
 	}
 	return ps, nil
-}
-
-// CreateProjectOnce creates a project and, when the outcome of the POST is
-// unknown, looks for a project of that name created since the attempt
-// began before trying again, so a retry never makes a second project.
-func (c *Client) CreateProjectOnce(ctx context.Context, in ProjectInput) (*Project, error) {
-	return CreateOrAdopt(ctx, c, fmt.Sprintf("project %q", in.Name),
-		func(ctx context.Context) (*Project, error) { return c.CreateProject(ctx, in) },
-		func(ctx context.Context, since time.Time) (*Project, bool, error) {
-			all, err := c.ListProjects(ctx)
-			if err != nil {
-				return nil, false, err
-			}
-			var match []Project
-			for _, p := range all {
-				if p.Name == in.Name && createdSince(p.DateCreated, since) {
-					match = append(match, p)
-				}
-			}
-			switch len(match) {
-			case 0:
-				return nil, false, nil
-			case 1:
-				return &match[0], true, nil
-			default:
-				ids := make([]string, len(match))
-				for i, p := range match {
-					ids[i] = p.ID.String()
-				}
-				return nil, false, fmt.Errorf("%d projects named %q were created just now (ids %v); one of them is this resource's: import it with `terraform import` and delete the others", len(match), in.Name, ids)
-			}
-		})
-}
-
-// createdSince reports whether an RFC 3339 timestamp is at or after since.
-// A timestamp that does not parse counts as recent: adopting is safer than
-// creating a duplicate.
-func createdSince(ts string, since time.Time) bool {
-	t, err := time.Parse(time.RFC3339, ts)
-	if err != nil {
-		return true
-	}
-	return !t.Before(since.Truncate(time.Second))
 }

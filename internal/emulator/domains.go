@@ -61,9 +61,16 @@ func internalDomain(collection string) (string, bool) {
 // on, and later work adds entries as it learns more. Each Server copies the
 // table at New; nothing writes to it afterwards.
 var mandatoryFields = map[string][]string{
-	"projects": {"name"},
-	"lists":    {"name"},
+	"projects":    {"name"},
+	listsKey:      {"name"},
+	propertiesKey: {"name"},
 }
+
+// Collection keys the emulator gives behaviour beyond the generic pattern.
+const (
+	listsKey      = "lists"
+	propertiesKey = "properties"
+)
 
 // reservedKeys are set by the server and ignored in request bodies.
 var reservedKeys = []string{"id", "dateCreated", "dateModified"}

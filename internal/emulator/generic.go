@@ -132,12 +132,12 @@ func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError
 			delete(body, k)
 		}
 	}
-	if err := s.checkMandatory(t.rules, body); err != nil {
-		return err
-	}
-	e, ok := s.store.create(t.parent, t.key, body, s.now())
+	e, ok, err := s.store.create(t.parent, t.key, body, s.now(), s.entityCheck(t.rules, 0))
 	if !ok {
 		return errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
+	}
+	if err != nil {
+		return err
 	}
 	w.Header().Set("Location", t.path+"/"+strconv.FormatInt(e["id"].(int64), 10))
 	s.writeJSON(w, http.StatusCreated, e)
@@ -174,9 +174,7 @@ func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apiError
 		return err
 	}
 	dropReserved(body)
-	e, found, err := s.store.update(t.key, id, body, s.now(), func(e entity) *apiError {
-		return s.checkMandatory(t.rules, e)
-	})
+	e, found, err := s.store.update(t.key, id, body, s.now(), s.entityCheck(t.rules, id))
 	if !found {
 		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}

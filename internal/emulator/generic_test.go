@@ -288,7 +288,7 @@ func TestNestedMandatoryFields(t *testing.T) {
 // nested handlers must not serve the methods those routes lack.
 func TestExplicitRoutesWinOverGeneric(t *testing.T) {
 	s := New(Options{})
-	s.handleJSON("GET /rest/{customerid}/lists/{id}/contacts", func(w http.ResponseWriter, r *http.Request) *apiError {
+	s.handleJSON("GET /rest/{customerid}/projects/{id}/members", func(w http.ResponseWriter, r *http.Request) *apiError {
 		s.writeJSON(w, http.StatusOK, []string{"explicit"})
 		return nil
 	})
@@ -296,8 +296,8 @@ func TestExplicitRoutesWinOverGeneric(t *testing.T) {
 		s.writeJSON(w, http.StatusOK, map[string]string{"widget": r.PathValue("widgetId")})
 		return nil
 	})
-	list := mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "l"})
-	contacts := "/rest/1000/lists/" + idOf(t, list) + "/contacts"
+	project := mustCreate(t, s, "/rest/1000/projects", map[string]any{"name": "p"})
+	contacts := "/rest/1000/projects/" + idOf(t, project) + "/members"
 
 	rec := do(t, s, http.MethodGet, contacts, nil)
 	wantStatus(t, rec, http.StatusOK)

@@ -87,6 +87,8 @@ func TestResponsesMatchOpenAPIDocument(t *testing.T) {
 	campaign := mustCreate(t, s, "/rest/1000/campaigns", map[string]any{"subject": "s"})
 	note := mustCreate(t, s, "/rest/1000/campaigns/"+idOf(t, campaign)+"/notes", map[string]any{"t": 1})
 	projectPath := "/rest/1000/projects/" + idOf(t, project)
+	contactsPath := "/rest/1000/lists/" + idOf(t, list) + "/contacts"
+	mustCreate(t, s, contactsPath, map[string]any{"originalId": "c1", "properties": map[string]any{"email": "a@example.com"}})
 	notePath := "/rest/1000/campaigns/" + idOf(t, campaign) + "/notes/" + idOf(t, note)
 
 	tests := []struct {
@@ -108,6 +110,17 @@ func TestResponsesMatchOpenAPIDocument(t *testing.T) {
 		{"unauthorized", http.MethodGet, "/rest/1000/lists", "", []reqOption{withoutAuth()}, 401, "listLists"},
 		{"forbidden", http.MethodGet, "/rest/1001/lists", "", nil, 403, "listLists"},
 		{"not acceptable", http.MethodGet, "/rest/1000/lists", "", []reqOption{withHeader("Accept", "text/plain")}, 406, "listLists"},
+		{"create contact", http.MethodPost, contactsPath, `{"originalId":"c2","properties":{"3":"Ada"},"status":"UNSUBSCRIBED"}`, nil, 201, "createContact"},
+		{"duplicate contact", http.MethodPost, contactsPath, `{"originalId":"c2"}`, nil, 409, "createContact"},
+		{"contact unknown attribute", http.MethodPost, contactsPath, `{"originalId":"c3","properties":{"nosuch":"x"}}`, nil, 400, "createContact"},
+		{"list contacts", http.MethodGet, contactsPath + "?page=0&pageSize=1", "", nil, 200, "listContacts"},
+		{"get contact", http.MethodGet, contactsPath + "/c1", "", nil, 200, "getContact"},
+		{"missing contact", http.MethodGet, contactsPath + "/nobody", "", nil, 404, "getContact"},
+		{"update contact", http.MethodPut, contactsPath + "/c1", `{"properties":{"firstname":"A","email":null}}`, nil, 200, "updateContact"},
+		{"subscription status", http.MethodPut, contactsPath + "/c1/subscriptionstatus", `{"mobileStatus":"UNSUBSCRIBED"}`, nil, 200, "putSubscriptionStatus"},
+		{"bad subscription status", http.MethodPut, contactsPath + "/c1/subscriptionstatus", `{"status":"NO"}`, nil, 400, "putSubscriptionStatus"},
+		{"list properties", http.MethodGet, "/rest/1000/properties", "", nil, 200, "listProperties"},
+		{"duplicate property", http.MethodPost, "/rest/1000/properties", `{"name":"email"}`, nil, 409, "createProperty"},
 		{"generic list", http.MethodGet, "/rest/1000/campaigns", "", nil, 200, "listEntities"},
 		{"generic create", http.MethodPost, "/rest/1000/triggers", `{"a":{"b":[1]}}`, nil, 201, "createEntity"},
 		{"generic missing", http.MethodGet, "/rest/1000/forms/99999", "", nil, 404, "getEntity"},
@@ -210,6 +223,10 @@ func TestRequestsMatchOpenAPIDocument(t *testing.T) {
 		{http.MethodPut, "/rest/1000/lists/3", `{"description":"d"}`},
 		{http.MethodGet, "/rest/1000/campaigns?page=2&pageSize=1000", ""},
 		{http.MethodPost, "/rest/1000/campaigns/1/notes", `{}`},
+		{http.MethodPost, "/rest/1000/lists/1/contacts", `{"originalId":"c","properties":{"3":"Ada","email":null},"mobileStatus":"UNSUBSCRIBED"}`},
+		{http.MethodPut, "/rest/1000/lists/1/contacts/c", `{"properties":{"firstname":"A"}}`},
+		{http.MethodPut, "/rest/1000/lists/1/contacts/c/subscriptionstatus", `{"status":"SUBSCRIBED"}`},
+		{http.MethodPost, "/rest/1000/properties", `{"name":"city"}`},
 	} {
 		if err := validate(tc.method, tc.path, tc.body); err != nil {
 			t.Errorf("%s %s: valid request refused by the document: %v", tc.method, tc.path, err)
@@ -218,6 +235,9 @@ func TestRequestsMatchOpenAPIDocument(t *testing.T) {
 	for _, tc := range []struct{ method, path, body string }{
 		{http.MethodPost, "/rest/1000/projects", `{"colour":"red"}`},
 		{http.MethodGet, "/rest/1000/campaigns?pageSize=1001", ""},
+		{http.MethodPost, "/rest/1000/lists/1/contacts", `{"properties":{}}`},
+		{http.MethodPut, "/rest/1000/lists/1/contacts/c/subscriptionstatus", `{"status":"OFF"}`},
+		{http.MethodPost, "/rest/1000/properties", `{"name":"12"}`},
 		{http.MethodGet, "/rest/1000/ping", ""},
 	} {
 		err := validate(tc.method, tc.path, tc.body)

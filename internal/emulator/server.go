@@ -53,6 +53,7 @@ func New(opts Options) *Server {
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
 	}
+	s.store.preloadProperties(s.now())
 	s.registerRoutes()
 	return s
 }

@@ -40,10 +40,12 @@ type store struct {
 	mu     sync.RWMutex
 	nextID int64 // last id handed out; one counter for the whole account
 	colls  map[string]*collection
+	// contacts holds the contacts of each list by list id (contacts_store.go).
+	contacts map[int64]*listContacts
 }
 
 func newStore() *store {
-	return &store{colls: make(map[string]*collection)}
+	return &store{colls: make(map[string]*collection), contacts: make(map[int64]*listContacts)}
 }
 
 // existsLocked reports whether parent names a stored entity; a zero ref (no
@@ -61,18 +63,25 @@ func (st *store) existsLocked(parent *ref) bool {
 }
 
 // create stores body as a new entity of key, stamped with the next id and
-// now. It reports false, storing nothing, when parent does not exist.
-func (st *store) create(parent *ref, key string, body map[string]any, now string) (entity, bool) {
+// now, if check (which runs with the store locked, so it may look at other
+// entities through the *Locked methods) accepts it; check may be nil. It
+// reports false, storing nothing, when parent does not exist.
+func (st *store) create(parent *ref, key string, body map[string]any, now string, check func(entity) *apiError) (entity, bool, *apiError) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if !st.existsLocked(parent) {
-		return nil, false
+		return nil, false, nil
 	}
-	st.nextID++
 	e := entity(maps.Clone(body))
 	if e == nil {
 		e = entity{}
 	}
+	if check != nil {
+		if err := check(e); err != nil {
+			return nil, true, err
+		}
+	}
+	st.nextID++
 	e["id"] = st.nextID
 	e["dateCreated"] = now
 	e["dateModified"] = now
@@ -83,7 +92,7 @@ func (st *store) create(parent *ref, key string, body map[string]any, now string
 	}
 	c.order = append(c.order, st.nextID)
 	c.items[st.nextID] = e
-	return maps.Clone(e), true
+	return maps.Clone(e), true, nil
 }
 
 // get returns a copy of one entity.
@@ -96,6 +105,31 @@ func (st *store) get(key string, id int64) (entity, bool) {
 	}
 	e, ok := c.items[id]
 	return maps.Clone(e), ok
+}
+
+// eachLocked calls fn with every entity of key in id order, until fn
+// returns false. The caller holds mu; fn must not modify the entity.
+func (st *store) eachLocked(key string, fn func(entity) bool) {
+	c := st.colls[key]
+	if c == nil {
+		return
+	}
+	for _, id := range c.order {
+		if !fn(c.items[id]) {
+			return
+		}
+	}
+}
+
+// getLocked is get for a caller that holds mu; the entity is not copied and
+// must not be modified.
+func (st *store) getLocked(key string, id int64) (entity, bool) {
+	c := st.colls[key]
+	if c == nil {
+		return nil, false
+	}
+	e, ok := c.items[id]
+	return e, ok
 }
 
 // page returns copies of the entities of key from offset, at most limit of
@@ -124,7 +158,8 @@ func (st *store) page(parent *ref, key string, offset, limit int) (items []entit
 }
 
 // update merges patch into the entity (a nil value removes the key), stamps
-// dateModified, and stores the result if check accepts it. found is false
+// dateModified, and stores the result if check (run with the store locked)
+// accepts it. found is false
 // when the entity does not exist.
 func (st *store) update(key string, id int64, patch map[string]any, now string, check func(entity) *apiError) (e entity, found bool, err *apiError) {
 	st.mu.Lock()
@@ -153,7 +188,8 @@ func (st *store) update(key string, id int64, patch map[string]any, now string, 
 	return maps.Clone(merged), true, nil
 }
 
-// delete removes one entity and every nested collection under it.
+// delete removes one entity and every nested collection under it; deleting a
+// list also removes its contacts.
 func (st *store) delete(key string, id int64) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -166,6 +202,9 @@ func (st *store) delete(key string, id int64) bool {
 	}
 	delete(c.items, id)
 	c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
+	if key == listsKey {
+		delete(st.contacts, id)
+	}
 	prefix := key + "/" + strconv.FormatInt(id, 10) + "/"
 	for k := range st.colls {
 		if strings.HasPrefix(k, prefix) {

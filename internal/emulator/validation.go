@@ -20,3 +20,27 @@ func (s *Server) checkMandatory(rules string, e map[string]any) *apiError {
 	}
 	return nil
 }
+
+// domainChecks are the further rules of some collections, beyond mandatory
+// fields, keyed like mandatoryFields. Each runs with the store locked (so it
+// may compare with other entities through the *Locked methods) on the entity
+// as it would be stored; selfID is the entity's own id on update, 0 on
+// create.
+var domainChecks = map[string]func(st *store, e entity, selfID int64) *apiError{
+	propertiesKey: checkProperty,
+	listsKey:      checkList,
+}
+
+// entityCheck is the check a create (selfID 0) or update of the collection
+// rules runs on the entity it would store.
+func (s *Server) entityCheck(rules string, selfID int64) func(entity) *apiError {
+	return func(e entity) *apiError {
+		if err := s.checkMandatory(rules, e); err != nil {
+			return err
+		}
+		if check := domainChecks[rules]; check != nil {
+			return check(s.store, e, selfID)
+		}
+		return nil
+	}
+}

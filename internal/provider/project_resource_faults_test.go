@@ -66,3 +66,41 @@ provider "rms" {
 		t.Errorf("%d POSTs reached the emulator, want 3 (one try and max_retries = 2)", got)
 	}
 }
+
+// Lists and contacts adopt what an act-then-drop create made, too: one list
+// with one contact on the server, both in state.
+func TestAccListAndContact_actThenDropIsAdopted(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1}})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: env.Config(`
+resource "rms_list" "test" {
+  name = "Adopted list"
+}
+resource "rms_contact" "test" {
+  list_id     = rms_list.test.id
+  original_id = "c-1"
+  properties  = { email = "ada@example.com" }
+}
+`),
+			Check: func(s *terraform.State) error {
+				var lists []map[string]any
+				env.MustDo(t, "GET", "lists", nil, &lists)
+				if len(lists) != 1 {
+					return fmt.Errorf("server holds %d lists, want 1", len(lists))
+				}
+				listID := fmt.Sprint(lists[0]["id"])
+				if got := s.RootModule().Resources["rms_list.test"].Primary.ID; got != listID {
+					return fmt.Errorf("state holds list %s, the server %s", got, listID)
+				}
+				var contacts []map[string]any
+				env.MustDo(t, "GET", "lists/"+listID+"/contacts", nil, &contacts)
+				if len(contacts) != 1 {
+					return fmt.Errorf("server holds %d contacts, want 1", len(contacts))
+				}
+				return nil
+			},
+		}},
+	})
+}

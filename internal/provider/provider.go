@@ -113,6 +113,8 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewProjectResource,
+		NewListResource,
+		NewContactResource,
 		NewStatisticsExportResource,
 	}
 }
@@ -121,6 +123,10 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewProjectDataSource,
+		NewListDataSource,
+		NewListsDataSource,
+		NewContactDataSource,
+		NewContactsDataSource,
 		NewBatchDataSource,
 	}
 }

@@ -60,6 +60,10 @@ type providerModel struct {
 type providerData struct {
 	client            *client.Client
 	batchPollInterval time.Duration
+	// attributes caches the account's contact attributes for this run.
+	attributes *attributeCache
+	// released remembers the contacts this run's destroys let go of.
+	released *releasedContacts
 }
 
 // envLookup is os.LookupEnv; tests pass their own.
@@ -166,7 +170,10 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 		"base_url": c.BaseURL(), "customer_id": customerID, "username": username,
 		"max_retries": maxRetries, "batch_poll_interval": pollInterval.String(),
 	})
-	return &providerData{client: c, batchPollInterval: pollInterval}, diags
+	return &providerData{
+		client: c, batchPollInterval: pollInterval,
+		attributes: newAttributeCache(c), released: newReleasedContacts(),
+	}, diags
 }
 
 func stringSetting(v types.String, env func(string) (string, bool), key string) string {

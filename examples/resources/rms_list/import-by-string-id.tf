@@ -1,0 +1,4 @@
+import {
+  to = rms_list.newsletter
+  id = "42"
+}

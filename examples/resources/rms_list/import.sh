@@ -1,0 +1,2 @@
+# A list is imported by its numeric id.
+terraform import rms_list.newsletter 42

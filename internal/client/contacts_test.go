@@ -1,0 +1,290 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// recordedCall is one request as the test server saw it.
+type recordedCall struct {
+	method, path, query, body string
+}
+
+// scriptedServer answers each request with the answer registered for its
+// method and escaped path, and records every request.
+type scriptedServer struct {
+	mu      sync.Mutex
+	calls   []recordedCall
+	answers map[string]func(w http.ResponseWriter, r *http.Request)
+}
+
+func (s *scriptedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.calls = append(s.calls, recordedCall{r.Method, r.URL.EscapedPath(), r.URL.RawQuery, string(b)})
+	h := s.answers[r.Method+" "+r.URL.EscapedPath()]
+	s.mu.Unlock()
+	if h == nil {
+		writeError(w, 404, "NOT_FOUND", "no such path", "")
+		return
+	}
+	h(w, r)
+}
+
+func answer(status int, body string) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		if body == "" {
+			w.WriteHeader(status)
+			return
+		}
+		writeJSON(w, status, body)
+	}
+}
+
+const contactJSON = `{"id":17,"originalId":"a/b c","properties":{"email":"ada@example.com","firstname":"Ada"},"status":"SUBSCRIBED","mobileStatus":"UNSUBSCRIBED","dateCreated":"2026-11-22T10:00:00Z","dateModified":"2026-11-22T10:05:00Z","futureField":1}`
+
+var wantContact = &Contact{
+	ID: "17", OriginalID: "a/b c",
+	Properties: map[string]string{"email": "ada@example.com", "firstname": "Ada"},
+	Status:     StatusSubscribed, MobileStatus: StatusUnsubscribed,
+	DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T10:05:00Z",
+}
+
+// The originalId is one escaped path segment, whatever it holds.
+const escapedContact = "/rest/1000/lists/5/contacts/a%2Fb%20c"
+
+func TestContactCalls(t *testing.T) {
+	ctx := context.Background()
+	firstname := "Ada"
+	tests := []struct {
+		name     string
+		answers  map[string]func(http.ResponseWriter, *http.Request)
+		call     func(*Client) (*Contact, error)
+		want     *Contact
+		wantCall recordedCall
+	}{
+		{
+			name:    "create",
+			answers: map[string]func(http.ResponseWriter, *http.Request){"POST /rest/1000/lists/5/contacts": answer(201, contactJSON)},
+			call: func(c *Client) (*Contact, error) {
+				return c.CreateContact(ctx, "5", ContactInput{OriginalID: "a/b c", Properties: map[string]string{"3": "Ada"}, MobileStatus: StatusUnsubscribed})
+			},
+			want:     wantContact,
+			wantCall: recordedCall{"POST", "/rest/1000/lists/5/contacts", "", `{"originalId":"a/b c","properties":{"3":"Ada"},"mobileStatus":"UNSUBSCRIBED"}`},
+		},
+		{
+			name:     "get",
+			answers:  map[string]func(http.ResponseWriter, *http.Request){"GET " + escapedContact: answer(200, contactJSON)},
+			call:     func(c *Client) (*Contact, error) { return c.GetContact(ctx, "5", "a/b c") },
+			want:     wantContact,
+			wantCall: recordedCall{"GET", escapedContact, "", ""},
+		},
+		{
+			name:    "update properties: a nil value is sent as null",
+			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact: answer(200, contactJSON)},
+			call: func(c *Client) (*Contact, error) {
+				return c.UpdateContactProperties(ctx, "5", "a/b c", map[string]*string{"firstname": &firstname, "lastname": nil})
+			},
+			want:     wantContact,
+			wantCall: recordedCall{"PUT", escapedContact, "", `{"properties":{"firstname":"Ada","lastname":null}}`},
+		},
+		{
+			name:    "update with no properties sends an empty object",
+			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact: answer(200, contactJSON)},
+			call: func(c *Client) (*Contact, error) {
+				return c.UpdateContactProperties(ctx, "5", "a/b c", nil)
+			},
+			want:     wantContact,
+			wantCall: recordedCall{"PUT", escapedContact, "", `{"properties":{}}`},
+		},
+		{
+			name:    "subscription status answered with the contact",
+			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact + "/subscriptionstatus": answer(200, contactJSON)},
+			call: func(c *Client) (*Contact, error) {
+				return c.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{MobileStatus: StatusUnsubscribed})
+			},
+			want:     wantContact,
+			wantCall: recordedCall{"PUT", escapedContact + "/subscriptionstatus", "", `{"mobileStatus":"UNSUBSCRIBED"}`},
+		},
+		{
+			name:    "subscription status answered with no body",
+			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact + "/subscriptionstatus": answer(204, "")},
+			call: func(c *Client) (*Contact, error) {
+				return c.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{Status: StatusSubscribed, MobileStatus: StatusSubscribed})
+			},
+			want:     nil,
+			wantCall: recordedCall{"PUT", escapedContact + "/subscriptionstatus", "", `{"status":"SUBSCRIBED","mobileStatus":"SUBSCRIBED"}`},
+		},
+		{
+			name:    "subscription status answered with the status alone",
+			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact + "/subscriptionstatus": answer(200, `{"status":"SUBSCRIBED"}`)},
+			call: func(c *Client) (*Contact, error) {
+				return c.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{Status: StatusSubscribed})
+			},
+			want:     nil,
+			wantCall: recordedCall{"PUT", escapedContact + "/subscriptionstatus", "", `{"status":"SUBSCRIBED"}`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := &scriptedServer{answers: tt.answers}
+			c, _ := newTestClient(t, srv)
+			got, err := tt.call(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("contact (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]recordedCall{tt.wantCall}, srv.calls, cmp.AllowUnexported(recordedCall{})); diff != "" {
+				t.Errorf("requests (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestContactErrors(t *testing.T) {
+	ctx := context.Background()
+	srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){
+		"POST /rest/1000/lists/5/contacts": func(w http.ResponseWriter, _ *http.Request) {
+			writeError(w, 409, "CONFLICT", `a contact with originalId "x" already exists in list 5`, "originalId")
+		},
+		"PUT /rest/1000/lists/5/contacts/x": func(w http.ResponseWriter, _ *http.Request) {
+			writeError(w, 400, "VALIDATION_ERROR", `unknown contact attribute "colour"`, "properties.colour")
+		},
+		"PUT /rest/1000/lists/5/contacts/x/subscriptionstatus": func(w http.ResponseWriter, _ *http.Request) {
+			writeError(w, 400, "VALIDATION_ERROR", "status must be SUBSCRIBED or UNSUBSCRIBED", "status")
+		},
+	}}
+	c, _ := newTestClient(t, srv, noRetries)
+
+	_, err := c.CreateContact(ctx, "5", ContactInput{OriginalID: "x"})
+	if !errors.Is(err, ErrConflict) {
+		t.Errorf("duplicate create: %v, want ErrConflict", err)
+	}
+	mustContain(t, fmt.Sprint(err), `creating contact "x" in list 5`)
+
+	v := "red"
+	_, err = c.UpdateContactProperties(ctx, "5", "x", map[string]*string{"colour": &v})
+	if apiErr, ok := AsAPIError(err); !ok || !errors.Is(err, ErrValidation) || apiErr.Field != "properties.colour" {
+		t.Errorf("unknown key: %v", err)
+	}
+	_, err = c.SetSubscriptionStatus(ctx, "5", "x", SubscriptionStatus{Status: "NO"})
+	if apiErr, ok := AsAPIError(err); !ok || apiErr.Field != "status" {
+		t.Errorf("bad status: %v", err)
+	}
+	_, err = c.GetContact(ctx, "5", "nobody")
+	if !IsNotFound(err) {
+		t.Errorf("missing contact: %v, want ErrNotFound", err)
+	}
+}
+
+func TestEachContactPage(t *testing.T) {
+	const total = 7
+	srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){
+		"GET /rest/1000/lists/5/contacts": func(w http.ResponseWriter, r *http.Request) {
+			page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			size, _ := strconv.Atoi(r.URL.Query().Get("pageSize"))
+			items := []Contact{}
+			for i := page * size; i < min((page+1)*size, total); i++ {
+				items = append(items, Contact{OriginalID: fmt.Sprint("c", i)})
+			}
+			b, _ := json.Marshal(items)
+			writeJSON(w, 200, string(b))
+		},
+	}}
+	c, _ := newTestClient(t, srv)
+	var got []string
+	var pages int
+	err := c.EachContactPage(context.Background(), "5", 3, func(page []Contact) error {
+		pages++
+		for _, ct := range page {
+			got = append(got, ct.OriginalID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"c0", "c1", "c2", "c3", "c4", "c5", "c6"}, got); diff != "" || pages != 3 {
+		t.Errorf("pages %d, contacts (-want +got):\n%s", pages, diff)
+	}
+	var queries []string
+	for _, call := range srv.calls {
+		queries = append(queries, call.query)
+	}
+	if diff := cmp.Diff([]string{"page=0&pageSize=3", "page=1&pageSize=3", "page=2&pageSize=3"}, queries); diff != "" {
+		t.Errorf("queries (-want +got):\n%s", diff)
+	}
+
+	// An error of fn stops the paging; an API error names the list.
+	stop := errors.New("stop")
+	if err := c.EachContactPage(context.Background(), "5", 3, func([]Contact) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("fn error: %v", err)
+	}
+	err = c.EachContactPage(context.Background(), "6", 0, func([]Contact) error { return nil })
+	if !IsNotFound(err) {
+		t.Errorf("unknown list: %v", err)
+	}
+	mustContain(t, fmt.Sprint(err), "reading the contacts of list 6")
+	mustContain(t, srv.calls[len(srv.calls)-1].query, "pageSize=500")
+}
+
+func TestListCalls(t *testing.T) {
+	ctx := context.Background()
+	const listJSON = `{"id":5,"name":"News","description":"d","senderName":null,"senderEmail":"n@example.com","dateCreated":"2026-11-22T10:00:00Z","dateModified":"2026-11-22T10:00:00Z"}`
+	srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){
+		"POST /rest/1000/lists":     answer(201, listJSON),
+		"GET /rest/1000/lists/5":    answer(200, listJSON),
+		"PUT /rest/1000/lists/5":    answer(200, listJSON),
+		"DELETE /rest/1000/lists/5": answer(204, ""),
+		"GET /rest/1000/lists":      answer(200, "["+listJSON+"]"),
+		"GET /rest/1000/properties": answer(200, `[{"id":1,"name":"email","dateCreated":"2026-11-22T10:00:00Z"},{"id":"3","name":"firstname"}]`),
+	}}
+	c, _ := newTestClient(t, srv)
+	d, e := "d", "n@example.com"
+	want := &List{ID: "5", Name: "News", Description: &d, SenderEmail: &e, DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T10:00:00Z"}
+	in := ListInput{Name: "News", Description: &d, SenderEmail: &e}
+
+	got, err := c.CreateList(ctx, in)
+	if err != nil || cmp.Diff(want, got) != "" {
+		t.Errorf("create: %v %s", err, cmp.Diff(want, got))
+	}
+	if got, err = c.GetList(ctx, "5"); err != nil || cmp.Diff(want, got) != "" {
+		t.Errorf("get: %v %s", err, cmp.Diff(want, got))
+	}
+	if got, err = c.UpdateList(ctx, "5", ListInput{Name: "News"}); err != nil || cmp.Diff(want, got) != "" {
+		t.Errorf("update: %v", err)
+	}
+	all, err := c.ListLists(ctx)
+	if err != nil || len(all) != 1 || all[0].Name != "News" {
+		t.Errorf("list: %v %v", all, err)
+	}
+	if err := c.DeleteList(ctx, "5"); err != nil {
+		t.Errorf("delete: %v", err)
+	}
+	if err := c.DeleteList(ctx, "6"); err != nil {
+		t.Errorf("delete of a list already gone: %v", err)
+	}
+	if _, err := c.GetList(ctx, "6"); !IsNotFound(err) {
+		t.Errorf("get gone: %v", err)
+	}
+	props, err := c.ListProperties(ctx)
+	if diff := cmp.Diff([]Property{{ID: "1", Name: "email"}, {ID: "3", Name: "firstname"}}, props); err != nil || diff != "" {
+		t.Errorf("properties: %v (-want +got):\n%s", err, diff)
+	}
+	// Optional fields left nil are sent as null, which removes them (PUT
+	// merges).
+	if body := srv.calls[2].body; body != `{"name":"News","description":null,"senderName":null,"senderEmail":null}` {
+		t.Errorf("update body = %s", body)
+	}
+}

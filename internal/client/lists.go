@@ -1,0 +1,73 @@
+package client
+
+import (
+	"context"
+	"fmt"
+)
+
+const listsPath = "lists"
+
+// List is a recipient list (the Lists domain, generic pattern).
+type List struct {
+	ID           ID      `json:"id,omitempty"`
+	Name         string  `json:"name"`
+	Description  *string `json:"description"`
+	SenderName   *string `json:"senderName"`
+	SenderEmail  *string `json:"senderEmail"`
+	DateCreated  string  `json:"dateCreated,omitempty"`
+	DateModified string  `json:"dateModified,omitempty"`
+}
+
+// ListInput is the writable part of a list. A nil optional field is sent as
+// null, which removes a stored value (PUT merges).
+type ListInput struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+	SenderName  *string `json:"senderName"`
+	SenderEmail *string `json:"senderEmail"`
+}
+
+// CreateList creates a list.
+func (c *Client) CreateList(ctx context.Context, in ListInput) (*List, error) {
+	var l List
+	if err := c.CreateOne(ctx, listsPath, in, &l); err != nil {
+		return nil, fmt.Errorf("creating list %q: %w", in.Name, err)
+	}
+	return &l, nil
+}
+
+// GetList reads a list; the error matches ErrNotFound when it is gone.
+func (c *Client) GetList(ctx context.Context, id string) (*List, error) {
+	var l List
+	if err := c.GetOne(ctx, listsPath, id, &l); err != nil {
+		return nil, fmt.Errorf("reading list %s: %w", id, err)
+	}
+	return &l, nil
+}
+
+// UpdateList updates a list.
+func (c *Client) UpdateList(ctx context.Context, id string, in ListInput) (*List, error) {
+	var l List
+	if err := c.UpdateOne(ctx, listsPath, id, in, &l); err != nil {
+		return nil, fmt.Errorf("updating list %s: %w", id, err)
+	}
+	return &l, nil
+}
+
+// DeleteList deletes a list and, on the service, all of its contacts; one
+// that is already gone counts as deleted.
+func (c *Client) DeleteList(ctx context.Context, id string) error {
+	if err := c.DeleteOne(ctx, listsPath, id); err != nil {
+		return fmt.Errorf("deleting list %s: %w", id, err)
+	}
+	return nil
+}
+
+// ListLists returns every list of the account.
+func (c *Client) ListLists(ctx context.Context) ([]List, error) {
+	ls, err := GetAll[List](ctx, c, listsPath, nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing lists: %w", err)
+	}
+	return ls, nil
+}

@@ -1,0 +1,210 @@
+package emulator
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// The contacts of a list and their subscription status, as the interface's
+// "Contacts and lists" table gives them. There is no DELETE of one contact:
+// the interface shows none. Contacts leave a list when the list is deleted
+// (or, later, through a replace import). The handlers only translate HTTP;
+// the rules are in contacts_store.go.
+const contactsBase = "/rest/{customerid}/lists/{id}/contacts"
+
+func (s *Server) registerContacts() {
+	s.handleJSON("GET "+contactsBase, s.listContacts)
+	s.handleJSON("POST "+contactsBase, s.createContact)
+	s.handleJSON("GET "+contactsBase+"/{originalId}", s.getContact)
+	s.handleJSON("PUT "+contactsBase+"/{originalId}", s.updateContact)
+	s.handleJSON("PUT "+contactsBase+"/{originalId}/subscriptionstatus", s.putSubscriptionStatus)
+}
+
+// listIDOf reads the list id of the path; an id that cannot exist is a 404
+// like an unknown one.
+func listIDOf(r *http.Request) (int64, *apiError) {
+	id, ok := parseID(r.PathValue("id"))
+	if !ok {
+		return 0, errorf(http.StatusNotFound, "no list with id %q", r.PathValue("id"))
+	}
+	return id, nil
+}
+
+func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError {
+	listID, err := listIDOf(r)
+	if err != nil {
+		return err
+	}
+	page, pageSize, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	items, total, err := s.store.contactPage(listID, pageOffset(page, pageSize), pageSize)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("X-Total-Count", strconv.Itoa(total))
+	s.writeJSON(w, http.StatusOK, items)
+	return nil
+}
+
+func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError {
+	listID, err := listIDOf(r)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	in, err := contactInputOf(body, false)
+	if err != nil {
+		return err
+	}
+	if in.originalID == "" {
+		return fieldError("originalId", "originalId is mandatory")
+	}
+	c, err := s.store.createContact(listID, in, s.now())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/rest/"+strconv.FormatInt(s.opts.CustomerID, 10)+"/lists/"+strconv.FormatInt(listID, 10)+"/contacts/"+url.PathEscape(c.OriginalID))
+	s.writeJSON(w, http.StatusCreated, c)
+	return nil
+}
+
+func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apiError {
+	listID, err := listIDOf(r)
+	if err != nil {
+		return err
+	}
+	c, err := s.store.getContact(listID, r.PathValue("originalId"))
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, http.StatusOK, c)
+	return nil
+}
+
+// updateContact merges the body's properties into the contact: each key
+// replaces that attribute's value, null removes it, keys left out keep their
+// values. status and mobileStatus in the body are ignored: they change only
+// through subscriptionstatus, as the interface's transition table says.
+func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError {
+	listID, err := listIDOf(r)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	in, err := contactInputOf(body, true)
+	if err != nil {
+		return err
+	}
+	originalID := r.PathValue("originalId")
+	if in.originalID != "" && in.originalID != originalID {
+		return fieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.originalID)
+	}
+	c, err := s.store.updateContactProperties(listID, originalID, in.props, s.now())
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, http.StatusOK, c)
+	return nil
+}
+
+// putSubscriptionStatus applies a SubscriptionStatusDto; either field may be
+// left out (or null) to keep that state, but not both.
+func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *apiError {
+	listID, err := listIDOf(r)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	status, err := optionalString(body, "status")
+	if err != nil {
+		return err
+	}
+	mobileStatus, err := optionalString(body, "mobileStatus")
+	if err != nil {
+		return err
+	}
+	if status == "" && mobileStatus == "" {
+		return fieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
+	}
+	c, err := s.store.setContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, http.StatusOK, c)
+	return nil
+}
+
+// contactInputOf reads a contact body. On update, status and mobileStatus
+// are ignored and a null property value removes the value; on create a null
+// property value is the same as leaving the key out.
+func contactInputOf(body map[string]any, update bool) (contactInput, *apiError) {
+	var in contactInput
+	if v, ok := body["originalId"]; ok && v != nil {
+		s, isString := v.(string)
+		if !isString {
+			return in, fieldError("originalId", "originalId must be a string")
+		}
+		in.originalID = s
+	}
+	if v, ok := body["properties"]; ok && v != nil {
+		raw, isObject := v.(map[string]any)
+		if !isObject {
+			return in, fieldError("properties", "properties must be an object from attribute name or id to a string value")
+		}
+		in.props = make(map[string]*string, len(raw))
+		for k, pv := range raw {
+			if pv == nil {
+				if update {
+					in.props[k] = nil
+				}
+				continue
+			}
+			s, isString := pv.(string)
+			if !isString {
+				return in, fieldError("properties."+k, "the value of property %q must be a string", k)
+			}
+			in.props[k] = &s
+		}
+	}
+	if update {
+		return in, nil
+	}
+	var err *apiError
+	if in.status, err = optionalString(body, "status"); err != nil {
+		return in, err
+	}
+	if in.mobileStatus, err = optionalString(body, "mobileStatus"); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// optionalString reads a string field that may be absent or null ("").
+func optionalString(body map[string]any, field string) (string, *apiError) {
+	v, ok := body[field]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, isString := v.(string)
+	if !isString {
+		return "", fieldError(field, "%s must be a string", field)
+	}
+	if field == "status" || field == "mobileStatus" {
+		if !validStatus(s) {
+			return "", fieldError(field, "%s must be SUBSCRIBED or UNSUBSCRIBED, got %q", field, s)
+		}
+	}
+	return s, nil
+}

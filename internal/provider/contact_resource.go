@@ -1,0 +1,454 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+var (
+	_ resource.Resource                = &contactResource{}
+	_ resource.ResourceWithConfigure   = &contactResource{}
+	_ resource.ResourceWithImportState = &contactResource{}
+)
+
+// NewContactResource returns the rms_contact resource.
+func NewContactResource() resource.Resource { return &contactResource{} }
+
+type contactResource struct {
+	data *providerData
+}
+
+type contactModel struct {
+	ID           types.String      `tfsdk:"id"`
+	ListID       types.String      `tfsdk:"list_id"`
+	OriginalID   types.String      `tfsdk:"original_id"`
+	Properties   types.Map         `tfsdk:"properties"`
+	EmailStatus  types.String      `tfsdk:"email_status"`
+	MobileStatus types.String      `tfsdk:"mobile_status"`
+	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
+	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
+}
+
+var subscriptionStates = []string{client.StatusSubscribed, client.StatusUnsubscribed}
+
+// listIDValidator checks at plan time that a list id is a server id.
+var listIDValidator = stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be the numeric id of a list, e.g. rms_list.example.id")
+
+func (r *contactResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_contact"
+}
+
+func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	statusDescription := func(what string) string {
+		return "Subscription status for " + what + ": `SUBSCRIBED` or `UNSUBSCRIBED`. A new contact starts `SUBSCRIBED`. Set it to manage it (changed through the service's subscription-status call, and a change made elsewhere is planned back); leave it out to only read it, so that an opt-out made elsewhere is kept."
+	}
+	resp.Schema = schema.Schema{
+		Description: "A contact (recipient) of a list, identified in it by `original_id`, with its properties and its e-mail and mobile subscription status.\n\n" +
+			"The service has no call that deletes one contact: **destroy unsubscribes the contact from e-mail and mobile and forgets it**; the contact stays in the list (it goes when the list is deleted), and destroy says so in a warning. Creating a contact whose `original_id` already exists in the list fails and tells you to import it, so that nothing is created twice; the exception is a contact this same run has just destroyed (a replacement), which is taken over, with its former subscription states unless the configuration sets them.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:      true,
+				Description:   "`<list_id>/<original_id>`, the import id.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"list_id": schema.StringAttribute{
+				Required:      true,
+				Description:   "Id of the list the contact belongs to. Changing it creates the contact in the other list (and destroys this one, see above).",
+				Validators:    []validator.String{listIDValidator},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"original_id": schema.StringAttribute{
+				Required:      true,
+				Description:   "Identifies the contact inside the list (unique there). Changing it replaces the contact.",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"properties": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Description: "Attribute values of the contact. A key is the name of a contact attribute of the account (`email`, `firstname`, ...; the service's Properties domain) or its id written as a string (`\"3\"`); both name the same attribute, and the key you write is kept in state even though the service answers by name, so either form causes no diff. Only the keys written here are managed: values the contact has under other attributes are neither shown nor changed. Removing a key removes that value from the contact. After an import, every value the contact holds is in state, so keys the configuration does not list are planned for removal.",
+			},
+			"email_status": schema.StringAttribute{
+				Optional:      true,
+				Computed:      true,
+				Description:   statusDescription("e-mail"),
+				Validators:    []validator.String{stringvalidator.OneOf(subscriptionStates...)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"mobile_status": schema.StringAttribute{
+				Optional:      true,
+				Computed:      true,
+				Description:   statusDescription("mobile (SMS)"),
+				Validators:    []validator.String{stringvalidator.OneOf(subscriptionStates...)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"date_created":  dateCreatedAttribute("contact"),
+			"date_modified": dateModifiedAttribute("contact"),
+		},
+	}
+}
+
+func (r *contactResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan contactModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	listID, originalID := plan.ListID.ValueString(), plan.OriginalID.ValueString()
+	props, diags := stringMap(ctx, plan.Properties)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
+
+	c, err := r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{OriginalID: originalID, Properties: props})
+	switch {
+	case errors.Is(err, client.ErrConflict):
+		released, ok := r.data.released.take(listID, originalID)
+		if !ok {
+			resp.Diagnostics.AddAttributeError(path.Root("original_id"), "Contact already exists",
+				fmt.Sprintf("List %s already has a contact with original_id %q, and Terraform does not create a contact twice. "+
+					"To manage that contact, import it: `terraform import <address of this resource> %s` "+
+					"(e.g. `terraform import rms_contact.example %s`), or add an import block with id = %q. Otherwise choose another original_id.",
+					listID, originalID, contactImportID(listID, originalID), contactImportID(listID, originalID), contactImportID(listID, originalID)))
+			return
+		}
+		// This run destroyed the contact a moment ago (a replacement): take
+		// it over, and give it back its states unless they are configured.
+		tflog.Info(ctx, "taking over a contact this run released", map[string]any{"list_id": listID, "original_id": originalID})
+		if want.Status == "" {
+			want.Status = released.Status
+		}
+		if want.MobileStatus == "" {
+			want.MobileStatus = released.MobileStatus
+		}
+		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
+		if err != nil {
+			r.addContactError(&resp.Diagnostics, "Unable to take over the existing contact", listID, err)
+			return
+		}
+	case err != nil:
+		r.addContactError(&resp.Diagnostics, "Unable to create contact", listID, err)
+		return
+	}
+	tflog.Info(ctx, "created contact", map[string]any{"list_id": listID, "original_id": originalID})
+
+	// The contact exists now: save it before the next call, so that a
+	// failure there leaves it in state with what the server holds.
+	state, diags := r.toModel(ctx, c, plan)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.applyStatus(ctx, c, want, plan, &resp.State, &resp.Diagnostics)
+}
+
+// applyStatus makes the contact's states those of want (empty: keep) with
+// one subscription-status call when they differ, and saves the result.
+func (r *contactResource) applyStatus(ctx context.Context, c *client.Contact, want client.SubscriptionStatus, prior contactModel, state stateSetter, diags *diag.Diagnostics) {
+	var change client.SubscriptionStatus
+	if want.Status != "" && want.Status != c.Status {
+		change.Status = want.Status
+	}
+	if want.MobileStatus != "" && want.MobileStatus != c.MobileStatus {
+		change.MobileStatus = want.MobileStatus
+	}
+	if change == (client.SubscriptionStatus{}) {
+		return
+	}
+	listID := prior.ListID.ValueString()
+	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, c.OriginalID, change)
+	if err == nil && updated == nil {
+		updated, err = r.data.client.GetContact(ctx, listID, c.OriginalID)
+	}
+	if err != nil {
+		r.addContactError(diags, "Unable to set the subscription status", listID, err)
+		return
+	}
+	m, d := r.toModel(ctx, updated, prior)
+	diags.Append(d...)
+	diags.Append(state.Set(ctx, m)...)
+}
+
+// stateSetter is the part of tfsdk.State that applyStatus needs.
+type stateSetter interface {
+	Set(context.Context, any) diag.Diagnostics
+}
+
+func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state contactModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	c, err := r.data.client.GetContact(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Info(ctx, "contact is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
+		return
+	}
+	m, diags := r.toModel(ctx, c, state)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state contactModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
+	var c *client.Contact
+	if !plan.Properties.Equal(state.Properties) {
+		patch, diags := r.propertiesPatch(ctx, plan.Properties, state.Properties)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		var err error
+		if c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, patch); err != nil {
+			r.addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
+			return
+		}
+		m, diags := r.toModel(ctx, c, plan)
+		resp.Diagnostics.Append(diags...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	} else {
+		var err error
+		if c, err = r.data.client.GetContact(ctx, listID, originalID); err != nil {
+			r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
+			return
+		}
+		m, diags := r.toModel(ctx, c, plan)
+		resp.Diagnostics.Append(diags...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	}
+	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
+	r.applyStatus(ctx, c, want, plan, &resp.State, &resp.Diagnostics)
+}
+
+// propertiesPatch is the PUT body that turns the contact's managed values
+// from state into plan: every planned key with its value, and null for each
+// attribute in state that the plan no longer names (compared by attribute,
+// so rewriting "3" as "firstname" is not a removal).
+func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types.Map) (map[string]*string, diag.Diagnostics) {
+	want, diags := stringMap(ctx, plan)
+	old, d := stringMap(ctx, state)
+	diags.Append(d...)
+	if diags.HasError() {
+		return nil, diags
+	}
+	patch := pointerMap(want)
+	kept := map[string]bool{}
+	for k := range want {
+		name, ok, err := r.data.attributes.nameOf(ctx, k)
+		if err != nil {
+			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
+			return nil, diags
+		}
+		if ok {
+			kept[name] = true
+		}
+	}
+	for k := range old {
+		if _, planned := want[k]; planned {
+			continue
+		}
+		name, ok, err := r.data.attributes.nameOf(ctx, k)
+		if err != nil {
+			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
+			return nil, diags
+		}
+		if ok && !kept[name] {
+			patch[k] = nil
+		}
+	}
+	return patch, diags
+}
+
+func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state contactModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
+	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID,
+		client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
+	if errors.Is(err, client.ErrNotFound) {
+		return // gone already (with its list, say): nothing to do
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to unsubscribe contact", err, nil)
+		return
+	}
+	r.data.released.add(listID, originalID, client.SubscriptionStatus{
+		Status: state.EmailStatus.ValueString(), MobileStatus: state.MobileStatus.ValueString(),
+	})
+	resp.Diagnostics.AddWarning("Contact unsubscribed, not deleted",
+		fmt.Sprintf("The service has no call that deletes a single contact. Contact %q of list %s was unsubscribed from e-mail and mobile and is no longer managed by Terraform, but it remains in the list. "+
+			"It is deleted with its list; to manage it again, import it with id %q.", originalID, listID, contactImportID(listID, originalID)))
+}
+
+func (r *contactResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	listID, originalID, ok := splitContactImportID(req.ID)
+	if !ok {
+		resp.Diagnostics.AddError("Invalid import id",
+			"Import an rms_contact by its list id and original id joined by a slash, e.g. `terraform import rms_contact.example 42/customer-7`; got "+quote(req.ID)+".")
+		return
+	}
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	c, err := r.data.client.GetContact(ctx, listID, originalID)
+	if errors.Is(err, client.ErrNotFound) {
+		resp.Diagnostics.AddError("Cannot import non-existent remote object",
+			fmt.Sprintf("List %s has no contact with original_id %q (or the list does not exist).", listID, originalID))
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
+		return
+	}
+	// Every value the contact holds becomes managed: there is no
+	// configuration yet to say which keys are.
+	props := types.MapNull(types.StringType)
+	if len(c.Properties) > 0 {
+		var diags diag.Diagnostics
+		props, diags = types.MapValueFrom(ctx, types.StringType, c.Properties)
+		resp.Diagnostics.Append(diags...)
+	}
+	m, diags := r.toModel(ctx, c, contactModel{ListID: types.StringValue(listID), Properties: props})
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// toModel copies what the server holds into the model; properties keep the
+// keys of prior (the user's names or ids), see managedProperties.
+func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
+	props, diags := managedProperties(ctx, r.data.attributes, c.Properties, prior.Properties)
+	listID := prior.ListID.ValueString()
+	return contactModel{
+		ID:           types.StringValue(contactImportID(listID, c.OriginalID)),
+		ListID:       types.StringValue(listID),
+		OriginalID:   types.StringValue(c.OriginalID),
+		Properties:   props,
+		EmailStatus:  types.StringValue(c.Status),
+		MobileStatus: types.StringValue(c.MobileStatus),
+		DateCreated:  rfc3339(c.DateCreated),
+		DateModified: rfc3339(c.DateModified),
+	}, diags
+}
+
+// managedProperties reads back the keys of prior from server (keyed by
+// attribute name), each under the key the user wrote: an id key takes the
+// value of the attribute with that id. A key whose value the contact no
+// longer has is left out, so the next plan sets it again; keys the user does
+// not manage are ignored. A null prior stays null.
+func managedProperties(ctx context.Context, attrs *attributeCache, server map[string]string, prior types.Map) (types.Map, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if prior.IsNull() || prior.IsUnknown() {
+		return types.MapNull(types.StringType), diags
+	}
+	out := make(map[string]attr.Value, len(prior.Elements()))
+	for key := range prior.Elements() {
+		name, ok, err := attrs.nameOf(ctx, key)
+		if err != nil {
+			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
+			return prior, diags
+		}
+		if !ok {
+			continue
+		}
+		if v, has := server[name]; has {
+			out[key] = types.StringValue(v)
+		}
+	}
+	m, d := types.MapValue(types.StringType, out)
+	diags.Append(d...)
+	return m, diags
+}
+
+// addContactError reports a failed contact call on the attribute it concerns:
+// the service's field, or list_id when the list does not exist.
+func (r *contactResource) addContactError(diags *diag.Diagnostics, summary, listID string, err error) {
+	apiErr, isAPI := client.AsAPIError(err)
+	if isAPI && errors.Is(err, client.ErrNotFound) {
+		diags.AddAttributeError(path.Root("list_id"), summary,
+			fmt.Sprintf("List %s does not exist (or no longer has this contact): %s\n\nCheck list_id; refer to an rms_list resource or data source so the list exists first.", listID, describeAPIError(err)))
+		return
+	}
+	if isAPI && apiErr.Field != "" {
+		if p, ok := contactFieldPath(apiErr.Field); ok {
+			diags.AddAttributeError(p, summary, describeAPIError(err)+contactFieldHint(apiErr.Field))
+			return
+		}
+	}
+	diags.AddError(summary, describeAPIError(err))
+}
+
+func contactFieldHint(field string) string {
+	if field == "properties" || strings.HasPrefix(field, "properties.") {
+		return "\n\nA properties key must be the name or the id of a contact attribute of the account (the service's Properties domain lists them), and each attribute may be given once."
+	}
+	return ""
+}
+
+// knownString is the value of a known, non-null string, else "".
+func knownString(v types.String) string {
+	if v.IsNull() || v.IsUnknown() {
+		return ""
+	}
+	return v.ValueString()
+}
+
+// stringMap converts a map attribute; null or unknown is nil.
+func stringMap(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {
+	if m.IsNull() || m.IsUnknown() {
+		return nil, nil
+	}
+	out := map[string]string{}
+	diags := m.ElementsAs(ctx, &out, false)
+	return out, diags
+}
+
+func pointerMap(m map[string]string) map[string]*string {
+	out := make(map[string]*string, len(m))
+	for k, v := range m {
+		out[k] = &v
+	}
+	return out
+}

@@ -1,0 +1,367 @@
+package provider_test
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+// contactConfig renders rms_list.test and rms_contact.test with the given
+// properties (in key order) and statuses ("" leaves the attribute out).
+func contactConfig(props map[string]string, emailStatus, mobileStatus string) string {
+	cfg := `
+resource "rms_list" "test" {
+  name = "Customers"
+}
+
+resource "rms_contact" "test" {
+  list_id     = rms_list.test.id
+  original_id = "customer-1"
+`
+	if props != nil {
+		keys := make([]string, 0, len(props))
+		for k := range props {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		cfg += "  properties = {\n"
+		for _, k := range keys {
+			cfg += fmt.Sprintf("    %q = %q\n", k, props[k])
+		}
+		cfg += "  }\n"
+	}
+	if emailStatus != "" {
+		cfg += fmt.Sprintf("  email_status = %q\n", emailStatus)
+	}
+	if mobileStatus != "" {
+		cfg += fmt.Sprintf("  mobile_status = %q\n", mobileStatus)
+	}
+	return cfg + "}\n"
+}
+
+// serverContact is a contact as the emulator answers it.
+type serverContact struct {
+	OriginalID   string            `json:"originalId"`
+	Properties   map[string]string `json:"properties"`
+	Status       string            `json:"status"`
+	MobileStatus string            `json:"mobileStatus"`
+}
+
+func getContact(t *testing.T, env *acctest.Env, listID, originalID string) serverContact {
+	t.Helper()
+	var c serverContact
+	env.MustDo(t, "GET", "lists/"+listID+"/contacts/"+originalID, nil, &c)
+	return c
+}
+
+func expectStatuses(email, mobile string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("email_status"), knownvalue.StringExact(email)),
+		statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("mobile_status"), knownvalue.StringExact(mobile)),
+	}
+}
+
+func expectProperties(want map[string]string) statecheck.StateCheck {
+	checks := map[string]knownvalue.Check{}
+	for k, v := range want {
+		checks[k] = knownvalue.StringExact(v)
+	}
+	return statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("properties"), knownvalue.MapExact(checks))
+}
+
+func TestAccContactResource_lifecycle(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	var listID string
+	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
+	server := func() serverContact { return getContact(t, env, listID, "customer-1") }
+	wantServer := func(props map[string]string, email, mobile string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got := server()
+			if fmt.Sprint(got.Properties) != fmt.Sprint(props) || got.Status != email || got.MobileStatus != mobile {
+				t.Errorf("server holds %+v, want properties %v, %s / %s", got, props, email, mobile)
+			}
+			return nil
+		}
+	}
+	update := resource.ConfigPlanChecks{
+		PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_contact.test", plancheck.ResourceActionUpdate)},
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{ // create: an id key stays in state though the server answers by name
+				Config: env.Config(contactConfig(map[string]string{"email": "ada@example.com", "3": "Ada"}, "", "")),
+				ConfigStateChecks: append(expectStatuses(S, S),
+					expectProperties(map[string]string{"email": "ada@example.com", "3": "Ada"}),
+					statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("date_created"), knownvalue.NotNull()),
+				),
+				Check: func(s *terraform.State) error {
+					listID = resourceID(s, "rms_list.test")
+					if got, want := resourceID(s, "rms_contact.test"), listID+"/customer-1"; got != want {
+						t.Errorf("id = %q, want %q", got, want)
+					}
+					return wantServer(map[string]string{"email": "ada@example.com", "firstname": "Ada"}, S, S)(s)
+				},
+			},
+			{ // update by name: the same attribute written the other way
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.com", "firstname": "Bea"}, "", "")),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: []statecheck.StateCheck{expectProperties(map[string]string{"email": "ada@example.com", "firstname": "Bea"})},
+				Check:             wantServer(map[string]string{"email": "ada@example.com", "firstname": "Bea"}, S, S),
+			},
+			{ // update by id, and remove a key: its value leaves the contact
+				Config:            env.Config(contactConfig(map[string]string{"1": "ada@example.org", "4": "Lovelace"}, "", "")),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: []statecheck.StateCheck{expectProperties(map[string]string{"1": "ada@example.org", "4": "Lovelace"})},
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S),
+			},
+			{ // unsubscribe e-mail only
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, U, "")),
+				ConfigStateChecks: expectStatuses(U, S),
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, U, S),
+			},
+			{ // unsubscribe mobile only
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, U, U)),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: expectStatuses(U, U),
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, U, U),
+			},
+			{ // re-subscribe e-mail, mobile stays out
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, U)),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: expectStatuses(S, U),
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, U),
+			},
+			{ // re-subscribe mobile
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S)),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: expectStatuses(S, S),
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S),
+			},
+			{ // import by list_id/original_id
+				ResourceName:      "rms_contact.test",
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{ // drift: status changed out of band is reported and corrected
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/customer-1/subscriptionstatus", map[string]any{"status": U}, nil)
+				},
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S)),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: expectStatuses(S, S),
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S),
+			},
+			{ // drift: a managed value changed out of band is planned back;
+				// a value set on an unmanaged attribute is left alone
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/customer-1", map[string]any{"properties": map[string]any{"lastname": "Byron", "firstname": "Ada"}}, nil)
+				},
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S)),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: []statecheck.StateCheck{expectProperties(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"})},
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "firstname": "Ada", "lastname": "Lovelace"}, S, S),
+			},
+			{ // an unmanaged status drifting is only read
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/customer-1/subscriptionstatus", map[string]any{"mobileStatus": U}, nil)
+				},
+				Config: env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: expectStatuses(S, U),
+			},
+			{ // drift: the contact left the list out of band (as a replace
+				// import with an empty file does): created again
+				PreConfig: func() {
+					if err := env.Emulator.ReplaceContacts(mustParseID(t, listID), nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_contact.test", plancheck.ResourceActionCreate)},
+				},
+				ConfigStateChecks: expectStatuses(S, S),
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S),
+			},
+			{ // drift: the list deleted out of band: list and contact created again
+				PreConfig: func() { env.MustDo(t, "DELETE", "lists/"+listID, nil, nil) },
+				Config:    env.Config(contactConfig(map[string]string{"email": "ada@example.org"}, U, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("rms_list.test", plancheck.ResourceActionCreate),
+						plancheck.ExpectResourceAction("rms_contact.test", plancheck.ResourceActionCreate),
+					},
+				},
+				ConfigStateChecks: expectStatuses(U, S),
+				Check: func(s *terraform.State) error {
+					listID = resourceID(s, "rms_list.test")
+					return wantServer(map[string]string{"email": "ada@example.org"}, U, S)(s)
+				},
+			},
+			{ // a tainted contact is replaced: destroy lets it go, create takes it back
+				Taint:  []string{"rms_contact.test"},
+				Config: env.Config(contactConfig(map[string]string{"email": "ada@example.org"}, "", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_contact.test", plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				// The states it had before the replacement, not those destroy left.
+				ConfigStateChecks: expectStatuses(U, S),
+				Check:             wantServer(map[string]string{"email": "ada@example.org"}, U, S),
+			},
+		},
+	})
+}
+
+func mustParseID(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatalf("not an id: %q", s)
+	}
+	return n
+}
+
+// Destroy cannot delete a contact: it unsubscribes it and leaves it in the
+// list.
+func TestAccContactResource_destroyUnsubscribes(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	var list map[string]any
+	env.MustDo(t, "POST", "lists", map[string]any{"name": "Kept"}, &list)
+	listID := fmt.Sprint(list["id"])
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: env.Config(fmt.Sprintf(`
+resource "rms_contact" "test" {
+  list_id     = %q
+  original_id = "c 1/x"
+  properties  = { email = "c1@example.com" }
+}
+`, listID)),
+			ConfigStateChecks: append(expectStatuses("SUBSCRIBED", "SUBSCRIBED"),
+				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("id"), knownvalue.StringExact(listID+"/c 1/x"))),
+		}, {
+			ResourceName:      "rms_contact.test",
+			ImportState:       true,
+			ImportStateId:     listID + "/c 1/x",
+			ImportStateVerify: true,
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			got := getContact(t, env, listID, "c%201%2Fx")
+			if got.Status != "UNSUBSCRIBED" || got.MobileStatus != "UNSUBSCRIBED" || got.Properties["email"] != "c1@example.com" {
+				t.Errorf("after destroy the contact is %+v, want it kept and unsubscribed from both", got)
+			}
+			return nil
+		},
+	})
+}
+
+func TestAccContactResource_badInput(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	var list map[string]any
+	env.MustDo(t, "POST", "lists", map[string]any{"name": "Existing"}, &list)
+	listID := fmt.Sprint(list["id"])
+	env.MustDo(t, "POST", "lists/"+listID+"/contacts", map[string]any{"originalId": "taken"}, nil)
+	contact := func(listID, originalID, extra string) string {
+		return env.Config(fmt.Sprintf(`
+resource "rms_contact" "test" {
+  list_id     = %q
+  original_id = %q
+%s
+}
+`, listID, originalID, extra))
+	}
+	cases := map[string]struct {
+		config string
+		want   []string
+	}{
+		"unknown attribute key": {
+			config: contact(listID, "n1", `  properties = { colour = "red" }`),
+			want:   []string{"Unable to create contact", `properties = { colour = "red" }`, `unknown contact attribute "colour"`, `(field "properties.colour")`, "name or the id of a contact attribute"},
+		},
+		"unknown attribute id": {
+			config: contact(listID, "n2", `  properties = { "999" = "x" }`),
+			want:   []string{"Unable to create contact", `properties = { "999" = "x" }`, `unknown contact attribute "999"`, `(field "properties.999")`},
+		},
+		"one attribute twice": {
+			config: contact(listID, "n3", `  properties = { "3" = "A", firstname = "B" }`),
+			want:   []string{"Unable to create contact", "name the same attribute (id 3)"},
+		},
+		"invalid email status": {
+			config: contact(listID, "n4", `  email_status = "subscribed"`),
+			want:   []string{"Invalid Attribute Value Match", "email_status", `value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"]`},
+		},
+		"invalid mobile status": {
+			config: contact(listID, "n5", `  mobile_status = "OPTED_OUT"`),
+			want:   []string{"mobile_status", `value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"]`},
+		},
+		"duplicate original id": {
+			config: contact(listID, "taken", ""),
+			want:   []string{"Contact already exists", "original_id", `List ` + listID + ` already has a contact with original_id "taken"`, "terraform import rms_contact.example " + listID + "/taken"},
+		},
+		"list that does not exist": {
+			config: contact("99999", "n6", ""),
+			want:   []string{"Unable to create contact", "list_id", "List 99999 does not exist"},
+		},
+		"list id not a number": {
+			config: contact("news", "n7", ""),
+			want:   []string{"list_id", "must be the numeric id of a list"},
+		},
+		"empty original id": {
+			config: contact(listID, "", ""),
+			want:   []string{"original_id", "string length must be at least 1"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories(),
+				Steps:                    []resource.TestStep{{Config: tc.config, ExpectError: acctest.ExpectErrorParts(tc.want...)}},
+			})
+		})
+	}
+	t.Run("import id without original id", func(t *testing.T) {
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProviderFactories(),
+			Steps: []resource.TestStep{{
+				Config:        contact(listID, "x", ""),
+				ResourceName:  "rms_contact.test",
+				ImportState:   true,
+				ImportStateId: listID,
+				ExpectError:   acctest.ExpectErrorParts("Invalid import id", "joined by a slash"),
+			}, {
+				Config:        contact(listID, "x", ""),
+				ResourceName:  "rms_contact.test",
+				ImportState:   true,
+				ImportStateId: listID + "/nobody",
+				ExpectError:   acctest.ExpectErrorParts("Cannot import non-existent remote object", `no contact with original_id "nobody"`),
+			}},
+		})
+	})
+	t.Cleanup(func() {
+		var contacts []serverContact
+		env.MustDo(t, "GET", "lists/"+listID+"/contacts", nil, &contacts)
+		var ids []string
+		for _, c := range contacts {
+			ids = append(ids, c.OriginalID)
+		}
+		if strings.Join(ids, ",") != "taken" {
+			t.Errorf("failed applies left contacts on the server: %v", ids)
+		}
+	})
+}

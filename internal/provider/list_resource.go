@@ -1,0 +1,187 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+var (
+	_ resource.Resource                = &listResource{}
+	_ resource.ResourceWithConfigure   = &listResource{}
+	_ resource.ResourceWithImportState = &listResource{}
+)
+
+// NewListResource returns the rms_list resource.
+func NewListResource() resource.Resource { return &listResource{} }
+
+type listResource struct {
+	data *providerData
+}
+
+type listModel struct {
+	ID           types.String      `tfsdk:"id"`
+	Name         types.String      `tfsdk:"name"`
+	Description  types.String      `tfsdk:"description"`
+	SenderName   types.String      `tfsdk:"sender_name"`
+	SenderEmail  types.String      `tfsdk:"sender_email"`
+	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
+	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
+}
+
+// listFields maps the service's field names onto attributes for validation
+// errors.
+var listFields = map[string]path.Path{
+	"name":        path.Root("name"),
+	"description": path.Root("description"),
+	"senderName":  path.Root("sender_name"),
+	"senderEmail": path.Root("sender_email"),
+}
+
+func (r *listResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_list"
+}
+
+func (r *listResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list, and the service deletes its contacts with it.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("list"),
+			"name": schema.StringAttribute{
+				Required:    true,
+				Description: "Name of the list. Mandatory for the service; must not be empty.",
+				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"description": schema.StringAttribute{
+				Optional:    true,
+				Description: "Free-text description. Removing it from the configuration removes it from the list.",
+			},
+			"sender_name": schema.StringAttribute{
+				Optional:    true,
+				Description: "Sender name of messages to this list. Removing it from the configuration removes it from the list.",
+			},
+			"sender_email": schema.StringAttribute{
+				Optional:    true,
+				Description: "Sender address of messages to this list: a bare e-mail address such as `news@example.com` (the service refuses `Name <address>`). Removing it from the configuration removes it from the list.",
+				Validators:  []validator.String{stringvalidator.LengthAtLeast(3)},
+			},
+			"date_created":  dateCreatedAttribute("list"),
+			"date_modified": dateModifiedAttribute("list"),
+		},
+	}
+}
+
+func (r *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *listResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan listModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	l, err := r.data.client.CreateListOnce(ctx, listInput(plan))
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to create list", err, listFields)
+		return
+	}
+	tflog.Info(ctx, "created list", map[string]any{"id": l.ID.String()})
+	resp.Diagnostics.Append(resp.State.Set(ctx, listToModel(l, plan))...)
+}
+
+func (r *listResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state listModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	l, err := r.data.client.GetList(ctx, state.ID.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Info(ctx, "list is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read list", err, nil)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, listToModel(l, state))...)
+}
+
+func (r *listResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state listModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	l, err := r.data.client.UpdateList(ctx, state.ID.ValueString(), listInput(plan))
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to update list", err, listFields)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, listToModel(l, plan))...)
+}
+
+func (r *listResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state listModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	if err := r.data.client.DeleteList(ctx, state.ID.ValueString()); err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to delete list", err, nil)
+	}
+}
+
+func (r *listResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !isEntityID(req.ID) {
+		resp.Diagnostics.AddError("Invalid import id",
+			"Import an rms_list by its numeric id, e.g. `terraform import rms_list.example 42`; got "+quote(req.ID)+".")
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+func listInput(m listModel) client.ListInput {
+	return client.ListInput{
+		Name:        m.Name.ValueString(),
+		Description: stringPointer(m.Description),
+		SenderName:  stringPointer(m.SenderName),
+		SenderEmail: stringPointer(m.SenderEmail),
+	}
+}
+
+// listToModel copies what the server holds into the model. An empty
+// optional value from the server equals one the user left out.
+func listToModel(l *client.List, prior listModel) listModel {
+	return listModel{
+		ID:           types.StringValue(l.ID.String()),
+		Name:         types.StringValue(l.Name),
+		Description:  optionalString(l.Description, prior.Description),
+		SenderName:   optionalString(l.SenderName, prior.SenderName),
+		SenderEmail:  optionalString(l.SenderEmail, prior.SenderEmail),
+		DateCreated:  rfc3339(l.DateCreated),
+		DateModified: rfc3339(l.DateModified),
+	}
+}
+
+// optionalString is a server value for an optional attribute: an empty
+// string where the user has none stays null.
+func optionalString(v *string, prior types.String) types.String {
+	if v != nil && *v == "" && prior.IsNull() {
+		return types.StringNull()
+	}
+	return types.StringPointerValue(v)
+}
