@@ -50,6 +50,13 @@ type batchWork interface {
 	process(from, to int64) (affected, failed int64)
 }
 
+// batchFinisher is work with a last step, run once when all rows are
+// handled and no fault was injected: it may affect more rows (a replace
+// import applies its rows at once) or fail the batch with a reason.
+type batchFinisher interface {
+	finish() (affected int64, failure string)
+}
+
 // batch is one job and its progress.
 type batch struct {
 	id        int64
@@ -196,6 +203,11 @@ func (b *batch) advance(now time.Time) bool {
 	}
 	if b.processed == total && !now.Before(b.startAt.Add(b.duration)) {
 		b.finished = true
+		if f, ok := b.work.(batchFinisher); ok && b.failure == "" {
+			affected, failure := f.finish()
+			b.affected += affected
+			b.failure = failure
+		}
 	}
 	return b.finished
 }

@@ -15,6 +15,7 @@ func (s *Server) registerRoutes() {
 	s.registerBatches()
 	s.registerExports()
 	s.registerObjectStore()
+	s.registerImports()
 	s.registerGeneric()
 }
 

@@ -18,6 +18,7 @@ type Server struct {
 	counter *requestCounter
 	batches *batchEngine
 	objects *objectStore
+	imports *importRegistry
 	faults  *faultInjector // nil when no fault is configured
 
 	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
@@ -46,6 +47,7 @@ func New(opts Options) *Server {
 		counter:          newRequestCounter(),
 		batches:          newBatchEngine(),
 		objects:          newObjectStore(),
+		imports:          newImportRegistry(),
 		knownCollections: maps.Clone(genericDomains),
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
