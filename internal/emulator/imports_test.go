@@ -286,9 +286,9 @@ func TestImportEncodingsAndDelimiters(t *testing.T) {
 		extra     string // a name only this encoding can carry
 	}{
 		{"UTF8", nil, "", "44", ",", "Łukasz"},
-		{"UTF8", nil, "\xef\xbb\xbf", "9", "\t", "日本"},                                       // with a byte order mark
-		{"UTF16", unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "", "59", ";", "Ω"},   // BOM, little-endian
-		{"UTF16", utf16be, "", "44", ",", "Ω"},                                               // BOM, big-endian
+		{"UTF8", nil, "\xef\xbb\xbf", "9", "\t", "日本"},                                        // with a byte order mark
+		{"UTF16", unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "", "59", ";", "Ω"},    // BOM, little-endian
+		{"UTF16", utf16be, "", "44", ",", "Ω"},                                                // BOM, big-endian
 		{"UTF16", unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "", "44", ",", "Ω"}, // no BOM: little-endian
 		{"ISO-8859-1", charmap.ISO8859_1, "", "124", "|", "Ñandú"},
 		{"ANSI", charmap.Windows1252, "", "44", ",", "Œuvre €"},
