@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -49,6 +50,66 @@ func logBatchProgress(ctx context.Context, what string) func(client.Batch) {
 			"progress":  fmt.Sprintf("%d/%d", b.Processed, b.Total),
 		})
 	}
+}
+
+// batchWait describes one wait for a batch, for waitForBatch.
+type batchWait struct {
+	what        string        // "Statistics export", "List import"
+	id          string        // the batch id
+	timeout     time.Duration // the time limit in force, for the message
+	creating    bool          // Create (a cut-short wait warns) or Update (errors)
+	pendingNote string        // what the state lacks while the batch runs
+	failedNote  string        // what follows from a failed batch
+}
+
+// waitForBatch waits for a batch on the provider's schedule, logging its
+// progress, and returns it as last seen (nil if never read) and whether it
+// finished successfully. A wait cut short (timeout, interrupt) is a warning
+// during create and an error otherwise: Terraform replaces a resource whose
+// create failed, without showing the provider its state, which would start a
+// second batch; a warning keeps the resource, and the next plan resumes the
+// wait in place. An update that fails does not taint, so it errors.
+func waitForBatch(ctx context.Context, d *providerData, w batchWait, diags *diag.Diagnostics) (*client.Batch, bool) {
+	b, err := d.client.WaitForBatch(ctx, w.id, d.pollSchedule(), logBatchProgress(ctx, strings.ToLower(w.what)))
+	var waitErr *client.BatchWaitError
+	var failed *client.BatchFailedError
+	switch {
+	case err == nil:
+		return b, true
+	case errors.As(err, &waitErr):
+		summary, detail := batchWaitDiagnostic(w, waitErr)
+		if w.creating {
+			diags.AddWarning(summary, detail)
+		} else {
+			diags.AddError(summary, detail)
+		}
+	case errors.As(err, &failed):
+		diags.AddError(w.what+" failed", fmt.Sprintf("%s.\n\n%s", err, w.failedNote))
+	default:
+		addAPIError(diags, "Unable to wait for "+strings.ToLower(w.what)+" "+w.id, err, nil)
+	}
+	return b, false
+}
+
+// batchWaitDiagnostic explains a wait cut short: which batch, how far it
+// got, and that the next apply resumes it.
+func batchWaitDiagnostic(w batchWait, err *client.BatchWaitError) (summary, detail string) {
+	limit := "update"
+	if w.creating {
+		limit = "create"
+	}
+	summary = w.what + " " + err.BatchID + " has not finished"
+	if errors.Is(err, context.DeadlineExceeded) {
+		detail = fmt.Sprintf("Waited %s (the %s timeout) for batch %s: %s.", w.timeout, limit, err.BatchID, err)
+	} else {
+		detail = fmt.Sprintf("Stopped waiting for batch %s: %s.", err.BatchID, err)
+	}
+	detail += "\n\nThe batch id is kept in the state. The next apply resumes waiting on the same batch; it does not start a new one. " +
+		"To wait longer in one apply, raise timeouts." + limit + " (and timeouts.update for the apply that resumes)."
+	if w.creating && w.pendingNote != "" {
+		detail += " " + w.pendingNote
+	}
+	return summary, detail
 }
 
 // batchTime turns a batch's epoch-milliseconds time into a state value;

@@ -12,7 +12,7 @@ import (
 // The warning of a create whose wait is cut short cannot be seen by
 // terraform-plugin-testing (it checks errors only), so its words are checked
 // here; the acceptance test checks the behaviour and the update's error.
-func TestExportWaitDiagnostic(t *testing.T) {
+func TestBatchWaitDiagnostic(t *testing.T) {
 	last := &client.Batch{ID: "12", Status: client.BatchInProgress, Processed: 40, Total: 100}
 	tests := []struct {
 		name         string
@@ -27,7 +27,7 @@ func TestExportWaitDiagnostic(t *testing.T) {
 			wantInDetail: []string{
 				"Waited 30m0s (the create timeout) for batch 12",
 				"last seen IN_PROGRESS, 40 of 100 rows processed",
-				"The next apply resumes waiting on the same batch; it does not start a new export.",
+				"The next apply resumes waiting on the same batch; it does not start a new one.",
 				"raise timeouts.create",
 				"sha256, size, result_url and finished_at are null",
 			},
@@ -45,7 +45,9 @@ func TestExportWaitDiagnostic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			summary, detail := exportWaitDiagnostic(&client.BatchWaitError{BatchID: "12", Last: last, Err: tt.err}, 30*time.Minute, tt.creating)
+			w := batchWait{what: "Statistics export", id: "12", timeout: 30 * time.Minute, creating: tt.creating,
+				pendingNote: "Until the export has finished, sha256, size, result_url and finished_at are null."}
+			summary, detail := batchWaitDiagnostic(w, &client.BatchWaitError{BatchID: "12", Last: last, Err: tt.err})
 			if summary != tt.wantSummary {
 				t.Errorf("summary = %q, want %q", summary, tt.wantSummary)
 			}

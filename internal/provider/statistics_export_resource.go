@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -301,55 +300,17 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 }
 
 // wait waits for the export's batch and records what it saw in m. It
-// reports whether the batch finished successfully. A wait cut short
-// (timeout, interrupt) is a warning during create, which keeps the resource
-// untainted so that the next apply resumes, and an error otherwise.
+// reports whether the batch finished successfully.
 func (r *statisticsExportResource) wait(ctx context.Context, m *statisticsExportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) bool {
-	id := m.BatchID.ValueString()
-	b, err := r.data.client.WaitForBatch(ctx, id, r.data.pollSchedule(), logBatchProgress(ctx, "statistics export"))
+	b, ok := waitForBatch(ctx, r.data, batchWait{
+		what: "Statistics export", id: m.BatchID.ValueString(), timeout: timeout, creating: creating,
+		pendingNote: "Until the export has finished, sha256, size, result_url and finished_at are null.",
+		failedNote:  "The export has no result. The next apply starts a new export.",
+	}, diags)
 	if b != nil {
 		exportBatchToModel(b, m)
 	}
-	var waitErr *client.BatchWaitError
-	var failed *client.BatchFailedError
-	switch {
-	case err == nil:
-		return true
-	case errors.As(err, &waitErr):
-		summary, detail := exportWaitDiagnostic(waitErr, timeout, creating)
-		if creating {
-			diags.AddWarning(summary, detail)
-		} else {
-			diags.AddError(summary, detail)
-		}
-	case errors.As(err, &failed):
-		diags.AddError("Statistics export failed",
-			fmt.Sprintf("%s.\n\nThe export has no result. The next apply starts a new export.", err))
-	default:
-		addAPIError(diags, "Unable to wait for statistics export "+id, err, nil)
-	}
-	return false
-}
-
-// exportWaitDiagnostic explains a wait cut short: which batch, how far it
-// got, and that the next apply resumes it.
-func exportWaitDiagnostic(err *client.BatchWaitError, timeout time.Duration, creating bool) (summary, detail string) {
-	limit := "update"
-	if creating {
-		limit = "create"
-	}
-	summary = "Statistics export " + err.BatchID + " has not finished"
-	if errors.Is(err, context.DeadlineExceeded) {
-		detail = fmt.Sprintf("Waited %s (the %s timeout) for batch %s: %s.", timeout, limit, err.BatchID, err)
-	} else {
-		detail = fmt.Sprintf("Stopped waiting for batch %s: %s.", err.BatchID, err)
-	}
-	detail += "\n\nThe batch id is kept in the state. The next apply resumes waiting on the same batch; it does not start a new export. " +
-		"To wait longer in one apply, raise timeouts." + limit + " (and timeouts.update for the apply that resumes)."
-	if creating {
-		detail += " Until the export has finished, sha256, size, result_url and finished_at are null."
-	}
-	return summary, detail
+	return ok
 }
 
 // fetchResult records the finished export's result URL and, with

@@ -309,7 +309,7 @@ func TestAccStatisticsExportResource_timeoutResumes(t *testing.T) {
 				}},
 				ExpectError: acctest.ExpectErrorParts("Statistics export", "has not finished",
 					"it did not finish before the time limit (last seen PENDING", "The batch id is kept in the state",
-					"The next apply resumes waiting on the same batch; it does not start a new export"),
+					"The next apply resumes waiting on the same batch; it does not start a new one"),
 			},
 			{ // the batch has finished meanwhile: this apply completes it
 				PreConfig: func() { clock.Advance(2 * time.Hour) },
