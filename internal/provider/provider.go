@@ -116,6 +116,7 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewListResource,
 		NewContactResource,
 		NewStatisticsExportResource,
+		NewListImportResource,
 	}
 }
 
