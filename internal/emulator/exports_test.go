@@ -181,8 +181,15 @@ func TestExportFilesPerType(t *testing.T) {
 	list := mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "Customers"})
 	campaign := mustCreate(t, s, "/rest/1000/campaigns", map[string]any{"name": "Black Friday", "subject": "Deals"})
 	old := mustCreate(t, s, "/rest/1000/messages", map[string]any{"subject": "old"})
+	listID := mustParseID(t, idOf(t, list))
+	if err := s.UpsertContacts(listID, []Contact{{OriginalID: "a"}, {OriginalID: "b", Status: "UNSUBSCRIBED"}, {OriginalID: "c"}}); err != nil {
+		t.Fatal(err)
+	}
 	clock.Advance(2 * 24 * time.Hour)
 	recent := mustCreate(t, s, "/rest/1000/messages", map[string]any{"subject": "new"})
+	if err := s.UpsertContacts(listID, []Contact{{OriginalID: "c", Status: "UNSUBSCRIBED"}}); err != nil {
+		t.Fatal(err)
+	}
 	clock.Advance(time.Hour)
 
 	file := func(exportType, period string) [][]string {
@@ -198,7 +205,10 @@ func TestExportFilesPerType(t *testing.T) {
 		exportType, period string
 		want               [][]string
 	}{
-		{"LISTS", "TODAY", [][]string{{"listId", "name", "dateCreated", "dateModified"}, {idOf(t, list), "Customers", "2026-11-22T10:00:00Z", "2026-11-22T10:00:00Z"}}},
+		{"LISTS", "TODAY", [][]string{{"listId", "name", "contacts", "unsubscribed", "dateCreated", "dateModified"}, {idOf(t, list), "Customers", "3", "2", "2026-11-22T10:00:00Z", "2026-11-22T10:00:00Z"}}},
+		// Opt-outs are the unsubscribed contacts whose last change is in the period.
+		{"OPTOUTS", "LAST_DAY", [][]string{{"eventTime", "messageId", "listId", "originalId"}, {"2026-11-24T10:00:00Z", "", idOf(t, list), "c"}}},
+		{"OPTOUTS", "LAST_3_DAYS", [][]string{{"eventTime", "messageId", "listId", "originalId"}, {"2026-11-22T10:00:00Z", "", idOf(t, list), "b"}, {"2026-11-24T10:00:00Z", "", idOf(t, list), "c"}}},
 		{"CAMPAIGNS", "TODAY", [][]string{{"campaignId", "name", "dateCreated", "dateModified"}, {idOf(t, campaign), "Black Friday", "2026-11-22T10:00:00Z", "2026-11-22T10:00:00Z"}}},
 		{"MESSAGES", "LAST_DAY", [][]string{{"messageId", "dateCreated"}, {idOf(t, recent), "2026-11-24T10:00:00Z"}}},
 		{"MESSAGES", "TODAY", [][]string{{"messageId", "dateCreated"}, {idOf(t, recent), "2026-11-24T10:00:00Z"}}},
