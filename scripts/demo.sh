@@ -84,7 +84,7 @@ echo "==> outputs"
 terraform output -no-color
 
 echo "==> exported file (first lines)"
-head -n 5 exports/projects.csv
+head -n 5 exports/lists.csv
 
 echo "==> second plan (must show no changes)"
 set +e

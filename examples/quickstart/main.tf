@@ -53,18 +53,27 @@ resource "rms_contact" "charles" {
 
 data "rms_contacts" "subscribers" {
   list_id    = rms_list.subscribers.id
-  depends_on = [rms_contact.ada, rms_contact.charles]
+  depends_on = [rms_contact.ada, rms_contact.charles, rms_list_import.subscribers]
 }
 
-# A statistics export of the account's projects, streamed to a local CSV
-# file. Referencing the project in triggers orders the export after it and
-# re-runs the export when the project is replaced.
-resource "rms_statistics_export" "projects" {
-  export_type = "PROJECTS"
+# More subscribers, imported in bulk from a CSV file (streamed to the
+# service; a changed file is imported again on the next apply).
+resource "rms_list_import" "subscribers" {
+  list_id = rms_list.subscribers.id
+  type    = "ADD"
+  file    = "${path.module}/subscribers.csv"
+}
+
+# A statistics export of the account's lists, with their contact counts,
+# streamed to a local CSV file. The import's batch in triggers orders the
+# export after the import and runs it again when the list is re-imported.
+resource "rms_statistics_export" "lists" {
+  export_type = "LISTS"
   period      = "TODAY"
-  output_path = "${path.module}/exports/projects.csv"
+  output_path = "${path.module}/exports/lists.csv"
 
   triggers = {
-    project = rms_project.newsletter.id
+    import = rms_list_import.subscribers.batch_id
   }
+  depends_on = [rms_contact.ada, rms_contact.charles]
 }
