@@ -56,7 +56,7 @@ func TestImportAgainstEmulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	batchID, err := c.UploadImport(ctx, list.ID.String(), importID.String(), f)
 	if err != nil {
 		t.Fatalf("UploadImport: %v", err)
@@ -124,7 +124,7 @@ func TestUploadImportHeadersAndRetry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	id, err := c.UploadImport(context.Background(), "5", "7", f)
 	if err != nil || id != "12" || calls.get() != 2 {
 		t.Errorf("UploadImport = %q, %v after %d calls", id, err, calls.get())

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -319,7 +320,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 			fileAttr = path.Root("content")
 		}
 		detail := describeAPIError(err) + "\n\nThe next apply starts a new import."
-		if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field == "" && apiErr.StatusCode == 400 {
+		if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field == "" && apiErr.StatusCode == http.StatusBadRequest {
 			resp.Diagnostics.AddAttributeError(fileAttr, "Import file refused", detail)
 		} else {
 			addAPIError(&resp.Diagnostics, "Unable to upload the import file", err, importFields)

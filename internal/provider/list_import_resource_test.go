@@ -122,12 +122,11 @@ func TestAccListImportResource_add(t *testing.T) {
 		return env.Config(importConfig(list, "ADD", fmt.Sprintf("file = %q", path), fmt.Sprintf("triggers = { run = %q }", run)))
 	}
 	var importID, batchID string
-	keep := func(s *terraform.State) error {
-		importID, batchID = attrOf(s, importAddr, "import_id"), attrOf(s, importAddr, "batch_id")
-		return nil
+	keep := func(s *terraform.State) {
+		importID, batchID = importAttr(s, "import_id"), importAttr(s, "batch_id")
 	}
 	sameImport := func(s *terraform.State) error {
-		if got := attrOf(s, importAddr, "batch_id"); got != batchID {
+		if got := importAttr(s, "batch_id"); got != batchID {
 			return fmt.Errorf("batch_id %s, want %s: the file was imported again", got, batchID)
 		}
 		return nil
@@ -154,7 +153,7 @@ func TestAccListImportResource_add(t *testing.T) {
 					statecheck.ExpectKnownValue(importAddr, tfjsonpath.New("finished_at"), knownvalue.NotNull()),
 					statecheck.CompareValuePairs(importAddr, tfjsonpath.New("id"), importAddr, tfjsonpath.New("import_id"), compare.ValuesSame()),
 				},
-				Check: resource.ComposeTestCheckFunc(keep, wantContacts(t, env, list, map[string]string{
+				Check: resource.ComposeTestCheckFunc(func(s *terraform.State) error { keep(s); return nil }, wantContacts(t, env, list, map[string]string{
 					"c1": "firstname=Ada lastname=Kept SUBSCRIBED", // merged; the empty e-mail cell changed nothing
 					"c2": "email=grace@example.com firstname=Grace SUBSCRIBED",
 				})),
@@ -176,11 +175,12 @@ func TestAccListImportResource_add(t *testing.T) {
 				}},
 				Check: resource.ComposeTestCheckFunc(
 					func(s *terraform.State) error {
-						if attrOf(s, importAddr, "batch_id") == batchID {
+						if importAttr(s, "batch_id") == batchID {
 							return fmt.Errorf("the changed file was not imported again")
 						}
 						wantUploads(t, env, 2)
-						return keep(s)
+						keep(s)
+						return nil
 					},
 					wantContacts(t, env, list, map[string]string{
 						"c1": "firstname=Ada lastname=Kept SUBSCRIBED",
@@ -193,7 +193,7 @@ func TestAccListImportResource_add(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(importAddr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
-				Check: func(s *terraform.State) error { wantUploads(t, env, 3); return keep(s) },
+				Check: func(s *terraform.State) error { wantUploads(t, env, 3); keep(s); return nil },
 			},
 			{ // import by <list_id>/<type>/<import_id>/<batch_id>
 				ResourceName:      importAddr,
@@ -207,9 +207,9 @@ func TestAccListImportResource_add(t *testing.T) {
 	})
 }
 
-// attrOf reads an attribute of a resource from state.
-func attrOf(s *terraform.State, addr, name string) string {
-	return s.RootModule().Resources[addr].Primary.Attributes[name]
+// importAttr reads an attribute of the import from state.
+func importAttr(s *terraform.State, name string) string {
+	return s.RootModule().Resources[importAddr].Primary.Attributes[name]
 }
 
 func TestAccListImportResource_replaceAndUnsubscribe(t *testing.T) {
