@@ -255,7 +255,7 @@ func TestExportExtraRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Request.URL.Path, "/objectstore/") {
 		t.Fatalf("GET result: %d at %s", resp.StatusCode, resp.Request.URL)
 	}
