@@ -23,6 +23,10 @@ import (
 // the clock even for a client that never polls, no goroutine runs between
 // requests, and a fake clock drives everything in tests.
 //
+// When a batch finishes, the webhooks subscribed to import.finished or
+// export.finished receive its counts, its error if any, and what the work
+// adds (eventDescriber).
+//
 // Failure: the interface shows no failed state. A batch that fails as a whole
 // ends FINISHED with an added "error" field (the reason) and has no result;
 // rows that could not be handled are counted in an added "failed" field
@@ -72,7 +76,18 @@ type batch struct {
 	affected  int64
 	failed    int64
 	finished  bool
+	announced bool      // the finished event was emitted
 	seen      time.Time // clock at the last advance
+}
+
+// batchEvents are the webhook events emitted when a batch of a type
+// finishes (successfully or not; the payload's error says which).
+var batchEvents = map[string]string{batchTypeImport: "import.finished", batchTypeStatExport: "export.finished"}
+
+// eventDescriber is work that adds fields to its batch's finished event
+// (an import's list, an export's type and period).
+type eventDescriber interface {
+	eventData() map[string]any
 }
 
 // batchView is a batch as the interface's Batch table shows it, plus the
@@ -156,8 +171,36 @@ func (s *Server) advanceBatches() {
 			e.mu.Lock()
 			delete(e.active, b.id)
 			e.mu.Unlock()
+			s.announceFinished(b)
 		}
 	}
+}
+
+// announceFinished emits the batch's finished event to the webhooks, once
+// even when concurrent requests saw it finish together.
+func (s *Server) announceFinished(b *batch) {
+	b.mu.Lock()
+	first := !b.announced
+	b.announced = true
+	b.mu.Unlock()
+	event, ok := batchEvents[b.typ]
+	if !first || !ok {
+		return
+	}
+	v := b.view(s.opts.CustomerID)
+	data := map[string]any{
+		"batchId": strconv.FormatInt(v.ID, 10), "type": v.Type, "status": v.Status,
+		"total": v.Total, "processed": v.Processed, "affected": v.Affected, "failed": v.Failed,
+	}
+	if v.Error != "" {
+		data["error"] = v.Error
+	}
+	if d, ok := b.work.(eventDescriber); ok {
+		for k, val := range d.eventData() {
+			data[k] = val
+		}
+	}
+	s.Emit(event, data)
 }
 
 // batch returns the batch with id, brought up to the clock.

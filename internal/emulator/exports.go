@@ -208,8 +208,13 @@ func entityString(e entity, key string) string {
 // exportJob is the work of a STAT_EXPORT batch: its table, fixed when the
 // export was requested, plus the synthetic extra rows.
 type exportJob struct {
-	table     statisticsTable
-	extraRows int64
+	exportType, period string
+	table              statisticsTable
+	extraRows          int64
+}
+
+func (j *exportJob) eventData() map[string]any {
+	return map[string]any{"exportType": j.exportType, "period": j.period}
 }
 
 func (j *exportJob) total() int64 { return int64(len(j.table.rows)) + j.extraRows }
@@ -273,8 +278,10 @@ func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *
 	}
 	now := s.opts.Now()
 	job := &exportJob{
-		table:     statisticsSources[exportType](s, periodStart(period, now), now),
-		extraRows: s.opts.StatisticsExportExtraRows,
+		exportType: exportType,
+		period:     period,
+		table:      statisticsSources[exportType](s, periodStart(period, now), now),
+		extraRows:  s.opts.StatisticsExportExtraRows,
 	}
 	b := s.startBatch(batchTypeStatExport, job)
 	s.log.Info("statistics export started", "batch", b.id, "exportType", exportType, "period", period, "rows", job.total())

@@ -338,7 +338,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 		}
 		seen[h] = true
 	}
-	job := &importJob{s: s, listID: imp.listID, typ: imp.typ, identityIdx: slices.Index(header, imp.identity)}
+	job := &importJob{s: s, listID: imp.listID, importID: imp.id, typ: imp.typ, identityIdx: slices.Index(header, imp.identity)}
 	if job.identityIdx < 0 {
 		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.identity, strings.Join(header, ", "))
 		if imp.identity == defaultIdentityColumn {
@@ -376,6 +376,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 type importJob struct {
 	s           *Server
 	listID      int64
+	importID    int64
 	typ         string
 	identityIdx int
 	columns     []int    // header positions of the attribute columns
@@ -385,6 +386,10 @@ type importJob struct {
 }
 
 func (j *importJob) total() int64 { return j.rows.n }
+
+func (j *importJob) eventData() map[string]any {
+	return map[string]any{"listId": strconv.FormatInt(j.listID, 10), "importId": strconv.FormatInt(j.importID, 10), "importType": j.typ}
+}
 
 // process handles rows [from, to), which always follow the previous call's.
 func (j *importJob) process(from, to int64) (affected, failed int64) {

@@ -486,3 +486,49 @@ func TestImportResponsesMatchOpenAPIDocument(t *testing.T) {
 	check("upload", http.MethodPost, path, "text/csv", "originalId,email\na,a@example.com\n", 202, "uploadImport")
 	check("again", http.MethodPost, path, "text/csv", "originalId\na\n", 409, "uploadImport")
 }
+
+// Finished batches are announced to the webhooks subscribed to
+// import.finished and export.finished, once each, with their counts.
+func TestFinishedBatchesEmitWebhookEvents(t *testing.T) {
+	clock := newFakeClock()
+	s := New(Options{Now: clock.Now, BatchPendingFor: time.Second})
+	rc, srv := newReceiver(t)
+	mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL, "events": []string{"import.finished", "export.finished"}})
+	list := newImportList(t, s)
+	batch := runImport(t, s, list, addUTF8, []byte("originalId\na\n\nb\nbad,row\n"))
+	export := startExport(t, s, "LISTS", "TODAY")
+	// Unfinished: nothing yet; then both finish, seen by several requests.
+	getBatchView(t, s, batch)
+	clock.Advance(time.Second)
+	getBatchView(t, s, batch)
+	getBatchView(t, s, export)
+	got := rc.wait(t, 2)
+	events := map[string]map[string]any{}
+	for _, d := range got {
+		var body struct {
+			Event string         `json:"event"`
+			Data  map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal(d.body, &body); err != nil {
+			t.Fatal(err)
+		}
+		events[body.Event] = body.Data
+	}
+	wantImport := map[string]any{"batchId": batch, "type": "IMPORT", "status": "FINISHED", "total": 3.0, "processed": 3.0, "affected": 2.0, "failed": 1.0,
+		"listId": list, "importId": events["import.finished"]["importId"], "importType": "ADD"}
+	if diff := cmp.Diff(wantImport, events["import.finished"]); diff != "" {
+		t.Errorf("import.finished data (-want +got):\n%s", diff)
+	}
+	wantExport := map[string]any{"batchId": export, "type": "STAT_EXPORT", "status": "FINISHED", "total": 1.0, "processed": 1.0, "affected": 1.0, "failed": 0.0,
+		"exportType": "LISTS", "period": "TODAY"}
+	if diff := cmp.Diff(wantExport, events["export.finished"]); diff != "" {
+		t.Errorf("export.finished data (-want +got):\n%s", diff)
+	}
+	// Later requests announce nothing again.
+	getBatchView(t, s, batch)
+	select {
+	case <-rc.arrived:
+		t.Error("a finished batch was announced twice")
+	case <-time.After(200 * time.Millisecond):
+	}
+}

@@ -56,6 +56,12 @@ type Options struct {
 	// to make large files for benchmarks. They are generated as the file is
 	// served, so the emulator's memory does not grow with them.
 	StatisticsExportExtraRows int64
+	// WebhookRetryWait is the wait before the second attempt of a webhook
+	// delivery; it doubles for each further attempt (capped at a minute).
+	// Default 1s.
+	WebhookRetryWait time.Duration
+	// WebhookMaxAttempts bounds the attempts of one delivery; default 5.
+	WebhookMaxAttempts int
 }
 
 // Defaults applied by New when the corresponding option is zero.
@@ -65,6 +71,9 @@ const (
 	DefaultPassword   = "rms-password"
 	// DefaultResultURLTTL is how long a result URL stays valid by default.
 	DefaultResultURLTTL = 15 * time.Minute
+
+	DefaultWebhookRetryWait   = time.Second
+	DefaultWebhookMaxAttempts = 5
 )
 
 // withDefaults returns a copy of o with zero fields filled. The Retired map is
@@ -93,5 +102,11 @@ func (o Options) withDefaults() Options {
 	o.BatchMinDuration = max(o.BatchMinDuration, 0)
 	o.BatchRowsPerSecond = max(o.BatchRowsPerSecond, 0)
 	o.StatisticsExportExtraRows = max(o.StatisticsExportExtraRows, 0)
+	if o.WebhookRetryWait <= 0 {
+		o.WebhookRetryWait = DefaultWebhookRetryWait
+	}
+	if o.WebhookMaxAttempts <= 0 {
+		o.WebhookMaxAttempts = DefaultWebhookMaxAttempts
+	}
 	return o
 }

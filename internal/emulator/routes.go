@@ -16,6 +16,8 @@ func (s *Server) registerRoutes() {
 	s.registerExports()
 	s.registerObjectStore()
 	s.registerImports()
+	s.registerWebhooks()
+	s.registerTriggers()
 	s.registerGeneric()
 }
 

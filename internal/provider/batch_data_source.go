@@ -104,8 +104,8 @@ func batchToDataSourceModel(id string, b *client.Batch) batchDataSourceModel {
 		Affected:     types.Int64Value(b.Affected),
 		Failed:       types.Int64Value(b.Failed),
 		ErrorMessage: types.StringNull(),
-		StartedAt:    batchTime(b.Started()),
-		FinishedAt:   batchTime(b.Ended()),
+		StartedAt:    batchTimeValue(b.Started()),
+		FinishedAt:   batchTimeValue(b.Ended()),
 	}
 	if b.Error != "" {
 		m.ErrorMessage = types.StringValue(b.Error)

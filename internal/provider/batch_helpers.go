@@ -112,9 +112,9 @@ func batchWaitDiagnostic(w batchWait, err *client.BatchWaitError) (summary, deta
 	return summary, detail
 }
 
-// batchTime turns a batch's epoch-milliseconds time into a state value;
+// batchTimeValue turns a batch's epoch-milliseconds time into a state value;
 // zero (not set) is null.
-func batchTime(t time.Time) timetypes.RFC3339 {
+func batchTimeValue(t time.Time) timetypes.RFC3339 {
 	if t.IsZero() {
 		return timetypes.NewRFC3339Null()
 	}

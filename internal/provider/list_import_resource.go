@@ -470,7 +470,7 @@ func importBatchToModel(b *client.Batch, m *listImportModel) {
 	m.Status = types.StringValue(b.Status)
 	m.Total, m.Processed = types.Int64Value(b.Total), types.Int64Value(b.Processed)
 	m.Affected, m.Failed = types.Int64Value(b.Affected), types.Int64Value(b.Failed)
-	m.StartedAt, m.FinishedAt = batchTime(b.Started()), batchTime(b.Ended())
+	m.StartedAt, m.FinishedAt = batchTimeValue(b.Started()), batchTimeValue(b.Ended())
 }
 
 // contentHashModifier plans content_sha256: the SHA-256 of the file (read

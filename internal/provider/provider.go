@@ -117,6 +117,9 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewContactResource,
 		NewStatisticsExportResource,
 		NewListImportResource,
+		NewGenericResource,
+		NewWebhookResource,
+		NewTransactionalMessageResource,
 	}
 }
 
@@ -129,10 +132,16 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 		NewContactDataSource,
 		NewContactsDataSource,
 		NewBatchDataSource,
+		NewGenericDataSource,
 	}
 }
 
 // Functions lists the provider functions.
 func (p *RMSProvider) Functions(context.Context) []func() function.Function {
-	return nil
+	return []func() function.Function{
+		NewBatchTimeFunction,
+		NewContactImportIDFunction,
+		NewDelimiterCodeFunction,
+		NewWebhookSignatureFunction,
+	}
 }

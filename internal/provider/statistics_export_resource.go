@@ -463,6 +463,6 @@ func (r *statisticsExportResource) ImportState(ctx context.Context, req resource
 func exportBatchToModel(b *client.Batch, m *statisticsExportModel) {
 	m.Status = types.StringValue(b.Status)
 	m.Total = types.Int64Value(b.Total)
-	m.StartedAt = batchTime(b.Started())
-	m.FinishedAt = batchTime(b.Ended())
+	m.StartedAt = batchTimeValue(b.Started())
+	m.FinishedAt = batchTimeValue(b.Ended())
 }
