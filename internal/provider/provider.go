@@ -115,6 +115,8 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewProjectResource,
 		NewListResource,
 		NewContactResource,
+		NewStatisticsExportResource,
+		NewListImportResource,
 		NewGenericResource,
 		NewWebhookResource,
 		NewTransactionalMessageResource,
@@ -129,6 +131,7 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 		NewListsDataSource,
 		NewContactDataSource,
 		NewContactsDataSource,
+		NewBatchDataSource,
 		NewGenericDataSource,
 	}
 }
