@@ -19,7 +19,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-const routeCreateImport = "POST /rest/{customerid}/lists/{listId}/recipients"
+const routeCreateImport = "POST /rest/{customerid}/lists/{listId}/imports"
 
 // actionsConfig declares the three actions against a list and a trigger;
 // triggerID lets a test point the message at a trigger that does not exist.
@@ -94,7 +94,7 @@ func TestAccActionsActionTrigger(t *testing.T) {
 	trigger := func(run string) string {
 		return actionsConfig("rms_resource.trigger.id") + `
 resource "terraform_data" "pipeline" {
-  input = "` + run + `"
+  triggers_replace = "` + run + `"
   lifecycle {
     action_trigger {
       events  = [after_create]
@@ -118,12 +118,10 @@ resource "terraform_data" "pipeline" {
 					checkOperations(env, operationCounts{messages: 1, imports: 1, exports: 1}),
 					func(s *terraform.State) error {
 						listID := s.RootModule().Resources["rms_list.target"].Primary.ID
-						var contacts struct {
-							Data []map[string]any `json:"data"`
-						}
+						var contacts []map[string]any
 						env.MustDo(t, "GET", "lists/"+listID+"/contacts", nil, &contacts)
-						if len(contacts.Data) != 2 {
-							return fmt.Errorf("list %s holds %d contacts after the import action, want 2", listID, len(contacts.Data))
+						if len(contacts) != 2 {
+							return fmt.Errorf("list %s holds %d contacts after the import action, want 2", listID, len(contacts))
 						}
 						return nil
 					},

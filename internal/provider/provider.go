@@ -111,6 +111,7 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
+	resp.ActionData = data
 }
 
 // Resources lists the managed resources.
