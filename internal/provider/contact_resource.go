@@ -236,6 +236,9 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
+	// The identity never changes in place (list_id and original_id force a
+	// replacement); it is set for state written before identities existed.
+	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
 	var c *client.Contact
 	if !plan.Properties.Equal(state.Properties) {
@@ -265,7 +268,6 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 	}
-	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
 	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
 	r.applyStatus(ctx, c, want, plan, &resp.State, &resp.Diagnostics)
 }

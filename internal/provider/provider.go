@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -17,6 +18,8 @@ import (
 var (
 	_ provider.Provider              = &RMSProvider{}
 	_ provider.ProviderWithFunctions = &RMSProvider{}
+	// List resources serve `terraform query` (Terraform 1.14+).
+	_ provider.ProviderWithListResources = &RMSProvider{}
 )
 
 // RMSProvider is the rms provider. Version is set by the release build.
@@ -107,6 +110,7 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
+	resp.ListResourceData = data
 }
 
 // Resources lists the managed resources.
@@ -118,6 +122,19 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewGenericResource,
 		NewWebhookResource,
 		NewTransactionalMessageResource,
+	}
+}
+
+// ListResources lists the list resources of `terraform query`, one for each
+// managed resource whose objects an account holds many of. Each has the
+// type name of the resource it finds.
+func (p *RMSProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewProjectListResource,
+		NewListListResource,
+		NewContactListResource,
+		NewWebhookListResource,
+		NewGenericListResource,
 	}
 }
 
