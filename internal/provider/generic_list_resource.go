@@ -59,17 +59,17 @@ func (r *genericListResource) List(ctx context.Context, req list.ListRequest, st
 		return
 	}
 	collection := cfg.Collection.ValueString()
-	stream.Results = streamResults(ctx, req.Limit, "Unable to list "+collection, func(ctx context.Context, e *resultEmitter) error {
+	stream.Results = streamResults(ctx, req, "Unable to list "+collection, func(ctx context.Context, e *resultEmitter) error {
 		return r.data.client.EachEntityPage(ctx, collection, queryPageSize(req.Limit, false), func(page []client.Entity) error {
 			for _, ent := range page {
 				id := client.EntityID(ent)
 				if id == "" {
 					continue // nothing Terraform could import it by
 				}
-				identity := genericIdentityModel{Collection: cfg.Collection, ID: types.StringValue(id)}
-				err := e.emit(newListResult(ctx, req, entityDisplayName(collection, id, ent), identity, func() (any, diag.Diagnostics) {
+				identity := map[string]string{"collection": collection, "id": id}
+				err := e.emit(entityDisplayName(collection, id, ent), identity, func() (any, diag.Diagnostics) {
 					return importedEntityModel(collection, id, ent)
-				}))
+				})
 				if err != nil {
 					return err
 				}

@@ -53,15 +53,15 @@ func (r *listListResource) List(ctx context.Context, req list.ListRequest, strea
 		return
 	}
 	match := nameMatcher(cfg.NameContains)
-	stream.Results = streamResults(ctx, req.Limit, "Unable to list lists", func(ctx context.Context, e *resultEmitter) error {
+	stream.Results = streamResults(ctx, req, "Unable to list lists", func(ctx context.Context, e *resultEmitter) error {
 		return r.data.client.EachListPage(ctx, queryPageSize(req.Limit, !cfg.NameContains.IsNull()), func(page []client.List) error {
 			for _, l := range page {
 				if !match(l.Name) {
 					continue
 				}
-				err := e.emit(newListResult(ctx, req, l.Name, idIdentity(types.StringValue(l.ID.String())), func() (any, diag.Diagnostics) {
+				err := e.emit(l.Name, map[string]string{"id": l.ID.String()}, func() (any, diag.Diagnostics) {
 					return listToModel(&l, listModel{}), nil
-				}))
+				})
 				if err != nil {
 					return err
 				}

@@ -54,15 +54,15 @@ func (r *projectListResource) List(ctx context.Context, req list.ListRequest, st
 		return
 	}
 	match := nameMatcher(cfg.NameContains)
-	stream.Results = streamResults(ctx, req.Limit, "Unable to list projects", func(ctx context.Context, e *resultEmitter) error {
+	stream.Results = streamResults(ctx, req, "Unable to list projects", func(ctx context.Context, e *resultEmitter) error {
 		return r.data.client.EachProjectPage(ctx, queryPageSize(req.Limit, !cfg.NameContains.IsNull()), func(page []client.Project) error {
 			for _, p := range page {
 				if !match(p.Name) {
 					continue
 				}
-				err := e.emit(newListResult(ctx, req, p.Name, idIdentity(types.StringValue(p.ID.String())), func() (any, diag.Diagnostics) {
+				err := e.emit(p.Name, map[string]string{"id": p.ID.String()}, func() (any, diag.Diagnostics) {
 					return projectToModel(&p, projectModel{}), nil
-				}))
+				})
 				if err != nil {
 					return err
 				}

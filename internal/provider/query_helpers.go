@@ -15,6 +15,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -23,23 +25,57 @@ import (
 // never reaches a user.
 var errEnoughResults = errors.New("enough results")
 
-// resultEmitter pushes results to Terraform and counts them against the
-// request's limit.
+// resultEmitter builds results and pushes them to Terraform, counting them
+// against the request's limit.
 type resultEmitter struct {
-	push  func(list.ListResult) bool
-	limit int64
-	sent  int64
+	ctx  context.Context
+	req  list.ListRequest
+	push func(list.ListResult) bool
+	sent int64
+	// The types of identity and resource, worked out once per listing
+	// rather than once per result.
+	identityType, resourceType tftypes.Type
 }
 
-// emit pushes one result. It returns errEnoughResults when no more are
-// wanted (the limit is reached, or Terraform stopped reading), which the
-// page callback returns to stop paging.
-func (e *resultEmitter) emit(r list.ListResult) error {
+// emit pushes one listed object: its display name, its identity (every
+// identity attribute of this provider is a string) and, when Terraform asks
+// for it (include_resource, or -generate-config-out), the whole resource as
+// an import would read it; model is called only then, and returns either a
+// model struct or, where reflection would cost too much per result, the
+// resource's value itself (see contactModel.terraformValue). It returns
+// errEnoughResults when no more results are wanted (the limit is reached,
+// or Terraform stopped reading), which the page callback returns to stop
+// paging.
+func (e *resultEmitter) emit(displayName string, identity map[string]string, model func() (any, diag.Diagnostics)) error {
+	attrs := make(map[string]tftypes.Value, len(identity))
+	for k, v := range identity {
+		attrs[k] = tftypes.NewValue(tftypes.String, v)
+	}
+	r := list.ListResult{
+		DisplayName: displayName,
+		// Built directly: the reflection of Identity.Set costs more than
+		// the rest of a contact's result together.
+		Identity: &tfsdk.ResourceIdentity{Raw: tftypes.NewValue(e.identityType, attrs), Schema: e.req.ResourceIdentitySchema},
+	}
+	if e.req.IncludeResource {
+		r.Resource = &tfsdk.Resource{Raw: tftypes.NewValue(e.resourceType, nil), Schema: e.req.ResourceSchema}
+		m, diags := model()
+		r.Diagnostics.Append(diags...)
+		switch v := m.(type) {
+		case nil:
+		case tftypes.Value:
+			r.Resource.Raw = v
+		default:
+			if !diags.HasError() {
+				r.Diagnostics.Append(r.Resource.Set(e.ctx, m)...)
+			}
+		}
+	}
 	if !e.push(r) {
 		return errEnoughResults
 	}
 	e.sent++
-	if e.limit > 0 && e.sent >= e.limit {
+	if e.req.Limit > 0 && e.sent >= e.req.Limit {
 		return errEnoughResults
 	}
 	return nil
@@ -48,9 +84,13 @@ func (e *resultEmitter) emit(r list.ListResult) error {
 // streamResults is the iterator the framework reads: run pages through a
 // collection and emits results; a failure of run becomes one last result
 // carrying an error diagnostic that starts with summary.
-func streamResults(ctx context.Context, limit int64, summary string, run func(ctx context.Context, e *resultEmitter) error) iter.Seq[list.ListResult] {
+func streamResults(ctx context.Context, req list.ListRequest, summary string, run func(ctx context.Context, e *resultEmitter) error) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
-		e := &resultEmitter{push: push, limit: limit}
+		e := &resultEmitter{
+			ctx: ctx, req: req, push: push,
+			identityType: req.ResourceIdentitySchema.Type().TerraformType(ctx),
+			resourceType: req.ResourceSchema.Type().TerraformType(ctx),
+		}
 		err := run(ctx, e)
 		if err == nil || errors.Is(err, errEnoughResults) {
 			return
@@ -59,23 +99,6 @@ func streamResults(ctx context.Context, limit int64, summary string, run func(ct
 		diags.AddError(summary, describeAPIError(err))
 		push(list.ListResult{Diagnostics: diags})
 	}
-}
-
-// newListResult is one listed object: its display name, its identity and,
-// when Terraform asks for it (include_resource, or -generate-config-out),
-// the whole resource as an import would read it. model is called only then.
-func newListResult(ctx context.Context, req list.ListRequest, displayName string, identity any, model func() (any, diag.Diagnostics)) list.ListResult {
-	r := req.NewListResult(ctx)
-	r.DisplayName = displayName
-	r.Diagnostics.Append(r.Identity.Set(ctx, identity)...)
-	if req.IncludeResource {
-		m, diags := model()
-		r.Diagnostics.Append(diags...)
-		if !diags.HasError() {
-			r.Diagnostics.Append(r.Resource.Set(ctx, m)...)
-		}
-	}
-	return r
 }
 
 // listConfigStream reads a list block's config into target, or returns the

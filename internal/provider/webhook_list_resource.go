@@ -73,18 +73,18 @@ func (r *webhookListResource) List(ctx context.Context, req list.ListRequest, st
 		return cfg.Active.IsNull() || cfg.Active.ValueBool() == w.Active
 	}
 	filtered := !cfg.Event.IsNull() || !cfg.Active.IsNull()
-	stream.Results = streamResults(ctx, req.Limit, "Unable to list webhooks", func(ctx context.Context, e *resultEmitter) error {
+	stream.Results = streamResults(ctx, req, "Unable to list webhooks", func(ctx context.Context, e *resultEmitter) error {
 		return r.data.client.EachWebhookPage(ctx, queryPageSize(req.Limit, filtered), func(page []client.Webhook) error {
 			for _, w := range page {
 				if !match(w) {
 					continue
 				}
 				display := w.URL + " (" + strings.Join(w.Events, ", ") + ")"
-				err := e.emit(newListResult(ctx, req, display, idIdentity(types.StringValue(w.ID.String())), func() (any, diag.Diagnostics) {
+				err := e.emit(display, map[string]string{"id": w.ID.String()}, func() (any, diag.Diagnostics) {
 					var diags diag.Diagnostics
 					m := webhookToModel(ctx, &w, webhookModel{}, &diags)
 					return m, diags
-				}))
+				})
 				if err != nil {
 					return err
 				}
