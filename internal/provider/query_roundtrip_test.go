@@ -226,7 +226,7 @@ list "rms_resource" "filters" {
 
 // buildProviderBinary builds the provider as users run it into a fresh
 // folder and returns the folder, for a dev_overrides CLI configuration.
-func buildProviderBinary(t *testing.T) string {
+func buildProviderBinary(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -238,7 +238,7 @@ func buildProviderBinary(t *testing.T) string {
 	return dir
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
