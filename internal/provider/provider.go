@@ -119,6 +119,8 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewProjectResource,
 		NewListResource,
 		NewContactResource,
+		NewStatisticsExportResource,
+		NewListImportResource,
 		NewGenericResource,
 		NewWebhookResource,
 		NewTransactionalMessageResource,
@@ -146,11 +148,17 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 		NewListsDataSource,
 		NewContactDataSource,
 		NewContactsDataSource,
+		NewBatchDataSource,
 		NewGenericDataSource,
 	}
 }
 
 // Functions lists the provider functions.
 func (p *RMSProvider) Functions(context.Context) []func() function.Function {
-	return nil
+	return []func() function.Function{
+		NewBatchTimeFunction,
+		NewContactImportIDFunction,
+		NewDelimiterCodeFunction,
+		NewWebhookSignatureFunction,
+	}
 }
