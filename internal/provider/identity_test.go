@@ -19,9 +19,6 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// digitsValue matches a server-assigned id.
-var digitsValue = knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]+$`))
-
 // skipBelowIdentity: resource identity exists from Terraform 1.12.
 var skipBelowIdentity = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)}
 
@@ -55,14 +52,14 @@ func TestAccIdentity_setAndImported(t *testing.T) {
 		{
 			name: "rms_list", address: "rms_list.test",
 			config:   listConfig("Newsletter", "weekly", "", ""),
-			identity: map[string]knownvalue.Check{"id": digitsValue},
+			identity: map[string]knownvalue.Check{"id": numericID},
 			matches:  map[string]string{"id": "id"},
 			planned:  map[string]knownvalue.Check{"name": knownvalue.StringExact("Newsletter"), "description": knownvalue.StringExact("weekly")},
 		},
 		{
 			name: "rms_webhook", address: "rms_webhook.test",
 			config:   webhookConfig("https://hooks.example.com/rms", `["contact.created"]`, `  description = "crm"`),
-			identity: map[string]knownvalue.Check{"id": digitsValue},
+			identity: map[string]knownvalue.Check{"id": numericID},
 			matches:  map[string]string{"id": "id"},
 			planned:  map[string]knownvalue.Check{"url": knownvalue.StringExact("https://hooks.example.com/rms"), "description": knownvalue.StringExact("crm")},
 		},
@@ -70,7 +67,7 @@ func TestAccIdentity_setAndImported(t *testing.T) {
 			name: "rms_contact", address: "rms_contact.test",
 			config: contactConfig(map[string]string{"email": "ada@example.com"}, "", "UNSUBSCRIBED"),
 			identity: map[string]knownvalue.Check{
-				"list_id": digitsValue, "original_id": knownvalue.StringExact("customer-1"),
+				"list_id": numericID, "original_id": knownvalue.StringExact("customer-1"),
 			},
 			matches: map[string]string{"list_id": "list_id", "original_id": "original_id"},
 			planned: map[string]knownvalue.Check{
@@ -82,7 +79,7 @@ func TestAccIdentity_setAndImported(t *testing.T) {
 			name: "rms_resource", address: "rms_resource.test",
 			config: genericConfig("campaigns", `{ name = "Spring sale", budget = 12 }`),
 			identity: map[string]knownvalue.Check{
-				"collection": knownvalue.StringExact("campaigns"), "id": digitsValue,
+				"collection": knownvalue.StringExact("campaigns"), "id": numericID,
 			},
 			matches: map[string]string{"collection": "collection", "id": "id"},
 			planned: map[string]knownvalue.Check{
