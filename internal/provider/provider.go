@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -21,6 +22,8 @@ var (
 	_ provider.ProviderWithFunctions          = &RMSProvider{}
 	_ provider.ProviderWithActions            = &RMSProvider{}
 	_ provider.ProviderWithEphemeralResources = &RMSProvider{}
+	// List resources serve `terraform query` (Terraform 1.14+).
+	_ provider.ProviderWithListResources = &RMSProvider{}
 )
 
 // RMSProvider is the rms provider. Version is set by the release build.
@@ -112,6 +115,7 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
+	resp.ListResourceData = data
 }
 
 // Resources lists the managed resources.
@@ -125,6 +129,19 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewGenericResource,
 		NewWebhookResource,
 		NewTransactionalMessageResource,
+	}
+}
+
+// ListResources lists the list resources of `terraform query`, one for each
+// managed resource whose objects an account holds many of. Each has the
+// type name of the resource it finds.
+func (p *RMSProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewProjectListResource,
+		NewListListResource,
+		NewContactListResource,
+		NewWebhookListResource,
+		NewGenericListResource,
 	}
 }
 

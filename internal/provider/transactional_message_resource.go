@@ -26,6 +26,10 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
+// No ImportState and no resource identity (Terraform 1.12+), unlike every
+// other managed resource: the service cannot read a sent message back, so
+// there is no existing object an import or an identity could name, and no
+// list resource finds any for `terraform query`.
 var (
 	_ resource.Resource              = &transactionalMessageResource{}
 	_ resource.ResourceWithConfigure = &transactionalMessageResource{}
