@@ -91,6 +91,21 @@ func (r Report) Timing(results []TimingResult, repeat int) {
 			r.printf("| %d | %s | %s | %s | %s | %s | %s | %s |\n", res.N, s.Name, apply, applyRatio, plan, planRatio, reqs, rss)
 		}
 	}
+	r.printf("\nCPU time of one no-change plan (median), which a busy machine disturbs less than wall time: ")
+	r.printf("terraform with the provider processes it ran (from wait4), the provider processes alone (sampled from /proc), and the emulator answering them (this process).\n\n")
+	r.printf("| N | subject | terraform + provider CPU | CPU / terraform_data | provider CPU | emulator CPU |\n")
+	r.printf("|---:|---|---:|---:|---:|---:|\n")
+	for _, res := range results {
+		data := res.Subject(SubjectData)
+		for _, s := range res.Subjects {
+			if len(s.PlanTerraformCPU) == 0 {
+				continue
+			}
+			r.printf("| %d | %s | %s | %s | %s | %s |\n", res.N, s.Name,
+				round(Median(s.PlanTerraformCPU)), ratio(Median(s.PlanTerraformCPU), Median(data.PlanTerraformCPU)),
+				round(Median(s.PlanProviderCPU)), round(Median(s.PlanEmulatorCPU)))
+		}
+	}
 	r.printf("\nEvery run (seconds):\n\n")
 	for _, res := range results {
 		for _, s := range res.Subjects {

@@ -11,30 +11,34 @@ import (
 	"time"
 )
 
-// rssSampler watches the children of one process whose executable name
-// starts with a prefix (Terraform's provider plugin processes) and keeps the
-// largest VmHWM, the kernel's high-water mark of resident memory, each
-// reaches. VmHWM only grows, so sampling misses nothing but the last few
-// milliseconds of a process's life.
-type rssSampler struct {
-	parent int
-	prefix string // compared with /proc/<pid>/comm, which Linux cuts at 15 bytes
+// clockTick is the unit of utime and stime in /proc/<pid>/stat (USER_HZ,
+// 100 on every Linux architecture Terraform ships for).
+const clockTick = 10 * time.Millisecond
 
-	mu   sync.Mutex
-	hwm  map[int]int64 // pid -> bytes
-	proc string        // /proc, replaced in tests
+// procSampler watches the children of one process whose executable name
+// starts with a prefix (Terraform's provider plugin processes) and keeps,
+// for each, the largest VmHWM (the kernel's high-water mark of resident
+// memory) and CPU time seen. Both only grow, so sampling misses no more
+// than the last interval of a process's life.
+type procSampler struct {
+	parent int
+	prefix string // compared with the name in /proc/<pid>/stat, which Linux cuts at 15 bytes
+	proc   string // "/proc"; tests point it elsewhere
+
+	mu  sync.Mutex
+	hwm map[int]int64 // pid -> bytes
+	cpu map[int]int64 // pid -> clock ticks (user + system)
 }
 
-func newRSSSampler(parent int, name string) *rssSampler {
+func newProcSampler(parent int, name string) *procSampler {
 	if len(name) > 15 {
 		name = name[:15]
 	}
-	return &rssSampler{parent: parent, prefix: name, hwm: map[int]int64{}, proc: "/proc"}
+	return &procSampler{parent: parent, prefix: name, proc: "/proc", hwm: map[int]int64{}, cpu: map[int]int64{}}
 }
 
-// run samples every interval until the returned stop is called; stop takes
-// one last sample.
-func (s *rssSampler) run(interval time.Duration) (stop func()) {
+// run samples every interval until the returned stop is called.
+func (s *procSampler) run(interval time.Duration) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -53,58 +57,112 @@ func (s *rssSampler) run(interval time.Duration) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-// sample reads every child of the parent once.
-func (s *rssSampler) sample() {
-	entries, err := os.ReadDir(s.proc)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
+// children lists the parent's child pids from /proc/<pid>/task/*/children,
+// or, where the kernel lacks those files, every pid.
+func (s *procSampler) children() []int {
+	tasks, _ := filepath.Glob(filepath.Join(s.proc, strconv.Itoa(s.parent), "task", "*", "children"))
+	var pids []int
+	found := false
+	for _, t := range tasks {
+		raw, err := os.ReadFile(t)
 		if err != nil {
 			continue
 		}
-		ppid, comm, ok := readStat(filepath.Join(s.proc, e.Name(), "stat"))
-		if !ok || ppid != s.parent || !strings.HasPrefix(comm, s.prefix) {
+		found = true
+		for _, f := range strings.Fields(string(raw)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	if found {
+		return pids
+	}
+	entries, _ := os.ReadDir(s.proc)
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// sample reads every matching child once.
+func (s *procSampler) sample() {
+	for _, pid := range s.children() {
+		dir := filepath.Join(s.proc, strconv.Itoa(pid))
+		st, ok := readStat(filepath.Join(dir, "stat"))
+		if !ok || st.ppid != s.parent || !strings.HasPrefix(st.comm, s.prefix) {
 			continue
 		}
-		if hwm, ok := readVmHWM(filepath.Join(s.proc, e.Name(), "status")); ok {
-			s.mu.Lock()
-			if hwm > s.hwm[pid] {
-				s.hwm[pid] = hwm
-			}
-			s.mu.Unlock()
+		hwm, ok := readVmHWM(filepath.Join(dir, "status"))
+		s.mu.Lock()
+		if ok && hwm > s.hwm[pid] {
+			s.hwm[pid] = hwm
 		}
+		if st.cpuTicks > s.cpu[pid] {
+			s.cpu[pid] = st.cpuTicks
+		}
+		s.mu.Unlock()
 	}
 }
 
-// peak is the largest high-water mark seen and how many processes were seen.
-func (s *rssSampler) peak() (bytes int64, processes int) {
+// result is the largest high-water mark seen, the CPU time of all matching
+// processes and how many there were.
+func (s *procSampler) result() (peak int64, cpu time.Duration, processes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, v := range s.hwm {
-		bytes = max(bytes, v)
+		peak = max(peak, v)
 	}
-	return bytes, len(s.hwm)
+	var ticks int64
+	for _, v := range s.cpu {
+		ticks += v
+	}
+	seen := map[int]bool{}
+	for pid := range s.hwm {
+		seen[pid] = true
+	}
+	for pid := range s.cpu {
+		seen[pid] = true
+	}
+	return peak, time.Duration(ticks) * clockTick, len(seen)
 }
 
-// readStat returns the parent pid and command name from /proc/<pid>/stat,
-// whose second field is the name in parentheses (it may hold spaces).
-func readStat(path string) (ppid int, comm string, ok bool) {
+type procStat struct {
+	ppid     int
+	comm     string
+	cpuTicks int64 // utime + stime
+}
+
+// readStat parses /proc/<pid>/stat, whose second field is the command name
+// in parentheses (it may hold spaces and parentheses, hence the last ')').
+func readStat(path string) (procStat, bool) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return 0, "", false
+		return procStat{}, false
 	}
+	return parseStat(raw)
+}
+
+func parseStat(raw []byte) (procStat, bool) {
 	open, closing := bytes.IndexByte(raw, '('), bytes.LastIndexByte(raw, ')')
 	if open < 0 || closing < open {
-		return 0, "", false
+		return procStat{}, false
 	}
+	// After the name: state(3) ppid(4) ... utime(14) stime(15), numbered
+	// from 1 as in proc(5); fields[0] is the state.
 	fields := strings.Fields(string(raw[closing+1:]))
-	if len(fields) < 2 {
-		return 0, "", false
+	if len(fields) < 13 {
+		return procStat{}, false
 	}
-	ppid, err = strconv.Atoi(fields[1])
-	return ppid, string(raw[open+1 : closing]), err == nil
+	ppid, err1 := strconv.Atoi(fields[1])
+	utime, err2 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err3 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return procStat{}, false
+	}
+	return procStat{ppid: ppid, comm: string(raw[open+1 : closing]), cpuTicks: utime + stime}, true
 }
 
 // readVmHWM returns VmHWM of /proc/<pid>/status in bytes.

@@ -171,6 +171,9 @@ type TimingSubject struct {
 	Apply    []time.Duration // create of N from nothing
 	Plan     []time.Duration // no-change plan of N
 	PeakRSS  int64           // largest provider VmHWM over these runs
+	// CPU time of each plan: terraform with its provider processes, the
+	// provider processes alone, and the emulator (this process).
+	PlanTerraformCPU, PlanProviderCPU, PlanEmulatorCPU []time.Duration
 	// PlanRequests are the requests of the last plan.
 	PlanRequests Counts
 }
@@ -266,6 +269,9 @@ func (b *Bench) Timing(ctx context.Context, n int) (TimingResult, error) {
 			}
 			s.subject.PlanCmd = run.Command()
 			s.subject.Plan = append(s.subject.Plan, run.Wall)
+			s.subject.PlanTerraformCPU = append(s.subject.PlanTerraformCPU, run.TerraformCPU)
+			s.subject.PlanProviderCPU = append(s.subject.PlanProviderCPU, run.ProviderCPU)
+			s.subject.PlanEmulatorCPU = append(s.subject.PlanEmulatorCPU, run.HarnessCPU)
 			s.subject.PeakRSS = max(s.subject.PeakRSS, run.ProviderPeakRSS)
 			s.subject.PlanRequests = e.Counts().Sub(before)
 		}

@@ -99,10 +99,18 @@ type Run struct {
 	Wall     time.Duration
 	ExitCode int
 	// ProviderPeakRSS is the largest VmHWM (bytes) of any provider process
-	// Terraform started during the command; ProviderProcesses counts them.
+	// Terraform started during the command; ProviderProcesses counts them
+	// and ProviderCPU is their CPU time (user + system), as last sampled.
 	ProviderPeakRSS   int64
 	ProviderProcesses int
-	Output            string // combined output, kept only on failure
+	ProviderCPU       time.Duration
+	// TerraformCPU is the CPU time of terraform and of the children it
+	// waited for (the provider processes), from wait4.
+	TerraformCPU time.Duration
+	// HarnessCPU is this process's CPU time during the command: mostly the
+	// emulator answering the provider.
+	HarnessCPU time.Duration
+	Output     string // combined output, kept only on failure
 }
 
 // Command is the command line as a user would type it.
@@ -122,16 +130,21 @@ func (w *Workspace) run(ctx context.Context, env, args []string) (Run, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	r := Run{Args: args}
+	selfBefore := selfCPU()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return r, fmt.Errorf("starting terraform %s: %w", strings.Join(args, " "), err)
 	}
-	sampler := newRSSSampler(cmd.Process.Pid, ProviderBinaryName)
+	sampler := newProcSampler(cmd.Process.Pid, ProviderBinaryName)
 	stop := sampler.run(20 * time.Millisecond)
 	err := cmd.Wait()
 	r.Wall = time.Since(start)
 	stop()
-	r.ProviderPeakRSS, r.ProviderProcesses = sampler.peak()
+	r.HarnessCPU = selfCPU() - selfBefore
+	r.ProviderPeakRSS, r.ProviderCPU, r.ProviderProcesses = sampler.result()
+	if cmd.ProcessState != nil {
+		r.TerraformCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
