@@ -123,6 +123,7 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
+	r.data.contacts.wrote(listID, originalID)
 
 	// The configured states go in the create body, so a contact with
 	// statuses takes one call; applyStatus below sets them with a second
@@ -213,7 +214,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	c, err := r.data.client.GetContact(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
+	c, err := r.data.contacts.read(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "contact is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
 		resp.State.RemoveResource(ctx)
@@ -237,6 +238,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
+	r.data.contacts.wrote(listID, originalID)
 	// The configured states only: the plan carries an unconfigured state
 	// over from state, and that one is read, never written.
 	want := client.SubscriptionStatus{Status: knownString(config.EmailStatus), MobileStatus: knownString(config.MobileStatus)}
@@ -326,6 +328,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
+	r.data.contacts.wrote(listID, originalID)
 	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID,
 		client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
 	if errors.Is(err, client.ErrNotFound) {

@@ -140,8 +140,14 @@ func run() error {
 }
 
 // planVariants are the further no-change plans the timing scenario runs on
-// the rms_contact workspace.
-var planVariants []bench.PlanVariant
+// the rms_contact workspace, each with one optimisation switched off, so
+// that its effect is measured in the same run.
+var planVariants = []bench.PlanVariant{
+	{Name: "shared listing off", Env: []string{"RMS_CONTACT_LISTING=false"}},
+	// Terraform does not read these, so it still drops the logs; the
+	// provider produces them as it did before it switched unread logs off.
+	{Name: "plugin logs on", Env: []string{"TF_LOG_SDK=TRACE", "TF_LOG_SDK_PROTO=TRACE", "TF_LOG_SDK_FRAMEWORK=TRACE"}},
+}
 
 // commandLine is how to reproduce this run.
 func commandLine() string {
