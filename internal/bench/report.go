@@ -31,17 +31,27 @@ func (r Report) Requests(rows []RequestRow) {
 	r.printf("Counted by the emulator, by route, for each terraform command on N resources of one type. ")
 	r.printf("Floor: one GET per managed object per refresh, one write per create, update or delete; ")
 	r.printf("an update apply and a destroy refresh first, so their floor is 1 read + 1 write.\n\n")
-	r.printf("| resource | N | operation | requests | reads / resource | writes / resource | floor / resource | ratio to floor | requests by route |\n")
-	r.printf("|---|---:|---|---:|---:|---:|---:|---:|---|\n")
+	r.printf("| resource | N | operation | requests | reads / resource | writes / resource | floor / resource | ratio to floor | requests by route | wall | provider peak RSS |\n")
+	r.printf("|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|\n")
 	for _, row := range rows {
 		n := float64(row.N)
-		r.printf("| %s | %d | %s | %d | %s | %s | %s | **%.3f** | %s |\n",
+		r.printf("| %s | %d | %s | %d | %s | %s | %s | **%.3f** | %s | %s | %s |\n",
 			row.Resource, row.N, row.Op, row.Counts.Total(),
 			perResource(row.Counts.Reads(), n), perResource(row.Counts.Writes(), n),
-			perResource(row.FloorReads+row.FloorWrites, n), row.Ratio(), row.Counts)
+			perResource(row.FloorReads+row.FloorWrites, n), row.Ratio(), row.Counts, round(row.Wall), mib(row.PeakRSS))
 	}
-	r.printf("\nWhat each resource's configuration does: ")
+	r.printf("\nCommands, in each resource's own working directory and emulator: ")
 	seen := map[string]bool{}
+	var cmds []string
+	for _, row := range rows {
+		if c := row.Op + ": `" + row.Command + "`"; !seen[c] {
+			seen[c] = true
+			cmds = append(cmds, c)
+		}
+	}
+	r.printf("%s.\n", strings.Join(cmds, "; "))
+	r.printf("\nWhat each resource's configuration does: ")
+	seen = map[string]bool{}
 	var notes []string
 	for _, row := range rows {
 		if !seen[row.Resource] {
