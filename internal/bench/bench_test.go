@@ -88,7 +88,7 @@ func TestProcSampler(t *testing.T) {
 	write("100", "1", "terraform", "50000", "5")
 	write("201", "100", "terraform-provi", "30000", "120")
 	write("202", "100", "terraform-provi", "45000", "80")
-	write("203", "100", "git", "90000", "1")            // another child
+	write("203", "100", "git", "90000", "1")             // another child
 	write("301", "999", "terraform-provi", "70000", "1") // another terraform's
 	must(t, os.MkdirAll(filepath.Join(proc, "100", "task", "100"), 0o755))
 	must(t, os.WriteFile(filepath.Join(proc, "100", "task", "100", "children"), []byte("201 202 203 "), 0o644))

@@ -5,7 +5,8 @@ import "strings"
 // genericDomains are the public domains of the interface's domain table that
 // follow the generic resource pattern, by their lower-cased name, which is the
 // collection segment of their paths. Authentication and Token (paths not
-// shown) and Batches (own routes) are deliberately absent.
+// shown), Batches and Webhooks (own routes, webhooks.go) are deliberately
+// absent.
 var genericDomains = map[string]bool{
 	"abandonedcart":   true,
 	"apps":            true,
@@ -29,7 +30,6 @@ var genericDomains = map[string]bool{
 	"sms":             true,
 	"tracking":        true,
 	"triggers":        true,
-	"webhooks":        true,
 }
 
 // internalDomains are marked internal-only by the interface, with no public

@@ -47,7 +47,9 @@ func Listen(addr string, opts Options) (*Listener, error) {
 
 // Close stops serving at once, closing open connections.
 func (l *Listener) Close() error {
-	if err := l.http.Close(); err != nil {
+	err := l.http.Close()
+	l.Server.Close()
+	if err != nil {
 		return fmt.Errorf("emulator: closing %s: %w", l.URL, err)
 	}
 	return l.wait()
@@ -56,7 +58,9 @@ func (l *Listener) Close() error {
 // Shutdown stops accepting connections and waits, until ctx ends, for
 // in-flight requests to finish.
 func (l *Listener) Shutdown(ctx context.Context) error {
-	if err := l.http.Shutdown(ctx); err != nil {
+	err := l.http.Shutdown(ctx)
+	l.Server.Close()
+	if err != nil {
 		return fmt.Errorf("emulator: shutting down %s: %w", l.URL, err)
 	}
 	return l.wait()

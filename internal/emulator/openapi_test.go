@@ -127,7 +127,7 @@ func TestResponsesMatchOpenAPIDocument(t *testing.T) {
 		{"retired", http.MethodGet, "/rest/1000/sms", "", nil, 410, "listEntities"},
 		{"nested list", http.MethodGet, "/rest/1000/campaigns/" + idOf(t, campaign) + "/notes", "", nil, 200, "listNestedEntities"},
 		{"nested update", http.MethodPut, notePath, `{"t":2}`, nil, 200, "updateNestedEntity"},
-		{"too large", http.MethodPost, "/rest/1000/webhooks", `{"p":"` + strings.Repeat("x", maxJSONBody) + `"}`, nil, 413, "createEntity"},
+		{"too large", http.MethodPost, "/rest/1000/forms", `{"p":"` + strings.Repeat("x", maxJSONBody) + `"}`, nil, 413, "createEntity"},
 		{"wrong media type", http.MethodPut, projectPath, `{}`, []reqOption{withHeader("Content-Type", "text/plain")}, 415, "updateProject"},
 		{"nested delete", http.MethodDelete, notePath, "", nil, 204, "deleteNestedEntity"},
 		{"delete project", http.MethodDelete, projectPath, "", nil, 204, "deleteProject"},

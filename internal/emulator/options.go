@@ -26,6 +26,12 @@ type Options struct {
 	Faults FaultOptions
 	// Now is the clock for dateCreated/dateModified; nil means time.Now.
 	Now func() time.Time
+	// WebhookRetryWait is the wait before the second attempt of a webhook
+	// delivery; it doubles for each further attempt (capped at a minute).
+	// Default 1s.
+	WebhookRetryWait time.Duration
+	// WebhookMaxAttempts bounds the attempts of one delivery; default 5.
+	WebhookMaxAttempts int
 }
 
 // Defaults applied by New when the corresponding option is zero.
@@ -33,6 +39,9 @@ const (
 	DefaultCustomerID = 1000
 	DefaultUsername   = "rms"
 	DefaultPassword   = "rms-password"
+
+	DefaultWebhookRetryWait   = time.Second
+	DefaultWebhookMaxAttempts = 5
 )
 
 // withDefaults returns a copy of o with zero fields filled. The Retired map is
@@ -53,6 +62,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.WebhookRetryWait <= 0 {
+		o.WebhookRetryWait = DefaultWebhookRetryWait
+	}
+	if o.WebhookMaxAttempts <= 0 {
+		o.WebhookMaxAttempts = DefaultWebhookMaxAttempts
 	}
 	return o
 }

@@ -12,6 +12,8 @@ import (
 func (s *Server) registerRoutes() {
 	s.handle("GET /mail/swagger", s.serveOpenAPI)
 	s.registerContacts()
+	s.registerWebhooks()
+	s.registerTriggers()
 	s.registerGeneric()
 }
 

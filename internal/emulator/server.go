@@ -31,6 +31,8 @@ type Server struct {
 	explicitSubs map[string]bool
 	// mandatory is this server's copy of mandatoryFields.
 	mandatory map[string][]string
+	// hooks delivers webhook events in the background until Close.
+	hooks *deliverer
 }
 
 // New returns a Server for opts, with defaults filled (see Options).
@@ -45,6 +47,7 @@ func New(opts Options) *Server {
 		knownCollections: maps.Clone(genericDomains),
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
+		hooks:            newDeliverer(),
 	}
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)

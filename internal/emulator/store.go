@@ -42,6 +42,9 @@ type store struct {
 	colls  map[string]*collection
 	// contacts holds the contacts of each list by list id (contacts_store.go).
 	contacts map[int64]*listContacts
+	// messages are the transactional messages sent through triggers, in
+	// order (triggers.go).
+	messages []SentMessage
 }
 
 func newStore() *store {

@@ -23,6 +23,8 @@ resource "rms_list" "a" {
 }
 resource "rms_list" "b" {
   name = "Beta"
+  # Created after Alpha, so the listing's order (ascending id) is known.
+  depends_on = [rms_list.a]
 }
 data "rms_list" "by_id" {
   id = rms_list.a.id

@@ -115,6 +115,9 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewProjectResource,
 		NewListResource,
 		NewContactResource,
+		NewGenericResource,
+		NewWebhookResource,
+		NewTransactionalMessageResource,
 	}
 }
 
@@ -126,10 +129,16 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 		NewListsDataSource,
 		NewContactDataSource,
 		NewContactsDataSource,
+		NewGenericDataSource,
 	}
 }
 
 // Functions lists the provider functions.
 func (p *RMSProvider) Functions(context.Context) []func() function.Function {
-	return nil
+	return []func() function.Function{
+		NewBatchTimeFunction,
+		NewContactImportIDFunction,
+		NewDelimiterCodeFunction,
+		NewWebhookSignatureFunction,
+	}
 }

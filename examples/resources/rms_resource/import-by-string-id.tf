@@ -1,0 +1,4 @@
+import {
+  to = rms_resource.spring_sale
+  id = "campaigns/42"
+}

@@ -1,0 +1,4 @@
+import {
+  to = rms_webhook.crm_sync
+  id = "42"
+}

@@ -1,0 +1,79 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// CollectionPath escapes each "/"-separated segment of a collection path
+// such as "campaigns" or "lists/12/notes", so that a segment cannot smuggle
+// a query or a second path into the request.
+func CollectionPath(collection string) string {
+	return Path(strings.Split(strings.Trim(collection, "/"), "/")...)
+}
+
+// GetEntity reads one entity of a generic collection. The error matches
+// ErrNotFound when it does not exist and ErrGone when the collection is
+// retired.
+func (c *Client) GetEntity(ctx context.Context, collection, id string) (Entity, error) {
+	var e Entity
+	if err := c.GetOne(ctx, CollectionPath(collection), id, &e); err != nil {
+		return nil, fmt.Errorf("reading %s/%s: %w", collection, id, err)
+	}
+	return e, nil
+}
+
+// CreateEntity posts body to a generic collection and returns the created
+// entity as the server holds it.
+func (c *Client) CreateEntity(ctx context.Context, collection string, body Entity) (Entity, error) {
+	var e Entity
+	if err := c.CreateOne(ctx, CollectionPath(collection), body, &e); err != nil {
+		return nil, fmt.Errorf("creating an entity in %s: %w", collection, err)
+	}
+	return e, nil
+}
+
+// UpdateEntity puts body (which the service merges key by key; a null
+// removes a key) and returns the entity after the update.
+func (c *Client) UpdateEntity(ctx context.Context, collection, id string, body Entity) (Entity, error) {
+	var e Entity
+	if err := c.UpdateOne(ctx, CollectionPath(collection), id, body, &e); err != nil {
+		return nil, fmt.Errorf("updating %s/%s: %w", collection, id, err)
+	}
+	return e, nil
+}
+
+// DeleteEntity deletes one entity; one already gone counts as deleted.
+func (c *Client) DeleteEntity(ctx context.Context, collection, id string) error {
+	if err := c.DeleteOne(ctx, CollectionPath(collection), id); err != nil {
+		return fmt.Errorf("deleting %s/%s: %w", collection, id, err)
+	}
+	return nil
+}
+
+// ListEntities pages through a whole generic collection.
+func (c *Client) ListEntities(ctx context.Context, collection string) ([]Entity, error) {
+	all, err := GetAll[Entity](ctx, c, CollectionPath(collection), nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", collection, err)
+	}
+	if all == nil {
+		all = []Entity{}
+	}
+	return all, nil
+}
+
+// EntityID is the id of an entity as text, whether the service sent it as a
+// number or a string; "" when it has none.
+func EntityID(e Entity) string {
+	switch v := e["id"].(type) {
+	case string:
+		return v
+	case fmt.Stringer: // json.Number
+		return v.String()
+	case float64:
+		return fmt.Sprintf("%.0f", v)
+	}
+	return ""
+}

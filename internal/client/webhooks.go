@@ -1,0 +1,87 @@
+package client
+
+import (
+	"context"
+	"fmt"
+)
+
+const webhooksPath = "webhooks"
+
+// Webhook is an entity of the Webhooks domain (fields as the service
+// conventions guide documents them). The secret is write-only: the service
+// never returns it, only whether one is set.
+type Webhook struct {
+	ID           ID       `json:"id,omitempty"`
+	URL          string   `json:"url"`
+	Events       []string `json:"events"`
+	Active       bool     `json:"active"`
+	Description  *string  `json:"description"`
+	HasSecret    bool     `json:"hasSecret"`
+	DateCreated  string   `json:"dateCreated,omitempty"`
+	DateModified string   `json:"dateModified,omitempty"`
+}
+
+// WebhookInput is the writable part of a webhook. A non-nil Secret sets the
+// secret; ClearSecret sends null, which removes it; otherwise the secret is
+// left out of the body and the stored one is kept.
+type WebhookInput struct {
+	URL         string
+	Events      []string
+	Active      bool
+	Description *string
+	Secret      *string
+	ClearSecret bool
+}
+
+// body is the JSON of the input. Description nil is sent as null, which
+// removes a stored description.
+func (in WebhookInput) body() map[string]any {
+	b := map[string]any{
+		"url":         in.URL,
+		"events":      in.Events,
+		"active":      in.Active,
+		"description": in.Description,
+	}
+	switch {
+	case in.Secret != nil:
+		b["secret"] = *in.Secret
+	case in.ClearSecret:
+		b["secret"] = nil
+	}
+	return b
+}
+
+// CreateWebhook creates a webhook.
+func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
+	var w Webhook
+	if err := c.CreateOne(ctx, webhooksPath, in.body(), &w); err != nil {
+		return nil, fmt.Errorf("creating webhook for %q: %w", in.URL, err)
+	}
+	return &w, nil
+}
+
+// GetWebhook reads a webhook; the error matches ErrNotFound when it is gone.
+func (c *Client) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
+	var w Webhook
+	if err := c.GetOne(ctx, webhooksPath, id, &w); err != nil {
+		return nil, fmt.Errorf("reading webhook %s: %w", id, err)
+	}
+	return &w, nil
+}
+
+// UpdateWebhook updates a webhook.
+func (c *Client) UpdateWebhook(ctx context.Context, id string, in WebhookInput) (*Webhook, error) {
+	var w Webhook
+	if err := c.UpdateOne(ctx, webhooksPath, id, in.body(), &w); err != nil {
+		return nil, fmt.Errorf("updating webhook %s: %w", id, err)
+	}
+	return &w, nil
+}
+
+// DeleteWebhook deletes a webhook; one already gone counts as deleted.
+func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
+	if err := c.DeleteOne(ctx, webhooksPath, id); err != nil {
+		return fmt.Errorf("deleting webhook %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,227 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Webhook deliveries, as the service conventions guide fixes them: a POST of
+// { id, event, occurredAt, data } with X-RMS-Event, X-RMS-Delivery,
+// X-RMS-Timestamp and, when the webhook has a secret,
+// X-RMS-Signature: v1=hex(HMAC-SHA256(secret, timestamp + "." + body)).
+// A delivery not answered 2xx is retried with doubling waits, a bounded
+// number of times, in its own goroutine; Server.Close cancels every pending
+// delivery and waits for them.
+
+// Delivery is one event sent (or being sent) to one webhook.
+type Delivery struct {
+	ID        string // X-RMS-Delivery; the same on every attempt
+	WebhookID int64
+	Event     string
+	URL       string
+	Body      []byte
+	Attempts  int
+	// LastStatus is the status of the last answer, 0 when none came.
+	LastStatus int
+	// State is "pending", "delivered" or "failed".
+	State string
+}
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// deliveryAttemptTimeout bounds one POST to a receiver.
+const deliveryAttemptTimeout = 10 * time.Second
+
+// deliverer runs the deliveries of one Server.
+type deliverer struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	client *http.Client
+	wg     sync.WaitGroup
+
+	mu         sync.Mutex
+	closed     bool
+	nextID     int64
+	deliveries []*Delivery
+}
+
+func newDeliverer() *deliverer {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &deliverer{
+		ctx:    ctx,
+		cancel: cancel,
+		client: &http.Client{
+			Timeout: deliveryAttemptTimeout,
+			// No keep-alive: an idle connection would hold a goroutine after Close.
+			Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil},
+			// A receiver's redirect is an answer, not a place to send account data.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+	}
+}
+
+// Emit reports that event happened with data as its payload. Every active
+// webhook subscribed to event receives a delivery, asynchronously. It is the
+// one entry point the emulator's areas call (message.sent from triggers;
+// contact and batch events from their areas); after Close it does nothing.
+func (s *Server) Emit(event string, data map[string]any) {
+	hooks, _, _ := s.store.page(nil, webhooksKey, 0, int(^uint(0)>>1))
+	occurredAt := s.now()
+	for _, h := range hooks {
+		if active, _ := h["active"].(bool); !active {
+			continue
+		}
+		events, _ := h["events"].([]any)
+		if !slices.Contains(events, any(event)) {
+			continue
+		}
+		url, _ := h["url"].(string)
+		secret, _ := h["secret"].(string)
+		s.hooks.start(s, h["id"].(int64), url, secret, event, occurredAt, data)
+	}
+}
+
+func (d *deliverer) start(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	d.nextID++
+	id := "dlv-" + strconv.FormatInt(d.nextID, 10)
+	if data == nil {
+		data = map[string]any{}
+	}
+	body, err := json.Marshal(map[string]any{"id": id, "event": event, "occurredAt": occurredAt, "data": data})
+	if err != nil {
+		s.log.Error("encoding a webhook delivery", "event", event, "error", err)
+		return
+	}
+	dl := &Delivery{ID: id, WebhookID: webhookID, Event: event, URL: url, Body: body, State: DeliveryPending}
+	d.deliveries = append(d.deliveries, dl)
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		d.run(s, dl, secret)
+	}()
+}
+
+// run makes the attempts of one delivery.
+func (d *deliverer) run(s *Server, dl *Delivery, secret string) {
+	wait := s.opts.WebhookRetryWait
+	for attempt := 1; attempt <= s.opts.WebhookMaxAttempts; attempt++ {
+		status := d.attempt(s, dl, secret)
+		d.mu.Lock()
+		dl.Attempts = attempt
+		dl.LastStatus = status
+		if status >= 200 && status < 300 {
+			dl.State = DeliveryDelivered
+			d.mu.Unlock()
+			return
+		}
+		d.mu.Unlock()
+		if attempt == s.opts.WebhookMaxAttempts {
+			break
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-d.ctx.Done():
+			t.Stop()
+			d.finish(dl, DeliveryFailed)
+			return
+		case <-t.C:
+		}
+		wait = min(wait*2, maxDeliveryWait)
+	}
+	d.finish(dl, DeliveryFailed)
+	s.log.Warn("webhook delivery failed", "delivery", dl.ID, "webhook", dl.WebhookID, "event", dl.Event)
+}
+
+// maxDeliveryWait caps the doubling wait between attempts.
+const maxDeliveryWait = time.Minute
+
+func (d *deliverer) finish(dl *Delivery, state string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	dl.State = state
+}
+
+// attempt POSTs the delivery once and returns the status (0 on a transport
+// error).
+func (d *deliverer) attempt(s *Server, dl *Delivery, secret string) int {
+	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, dl.URL, bytes.NewReader(dl.Body))
+	if err != nil {
+		return 0
+	}
+	ts := strconv.FormatInt(s.opts.Now().Unix(), 10)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "rms-emulator-webhooks")
+	req.Header.Set("X-RMS-Event", dl.Event)
+	req.Header.Set("X-RMS-Delivery", dl.ID)
+	req.Header.Set("X-RMS-Timestamp", ts)
+	if secret != "" {
+		req.Header.Set("X-RMS-Signature", WebhookSignature(secret, ts, dl.Body))
+	}
+	resp, err := d.client.Do(req)
+	if err != nil {
+		s.log.Debug("webhook delivery attempt failed", "delivery", dl.ID, "error", err)
+		return 0
+	}
+	defer func() { _ = resp.Body.Close() }()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode
+}
+
+// WebhookSignature is the X-RMS-Signature value of a delivery:
+// "v1=" + lower-case hex of HMAC-SHA256(secret, timestamp + "." + body).
+func WebhookSignature(secret, timestamp string, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(timestamp))
+	mac.Write([]byte{'.'})
+	mac.Write(body)
+	return "v1=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// Deliveries returns a snapshot of every delivery so far, in order.
+func (s *Server) Deliveries() []Delivery {
+	s.hooks.mu.Lock()
+	defer s.hooks.mu.Unlock()
+	out := make([]Delivery, len(s.hooks.deliveries))
+	for i, dl := range s.hooks.deliveries {
+		out[i] = *dl
+		out[i].Body = bytes.Clone(dl.Body)
+	}
+	return out
+}
+
+// close stops every pending delivery and waits for their goroutines.
+func (d *deliverer) close() {
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+	d.cancel()
+	d.wg.Wait()
+	d.client.CloseIdleConnections()
+}
+
+// Close stops the Server's background work (webhook deliveries) and waits
+// for it. Listener.Close and Shutdown call it; a Server used directly as a
+// handler should be closed by its owner. It is safe to call more than once.
+func (s *Server) Close() {
+	s.hooks.close()
+}

@@ -1,0 +1,329 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+var (
+	_ resource.Resource                = &webhookResource{}
+	_ resource.ResourceWithConfigure   = &webhookResource{}
+	_ resource.ResourceWithImportState = &webhookResource{}
+)
+
+// webhookEvents are the event kinds of the service conventions guide.
+var webhookEvents = []string{
+	"contact.created", "contact.updated", "contact.deleted",
+	"contact.subscribed", "contact.unsubscribed",
+	"import.finished", "export.finished",
+	"message.sent", "message.opened", "message.clicked", "message.bounced",
+}
+
+// NewWebhookResource returns the rms_webhook resource.
+func NewWebhookResource() resource.Resource { return &webhookResource{} }
+
+type webhookResource struct {
+	data *providerData
+}
+
+type webhookModel struct {
+	ID              types.String      `tfsdk:"id"`
+	URL             types.String      `tfsdk:"url"`
+	Events          types.Set         `tfsdk:"events"`
+	Active          types.Bool        `tfsdk:"active"`
+	Description     types.String      `tfsdk:"description"`
+	Secret          types.String      `tfsdk:"secret"`
+	SecretWO        types.String      `tfsdk:"secret_wo"`
+	SecretWOVersion types.Int64       `tfsdk:"secret_wo_version"`
+	HasSecret       types.Bool        `tfsdk:"has_secret"`
+	DateCreated     timetypes.RFC3339 `tfsdk:"date_created"`
+	DateModified    timetypes.RFC3339 `tfsdk:"date_modified"`
+}
+
+var webhookFields = map[string]path.Path{
+	"url":         path.Root("url"),
+	"events":      path.Root("events"),
+	"active":      path.Root("active"),
+	"description": path.Root("description"),
+	"secret":      path.Root("secret"),
+}
+
+func (r *webhookResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_webhook"
+}
+
+func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "A webhook of the account: the service POSTs a signed JSON delivery to `url` for each event kind in `events` (see the service conventions guide for the payload and the `X-RMS-Signature` scheme). " +
+			"The secret is write-only on the service: it is never read back, so a secret changed outside Terraform is not detected, and an imported webhook has no `secret` until the configuration sets it.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("webhook"),
+			"url": schema.StringAttribute{
+				Required:    true,
+				Description: "Where deliveries are POSTed: an `https://` URL, or `http://` to a loopback address (127.0.0.1, ::1, localhost) for local receivers.",
+				Validators:  []validator.String{webhookURLValidator{}},
+			},
+			"events": schema.SetAttribute{
+				Required:    true,
+				ElementType: types.StringType,
+				Description: "The event kinds this webhook receives, at least one of: `" + joinTicks(webhookEvents) + "`.",
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.OneOf(webhookEvents...)),
+				},
+			},
+			"active": schema.BoolAttribute{
+				Optional:    true,
+				Computed:    true,
+				Default:     booldefault.StaticBool(true),
+				Description: "Deliveries are made only while the webhook is active. Defaults to `true`.",
+			},
+			"description": schema.StringAttribute{
+				Optional:    true,
+				Description: "Free-text description. Removing it from the configuration removes it from the webhook.",
+			},
+			"secret": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				Description: "Shared secret that keys the `X-RMS-Signature` HMAC of every delivery. Write-only on the service: it is kept in state from the configuration and never read back. " +
+					"Removing it removes the secret from the webhook. On Terraform 1.11 and later prefer `secret_wo`, which never reaches state.",
+				Validators: []validator.String{
+					stringvalidator.LengthAtLeast(1),
+					stringvalidator.ConflictsWith(path.MatchRoot("secret_wo")),
+				},
+			},
+			"secret_wo": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				Description: "Write-only form of `secret` (Terraform 1.11 and later): sent to the service but never stored in state or plan. " +
+					"Because Terraform cannot compare it, it is sent on create and whenever `secret_wo_version` changes: change the version to rotate the secret.",
+				Validators: []validator.String{
+					stringvalidator.LengthAtLeast(1),
+					stringvalidator.AlsoRequires(path.MatchRoot("secret_wo_version")),
+				},
+			},
+			"secret_wo_version": schema.Int64Attribute{
+				Optional:    true,
+				Description: "Version of `secret_wo`; any change sends the current `secret_wo` to the service. Required with `secret_wo`.",
+				Validators: []validator.Int64{
+					int64validator.AlsoRequires(path.MatchRoot("secret_wo")),
+				},
+			},
+			"has_secret": schema.BoolAttribute{
+				Computed:    true,
+				Description: "Whether the service holds a secret for this webhook (the only thing it tells about the secret).",
+			},
+			"date_created":  dateCreatedAttribute("webhook"),
+			"date_modified": dateModifiedAttribute("webhook"),
+		},
+	}
+}
+
+func (r *webhookResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan webhookModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	secretWO := r.configSecretWO(ctx, req.Config.GetAttribute, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	in, diags := webhookInput(ctx, plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.Secret.IsNull() {
+		in.Secret = stringPointer(plan.Secret)
+	} else if secretWO != nil {
+		in.Secret = secretWO
+	}
+	w, err := r.data.client.CreateWebhook(ctx, in)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to create webhook", err, webhookFields)
+		return
+	}
+	tflog.Info(ctx, "created webhook", map[string]any{"id": w.ID.String()})
+	resp.Diagnostics.Append(resp.State.Set(ctx, webhookToModel(ctx, w, plan, &resp.Diagnostics))...)
+}
+
+func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state webhookModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	w, err := r.data.client.GetWebhook(ctx, state.ID.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Info(ctx, "webhook is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read webhook", err, nil)
+		return
+	}
+	m := webhookToModel(ctx, w, state, &resp.Diagnostics)
+	if !w.HasSecret {
+		// The secret was removed outside Terraform: forget the one in state
+		// so that the next plan sets it again.
+		m.Secret = types.StringNull()
+		m.SecretWOVersion = types.Int64Null()
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state webhookModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	secretWO := r.configSecretWO(ctx, req.Config.GetAttribute, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	in, diags := webhookInput(ctx, plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The service keeps a secret a PUT leaves out, so the secret is sent
+	// only when it changed, and removed only when the configuration no
+	// longer sets one in either form.
+	switch {
+	case !plan.Secret.IsNull() && !plan.Secret.Equal(state.Secret):
+		in.Secret = stringPointer(plan.Secret)
+	case !plan.SecretWOVersion.IsNull() && !plan.SecretWOVersion.Equal(state.SecretWOVersion):
+		in.Secret = secretWO
+	case plan.Secret.IsNull() && plan.SecretWOVersion.IsNull() && (!state.Secret.IsNull() || !state.SecretWOVersion.IsNull()):
+		in.ClearSecret = true
+	}
+	w, err := r.data.client.UpdateWebhook(ctx, state.ID.ValueString(), in)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to update webhook", err, webhookFields)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, webhookToModel(ctx, w, plan, &resp.Diagnostics))...)
+}
+
+func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state webhookModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	if err := r.data.client.DeleteWebhook(ctx, state.ID.ValueString()); err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to delete webhook", err, nil)
+	}
+}
+
+func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !isEntityID(req.ID) {
+		resp.Diagnostics.AddError("Invalid import id",
+			"Import an rms_webhook by its numeric id, e.g. `terraform import rms_webhook.example 42`; got "+quote(req.ID)+".")
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// configSecretWO reads the write-only secret, which exists only in the
+// configuration of the current operation.
+func (r *webhookResource) configSecretWO(ctx context.Context, get func(context.Context, path.Path, any) diag.Diagnostics, diags *diag.Diagnostics) *string {
+	var v types.String
+	diags.Append(get(ctx, path.Root("secret_wo"), &v)...)
+	return stringPointer(v)
+}
+
+func webhookInput(ctx context.Context, m webhookModel) (client.WebhookInput, diag.Diagnostics) {
+	var events []string
+	diags := m.Events.ElementsAs(ctx, &events, false)
+	return client.WebhookInput{
+		URL:         m.URL.ValueString(),
+		Events:      events,
+		Active:      m.Active.ValueBool(),
+		Description: stringPointer(m.Description),
+	}, diags
+}
+
+// webhookToModel copies what the service holds into the model; the secret
+// fields, which the service never returns, come from prior.
+func webhookToModel(ctx context.Context, w *client.Webhook, prior webhookModel, diags *diag.Diagnostics) webhookModel {
+	events, d := types.SetValueFrom(ctx, types.StringType, w.Events)
+	diags.Append(d...)
+	m := webhookModel{
+		ID:              types.StringValue(w.ID.String()),
+		URL:             types.StringValue(w.URL),
+		Events:          events,
+		Active:          types.BoolValue(w.Active),
+		Description:     types.StringPointerValue(w.Description),
+		Secret:          prior.Secret,
+		SecretWO:        types.StringNull(),
+		SecretWOVersion: prior.SecretWOVersion,
+		HasSecret:       types.BoolValue(w.HasSecret),
+		DateCreated:     rfc3339(w.DateCreated),
+		DateModified:    rfc3339(w.DateModified),
+	}
+	if m.Events.IsNull() {
+		m.Events = types.SetValueMust(types.StringType, []attr.Value{})
+	}
+	return m
+}
+
+// webhookURLValidator accepts https URLs and http to a loopback address,
+// as the service does.
+type webhookURLValidator struct{}
+
+func (webhookURLValidator) Description(context.Context) string {
+	return "must be an https URL, or http to a loopback address"
+}
+
+func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (webhookURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	raw := req.ConfigValue.ValueString()
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid webhook URL",
+			fmt.Sprintf("url %q is not an absolute URL; give the receiver's address, e.g. https://hooks.example.com/rms.", raw))
+	case u.Scheme == "http" && !client.IsLoopbackHost(u.Hostname()):
+		resp.Diagnostics.AddAttributeError(req.Path, "Webhook URL must use https",
+			fmt.Sprintf("url %q uses plain http; deliveries carry account data, so the service accepts http only to a loopback address (127.0.0.1, ::1, localhost). Use https.", raw))
+	}
+}
+
+func joinTicks(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += "`, `"
+		}
+		out += v
+	}
+	return out
+}
