@@ -150,3 +150,21 @@ func TestRequestsAtTheFloor(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteCSV(t *testing.T) {
+	var b strings.Builder
+	must(t, WriteCSV(&b, 3))
+	want := CSVHeader + "\n" +
+		"customer-0,c0@example.com,Ada,Lovelace-0\n" +
+		"customer-1,c1@example.com,Ada,Lovelace-1\n" +
+		"customer-2,c2@example.com,Ada,Lovelace-2\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("CSV (-want +got):\n%s", diff)
+	}
+	size, err := WriteCSVFile(filepath.Join(t.TempDir(), "rows.csv"), 100_000)
+	must(t, err)
+	// About 60 bytes a row, as the 60 MB for 1,000,000 rows.
+	if size < 4_500_000 || size > 6_500_000 {
+		t.Errorf("100,000 rows are %d bytes", size)
+	}
+}

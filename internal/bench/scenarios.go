@@ -335,7 +335,7 @@ func (b *Bench) LargeFiles(ctx context.Context, rows []int) error {
 		}
 	}
 	// Both resources exist but this harness does not drive them yet: write
-	// the configurations here (GenerateCSV makes the file; Workspace.Run
+	// the configurations here (WriteCSVFile makes the file; Workspace.Run
 	// reports the provider's peak RSS) once their schemas are on main.
 	return fmt.Errorf("%w: rms_list_import and rms_statistics_export exist, but the harness does not drive them yet", ErrPending)
 }
