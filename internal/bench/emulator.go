@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -27,10 +28,11 @@ type Emulator struct {
 	Password   string
 	Server     *emulator.Server
 
-	http   *http.Server
-	done   chan error
-	mu     sync.Mutex
-	counts Counts
+	http    *http.Server
+	done    chan error
+	mu      sync.Mutex
+	counts  Counts
+	latency atomic.Int64 // added before every answer, in nanoseconds
 }
 
 // StartEmulator serves a new emulator for opts on 127.0.0.1.
@@ -48,6 +50,9 @@ func StartEmulator(opts emulator.Options) (*Emulator, error) {
 	}
 	e.http = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if d := time.Duration(e.latency.Load()); d > 0 {
+				time.Sleep(d)
+			}
 			srv.ServeHTTP(w, r)
 			e.mu.Lock()
 			e.counts[r.Method+" "+Route(r.URL.Path)]++
@@ -58,6 +63,10 @@ func StartEmulator(opts emulator.Options) (*Emulator, error) {
 	go func() { e.done <- e.http.Serve(ln) }()
 	return e, nil
 }
+
+// SetLatency makes every answer from now on wait d first, as a service
+// across a network would; zero answers at once.
+func (e *Emulator) SetLatency(d time.Duration) { e.latency.Store(int64(d)) }
 
 // Close stops the emulator.
 func (e *Emulator) Close() error {

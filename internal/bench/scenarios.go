@@ -27,10 +27,14 @@ type Bench struct {
 	seq int
 }
 
-// PlanVariant names a set of extra environment variables for a plan.
+// PlanVariant is a further no-change plan of the rms_contact workspace:
+// extra environment variables (KEY=value), extra plan arguments, and a
+// latency the emulator adds to every answer during it.
 type PlanVariant struct {
-	Name string
-	Env  []string
+	Name    string
+	Env     []string
+	Args    []string
+	Latency time.Duration
 }
 
 // ErrPending marks a scenario that cannot run yet: the provider lacks what
@@ -240,9 +244,9 @@ func (b *Bench) Timing(ctx context.Context, n int) (TimingResult, error) {
 		type step struct {
 			subject *TimingSubject
 			ws      *Workspace
-			env     []string
+			variant PlanVariant
 		}
-		order := []step{{contact, cws, nil}, {data, dws, nil}}
+		order := []step{{subject: contact, ws: cws}, {subject: data, ws: dws}}
 		if r%2 == 1 { // alternate who goes first
 			order[0], order[1] = order[1], order[0]
 		}
@@ -258,12 +262,14 @@ func (b *Bench) Timing(ctx context.Context, n int) (TimingResult, error) {
 		}
 		plans := order
 		for i, v := range b.PlanVariants {
-			plans = append(plans, step{variants[i], cws, v.Env})
+			plans = append(plans, step{variants[i], cws, v})
 		}
 		for _, s := range plans {
 			b.logf("timing N=%d repeat %d/%d: %s plan", n, r+1, b.Repeat, s.subject.Name)
 			before := e.Counts()
-			run, err := s.ws.RunEnv(ctx, s.env, 0, planArgs...)
+			e.SetLatency(s.variant.Latency)
+			run, err := s.ws.RunEnv(ctx, s.variant.Env, 0, append(slices.Clone(planArgs), s.variant.Args...)...)
+			e.SetLatency(0)
 			if err != nil {
 				return TimingResult{}, err
 			}

@@ -6,7 +6,7 @@
 // Settings come from flags or, for `make bench`, from the environment:
 //
 //	-n        BENCH_N          resource counts, default "100 1000"
-//	-repeat   BENCH_REPEAT     timed runs per wall-time figure (median), default 3
+//	-repeat   BENCH_REPEAT     timed runs per wall-time figure (median), default 1
 //	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches
 //	-rows     BENCH_ROWS       CSV rows of the large-file scenario, default "100000 1000000"
 //	-out      BENCH_OUT        also write the Markdown to this file
@@ -44,7 +44,7 @@ func env(key, def string) string {
 func run() error {
 	var (
 		ns     = flag.String("n", env("BENCH_N", "100 1000"), "resource counts, separated by spaces or commas")
-		repeat = flag.Int("repeat", atoiOr(env("BENCH_REPEAT", "3"), 3), "timed runs per wall-time figure; the median is reported")
+		repeat = flag.Int("repeat", atoiOr(env("BENCH_REPEAT", "1"), 1), "timed runs per wall-time figure; the median is reported")
 		only   = flag.String("only", env("BENCH_SCENARIOS", "requests,timing,largefiles,batches"), "scenarios to run")
 		rows   = flag.String("rows", env("BENCH_ROWS", "100000 1000000"), "CSV rows of the large-file scenario")
 		out    = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")
@@ -147,6 +147,12 @@ var planVariants = []bench.PlanVariant{
 	// Terraform does not read these, so it still drops the logs; the
 	// provider produces them as it did before it switched unread logs off.
 	{Name: "plugin logs on", Env: []string{"TF_LOG_SDK=TRACE", "TF_LOG_SDK_PROTO=TRACE", "TF_LOG_SDK_FRAMEWORK=TRACE"}},
+	// No refresh: what Terraform, gRPC and the plugin framework cost for N
+	// resources of this provider before any of its own reads.
+	{Name: "-refresh=false", Args: []string{"-refresh=false"}},
+	// A service across a network: every answer 25 ms late.
+	{Name: "25 ms per request", Latency: 25 * time.Millisecond},
+	{Name: "25 ms per request, shared listing off", Env: []string{"RMS_CONTACT_LISTING=false"}, Latency: 25 * time.Millisecond},
 }
 
 // commandLine is how to reproduce this run.
