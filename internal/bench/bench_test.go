@@ -132,7 +132,8 @@ func TestRequestsAtTheFloor(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	must(t, err)
 	dir := t.TempDir()
-	tf, err := Setup(ctx, root, dir)
+	// The same terraform as the acceptance tests (make test-latest sets it).
+	tf, err := Setup(ctx, root, dir, os.Getenv("TF_ACC_TERRAFORM_PATH"))
 	must(t, err)
 	b := &Bench{TF: tf, Dir: dir, Repeat: 1}
 	const n = 3

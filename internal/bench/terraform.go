@@ -27,11 +27,15 @@ type Terraform struct {
 const ProviderBinaryName = "terraform-provider-rms"
 
 // Setup builds the provider from the module at root into dir/bin (once) and
-// writes dir/terraformrc pointing Terraform at it.
-func Setup(ctx context.Context, root, dir string) (*Terraform, error) {
-	bin, err := exec.LookPath("terraform")
-	if err != nil {
-		return nil, errors.New("terraform is not on PATH: install Terraform 1.11.4 or newer")
+// writes dir/terraformrc pointing Terraform at it. terraformBin is the
+// terraform binary to run; empty means the one on PATH.
+func Setup(ctx context.Context, root, dir, terraformBin string) (*Terraform, error) {
+	bin := terraformBin
+	if bin == "" {
+		var err error
+		if bin, err = exec.LookPath("terraform"); err != nil {
+			return nil, errors.New("terraform is not on PATH: install Terraform 1.11.4 or newer, or name a binary with -terraform / BENCH_TERRAFORM")
+		}
 	}
 	tf := &Terraform{Bin: bin, ProviderDir: filepath.Join(dir, "bin")}
 	out, err := exec.CommandContext(ctx, bin, "version", "-json").Output()

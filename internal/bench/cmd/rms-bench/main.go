@@ -10,6 +10,7 @@
 //	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches
 //	-rows     BENCH_ROWS       CSV rows of the large-file scenario, default "100000 1000000"
 //	-out      BENCH_OUT        also write the Markdown to this file
+//	-terraform BENCH_TERRAFORM the terraform binary, default the one on PATH
 package main
 
 import (
@@ -49,6 +50,7 @@ func run() error {
 		rows   = flag.String("rows", env("BENCH_ROWS", "100000 1000000"), "CSV rows of the large-file scenario")
 		out    = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")
 		root   = flag.String("root", ".", "the provider module to build")
+		tfBin  = flag.String("terraform", env("BENCH_TERRAFORM", ""), "the terraform binary (default: the one on PATH)")
 		keep   = flag.Bool("keep", false, "keep the scratch directory (workspaces, state, CLI config)")
 	)
 	flag.Parse()
@@ -82,7 +84,7 @@ func run() error {
 
 	started := time.Now()
 	fmt.Fprintln(os.Stderr, "rms-bench: building the provider")
-	tf, err := bench.Setup(ctx, *root, dir)
+	tf, err := bench.Setup(ctx, *root, dir, *tfBin)
 	if err != nil {
 		return err
 	}
@@ -158,7 +160,7 @@ var planVariants = []bench.PlanVariant{
 // commandLine is how to reproduce this run.
 func commandLine() string {
 	var parts []string
-	for _, k := range []string{"BENCH_N", "BENCH_REPEAT", "BENCH_SCENARIOS", "BENCH_ROWS"} {
+	for _, k := range []string{"BENCH_N", "BENCH_REPEAT", "BENCH_SCENARIOS", "BENCH_ROWS", "BENCH_TERRAFORM"} {
 		if v := os.Getenv(k); v != "" {
 			parts = append(parts, k+"="+strconv.Quote(v))
 		}
