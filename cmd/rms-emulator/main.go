@@ -1,10 +1,12 @@
 // Command rms-emulator runs the in-memory emulator of the service on a
 // loopback address, for demos and for users' own CI:
 //
-//	rms-emulator -addr 127.0.0.1:0 -port-file /tmp/rms.url
+//	rms-emulator -addr 127.0.0.1:0 -port-file /tmp/rms.url \
+//	  -fixtures fixtures.json -data-dir .rms-state
 //
 // It prints the base URL and the provider block to use, and runs until
-// SIGINT or SIGTERM.
+// SIGINT or SIGTERM. The guide "Running the emulator in your own CI"
+// (docs/guides/emulator-in-ci.md) documents every flag.
 package main
 
 import (
@@ -24,6 +26,9 @@ import (
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
+
+// version is set by the release build through -ldflags "-X main.version=...".
+var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -52,6 +57,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		password    = fs.String("password", emulator.DefaultPassword, "Basic auth password")
 		logRequests = fs.Bool("log-requests", false, "log every request to stderr")
 		portFile    = fs.String("port-file", "", "write the base URL to this `file` once listening (removed on exit)")
+		fixtures    = fs.String("fixtures", "", "preload a new account from this JSON `file` (lists, contacts, properties, triggers, webhooks, ...)")
+		dataDir     = fs.String("data-dir", "", "keep the account in this `directory` across restarts (restored on start, written after changes and on exit)")
+		showVersion = fs.Bool("version", false, "print the version and exit")
 		retired     = retireFlag{}
 		faults      = registerFaultFlags(fs)
 	)
@@ -62,6 +70,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "rms-emulator", version)
+		return nil
+	}
 	if !*allowRemote {
 		if err := checkLoopback(*addr); err != nil {
 			return err
@@ -71,6 +83,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	faultOpts, err := faults.options()
 	if err != nil {
 		return err
+	}
+	var fx *emulator.Fixtures
+	if *fixtures != "" {
+		if fx, err = emulator.ReadFixturesFile(*fixtures); err != nil {
+			return err
+		}
 	}
 
 	level := slog.LevelWarn
@@ -83,13 +101,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Password:   *password,
 		Retired:    retired,
 		Faults:     faultOpts,
+		Fixtures:   fx,
+		DataDir:    *dataDir,
 		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
 	if err != nil {
 		return err
 	}
 	opts := l.Server.Options()
-	fmt.Fprintf(stdout, "rms-emulator listening on %s\n\n", l.URL)
+	fmt.Fprintf(stdout, "rms-emulator listening on %s\n", l.URL)
+	if fx != nil || *dataDir != "" {
+		fmt.Fprintf(stdout, "account: %s\n", l.Server.Loaded())
+	}
+	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "provider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
 		hclString(l.URL), opts.CustomerID, hclString(opts.Username), hclString(opts.Password))
 	// The port file comes last: a script that sees it may rely on the banner.
