@@ -88,7 +88,10 @@ func TestVerifyRefusesForgeriesAndReplays(t *testing.T) {
 	}{
 		{"other secret", signed("guess", now, body), body, "does not match"},
 		{"body changed", signed("s3cret", now, body), []byte(strings.Replace(string(body), "created", "deleted", 1)), "does not match"},
-		{"timestamp changed", func() http.Header { tampered.Set("X-RMS-Timestamp", strconv.FormatInt(now.Unix()+1, 10)); return tampered }(), body, "does not match"},
+		{"timestamp changed", func() http.Header {
+			tampered.Set("X-RMS-Timestamp", strconv.FormatInt(now.Unix()+1, 10))
+			return tampered
+		}(), body, "does not match"},
 		{"too old", signed("s3cret", now.Add(-6*time.Minute), body), body, "possible replay"},
 		{"from the future", signed("s3cret", now.Add(6*time.Minute), body), body, "possible replay"},
 		{"unsigned", http.Header{"X-Rms-Timestamp": {strconv.FormatInt(now.Unix(), 10)}}, body, "missing X-RMS-Signature"},
