@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Fails with a clear message when no terraform binary is available. The tests
-# and tfplugindocs never download Terraform; they use TF_ACC_TERRAFORM_PATH
-# or the terraform on PATH.
+# Prints the terraform binary the minimum-version test leg (and make demo)
+# uses, and says which on stderr:
+#   1. TF_ACC_TERRAFORM_PATH, when set (an explicit choice wins);
+#   2. the terraform on PATH, when it is the supported minimum or newer;
+#   3. otherwise the minimum version built from source and cached by
+#      scripts/terraform.sh (once per machine, a few minutes).
+# Nothing here downloads a Terraform release.
 set -euo pipefail
-tf="${TF_ACC_TERRAFORM_PATH:-$(command -v terraform || true)}"
-if [[ -z "$tf" || ! -x "$tf" ]]; then
-  cat >&2 <<'MSG'
-terraform was not found. Install Terraform 1.11.4 or newer and put it on PATH,
-or set TF_ACC_TERRAFORM_PATH to a terraform binary. Nothing here downloads one.
-MSG
-  exit 1
+here="$(cd "$(dirname "$0")" && pwd)"
+if [[ -n "${TF_ACC_TERRAFORM_PATH:-}" ]]; then
+  tf="$TF_ACC_TERRAFORM_PATH"
+  [[ -x "$tf" ]] || { echo "TF_ACC_TERRAFORM_PATH=$tf is not an executable file; unset it to use the terraform on PATH or a cached build" >&2; exit 1; }
+else
+  tf="$(bash "$here/terraform.sh" min-path)"
 fi
-# sed reads all of its input: head would exit early and, under pipefail,
-# fail the script with SIGPIPE (status 141) when terraform writes again.
-version="$("$tf" version 2>/dev/null | sed -n 1p)"
-echo "using $version ($tf)"
+out="$("$tf" version 2>/dev/null)" || true
+echo "using ${out%%$'\n'*} ($tf)" >&2
+echo "$tf"

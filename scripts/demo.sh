@@ -10,10 +10,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export CHECKPOINT_DISABLE=1
 
-if ! command -v terraform >/dev/null 2>&1; then
-  echo "demo: terraform is not on PATH; install Terraform 1.11.4 or newer" >&2
-  exit 1
-fi
+# The terraform on PATH when it is 1.11.4 or newer, else a cached build of
+# 1.11.4 (scripts/terraform.sh), or TF_ACC_TERRAFORM_PATH when set.
+tf_bin="$(bash "$root/scripts/check-terraform.sh")"
+terraform() { "$tf_bin" "$@"; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/rms-demo.XXXXXX")"
 emulator_pid=""

@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -20,7 +21,24 @@ const (
 	FaultUnavailable     = "503"
 	FaultGatewayTimeout  = "504"
 	FaultDrop            = "drop" // connection closed before any response
+
+	// Answers a broken proxy or gateway might give instead of the service's.
+	// They happen before the emulator acts, like the others.
+	FaultHTML      = "html"      // 200 with an HTML page
+	FaultEmpty     = "empty"     // 200 with an empty body
+	FaultTruncated = "truncated" // 200 with JSON cut off half way
+	FaultMalformed = "malformed" // 200 with a body that is not JSON
+	FaultHuge      = "huge"      // 200 with a JSON body larger than any page
+	FaultRedirect  = "redirect"  // 302 to another host
 )
+
+// CorruptFaults are the kinds that answer 200 or 302 with a broken body;
+// they are never chosen by default, only when listed in Kinds.
+var CorruptFaults = []string{FaultHTML, FaultEmpty, FaultTruncated, FaultMalformed, FaultHuge, FaultRedirect}
+
+// hugeFaultSize is the size of a FaultHuge body: larger than the client's
+// bound on a JSON answer.
+const hugeFaultSize = 65 << 20
 
 // AllFaults are the kinds injected when FaultOptions.Kinds is empty.
 var AllFaults = []string{FaultTooManyRequests, FaultInternal, FaultBadGateway, FaultUnavailable, FaultGatewayTimeout, FaultDrop}
@@ -73,14 +91,14 @@ func (f FaultOptions) Validate() error {
 	}
 	for _, k := range f.Kinds {
 		if !validFault(k) {
-			return fmt.Errorf("unknown fault kind %q; use one of %s", k, strings.Join(AllFaults, ", "))
+			return fmt.Errorf("unknown fault kind %q; use one of %s, %s", k, strings.Join(AllFaults, ", "), strings.Join(CorruptFaults, ", "))
 		}
 	}
 	return nil
 }
 
 func validFault(k string) bool {
-	for _, a := range AllFaults {
+	for _, a := range append(append([]string{}, AllFaults...), CorruptFaults...) {
 		if a == k {
 			return true
 		}
@@ -195,6 +213,8 @@ func (s *Server) withFaults(w http.ResponseWriter, r *http.Request, next func(ht
 	switch {
 	case fault == FaultDrop:
 		dropConnection(w)
+	case isCorrupt(fault):
+		writeCorrupt(w, fault)
 	case fault != "":
 		status, _ := strconv.Atoi(fault)
 		e := errorf(status, "injected fault: %s", http.StatusText(status))
@@ -241,3 +261,49 @@ func (b *bufferedWriter) WriteHeader(code int) {
 	}
 }
 func (b *bufferedWriter) Write(p []byte) (int, error) { return b.body.Write(p) }
+
+func isCorrupt(k string) bool {
+	for _, c := range CorruptFaults {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+// writeCorrupt answers as a misconfigured proxy would.
+func writeCorrupt(w http.ResponseWriter, kind string) {
+	switch kind {
+	case FaultHTML:
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, "<html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>")
+	case FaultEmpty:
+		w.Header().Set("Content-Type", jsonContentType)
+		w.WriteHeader(http.StatusOK)
+	case FaultTruncated:
+		w.Header().Set("Content-Type", jsonContentType)
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, `{"id": 1, "name": "cut of`)
+	case FaultMalformed:
+		w.Header().Set("Content-Type", jsonContentType)
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, `{"id": 1, "name": }`)
+	case FaultHuge:
+		w.Header().Set("Content-Type", jsonContentType)
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, `{"padding":"`)
+		chunk := strings.Repeat("x", 64<<10)
+		for written := 0; written < hugeFaultSize; written += len(chunk) {
+			if _, err := io.WriteString(w, chunk); err != nil {
+				return
+			}
+		}
+		_, _ = io.WriteString(w, `"}`)
+	case FaultRedirect:
+		// Another host on the loopback range, so a client that follows it
+		// reaches nothing beyond this machine.
+		w.Header().Set("Location", "http://127.0.0.2:9/rest/")
+		w.WriteHeader(http.StatusFound)
+	}
+}

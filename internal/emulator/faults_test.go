@@ -34,7 +34,10 @@ func send(t *testing.T, l *Listener, method, path, body string) (int, http.Heade
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	c := &http.Client{
+		Transport:     &http.Transport{DisableKeepAlives: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 	resp, err := c.Do(req)
 	if err != nil {
 		return 0, nil, err
@@ -69,6 +72,14 @@ func TestFaults(t *testing.T) {
 		"dropped connection": {
 			faults: FaultOptions{Rate: 1, Kinds: []string{FaultDrop}},
 			method: "GET", path: "/rest/1000/projects", wantErr: true,
+		},
+		"html page": {
+			faults: FaultOptions{Rate: 1, Kinds: []string{FaultHTML}},
+			method: "GET", path: "/rest/1000/projects", wantStatus: 200,
+		},
+		"redirect elsewhere": {
+			faults: FaultOptions{Rate: 1, Kinds: []string{FaultRedirect}},
+			method: "GET", path: "/rest/1000/projects", wantStatus: 302,
 		},
 		"documentation is never faulted": {
 			faults: FaultOptions{Rate: 1, Kinds: []string{FaultInternal}},
@@ -169,6 +180,7 @@ func TestFaultOptionsValidate(t *testing.T) {
 		"rate above one": {f: FaultOptions{Rate: 1.5}, wantErr: "between 0 and 1"},
 		"negative drop":  {f: FaultOptions{ActThenDropRate: -0.1}, wantErr: "between 0 and 1"},
 		"unknown kind":   {f: FaultOptions{Kinds: []string{"418"}}, wantErr: `unknown fault kind "418"`},
+		"corrupt kinds":  {f: FaultOptions{Rate: 1, Kinds: CorruptFaults}},
 		"known kinds":    {f: FaultOptions{Rate: 0.2, Kinds: []string{"429", "drop"}}},
 	}
 	for name, tc := range cases {

@@ -89,7 +89,7 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 		resp.Diagnostics.AddAttributeError(path.Root("body"), "Invalid body", err.Error())
 		return
 	}
-	e, err := r.data.client.CreateEntity(ctx, collection, body)
+	e, err := r.data.client.CreateEntityOnce(ctx, collection, body)
 	if err != nil {
 		addEntityError(&resp.Diagnostics, "Unable to create entity in "+collection, collection, err)
 		return

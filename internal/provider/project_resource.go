@@ -20,6 +20,7 @@ var (
 	_ resource.Resource                = &projectResource{}
 	_ resource.ResourceWithConfigure   = &projectResource{}
 	_ resource.ResourceWithImportState = &projectResource{}
+	_ resource.ResourceWithIdentity    = &projectResource{}
 )
 
 // NewProjectResource returns the rms_project resource.
@@ -68,6 +69,11 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
+// IdentitySchema: a project is identified by its id (Terraform 1.12+).
+func (r *projectResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("project")
+}
+
 func (r *projectResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
@@ -84,7 +90,9 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	tflog.Info(ctx, "created project", map[string]any{"id": p.ID.String()})
-	resp.Diagnostics.Append(resp.State.Set(ctx, projectToModel(p, plan))...)
+	m := projectToModel(p, plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -96,14 +104,16 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	p, err := r.data.client.GetProject(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "project is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
+		removeGone(ctx, resp, idIdentity(state.ID))
 		return
 	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to read project", err, nil)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, projectToModel(p, state))...)
+	m := projectToModel(p, state)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -118,7 +128,9 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		addAPIError(&resp.Diagnostics, "Unable to update project", err, projectFields)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, projectToModel(p, plan))...)
+	m := projectToModel(p, plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -132,13 +144,10 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 }
 
+// ImportState accepts the numeric id as the import string or as
+// `identity = { id = "42" }` in an import block.
 func (r *projectResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !isEntityID(req.ID) {
-		resp.Diagnostics.AddError("Invalid import id",
-			"Import an rms_project by its numeric id, e.g. `terraform import rms_project.example 42`; got "+quote(req.ID)+".")
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	importByEntityID(ctx, "rms_project", req, resp)
 }
 
 func projectInput(m projectModel) client.ProjectInput {

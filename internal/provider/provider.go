@@ -135,5 +135,10 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 
 // Functions lists the provider functions.
 func (p *RMSProvider) Functions(context.Context) []func() function.Function {
-	return nil
+	return []func() function.Function{
+		NewBatchTimeFunction,
+		NewContactImportIDFunction,
+		NewDelimiterCodeFunction,
+		NewWebhookSignatureFunction,
+	}
 }

@@ -159,7 +159,7 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 	} else if secretWO != nil {
 		in.Secret = secretWO
 	}
-	w, err := r.data.client.CreateWebhook(ctx, in)
+	w, err := r.data.client.CreateWebhookOnce(ctx, in)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to create webhook", err, webhookFields)
 		return

@@ -1,0 +1,215 @@
+package provider_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+// badInput is one row of the bad-input catalogue: what a user (or a broken
+// server) can do wrong, and the diagnostic that must name the cause and
+// what to do. The rows are the troubleshooting guide's table
+// (templates/guides/troubleshooting.md); TestTroubleshootingGuideCoversCatalogue
+// keeps the two together.
+type badInput struct {
+	opts   emulator.Options
+	seed   func(t *testing.T, env *acctest.Env)
+	config func(env *acctest.Env) string
+	want   []string
+	// empty lists collections that must hold nothing afterwards: a failed
+	// apply leaves nothing on the server.
+	empty []string
+}
+
+// providerWith is a provider block for env with extra settings, or with
+// settings left out (a key mapped to "").
+func providerWith(env *acctest.Env, settings map[string]string) string {
+	base := map[string]string{
+		"base_url":    fmt.Sprintf("%q", env.URL),
+		"customer_id": fmt.Sprint(env.CustomerID),
+		"username":    fmt.Sprintf("%q", env.Username),
+		"password":    fmt.Sprintf("%q", env.Password),
+	}
+	for k, v := range settings {
+		base[k] = v
+	}
+	var b strings.Builder
+	b.WriteString("provider \"rms\" {\n")
+	for _, k := range []string{"base_url", "customer_id", "username", "password", "request_timeout", "max_retries", "batch_poll_interval", "ca_bundle_file", "max_requests_per_second"} {
+		if v := base[k]; v != "" {
+			fmt.Fprintf(&b, "  %s = %s\n", k, v)
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+func withProvider(settings map[string]string, hcl string) func(*acctest.Env) string {
+	return func(env *acctest.Env) string { return providerWith(env, settings) + hcl }
+}
+
+func withEnv(hcl string) func(*acctest.Env) string {
+	return func(env *acctest.Env) string { return env.Config(hcl) }
+}
+
+// corrupt answers every GET of projects with a broken body.
+func corrupt(kind string) emulator.Options {
+	return emulator.Options{Faults: emulator.FaultOptions{Rate: 1, Kinds: []string{kind}, Methods: []string{"GET"}, PathPrefix: "projects"}}
+}
+
+const (
+	aProject    = `resource "rms_project" "p" { name = "P" }`
+	readProject = `data "rms_project" "p" { id = "5" }`
+	aList       = `resource "rms_list" "l" { name = "L" }`
+)
+
+func aContact(attrs string) string {
+	return `
+resource "rms_list" "l" { name = "L" }
+resource "rms_contact" "c" {
+  list_id     = rms_list.l.id
+  original_id = "c-1"
+` + attrs + `
+}`
+}
+
+func aResource(collection, body string) string {
+	return fmt.Sprintf(`
+resource "rms_resource" "r" {
+  collection = %q
+  body       = %s
+}`, collection, body)
+}
+
+func aWebhook(attrs string) string {
+	return `
+resource "rms_webhook" "w" {
+` + attrs + `
+}`
+}
+
+func badInputCatalogue() map[string]badInput {
+	return map[string]badInput{
+		// Provider configuration.
+		"base_url missing":                     {config: withProvider(map[string]string{"base_url": ""}, aProject), want: []string{"Missing base URL", "RMS_BASE_URL"}},
+		"base_url not a URL":                   {config: withProvider(map[string]string{"base_url": `"server.example.com"`}, aProject), want: []string{"Invalid base URL", "absolute https:// URL"}},
+		"base_url plain http to a remote host": {config: withProvider(map[string]string{"base_url": `"http://rms.example.com"`}, aProject), want: []string{"Invalid base URL", "use https"}},
+		"customer_id below one":                {config: withProvider(map[string]string{"customer_id": "0"}, aProject), want: []string{"customer_id", "must be at least 1"}},
+		"customer_id not a number":             {config: withProvider(map[string]string{"customer_id": `"acme"`}, aProject), want: []string{"Incorrect attribute value type", "customer_id"}},
+		"username missing":                     {config: withProvider(map[string]string{"username": ""}, aProject), want: []string{"Missing username", "RMS_USERNAME"}},
+		"password missing":                     {config: withProvider(map[string]string{"password": ""}, aProject), want: []string{"Missing password", "RMS_PASSWORD"}},
+		"request_timeout not a duration":       {config: withProvider(map[string]string{"request_timeout": `"soon"`}, aProject), want: []string{"Invalid Time Duration String Value", "request_timeout", `time: invalid duration "soon"`}},
+		"batch_poll_interval too short":        {config: withProvider(map[string]string{"batch_poll_interval": `"10ms"`}, aProject), want: []string{"Invalid batch_poll_interval", "at least 1s"}},
+		"max_retries out of range":             {config: withProvider(map[string]string{"max_retries": "99"}, aProject), want: []string{"max_retries", "must be between 0 and 20"}},
+		"max_requests_per_second negative":     {config: withProvider(map[string]string{"max_requests_per_second": "-1"}, aProject), want: []string{"max_requests_per_second", "must be at least 0"}},
+		"ca_bundle_file missing":               {config: withProvider(map[string]string{"ca_bundle_file": `"/nonexistent/ca.pem"`}, aProject), want: []string{"Unreadable CA bundle", "PEM file"}},
+		"wrong password":                       {config: withProvider(map[string]string{"password": `"wrong"`}, aProject), want: []string{"401 UNAUTHORIZED", "Check username and password"}, empty: []string{"projects"}},
+		"customer_id of another account":       {config: withProvider(map[string]string{"customer_id": "4242"}, aProject), want: []string{"403 FORBIDDEN", "Check customer_id"}, empty: []string{"projects"}},
+
+		// Server answers a broken proxy might give.
+		"server answers HTML instead of JSON": {opts: corrupt(emulator.FaultHTML), config: withEnv(readProject), want: []string{"expected a JSON answer but the server sent text/html"}},
+		"server answers an empty body":        {opts: corrupt(emulator.FaultEmpty), config: withEnv(readProject), want: []string{"empty body where a JSON answer was expected"}},
+		"server answers truncated JSON":       {opts: corrupt(emulator.FaultTruncated), config: withEnv(readProject), want: []string{"the JSON answer was cut short"}},
+		"server answers malformed JSON":       {opts: corrupt(emulator.FaultMalformed), config: withEnv(readProject), want: []string{"decoding the JSON answer"}},
+		"server answers a huge body":          {opts: corrupt(emulator.FaultHuge), config: withEnv(readProject), want: []string{"cut short (truncated or over 64 MiB)"}},
+		"server redirects to another host":    {opts: corrupt(emulator.FaultRedirect), config: withEnv(readProject), want: []string{"redirect"}},
+		"server keeps failing":                {opts: emulator.Options{Faults: emulator.FaultOptions{Rate: 1, Kinds: []string{emulator.FaultUnavailable}, RetryAfter: 1}}, config: withProvider(map[string]string{"max_retries": "1"}, readProject), want: []string{"503", "retry later"}},
+		"resource retired by the service":     {opts: emulator.Options{Retired: map[string]string{"projects": "Projects moved to workspaces"}}, config: withEnv(aProject), want: []string{"410 GONE: Projects moved to workspaces"}},
+
+		// rms_project and rms_list.
+		"project name empty":   {config: withEnv(`resource "rms_project" "p" { name = "" }`), want: []string{"name string length must be at least 1"}},
+		"project name missing": {config: withEnv(`resource "rms_project" "p" {}`), want: []string{`The argument "name" is required`}},
+		"list name empty":      {config: withEnv(`resource "rms_list" "l" { name = "" }`), want: []string{"name string length must be at least 1"}},
+		"list sender e-mail malformed": {config: withEnv(`resource "rms_list" "l" { 
+  name = "L"
+  sender_email = "Ada <ada@example.com>"
+}`), want: []string{"Unable to create list", "sender_email"}, empty: []string{"lists"}},
+		"project looked up by an unknown name": {config: withEnv(`data "rms_project" "p" { name = "Nobody" }`), want: []string{`no project is named "Nobody"`}},
+
+		// rms_contact.
+		"contact property of an unknown attribute":    {config: withEnv(aContact(`  properties = { colour = "red" }`)), want: []string{`unknown contact attribute "colour"`, "name or the id of a contact attribute"}},
+		"contact property of an unknown attribute id": {config: withEnv(aContact(`  properties = { "999" = "x" }`)), want: []string{`unknown contact attribute "999"`}},
+		"contact e-mail status not an allowed value":  {config: withEnv(aContact(`  email_status = "subscribed"`)), want: []string{"email_status", `value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"]`}},
+		"contact mobile status not an allowed value":  {config: withEnv(aContact(`  mobile_status = "OPTED_OUT"`)), want: []string{"mobile_status", `value must be one of`}},
+		"contact original id empty": {config: withEnv(`resource "rms_contact" "c" {
+  list_id     = "5"
+  original_id = ""
+}`), want: []string{"original_id", "string length must be at least 1"}},
+		"contact in a list that does not exist": {config: withEnv(`resource "rms_contact" "c" {
+  list_id     = "99999"
+  original_id = "c-1"
+}`), want: []string{"list_id", "List 99999 does not exist"}},
+		"contact list id not a number": {config: withEnv(`resource "rms_contact" "c" {
+  list_id     = "news"
+  original_id = "c-1"
+}`), want: []string{"list_id", "must be the numeric id of a list"}},
+		"contact original id already taken": {
+			seed: func(t *testing.T, env *acctest.Env) {
+				var l map[string]any
+				env.MustDo(t, "POST", "lists", map[string]any{"name": "Seeded"}, &l)
+				env.MustDo(t, "POST", fmt.Sprintf("lists/%v/contacts", l["id"]), map[string]any{"originalId": "taken"}, nil)
+			},
+			config: withEnv(`resource "rms_contact" "c" {
+  list_id     = "5"
+  original_id = "taken"
+}`), want: []string{"Contact already exists", "terraform import rms_contact.example 5/taken"},
+		},
+
+		// rms_resource.
+		"generic body given as a JSON string": {config: withEnv(aResource("campaigns", `jsonencode({ name = "x" })`)), want: []string{"body must be an object, not a string", "Pass the object itself"}},
+		"generic body not an object":          {config: withEnv(aResource("campaigns", `["a", "b"]`)), want: []string{"body must be an object"}},
+		"generic body sets id":                {config: withEnv(aResource("campaigns", `{ id = 5, name = "x" }`)), want: []string{"Key set by the server", `body must not contain "id"`}},
+		"generic collection internal-only":    {config: withEnv(aResource("systemusers", `{ name = "x" }`)), want: []string{"internal-only domain"}},
+		"generic collection unknown":          {config: withEnv(aResource("gadgets", `{ name = "x" }`)), want: []string{`collection "gadgets" is not a public domain`}},
+		"generic collection retired":          {opts: emulator.Options{Retired: map[string]string{"campaigns": "Campaigns were replaced by journeys"}}, config: withEnv(aResource("campaigns", `{ name = "x" }`)), want: []string{"Campaigns were replaced by journeys"}},
+
+		// rms_webhook and rms_transactional_message.
+		"webhook url plain http to a remote host": {config: withEnv(aWebhook(`  url = "http://hooks.example.com/rms"
+  events = ["message.sent"]`)), want: []string{"Webhook URL must use https"}},
+		"webhook event unknown": {config: withEnv(aWebhook(`  url = "https://hooks.example.com/rms"
+  events = ["message.exploded"]`)), want: []string{"value must be one of", "message.sent"}},
+		"webhook without events": {config: withEnv(aWebhook(`  url = "https://hooks.example.com/rms"
+  events = []`)), want: []string{"events set must contain at least 1 elements"}},
+		"transactional message through a missing trigger": {config: withEnv(`resource "rms_transactional_message" "m" {
+  trigger_id = "424242"
+  recipient  = { email = "ada@example.com" }
+}`), want: []string{"Trigger not found", "Create the trigger first"}},
+	}
+}
+
+// TestAccBadInputCatalogue runs every row of the catalogue: each gives its
+// diagnostic, none panics, and a failed apply leaves nothing behind.
+func TestAccBadInputCatalogue(t *testing.T) {
+	cat := badInputCatalogue()
+	if len(cat) < 40 {
+		t.Fatalf("the catalogue has %d rows; the issue asks for at least 40", len(cat))
+	}
+	t.Logf("bad-input catalogue: %d rows", len(cat))
+	for name, tc := range cat {
+		t.Run(name, func(t *testing.T) {
+			env := acctest.NewEnv(t, tc.opts)
+			if tc.seed != nil {
+				tc.seed(t, env)
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories(),
+				Steps: []resource.TestStep{{
+					Config:      tc.config(env),
+					ExpectError: acctest.ExpectErrorParts(tc.want...),
+				}},
+			})
+			for _, coll := range tc.empty {
+				var left []map[string]any
+				env.MustDo(t, "GET", coll, nil, &left)
+				if len(left) != 0 {
+					t.Errorf("the failed apply left %d entities in %s: %v", len(left), coll, left)
+				}
+			}
+		})
+	}
+}
