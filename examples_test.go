@@ -52,7 +52,11 @@ func TestExamplesValidate(t *testing.T) {
 		t.Fatalf("building the provider: %v\n%s", err, out)
 	}
 	cliConfig := filepath.Join(work, "terraformrc")
-	rc := "provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/rms-labs/rms\" = " + strconv.Quote(bin) + "\n  }\n  direct {}\n}\n"
+	// OpenTofu (make test-tofu) resolves "rms-labs/rms" on its own registry.
+	rc := "provider_installation {\n  dev_overrides {\n" +
+		"    \"registry.terraform.io/rms-labs/rms\" = " + strconv.Quote(bin) + "\n" +
+		"    \"registry.opentofu.org/rms-labs/rms\" = " + strconv.Quote(bin) + "\n" +
+		"  }\n  direct {}\n}\n"
 	if err := os.WriteFile(cliConfig, []byte(rc), 0o600); err != nil {
 		t.Fatal(err)
 	}
