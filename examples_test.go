@@ -66,22 +66,46 @@ func TestExamplesValidate(t *testing.T) {
 		t.Fatalf("found only %d example folders: %v", len(folders), folders)
 	}
 	for _, rel := range folders {
-		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
-			t.Parallel()
-			dir := filepath.Join(t.TempDir(), "example")
-			copied := copyExample(t, filepath.Join("examples", rel), dir, rel, tfVersion)
-			if copied == 0 {
-				t.Skipf("every file of examples/%s needs a newer Terraform than %v", rel, tfVersion)
+		// The import-*.tf files of a resource are alternative ways to import
+		// the same resource (by string id, by identity): validate the folder
+		// once with each, never with two at once.
+		imports, err := filepath.Glob(filepath.Join("examples", rel, "import-*.tf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		variants := map[string]string{"": ""} // subtest suffix -> the import file kept
+		if len(imports) > 0 {
+			variants = map[string]string{}
+			for _, f := range imports {
+				variants["/"+strings.TrimSuffix(filepath.Base(f), ".tf")] = filepath.Base(f)
 			}
-			cmd := exec.Command(tf, "validate", "-no-color")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Errorf("terraform validate rejects examples/%s:\n%s", rel, withoutOverridesWarning(string(out)))
-			}
-		})
+		}
+		for suffix, keep := range variants {
+			t.Run(filepath.ToSlash(rel)+suffix, func(t *testing.T) {
+				t.Parallel()
+				dir := filepath.Join(t.TempDir(), "example")
+				include := func(name string) bool { return !strings.HasPrefix(name, "import-") || name == keep }
+				copied := copyExample(t, filepath.Join("examples", rel), dir, rel, tfVersion, include)
+				if copied == 0 {
+					t.Skipf("every file of examples/%s needs a newer Terraform than %v", rel, tfVersion)
+				}
+				cmd := exec.Command(tf, "validate", "-no-color")
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Errorf("terraform validate rejects examples/%s (with %s):\n%s", rel, orAll(keep), withoutOverridesWarning(string(out)))
+				}
+			})
+		}
 	}
+}
+
+func orAll(keep string) string {
+	if keep == "" {
+		return "all its files"
+	}
+	return keep
 }
 
 // exampleFolders lists the folders under root that hold .tf files,
@@ -116,10 +140,10 @@ func exampleFolders(t *testing.T, root string) []string {
 	return out
 }
 
-// copyExample copies the .tf files of src into dst, leaving out those that
-// need a newer Terraform than have, and adds a required_providers block when
+// copyExample copies the .tf files of src that include accepts into dst,
+// leaving out those that need a newer Terraform than have, and adds a required_providers block when
 // none of them has one. It returns the number of .tf files copied.
-func copyExample(t *testing.T, src, dst, rel string, have [3]int) int {
+func copyExample(t *testing.T, src, dst, rel string, have [3]int, include func(name string) bool) int {
 	t.Helper()
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
@@ -130,7 +154,7 @@ func copyExample(t *testing.T, src, dst, rel string, have [3]int) int {
 	}
 	copied, hasRequired := 0, false
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".tf") {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".tf") || !include(e.Name()) {
 			continue
 		}
 		if newer, why := needsNewer(filepath.Join(rel, e.Name()), have); newer {
