@@ -3,14 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -53,7 +50,7 @@ func (d *batchDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"id": schema.StringAttribute{
 				Required:    true,
 				Description: "Id of the batch, e.g. the `batch_id` of an `rms_statistics_export`.",
-				Validators:  []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be a numeric batch id")},
+				Validators:  batchIDValidators,
 			},
 			"type":          schema.StringAttribute{Computed: true, Description: "`IMPORT` or `STAT_EXPORT`."},
 			"customer_id":   schema.Int64Attribute{Computed: true, Description: "The account the batch belongs to."},

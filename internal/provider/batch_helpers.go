@@ -60,6 +60,12 @@ type batchWait struct {
 	creating    bool          // Create (a cut-short wait warns) or Update (errors)
 	pendingNote string        // what the state lacks while the batch runs
 	failedNote  string        // what follows from a failed batch
+	// progress, when set, also sees each look at the batch: an action
+	// turns it into a progress message for the user.
+	progress func(client.Batch)
+	// resumeNote, when set, replaces the advice on resuming a wait cut
+	// short: an action has no state to resume from.
+	resumeNote string
 }
 
 // waitForBatch waits for a batch on the provider's schedule, logging its
@@ -70,7 +76,12 @@ type batchWait struct {
 // second batch; a warning keeps the resource, and the next plan resumes the
 // wait in place. An update that fails does not taint, so it errors.
 func waitForBatch(ctx context.Context, d *providerData, w batchWait, diags *diag.Diagnostics) (*client.Batch, bool) {
-	b, err := d.client.WaitForBatch(ctx, w.id, d.pollSchedule(), logBatchProgress(ctx, strings.ToLower(w.what)))
+	report := logBatchProgress(ctx, strings.ToLower(w.what))
+	if w.progress != nil {
+		logOnly := report
+		report = func(b client.Batch) { logOnly(b); w.progress(b) }
+	}
+	b, err := d.client.WaitForBatch(ctx, w.id, d.pollSchedule(), report)
 	var waitErr *client.BatchWaitError
 	var failed *client.BatchFailedError
 	switch {
@@ -98,11 +109,18 @@ func batchWaitDiagnostic(w batchWait, err *client.BatchWaitError) (summary, deta
 	if w.creating {
 		limit = "create"
 	}
+	if w.resumeNote != "" {
+		limit = "action's"
+	}
 	summary = w.what + " " + err.BatchID + " has not finished"
 	if errors.Is(err, context.DeadlineExceeded) {
 		detail = fmt.Sprintf("Waited %s (the %s timeout) for batch %s: %s.", w.timeout, limit, err.BatchID, err)
 	} else {
 		detail = fmt.Sprintf("Stopped waiting for batch %s: %s.", err.BatchID, err)
+	}
+	if w.resumeNote != "" {
+		detail += "\n\n" + w.resumeNote
+		return summary, detail
 	}
 	detail += "\n\nThe batch id is kept in the state. The next apply resumes waiting on the same batch; it does not start a new one. " +
 		"To wait longer in one apply, raise timeouts." + limit + " (and timeouts.update for the apply that resumes)."

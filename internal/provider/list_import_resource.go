@@ -5,9 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -269,68 +266,39 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	listID := plan.ListID.ValueString()
 
 	// Open the file first: a file that is gone or changed since plan fails
 	// before anything is created on the service.
-	body, closeBody, err := openImportBody(plan)
+	body, closeBody, err := openImportBody(plan.File, plan.Content, plan.ContentSHA256.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("file"), "Unable to read the import file", err.Error())
 		return
 	}
 	defer closeBody()
 
-	code, err := client.DelimiterCode(plan.Delimiter.ValueString())
-	if err != nil { // the validator ran at plan time; this is a safety net
-		resp.Diagnostics.AddAttributeError(path.Root("delimiter"), "Invalid delimiter", err.Error())
-		return
-	}
-	importID, err := r.data.client.CreateImport(ctx, listID, client.ImportRequest{
-		Delimiter:      code,
-		Encoding:       plan.Encoding.ValueString(),
-		Type:           plan.Type.ValueString(),
-		IdentityColumn: plan.IdentityColumn.ValueString(),
-	})
-	if client.IsNotFound(err) {
-		resp.Diagnostics.AddAttributeError(path.Root("list_id"), "List not found",
-			fmt.Sprintf("No list has id %q in this account: %s", listID, describeAPIError(err)))
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to create the import", err, importFields)
-		return
-	}
-	tflog.Info(ctx, "created list import", map[string]any{"import_id": importID.String(), "list_id": listID, "type": plan.Type.ValueString()})
-
-	// Step 1 made the import: record it before anything else can fail.
 	m := plan
-	m.ID, m.ImportID = types.StringValue(importID.String()), types.StringValue(importID.String())
-	m.BatchID, m.Status = types.StringNull(), types.StringNull()
-	m.Total, m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null(), types.Int64Null()
-	m.StartedAt, m.FinishedAt = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	if resp.Diagnostics.HasError() {
-		return
+	saved := func() bool {
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+		return !resp.Diagnostics.HasError()
 	}
-
-	batchID, err := r.data.client.UploadImport(ctx, listID, importID.String(), body)
-	if err != nil {
-		fileAttr := path.Root("file")
-		if plan.File.IsNull() {
-			fileAttr = path.Root("content")
-		}
-		detail := describeAPIError(err) + "\n\nThe next apply starts a new import."
-		if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field == "" && apiErr.StatusCode == http.StatusBadRequest {
-			resp.Diagnostics.AddAttributeError(fileAttr, "Import file refused", detail)
-		} else {
-			addAPIError(&resp.Diagnostics, "Unable to upload the import file", err, importFields)
-		}
-		return
-	}
-	tflog.Info(ctx, "uploaded list import file", map[string]any{"import_id": importID.String(), "batch_id": batchID.String()})
-	m.BatchID = types.StringValue(batchID.String())
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	if resp.Diagnostics.HasError() {
+	_, ok := startListImport(ctx, r.data.client, listImportRun{
+		ListID: plan.ListID.ValueString(), Type: plan.Type.ValueString(), Delimiter: plan.Delimiter.ValueString(),
+		Encoding: plan.Encoding.ValueString(), IdentityColumn: plan.IdentityColumn.ValueString(),
+		Body: body, FileAttr: importFileAttr(plan.File), RetryNote: "The next apply starts a new import.",
+		// Step 1 made the import: record it before anything else can fail.
+		Created: func(importID string) bool {
+			m.ID, m.ImportID = types.StringValue(importID), types.StringValue(importID)
+			m.BatchID, m.Status = types.StringNull(), types.StringNull()
+			m.Total, m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null(), types.Int64Null()
+			m.StartedAt, m.FinishedAt = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+			return saved()
+		},
+		Uploaded: func(batchID string) bool {
+			m.BatchID = types.StringValue(batchID)
+			return saved()
+		},
+	}, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
@@ -338,36 +306,9 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
-// openImportBody opens what is to be uploaded: the file, checked against
-// the content_sha256 planned for it, or the inline content.
-func openImportBody(plan listImportModel) (io.ReadSeeker, func(), error) {
-	if plan.File.IsNull() {
-		return strings.NewReader(plan.Content.ValueString()), func() {}, nil
-	}
-	p := plan.File.ValueString()
-	sum, exists, err := hashFile(p)
-	switch {
-	case err != nil:
-		return nil, nil, err
-	case !exists:
-		return nil, nil, fmt.Errorf("%s does not exist any more", p)
-	case sum != plan.ContentSHA256.ValueString():
-		return nil, nil, fmt.Errorf("%s changed after the plan was made (its SHA-256 is %s, the plan has %s); plan and apply again", p, sum, plan.ContentSHA256.ValueString())
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, func() { _ = f.Close() }, nil
-}
-
 // wait waits for the import's batch and records what it saw in m.
 func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) {
-	b, _ := waitForBatch(ctx, r.data, batchWait{
-		what: "List import", id: m.BatchID.ValueString(), timeout: timeout, creating: creating,
-		pendingNote: "Until the batch has finished, status, processed, affected and failed show it as last seen.",
-		failedNote:  "The next apply imports the file again.",
-	}, diags)
+	b, _ := waitForBatch(ctx, r.data, listImportWait(m.BatchID.ValueString(), timeout, creating), diags)
 	if b != nil {
 		importBatchToModel(b, m)
 	}

@@ -6,7 +6,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -16,8 +18,10 @@ import (
 )
 
 var (
-	_ provider.Provider              = &RMSProvider{}
-	_ provider.ProviderWithFunctions = &RMSProvider{}
+	_ provider.Provider                       = &RMSProvider{}
+	_ provider.ProviderWithFunctions          = &RMSProvider{}
+	_ provider.ProviderWithActions            = &RMSProvider{}
+	_ provider.ProviderWithEphemeralResources = &RMSProvider{}
 	// List resources serve `terraform query` (Terraform 1.14+).
 	_ provider.ProviderWithListResources = &RMSProvider{}
 )
@@ -110,6 +114,7 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
+	resp.ActionData = data
 	resp.ListResourceData = data
 }
 
@@ -150,6 +155,22 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 		NewContactsDataSource,
 		NewBatchDataSource,
 		NewGenericDataSource,
+	}
+}
+
+// Actions lists the actions (Terraform 1.14+).
+func (p *RMSProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewSendTransactionalMessageAction,
+		NewRunListImportAction,
+		NewRunStatisticsExportAction,
+	}
+}
+
+// EphemeralResources lists the ephemeral resources (Terraform 1.10+).
+func (p *RMSProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewBatchResultURLEphemeralResource,
 	}
 }
 

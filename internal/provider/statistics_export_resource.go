@@ -264,27 +264,15 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	id, err := r.data.client.StartStatisticsExport(ctx, client.StatisticsExportRequest{
-		ExportType: plan.ExportType.ValueString(),
-		Period:     plan.Period.ValueString(),
-	})
-	if client.IsUncertain(err) {
-		// The interface has no call that lists exports, so an export that
-		// may have started cannot be found again to adopt it.
-		resp.Diagnostics.AddError("Unable to start statistics export",
-			describeAPIError(err)+"\n\nThe service may have started the export although no answer came back; it cannot be looked up, so the next apply starts a new one.")
+	id, ok := startStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to start statistics export", err, exportFields)
-		return
-	}
-	tflog.Info(ctx, "started statistics export", map[string]any{"batch_id": id.String(), "export_type": plan.ExportType.ValueString(), "period": plan.Period.ValueString()})
 
 	// The export exists on the service from here on: record it before
 	// waiting, so that whatever happens next the batch id is not lost.
 	m := plan
-	m.ID, m.BatchID = types.StringValue(id.String()), types.StringValue(id.String())
+	m.ID, m.BatchID = types.StringValue(id), types.StringValue(id)
 	m.Status, m.Total, m.ResultURL = types.StringNull(), types.Int64Null(), types.StringNull()
 	m.SHA256, m.Size, m.OutputSHA256 = types.StringNull(), types.Int64Null(), types.StringNull()
 	m.StartedAt, m.FinishedAt = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
@@ -302,11 +290,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 // wait waits for the export's batch and records what it saw in m. It
 // reports whether the batch finished successfully.
 func (r *statisticsExportResource) wait(ctx context.Context, m *statisticsExportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) bool {
-	b, ok := waitForBatch(ctx, r.data, batchWait{
-		what: "Statistics export", id: m.BatchID.ValueString(), timeout: timeout, creating: creating,
-		pendingNote: "Until the export has finished, sha256, size, result_url and finished_at are null.",
-		failedNote:  "The export has no result. The next apply starts a new export.",
-	}, diags)
+	b, ok := waitForBatch(ctx, r.data, statisticsExportWait(m.BatchID.ValueString(), timeout, creating), diags)
 	if b != nil {
 		exportBatchToModel(b, m)
 	}
@@ -316,29 +300,19 @@ func (r *statisticsExportResource) wait(ctx context.Context, m *statisticsExport
 // fetchResult records the finished export's result URL and, with
 // output_path, downloads the file.
 func (r *statisticsExportResource) fetchResult(ctx context.Context, m *statisticsExportModel, diags *diag.Diagnostics) {
-	id := m.BatchID.ValueString()
-	u, err := r.data.client.GetResultURL(ctx, id)
-	if err != nil {
-		addAPIError(diags, "Unable to get the result URL of statistics export "+id, err, nil)
-		return
+	res, ok := fetchExportResult(ctx, r.data.client, m.BatchID.ValueString(), m.OutputPath.ValueString(), "the next apply tries the download again.", diags)
+	if res.URL != "" {
+		m.ResultURL = types.StringValue(res.URL)
 	}
-	m.ResultURL = types.StringValue(u)
-	if m.OutputPath.IsNull() {
+	switch {
+	case !ok:
+	case res.Download == nil:
 		m.SHA256, m.Size, m.OutputSHA256 = types.StringNull(), types.Int64Null(), types.StringNull()
-		return
+	default:
+		d := res.Download
+		m.SHA256, m.Size, m.OutputSHA256 = types.StringValue(d.SHA256), types.Int64Value(d.Size), types.StringValue(d.SHA256)
 	}
-	path := m.OutputPath.ValueString()
-	d, err := downloadToFile(ctx, r.data.client, id, path)
-	if err != nil {
-		diags.AddAttributeError(pathOutput, "Unable to download the exported file",
-			fmt.Sprintf("Downloading the result of statistics export %s to %s: %s\n\nCheck that the path can be written; the next apply tries the download again.", id, path, describeAPIError(err)))
-		return
-	}
-	tflog.Info(ctx, "downloaded statistics export", map[string]any{"batch_id": id, "output_path": path, "size": d.Size, "sha256": d.SHA256})
-	m.SHA256, m.Size, m.OutputSHA256 = types.StringValue(d.SHA256), types.Int64Value(d.Size), types.StringValue(d.SHA256)
 }
-
-var pathOutput = path.Root("output_path")
 
 func (r *statisticsExportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state statisticsExportModel
