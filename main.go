@@ -23,6 +23,9 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	if err := quietUnreadLogsInProcess(debug); err != nil {
+		log.Fatal(err.Error())
+	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: registryAddress,

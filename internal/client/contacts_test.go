@@ -288,3 +288,37 @@ func TestListCalls(t *testing.T) {
 		t.Errorf("update body = %s", body)
 	}
 }
+
+func TestListContactsPage(t *testing.T) {
+	withTotal := true
+	srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){
+		"GET /rest/1000/lists/5/contacts": func(w http.ResponseWriter, r *http.Request) {
+			if withTotal {
+				w.Header().Set("X-Total-Count", "1201")
+			}
+			writeJSON(w, 200, "["+contactJSON+"]")
+		},
+	}}
+	c, _ := newTestClient(t, srv)
+	ctx := context.Background()
+	got, err := c.ListContactsPage(ctx, "5", 1, MaxPageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(ContactsPage{Contacts: []Contact{*wantContact}, Total: 1201}, got); diff != "" {
+		t.Errorf("page (-want +got):\n%s", diff)
+	}
+	if q := srv.calls[0].query; q != "page=1&pageSize=1000" {
+		t.Errorf("query = %q", q)
+	}
+	// No X-Total-Count: the total is unknown, not zero.
+	withTotal = false
+	if got, err = c.ListContactsPage(ctx, "5", 0, 10); err != nil || got.Total != -1 || len(got.Contacts) != 1 {
+		t.Errorf("without the header: %+v, %v", got, err)
+	}
+	_, err = c.ListContactsPage(ctx, "6", 0, 10)
+	if !IsNotFound(err) {
+		t.Errorf("unknown list: %v", err)
+	}
+	mustContain(t, fmt.Sprint(err), "reading the contacts of list 6 (page 0)")
+}

@@ -130,8 +130,14 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
+	r.data.contacts.wrote(listID, originalID)
 
-	c, err := r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{OriginalID: originalID, Properties: props})
+	// The configured states go in the create body, so a contact with
+	// statuses takes one call; applyStatus below sets them with a second
+	// call only when the answer shows the service did not take them.
+	c, err := r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{
+		OriginalID: originalID, Properties: props, Status: want.Status, MobileStatus: want.MobileStatus,
+	})
 	switch {
 	case errors.Is(err, client.ErrConflict):
 		released, ok := r.data.released.take(listID, originalID)
@@ -172,34 +178,37 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.applyStatus(ctx, c, want, plan, &resp.State, &resp.Diagnostics)
+	r.applyStatus(ctx, listID, originalID, statusOf(c), want, plan, &resp.State, &resp.Diagnostics)
 }
 
-// applyStatus makes the contact's states those of want (empty: keep) with
-// one subscription-status call when they differ, and saves the result.
-func (r *contactResource) applyStatus(ctx context.Context, c *client.Contact, want client.SubscriptionStatus, prior contactModel, state stateSetter, diags *diag.Diagnostics) {
-	var change client.SubscriptionStatus
-	if want.Status != "" && want.Status != c.Status {
-		change.Status = want.Status
+// statusOf is the subscription states a contact answer holds.
+func statusOf(c *client.Contact) client.SubscriptionStatus {
+	return client.SubscriptionStatus{Status: c.Status, MobileStatus: c.MobileStatus}
+}
+
+// applyStatus makes the contact's states those of want (empty: keep) and
+// saves the result. current is what the contact holds as far as this call
+// knows. When a wanted state differs from it, one subscription-status call
+// sends every wanted state (writing a state the contact already has is
+// accepted), so that a state changed elsewhere since current was read is
+// set too, and the state saved matches the plan. It reports whether it
+// called the service.
+func (r *contactResource) applyStatus(ctx context.Context, listID, originalID string, current, want client.SubscriptionStatus, prior contactModel, state stateSetter, diags *diag.Diagnostics) bool {
+	if (want.Status == "" || want.Status == current.Status) && (want.MobileStatus == "" || want.MobileStatus == current.MobileStatus) {
+		return false
 	}
-	if want.MobileStatus != "" && want.MobileStatus != c.MobileStatus {
-		change.MobileStatus = want.MobileStatus
-	}
-	if change == (client.SubscriptionStatus{}) {
-		return
-	}
-	listID := prior.ListID.ValueString()
-	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, c.OriginalID, change)
+	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, want)
 	if err == nil && updated == nil {
-		updated, err = r.data.client.GetContact(ctx, listID, c.OriginalID)
+		updated, err = r.data.client.GetContact(ctx, listID, originalID)
 	}
 	if err != nil {
 		r.addContactError(diags, "Unable to set the subscription status", listID, err)
-		return
+		return true
 	}
 	m, d := r.toModel(ctx, updated, prior)
 	diags.Append(d...)
 	diags.Append(state.Set(ctx, m)...)
+	return true
 }
 
 // stateSetter is the part of tfsdk.State that applyStatus needs.
@@ -213,7 +222,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	c, err := r.data.client.GetContact(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
+	c, err := r.data.contacts.read(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "contact is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
 		removeGone(ctx, resp, contactIdentity(state))
@@ -230,9 +239,10 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state contactModel
+	var plan, state, config contactModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -240,15 +250,22 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// replacement); it is set for state written before identities existed.
 	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
-	var c *client.Contact
+	r.data.contacts.wrote(listID, originalID)
+	// The configured states only: the plan carries an unconfigured state
+	// over from state, and that one is read, never written.
+	want := client.SubscriptionStatus{Status: knownString(config.EmailStatus), MobileStatus: knownString(config.MobileStatus)}
+	// The states as the refresh of this plan read them; a properties update
+	// below answers with fresher ones.
+	current := client.SubscriptionStatus{Status: state.EmailStatus.ValueString(), MobileStatus: state.MobileStatus.ValueString()}
+	called := false
 	if !plan.Properties.Equal(state.Properties) {
 		patch, diags := r.propertiesPatch(ctx, plan.Properties, state.Properties)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		var err error
-		if c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, patch); err != nil {
+		c, err := r.data.client.UpdateContactProperties(ctx, listID, originalID, patch)
+		if err != nil {
 			r.addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
 			return
 		}
@@ -258,18 +275,23 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 		if resp.Diagnostics.HasError() {
 			return
 		}
-	} else {
-		var err error
-		if c, err = r.data.client.GetContact(ctx, listID, originalID); err != nil {
-			r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
-			return
-		}
-		m, diags := r.toModel(ctx, c, plan)
-		resp.Diagnostics.Append(diags...)
-		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+		current, called = statusOf(c), true
 	}
-	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
-	r.applyStatus(ctx, c, want, plan, &resp.State, &resp.Diagnostics)
+	// Every write answers with the contact, so no read follows one.
+	if r.applyStatus(ctx, listID, originalID, current, want, plan, &resp.State, &resp.Diagnostics) || called {
+		return
+	}
+	// Nothing to write (the plan differed from state in nothing this
+	// resource manages): read the contact so that state holds what the
+	// service does, date_modified included.
+	c, err := r.data.client.GetContact(ctx, listID, originalID)
+	if err != nil {
+		r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
+		return
+	}
+	m, diags := r.toModel(ctx, c, plan)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
 // propertiesPatch is the PUT body that turns the contact's managed values
@@ -318,6 +340,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
+	r.data.contacts.wrote(listID, originalID)
 	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID,
 		client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
 	if errors.Is(err, client.ErrNotFound) {

@@ -37,6 +37,11 @@ const (
 	envMaxRetries        = "RMS_MAX_RETRIES"
 	envBatchPollInterval = "RMS_BATCH_POLL_INTERVAL"
 	envCABundleFile      = "RMS_CA_BUNDLE_FILE"
+	// envContactListing set to false makes every rms_contact refresh read
+	// its contact with a request of its own instead of sharing a listing
+	// of the list (for comparison in benchmarks, or should a service's
+	// listing ever misbehave).
+	envContactListing = "RMS_CONTACT_LISTING"
 
 	defaultBatchPollInterval = 30 * time.Second
 	minBatchPollInterval     = time.Second
@@ -64,6 +69,9 @@ type providerData struct {
 	attributes *attributeCache
 	// released remembers the contacts this run's destroys let go of.
 	released *releasedContacts
+	// contacts shares listings of lists' contacts among this run's
+	// rms_contact refreshes (contact_listing.go).
+	contacts *contactListings
 }
 
 // envLookup is os.LookupEnv; tests pass their own.
@@ -141,6 +149,15 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 			maxRetries = n
 		}
 	}
+	contactListingOff := false
+	if raw, ok := env(envContactListing); ok && strings.TrimSpace(raw) != "" {
+		on, err := strconv.ParseBool(strings.TrimSpace(raw))
+		if err != nil {
+			diags.AddError("Invalid "+envContactListing,
+				fmt.Sprintf("The %s environment variable is %q; set it to false to read each contact with a request of its own, or leave it unset.", envContactListing, raw))
+		}
+		contactListingOff = err == nil && !on
+	}
 	transport, tlsDiags := newTransport(stringSetting(cfg.CABundleFile, env, envCABundleFile), cfg.InsecureSkipVerify.ValueBool())
 	diags.Append(tlsDiags...)
 	if diags.HasError() {
@@ -173,6 +190,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 	return &providerData{
 		client: c, batchPollInterval: pollInterval,
 		attributes: newAttributeCache(c), released: newReleasedContacts(),
+		contacts: newContactListings(c, contactListingOff),
 	}, diags
 }
 

@@ -28,6 +28,8 @@ func TestNewProviderData(t *testing.T) {
 		wantPoll  time.Duration
 		wantNil   bool
 		wantAttrs []string // attribute names the diagnostics must mention
+		// wantListingOff: rms_contact refreshes read one contact each.
+		wantListingOff bool
 	}{
 		"all in the block": {cfg: full, wantPoll: 30 * time.Second},
 		"all from the environment": {
@@ -71,6 +73,17 @@ func TestNewProviderData(t *testing.T) {
 			env:      map[string]string{"RMS_MAX_RETRIES": "many"},
 			wantErrs: []string{"Invalid max_retries"},
 		},
+		"contact listing switched off": {
+			cfg: full, env: map[string]string{"RMS_CONTACT_LISTING": "false"},
+			wantPoll: 30 * time.Second, wantListingOff: true,
+		},
+		"contact listing on": {cfg: full, env: map[string]string{"RMS_CONTACT_LISTING": "true"}, wantPoll: 30 * time.Second},
+		"bad contact listing variable": {
+			cfg:       full,
+			env:       map[string]string{"RMS_CONTACT_LISTING": "sometimes"},
+			wantErrs:  []string{"Invalid RMS_CONTACT_LISTING"},
+			wantAttrs: []string{`"sometimes"`, "set it to false"},
+		},
 		"unknown value defers": {
 			cfg:     withBaseValue(full, types.StringUnknown()),
 			wantNil: true,
@@ -110,6 +123,9 @@ func TestNewProviderData(t *testing.T) {
 			}
 			if data.batchPollInterval != tc.wantPoll {
 				t.Errorf("poll interval %s, want %s", data.batchPollInterval, tc.wantPoll)
+			}
+			if data.contacts == nil || data.contacts.off != tc.wantListingOff {
+				t.Errorf("contact listing off = %v, want %v", data.contacts != nil && data.contacts.off, tc.wantListingOff)
 			}
 		})
 	}

@@ -1,0 +1,196 @@
+// Command rms-bench is the driver of `make bench`: it builds the provider
+// once, serves an rms emulator in-process on 127.0.0.1 and runs the real
+// terraform CLI against it, printing the figures of BENCHMARKS.md as
+// Markdown on standard output (progress goes to standard error).
+//
+// Settings come from flags or, for `make bench`, from the environment:
+//
+//	-n        BENCH_N          resource counts, default "100 1000"
+//	-repeat   BENCH_REPEAT     timed runs per wall-time figure (median), default 1
+//	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches
+//	-rows     BENCH_ROWS       CSV rows of the large-file scenario, default "100000 1000000"
+//	-out      BENCH_OUT        also write the Markdown to this file
+//	-terraform BENCH_TERRAFORM the terraform binary, default the one on PATH
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/bench"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "rms-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func env(key, def string) string {
+	if v := strings.TrimSpace(os.Getenv(key)); v != "" {
+		return v
+	}
+	return def
+}
+
+func run() error {
+	var (
+		ns     = flag.String("n", env("BENCH_N", "100 1000"), "resource counts, separated by spaces or commas")
+		repeat = flag.Int("repeat", atoiOr(env("BENCH_REPEAT", "1"), 1), "timed runs per wall-time figure; the median is reported")
+		only   = flag.String("only", env("BENCH_SCENARIOS", "requests,timing,largefiles,batches"), "scenarios to run")
+		rows   = flag.String("rows", env("BENCH_ROWS", "100000 1000000"), "CSV rows of the large-file scenario")
+		out    = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")
+		root   = flag.String("root", ".", "the provider module to build")
+		tfBin  = flag.String("terraform", env("BENCH_TERRAFORM", ""), "the terraform binary (default: the one on PATH)")
+		keep   = flag.Bool("keep", false, "keep the scratch directory (workspaces, state, CLI config)")
+	)
+	flag.Parse()
+	counts, err := ints(*ns)
+	if err != nil {
+		return fmt.Errorf("-n / BENCH_N: %w", err)
+	}
+	rowCounts, err := ints(*rows)
+	if err != nil {
+		return fmt.Errorf("-rows / BENCH_ROWS: %w", err)
+	}
+	if *repeat < 1 {
+		return errors.New("-repeat / BENCH_REPEAT must be at least 1")
+	}
+	scenarios := map[string]bool{}
+	for _, s := range strings.FieldsFunc(*only, func(r rune) bool { return r == ',' || r == ' ' }) {
+		scenarios[s] = true
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	dir, err := os.MkdirTemp("", "rms-bench-")
+	if err != nil {
+		return err
+	}
+	if *keep {
+		fmt.Fprintln(os.Stderr, "rms-bench: scratch directory", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+
+	started := time.Now()
+	fmt.Fprintln(os.Stderr, "rms-bench: building the provider")
+	tf, err := bench.Setup(ctx, *root, dir, *tfBin)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = os.Stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = io.MultiWriter(os.Stdout, f)
+	}
+	rep := bench.Report{W: w}
+	b := &bench.Bench{TF: tf, Dir: dir, Log: os.Stderr, Repeat: *repeat, PlanVariants: planVariants}
+	rep.Machine(bench.DescribeMachine(ctx, tf), commandLine(), started)
+
+	if scenarios["requests"] {
+		var all []bench.RequestRow
+		for _, n := range counts {
+			rows, err := b.Requests(ctx, n)
+			if err != nil {
+				return err
+			}
+			all = append(all, rows...)
+		}
+		rep.Requests(all)
+	}
+	if scenarios["timing"] {
+		var results []bench.TimingResult
+		for _, n := range counts {
+			res, err := b.Timing(ctx, n)
+			if err != nil {
+				return err
+			}
+			results = append(results, res)
+		}
+		rep.Timing(results, *repeat)
+	}
+	if scenarios["largefiles"] {
+		if err := b.LargeFiles(ctx, rowCounts); errors.Is(err, bench.ErrPending) {
+			rep.Pending(fmt.Sprintf("Peak provider memory: import and export of %v rows", rowCounts), err)
+		} else if err != nil {
+			return err
+		}
+	}
+	if scenarios["batches"] {
+		if err := b.BatchWaits(ctx); errors.Is(err, bench.ErrPending) {
+			rep.Pending("Batch waits", err)
+		} else if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "Finished in %s; load average at the end (1, 5, 15 min): %s.\n", time.Since(started).Round(time.Second), bench.LoadAvg())
+	return nil
+}
+
+// planVariants are the further no-change plans the timing scenario runs on
+// the rms_contact workspace, each with one optimisation switched off, so
+// that its effect is measured in the same run.
+var planVariants = []bench.PlanVariant{
+	{Name: "shared listing off", Env: []string{"RMS_CONTACT_LISTING=false"}},
+	// Terraform does not read these, so it still drops the logs; the
+	// provider produces them as it did before it switched unread logs off.
+	{Name: "plugin logs on", Env: []string{"TF_LOG_SDK=TRACE", "TF_LOG_SDK_PROTO=TRACE", "TF_LOG_SDK_FRAMEWORK=TRACE"}},
+	// No refresh: what Terraform, gRPC and the plugin framework cost for N
+	// resources of this provider before any of its own reads.
+	{Name: "-refresh=false", Args: []string{"-refresh=false"}},
+	// A service across a network: every answer 25 ms late.
+	{Name: "25 ms per request", Latency: 25 * time.Millisecond},
+	{Name: "25 ms per request, shared listing off", Env: []string{"RMS_CONTACT_LISTING=false"}, Latency: 25 * time.Millisecond},
+}
+
+// commandLine is how to reproduce this run.
+func commandLine() string {
+	var parts []string
+	for _, k := range []string{"BENCH_N", "BENCH_REPEAT", "BENCH_SCENARIOS", "BENCH_ROWS", "BENCH_TERRAFORM"} {
+		if v := os.Getenv(k); v != "" {
+			parts = append(parts, k+"="+strconv.Quote(v))
+		}
+	}
+	cmd := "go run ./internal/bench/cmd/rms-bench"
+	if len(os.Args) > 1 {
+		cmd += " " + strings.Join(os.Args[1:], " ")
+	}
+	return strings.TrimSpace(strings.Join(parts, " ") + " " + cmd)
+}
+
+func ints(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive whole number", f)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no numbers given")
+	}
+	return out, nil
+}
+
+func atoiOr(s string, def int) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return def
+	}
+	return n
+}

@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The configurations measured. Each has N instances of one resource (with
+// count, the same for every subject, so Terraform's own work is alike) and
+// a version: 0 to create, 1 for an update of every instance in place.
+
+func header(e *Emulator) string {
+	if e == nil {
+		return ""
+	}
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    rms = { source = "rms-labs/rms" }
+  }
+}
+
+provider "rms" {
+  base_url    = %q
+  customer_id = %d
+  username    = %q
+  password    = %q
+}
+`, e.URL, e.CustomerID, e.Username, e.Password)
+}
+
+func projectsConfig(e *Emulator, n, version int) string {
+	return header(e) + fmt.Sprintf(`
+resource "rms_project" "p" {
+  count       = %d
+  name        = "bench-project-${count.index}"
+  description = "version %d"
+}
+`, n, version)
+}
+
+func listsConfig(e *Emulator, n, version int) string {
+	return header(e) + fmt.Sprintf(`
+resource "rms_list" "l" {
+  count       = %d
+  name        = "bench-list-${count.index}"
+  description = "version %d"
+}
+`, n, version)
+}
+
+// contactsConfig manages n contacts of one list. Without statuses, version
+// 1 changes a property; with statuses, version 0 unsubscribes both (so a
+// create must set a status the service does not start with) and version 1
+// re-subscribes e-mail, a status-only update.
+func contactsConfig(e *Emulator, listID string, n, version int, statuses bool) string {
+	var b strings.Builder
+	b.WriteString(header(e))
+	fmt.Fprintf(&b, `
+resource "rms_contact" "c" {
+  count       = %d
+  list_id     = %q
+  original_id = "contact-${count.index}"
+  properties = {
+    email     = "contact-${count.index}@example.com"
+    firstname = "%s"
+  }
+`, n, listID, map[bool]string{false: "version " + fmt.Sprint(version), true: "Ada"}[statuses])
+	if statuses {
+		email := map[int]string{0: "UNSUBSCRIBED", 1: "SUBSCRIBED"}[version]
+		fmt.Fprintf(&b, "  email_status  = %q\n  mobile_status = \"UNSUBSCRIBED\"\n", email)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// dataConfig is n terraform_data resources with an input the size of a
+// contact's: Terraform's own cost for n resources, with no provider process.
+func dataConfig(n, version int) string {
+	return fmt.Sprintf(`
+resource "terraform_data" "d" {
+  count = %d
+  input = {
+    email     = "contact-${count.index}@example.com"
+    firstname = "version %d"
+  }
+}
+`, n, version)
+}

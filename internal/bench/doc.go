@@ -1,0 +1,14 @@
+// Package bench is the harness behind `make bench`: it drives the real
+// terraform CLI, with this repository's provider built once and installed
+// through a dev_overrides CLI configuration, against an rms emulator served
+// in-process on 127.0.0.1, and measures what a user of the provider pays:
+// HTTP requests per resource (counted by the emulator, by route), wall time
+// of terraform apply and plan against Terraform's own cost for the same
+// number of terraform_data resources, and the peak resident memory of the
+// provider process (read from /proc while Terraform runs it).
+//
+// It is a measuring tool, not part of the provider: it imports the emulator
+// (to serve and count) but never the provider or the client, so what it
+// measures is the shipped binary talking HTTP. The command that runs it is
+// ./internal/bench/cmd/rms-bench; BENCHMARKS.md records its figures.
+package bench

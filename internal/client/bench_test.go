@@ -1,0 +1,91 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// contactsJSON is a page of n contacts as the service answers it.
+func contactsJSON(tb testing.TB, n int) []byte {
+	tb.Helper()
+	page := make([]map[string]any, n)
+	for i := range page {
+		page[i] = map[string]any{
+			"id": i + 1, "originalId": fmt.Sprintf("customer-%d", i),
+			"properties": map[string]string{"email": fmt.Sprintf("c%d@example.com", i), "firstname": "Ada", "lastname": "Lovelace"},
+			"status":     "SUBSCRIBED", "mobileStatus": "UNSUBSCRIBED",
+			"dateCreated": "2026-11-22T10:00:00Z", "dateModified": "2026-11-22T10:05:00Z",
+		}
+	}
+	b, err := json.Marshal(page)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func jsonResponse(body []byte) *http.Response {
+	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1/rest/1000/lists/1/contacts", nil)
+	return &http.Response{
+		StatusCode: http.StatusOK, Request: req,
+		Header: http.Header{"Content-Type": []string{"application/json; charset=utf-8"}},
+		Body:   io.NopCloser(bytes.NewReader(body)),
+	}
+}
+
+// The decoder every answer goes through: one contact, and a page of the
+// largest size the client asks for.
+func BenchmarkDecodeJSON(b *testing.B) {
+	for _, n := range []int{1, DefaultPageSize} {
+		body := contactsJSON(b, n)
+		if n == 1 {
+			body = bytes.TrimSuffix(bytes.TrimPrefix(body, []byte("[")), []byte("]"))
+		}
+		b.Run(fmt.Sprintf("contacts=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if n == 1 {
+					var c Contact
+					err = decodeJSON(jsonResponse(body), &c)
+				} else {
+					var cs []Contact
+					err = decodeJSON(jsonResponse(body), &cs)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// One GetContact round trip over loopback HTTP: the client's own cost per
+// refreshed contact (headers, auth, retry wrapper, decoding), with a server
+// that answers at once.
+func BenchmarkGetContact(b *testing.B) {
+	body := bytes.TrimSuffix(bytes.TrimPrefix(contactsJSON(b, 1), []byte("[")), []byte("]"))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	c, err := New(Config{BaseURL: srv.URL, CustomerID: testCustomerID, Auth: BasicAuth{Username: testUser, Password: testPassword}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.GetContact(ctx, "1", "customer-0"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package provider
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// Refreshing N rms_contact resources costs N GETs of one contact each. When
+// many of them belong to one list, a listing of the list's contacts, paged
+// at the largest page size, answers them all with N/1000 requests. A
+// contactListings lets the Reads of one provider run (one terraform
+// command: Terraform configures a new provider for each) share one listing
+// per list:
+//
+//   - It is used only by Read. Nothing survives the run, so a contact
+//     changed elsewhere between two runs is always seen by the next one.
+//   - A contact this run wrote (created, updated, unsubscribed) is never
+//     answered from the listing, nor is any contact of a list this run
+//     changed as a whole (deleted it, say): those Reads GET the contact.
+//   - A contact missing from the listing (created after it was read, or
+//     gone) is read with its own GET, which also tells a 404 apart.
+//   - It spends pages only as reads of that list ask for them: the first
+//     read of a list GETs its contact, later reads load pages while the
+//     pages loaded stay fewer than the reads made; lists larger than
+//     maxPages pages are never loaded beyond the first page. So a list with
+//     a few managed contacts among many costs about what it did, and the
+//     worst case is about two requests per read.
+//   - A failed page load stops using the listing for that list in this run;
+//     its reads fall back to single GETs, which report errors as before.
+type contactListings struct {
+	client   *client.Client
+	off      bool // every read is a single GET (RMS_CONTACT_LISTING=false)
+	pageSize int
+	maxPages int
+
+	mu        sync.Mutex
+	lists     map[string]*contactListing
+	written   map[string]bool // contactImportID(list, originalId) of contacts this run wrote
+	wholesale map[string]bool // lists this run changed as a whole
+}
+
+// Defaults of contactListings: pages of the largest size the service
+// allows, and listings of at most 10,000 contacts (a few MB) held at once
+// per list.
+const (
+	contactListingPageSize = client.MaxPageSize
+	contactListingMaxPages = 10
+)
+
+func newContactListings(c *client.Client, off bool) *contactListings {
+	return &contactListings{
+		client: c, off: off, pageSize: contactListingPageSize, maxPages: contactListingMaxPages,
+		lists: map[string]*contactListing{}, written: map[string]bool{}, wholesale: map[string]bool{},
+	}
+}
+
+// contactListing is what this run knows of one list's contacts.
+type contactListing struct {
+	mu       sync.Mutex
+	reads    int // reads of this list answered or attempted through the listing
+	pages    int // pages loaded, from page 0
+	total    int // contacts in the list per X-Total-Count; -1 unknown
+	complete bool
+	failed   bool
+	contacts map[string]client.Contact
+}
+
+// read returns the contact as the service holds it: from this run's listing
+// of its list when that holds it, else with a GET of its own.
+func (l *contactListings) read(ctx context.Context, listID, originalID string) (*client.Contact, error) {
+	if c, ok := l.lookup(ctx, listID, originalID); ok {
+		return c, nil
+	}
+	return l.client.GetContact(ctx, listID, originalID)
+}
+
+// wrote records that this run wrote the contact (or tried to: a failed
+// write may have acted), so the listing no longer answers for it.
+func (l *contactListings) wrote(listID, originalID string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.written[contactImportID(listID, originalID)] = true
+}
+
+// changedList records that this run changed a list as a whole (deleted it,
+// imported into it), so the listing no longer answers for any of its
+// contacts.
+func (l *contactListings) changedList(listID string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.wholesale[listID] = true
+	delete(l.lists, listID)
+}
+
+func (l *contactListings) lookup(ctx context.Context, listID, originalID string) (*client.Contact, bool) {
+	if l.off {
+		return nil, false
+	}
+	l.mu.Lock()
+	if l.wholesale[listID] || l.written[contactImportID(listID, originalID)] {
+		l.mu.Unlock()
+		return nil, false
+	}
+	cl := l.lists[listID]
+	if cl == nil {
+		cl = &contactListing{total: -1}
+		l.lists[listID] = cl
+	}
+	l.mu.Unlock()
+
+	// Reads of the same list wait here while one of them loads pages, and
+	// then mostly find their contact.
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	cl.reads++
+	for {
+		if c, ok := cl.contacts[originalID]; ok {
+			return &c, true
+		}
+		if !cl.worthLoading(l.pageSize, l.maxPages) {
+			return nil, false
+		}
+		if err := cl.load(ctx, l.client, listID, l.pageSize, l.maxPages); err != nil {
+			cl.failed = true
+			tflog.Debug(ctx, "listing the contacts of a list failed; reading them one by one", map[string]any{"list_id": listID, "error": err.Error()})
+			return nil, false
+		}
+	}
+}
+
+// worthLoading reports whether to load more pages: never more page requests
+// than the reads of this list so far, less the one that started it.
+func (cl *contactListing) worthLoading(pageSize, maxPages int) bool {
+	if cl.complete || cl.failed || cl.pages >= maxPages {
+		return false
+	}
+	if cl.total < 0 {
+		return cl.pages+1 <= cl.reads-1
+	}
+	all := (cl.total + pageSize - 1) / pageSize
+	return all <= maxPages && all <= cl.reads-1
+}
+
+// load loads the next page or, once the list's size is known and loading
+// all of it was judged worth it, every page left.
+func (cl *contactListing) load(ctx context.Context, c *client.Client, listID string, pageSize, maxPages int) error {
+	rest := cl.total >= 0 // the decision covered every page left
+	for {
+		p, err := c.ListContactsPage(ctx, listID, cl.pages, pageSize)
+		if err != nil {
+			return err
+		}
+		cl.pages++
+		if cl.contacts == nil {
+			cl.contacts = make(map[string]client.Contact, len(p.Contacts))
+		}
+		for _, ct := range p.Contacts {
+			cl.contacts[ct.OriginalID] = ct
+		}
+		if p.Total >= 0 {
+			cl.total = p.Total
+		}
+		if len(p.Contacts) < pageSize || (cl.total >= 0 && cl.pages*pageSize >= cl.total) {
+			cl.complete = true
+			return nil
+		}
+		if !rest || cl.pages >= maxPages {
+			return nil // one page per decision while the size was unknown
+		}
+	}
+}
