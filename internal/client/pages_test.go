@@ -12,8 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// pagedAnswer serves total entities {"id": i, "name": "n<i>"} page by page.
-func pagedAnswer(total int) func(http.ResponseWriter, *http.Request) {
+// pagedAnswer serves five entities {"id": i, "name": "n<i>"} page by page.
+func pagedAnswer() func(http.ResponseWriter, *http.Request) {
+	const total = 5
 	return func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		size, _ := strconv.Atoi(r.URL.Query().Get("pageSize"))
@@ -28,10 +29,10 @@ func pagedAnswer(total int) func(http.ResponseWriter, *http.Request) {
 
 func TestEachPageFunctions(t *testing.T) {
 	srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){
-		"GET /rest/1000/projects":           pagedAnswer(5),
-		"GET /rest/1000/lists":              pagedAnswer(5),
-		"GET /rest/1000/webhooks":           pagedAnswer(5),
-		"GET /rest/1000/campaigns/12/notes": pagedAnswer(5),
+		"GET /rest/1000/projects":           pagedAnswer(),
+		"GET /rest/1000/lists":              pagedAnswer(),
+		"GET /rest/1000/webhooks":           pagedAnswer(),
+		"GET /rest/1000/campaigns/12/notes": pagedAnswer(),
 	}}
 	c, _ := newTestClient(t, srv)
 	ctx := context.Background()
@@ -72,7 +73,7 @@ func TestEachPageFunctions(t *testing.T) {
 			stop := errors.New("stop")
 			pages := 0
 			err := each(func(int, string) error { pages++; return stop })
-			if err != stop || pages != 1 {
+			if !errors.Is(err, stop) || err.Error() != stop.Error() || pages != 1 {
 				t.Errorf("stop: err %v after %d pages, want the caller's error after 1", err, pages)
 			}
 		})

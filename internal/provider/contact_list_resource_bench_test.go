@@ -59,7 +59,6 @@ func BenchmarkContactListResource(b *testing.B) {
 	if err := l.Server.UpsertContacts(listID, seed); err != nil {
 		b.Fatal(err)
 	}
-	seed = nil
 
 	data := &providerData{client: c, attributes: newAttributeCache(c), released: newReleasedContacts()}
 	lr := &contactListResource{data: data}

@@ -273,6 +273,14 @@ list "rms_contact" "first" {
   }
 }
 
+list "rms_contact" "none_wanted" {
+  provider = rms
+  limit    = 0
+  config {
+    list_id = %[1]q
+  }
+}
+
 list "rms_contact" "empty" {
   provider = rms
   config {
@@ -298,6 +306,7 @@ list "rms_contact" "empty" {
 		querycheck.ExpectLength("rms_contact.first", 25),
 		querycheck.ExpectIdentity("rms_contact.first", contact("c-0024")),
 		querycheck.ExpectNoIdentity("rms_contact.first", contact("c-0025")),
+		querycheck.ExpectLength("rms_contact.none_wanted", 0),
 		querycheck.ExpectLength("rms_contact.empty", 0),
 	))
 }

@@ -86,6 +86,9 @@ func (e *resultEmitter) emit(displayName string, identity map[string]string, mod
 // carrying an error diagnostic that starts with summary.
 func streamResults(ctx context.Context, req list.ListRequest, summary string, run func(ctx context.Context, e *resultEmitter) error) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
+		if req.Limit == 0 {
+			return // `limit = 0`: Terraform wants nothing, so ask the service nothing
+		}
 		e := &resultEmitter{
 			ctx: ctx, req: req, push: push,
 			identityType: req.ResourceIdentitySchema.Type().TerraformType(ctx),
