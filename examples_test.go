@@ -89,7 +89,7 @@ func TestExamplesValidate(t *testing.T) {
 				if copied == 0 {
 					t.Skipf("every file of examples/%s needs a newer Terraform than %v", rel, tfVersion)
 				}
-				cmd := exec.Command(tf, "validate", "-no-color")
+				cmd := exec.Command(tf, "validate", "-no-color") //nolint:misspell // terraform's flag
 				cmd.Dir = dir
 				cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 				out, err := cmd.CombinedOutput()
