@@ -8,13 +8,16 @@
 #   scripts/release.sh release    a tagged release, published to GitHub;
 #                                 needs GPG_FINGERPRINT and GITHUB_TOKEN
 #
-# RELEASE_PARALLELISM (default 2) bounds the builds goreleaser runs at once.
+# RELEASE_PARALLELISM (default 2) bounds the builds goreleaser runs at once;
+# RELEASE_TIMEOUT (default 3h) bounds the whole run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 mode="${1:-}"
-args=(release --clean -p "${RELEASE_PARALLELISM:-2}")
+# goreleaser gives up after an hour by default; a first build of every
+# target on a busy 2-core machine can take longer (RELEASE_TIMEOUT).
+args=(release --clean -p "${RELEASE_PARALLELISM:-2}" --timeout "${RELEASE_TIMEOUT:-3h}")
 case "$mode" in
   snapshot)
     args+=(--snapshot)
@@ -31,7 +34,10 @@ case "$mode" in
 esac
 
 start=$SECONDS
-go tool -modfile=tools/go.mod goreleaser "${args[@]}"
+if ! go tool -modfile=tools/go.mod goreleaser "${args[@]}"; then
+  echo "release: goreleaser failed after $((SECONDS - start))s" >&2
+  exit 1
+fi
 echo "release: goreleaser took $((SECONDS - start))s"
 
 # goreleaser records the version it used; the Registry's files are named
