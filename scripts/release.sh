@@ -9,7 +9,8 @@
 #                                 needs GPG_FINGERPRINT and GITHUB_TOKEN
 #
 # RELEASE_PARALLELISM (default 2) bounds the builds goreleaser runs at once;
-# RELEASE_TIMEOUT (default 3h) bounds the whole run.
+# RELEASE_TIMEOUT (default 3h) bounds the whole run. GORELEASER overrides the
+# goreleaser command.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -34,10 +35,15 @@ case "$mode" in
 esac
 
 start=$SECONDS
-if ! go tool -modfile=tools/go.mod goreleaser "${args[@]}"; then
+# GORELEASER overrides the command (e.g. another goreleaser binary).
+read -r -a goreleaser <<<"${GORELEASER:-go tool -modfile=tools/go.mod goreleaser}"
+if ! "${goreleaser[@]}" "${args[@]}"; then
   echo "release: goreleaser failed after $((SECONDS - start))s" >&2
   exit 1
 fi
+# go tool reports success even when goreleaser was killed by a signal: trust
+# only what goreleaser wrote at its very end.
+[[ -s dist/artifacts.json ]] || { echo "release: goreleaser did not finish (no dist/artifacts.json)" >&2; exit 1; }
 echo "release: goreleaser took $((SECONDS - start))s"
 
 # goreleaser records the version it used; the Registry's files are named
