@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,20 +10,33 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	goversion "github.com/hashicorp/go-version"
 )
 
-// newerTerraformOnly names example files and folders that use Terraform
-// features newer than the supported minimum (1.11), with the version that
-// has them. Below that version they are left out of validation; everything
-// else must validate on every supported Terraform.
-var newerTerraformOnly = []struct {
-	match   func(rel string) bool
-	version [3]int
-	why     string
+// newerCLIOnly names example files and folders that use features newer
+// than the supported minimums (Terraform 1.11, OpenTofu 1.10), with the
+// first version of each CLI that has them (nil: none yet). Where the CLI
+// running the test lacks the feature they are left out of validation;
+// everything else must validate on every supported CLI.
+var newerCLIOnly = []struct {
+	match               func(rel string) bool
+	terraform, opentofu *goversion.Version
+	why                 string
 }{
-	{func(rel string) bool { return filepath.Base(rel) == "import-by-identity.tf" }, [3]int{1, 12, 0}, "import blocks by identity"},
-	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "actions/") }, [3]int{1, 14, 0}, "actions"},
+	{func(rel string) bool { return filepath.Base(rel) == "import-by-identity.tf" }, goversion.Must(goversion.NewVersion("1.12.0")), nil, "import blocks by identity"},
+	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "actions/") }, goversion.Must(goversion.NewVersion("1.14.0")), nil, "actions"},
+	// OpenTofu 1.10 has no write-only attributes; 1.11 is assumed to have them.
+	{func(rel string) bool { return filepath.Base(rel) == "resource-write-only.tf" }, goversion.Must(goversion.NewVersion("1.11.0")), goversion.Must(goversion.NewVersion("1.11.0")), "write-only attributes"},
 }
+
+// cli is the CLI the test drives.
+type cli struct {
+	name    string // "Terraform" or "OpenTofu"
+	version *goversion.Version
+}
+
+func (c cli) String() string { return c.name + " " + c.version.String() }
 
 // TestExamplesValidate runs `terraform validate` on every folder under
 // examples/ that holds .tf files, against the provider built from this
@@ -43,7 +55,7 @@ func TestExamplesValidate(t *testing.T) {
 			t.Fatal("terraform is not on PATH and TF_ACC_TERRAFORM_PATH is not set")
 		}
 	}
-	tfVersion := terraformVersion(t, tf)
+	tfCLI := cliVersion(t, tf)
 
 	work := t.TempDir()
 	bin := filepath.Join(work, "bin")
@@ -85,11 +97,11 @@ func TestExamplesValidate(t *testing.T) {
 				t.Parallel()
 				dir := filepath.Join(t.TempDir(), "example")
 				include := func(name string) bool { return !strings.HasPrefix(name, "import-") || name == keep }
-				copied := copyExample(t, filepath.Join("examples", rel), dir, rel, tfVersion, include)
+				copied := copyExample(t, filepath.Join("examples", rel), dir, rel, tfCLI, include)
 				if copied == 0 {
-					t.Skipf("every file of examples/%s needs a newer Terraform than %v", rel, tfVersion)
+					t.Skipf("every file of examples/%s needs a newer CLI than %s", rel, tfCLI)
 				}
-				cmd := exec.Command(tf, "validate", "-no-color")
+				cmd := exec.Command(tf, "validate", "-no-color") //nolint:misspell // terraform's flag
 				cmd.Dir = dir
 				cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 				out, err := cmd.CombinedOutput()
@@ -141,9 +153,10 @@ func exampleFolders(t *testing.T, root string) []string {
 }
 
 // copyExample copies the .tf files of src that include accepts into dst,
-// leaving out those that need a newer Terraform than have, and adds a required_providers block when
-// none of them has one. It returns the number of .tf files copied.
-func copyExample(t *testing.T, src, dst, rel string, have [3]int, include func(name string) bool) int {
+// leaving out those that need a newer CLI than have, and adds a
+// required_providers block when none of them has one. It returns the number
+// of .tf files copied.
+func copyExample(t *testing.T, src, dst, rel string, have cli, include func(name string) bool) int {
 	t.Helper()
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
@@ -158,7 +171,7 @@ func copyExample(t *testing.T, src, dst, rel string, have [3]int, include func(n
 			continue
 		}
 		if newer, why := needsNewer(filepath.Join(rel, e.Name()), have); newer {
-			t.Logf("leaving out %s: %s need a newer Terraform than %d.%d", e.Name(), why, have[0], have[1])
+			t.Logf("leaving out %s: %s need a newer CLI than %s", e.Name(), why, have)
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(src, e.Name()))
@@ -180,46 +193,40 @@ func copyExample(t *testing.T, src, dst, rel string, have [3]int, include func(n
 	return copied
 }
 
-func needsNewer(rel string, have [3]int) (bool, string) {
-	for _, n := range newerTerraformOnly {
-		if n.match(rel) && compareVersions(have, n.version) < 0 {
+func needsNewer(rel string, have cli) (bool, string) {
+	for _, n := range newerCLIOnly {
+		if !n.match(rel) {
+			continue
+		}
+		first := n.terraform
+		if have.name == "OpenTofu" {
+			first = n.opentofu
+		}
+		if first == nil || have.version.LessThan(first) {
 			return true, n.why
 		}
 	}
 	return false, ""
 }
 
-// terraformVersion asks tf for its version.
-func terraformVersion(t *testing.T, tf string) [3]int {
+// cliVersion asks tf which CLI it is ("Terraform v1.11.4", "OpenTofu
+// v1.10.10") and its version.
+func cliVersion(t *testing.T, tf string) cli {
 	t.Helper()
-	out, err := exec.Command(tf, "version", "-json").Output()
+	out, err := exec.Command(tf, "version").Output()
 	if err != nil {
-		t.Fatalf("%s version -json: %v", tf, err)
+		t.Fatalf("%s version: %v", tf, err)
 	}
-	var v struct {
-		TerraformVersion string `json:"terraform_version"`
+	first, _, _ := strings.Cut(string(out), "\n")
+	name, raw, ok := strings.Cut(strings.TrimSpace(first), " v")
+	if !ok || (name != "Terraform" && name != "OpenTofu") {
+		t.Fatalf("%s version printed %q, not Terraform or OpenTofu", tf, first)
 	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("reading %s version -json: %v (%s)", tf, err, out)
+	v, err := goversion.NewVersion(raw)
+	if err != nil {
+		t.Fatalf("%s version %q: %v", tf, raw, err)
 	}
-	var parts [3]int
-	for i, p := range strings.SplitN(strings.SplitN(v.TerraformVersion, "-", 2)[0], ".", 3) {
-		n, err := strconv.Atoi(p)
-		if err != nil {
-			t.Fatalf("terraform version %q is not x.y.z", v.TerraformVersion)
-		}
-		parts[i] = n
-	}
-	return parts
-}
-
-func compareVersions(a, b [3]int) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] - b[i]
-		}
-	}
-	return 0
+	return cli{name: name, version: v.Core()}
 }
 
 func exeSuffix() string {

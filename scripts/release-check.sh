@@ -8,7 +8,8 @@
 #   - terraform-provider-rms_{version}_SHA256SUMS listing every archive and the
 #     manifest, and `sha256sum -c` passing on it;
 #   - the detached signature SHA256SUMS.sig, verified, when GPG_FINGERPRINT is set;
-#   - the version injected through -ldflags into both binaries.
+#   - the version injected through -ldflags into both binaries (rms-emulator
+#     -version prints it).
 #
 # Usage: scripts/release-check.sh DIST VERSION
 set -euo pipefail
@@ -41,7 +42,7 @@ for p in $provider_platforms; do
     continue
   fi
   listed "$zip" || fail "$zip is not in $(basename "$sums")"
-  content="$(unzip -Z1 "$dist/$zip")"
+  content="$(unzip -Z1 "$dist/$zip" 2>&1)" || { fail "$zip is not a readable zip: $content"; continue; }
   [[ "$content" == "$bin" ]] || fail "$zip holds [$(echo $content)], want only $bin"
 done
 
@@ -54,7 +55,11 @@ for p in $emulator_platforms; do
     continue
   fi
   listed "$archive" || fail "$archive is not in $(basename "$sums")"
-  if [[ "$archive" == *.zip ]]; then content="$(unzip -Z1 "$dist/$archive")"; else content="$(tar -tzf "$dist/$archive")"; fi
+  if [[ "$archive" == *.zip ]]; then
+    content="$(unzip -Z1 "$dist/$archive" 2>&1)" || { fail "$archive is not a readable zip"; continue; }
+  else
+    content="$(tar -tzf "$dist/$archive" 2>&1)" || { fail "$archive is not a readable tar.gz"; continue; }
+  fi
   for want in "$bin" docs/guides/emulator-in-ci.md examples/emulator/fixtures.json; do
     grep -qxF "$want" <<<"$content" || fail "$archive lacks $want"
   done
@@ -89,15 +94,16 @@ elif [[ -e "$sums.sig" ]]; then
   fail "$(basename "$sums").sig exists but GPG_FINGERPRINT is not set"
 fi
 
-# The version is injected into both binaries (go version -m shows the
-# -ldflags of the build), and rms-emulator reports it.
+# The version is injected into both binaries through -ldflags -X (with
+# -trimpath, go version -m does not show ldflags; the string itself is in the
+# binary, where a build without it has "dev"), and rms-emulator reports it.
 for id in provider emulator; do
   bin="$(find "$dist" -path "*/${id}_linux_amd64*/*" -type f | head -n 1)"
   if [[ -z "$bin" ]]; then
     fail "no linux_amd64 $id binary under $dist"
     continue
   fi
-  go version -m "$bin" | grep -q -- "-X main.version=${version}" || fail "$bin was not built with -X main.version=$version"
+  grep -qaF -- "$version" "$bin" || fail "$bin does not carry the version $version (-X main.version)"
 done
 if [[ "$(go env GOOS)_$(go env GOARCH)" == linux_amd64 ]]; then
   got="$("$(find "$dist" -path '*/emulator_linux_amd64*/rms-emulator' -type f | head -n 1)" -version)"

@@ -8,13 +8,17 @@
 #   scripts/release.sh release    a tagged release, published to GitHub;
 #                                 needs GPG_FINGERPRINT and GITHUB_TOKEN
 #
-# RELEASE_PARALLELISM (default 2) bounds the builds goreleaser runs at once.
+# RELEASE_PARALLELISM (default 2) bounds the builds goreleaser runs at once;
+# RELEASE_TIMEOUT (default 3h) bounds the whole run. GORELEASER overrides the
+# goreleaser command.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 mode="${1:-}"
-args=(release --clean -p "${RELEASE_PARALLELISM:-2}")
+# goreleaser gives up after an hour by default; a first build of every
+# target on a busy 2-core machine can take longer (RELEASE_TIMEOUT).
+args=(release --clean -p "${RELEASE_PARALLELISM:-2}" --timeout "${RELEASE_TIMEOUT:-3h}")
 case "$mode" in
   snapshot)
     args+=(--snapshot)
@@ -31,7 +35,15 @@ case "$mode" in
 esac
 
 start=$SECONDS
-go tool -modfile=tools/go.mod goreleaser "${args[@]}"
+# GORELEASER overrides the command (e.g. another goreleaser binary).
+read -r -a goreleaser <<<"${GORELEASER:-go tool -modfile=tools/go.mod goreleaser}"
+if ! "${goreleaser[@]}" "${args[@]}"; then
+  echo "release: goreleaser failed after $((SECONDS - start))s" >&2
+  exit 1
+fi
+# go tool reports success even when goreleaser was killed by a signal: trust
+# only what goreleaser wrote at its very end.
+[[ -s dist/artifacts.json ]] || { echo "release: goreleaser did not finish (no dist/artifacts.json)" >&2; exit 1; }
 echo "release: goreleaser took $((SECONDS - start))s"
 
 # goreleaser records the version it used; the Registry's files are named

@@ -11,7 +11,7 @@ export CHECKPOINT_DISABLE=1
 
 start=$SECONDS
 tofu="$(bash scripts/tofu.sh path)"
-echo "using $("$tofu" version | sed -n 1p) ($tofu); ready after $((SECONDS - start))s"
+echo "using $("$tofu" version 2>/dev/null | sed -n 1p) ($tofu); ready after $((SECONDS - start))s"
 
 # The packages whose tests drive the CLI: those importing internal/acctest,
 # and the root package (TestExamplesValidate).

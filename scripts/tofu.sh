@@ -28,13 +28,14 @@ resolve_version() {
   esac
 }
 
-# binary_version PATH: "1.10.10" from "OpenTofu v1.10.10", empty when
-# unusable. The output is read whole: a pipe into `head` could kill tofu with
-# SIGPIPE, which pipefail turns into a silent failure.
+# binary_version PATH: "1.10.10" from "OpenTofu v1.10.10" ("1.10.10-dev"
+# from a development build), empty when unusable. The output is read whole: a
+# pipe into `head` could kill tofu with SIGPIPE, which pipefail turns into a
+# silent failure.
 binary_version() {
   local out
   out="$("$1" version 2>/dev/null)" || true
-  sed -n '1s/^OpenTofu v\([0-9][0-9.]*\).*/\1/p' <<<"$out"
+  sed -n '1s/^OpenTofu v\([^[:space:]]*\).*/\1/p' <<<"$out"
 }
 
 build() {
@@ -61,7 +62,10 @@ build() {
   cp -R "$src" "$work/src"
   chmod -R u+w "$work/src"
 
-  if ! (cd "$work/src" && "${goenv[@]}" go build -trimpath -ldflags "-s -w" \
+  # version.dev=no: a release build, reporting "v1.10.10", not "v1.10.10-dev"
+  # (a prerelease to version checks).
+  if ! (cd "$work/src" && "${goenv[@]}" go build -trimpath \
+    -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
     -o "$work/tofu" ./cmd/tofu >>"$logf" 2>&1); then
     tail -40 "$logf" >&2
     die "building OpenTofu $version failed (last 40 lines of the log above); nothing was cached"

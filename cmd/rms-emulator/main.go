@@ -37,12 +37,13 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop() // os.Exit skips deferred calls
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
-		fmt.Fprintln(os.Stderr, "rms-emulator:", err)
+		_, _ = fmt.Fprintln(os.Stderr, "rms-emulator:", err)
 		os.Exit(1)
 	}
 }
@@ -93,8 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("-batch-rows-per-second and -export-extra-rows must not be negative")
 	}
 	if *showVersion {
-		fmt.Fprintln(stdout, "rms-emulator", version)
-		return nil
+		_, err := fmt.Fprintln(stdout, "rms-emulator", version)
+		return err
 	}
 	if !*allowRemote {
 		if err := checkLoopback(*addr); err != nil {
@@ -137,20 +138,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := l.Server.Options()
-	fmt.Fprintf(stdout, "rms-emulator listening on %s\n", l.URL)
+	// The banner is best effort: a closed stdout must not stop the emulator.
+	banner := fmt.Sprintf("rms-emulator listening on %s\n", l.URL)
 	if fx != nil || *dataDir != "" {
-		fmt.Fprintf(stdout, "account: %s\n", l.Server.Loaded())
+		banner += fmt.Sprintf("account: %s\n", l.Server.Loaded())
 	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "provider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
+	banner += fmt.Sprintf("\nprovider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
 		hclString(l.URL), opts.CustomerID, hclString(opts.Username), hclString(opts.Password))
+	_, _ = io.WriteString(stdout, banner)
 	// The port file comes last: a script that sees it may rely on the banner.
 	if *portFile != "" {
 		if err := writeFileAtomic(*portFile, l.URL); err != nil {
 			_ = l.Close()
 			return err
 		}
-		defer os.Remove(*portFile)
+		defer func() { _ = os.Remove(*portFile) }()
 	}
 
 	<-ctx.Done()
@@ -206,9 +208,9 @@ func writeFileAtomic(path, content string) error {
 	if err != nil {
 		return fmt.Errorf("writing port file: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	defer func() { _ = os.Remove(tmp.Name()) }() // no-op after a successful rename
 	if _, err := tmp.WriteString(content); err != nil {
-		tmp.Close()
+		_ = tmp.Close()
 		return fmt.Errorf("writing port file %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Close(); err != nil {

@@ -2,7 +2,6 @@
 # `make demo`, or against your account with the RMS_* environment variables
 # set (see the provider documentation).
 terraform {
-  required_version = ">= 1.11"
   required_providers {
     rms = {
       source = "rms-labs/rms"

@@ -32,7 +32,7 @@ func TestReceiverAcceptsSignedDeliveries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	req, _ := http.NewRequest(http.MethodPost, l.URL+"/rest/1000/triggers/100/messages", strings.NewReader(`{"recipient":{"email":"ada@example.com"}}`))
 	req.SetBasicAuth(emulator.DefaultUsername, emulator.DefaultPassword)
 	req.Header.Set("Content-Type", "application/json")
@@ -41,7 +41,7 @@ func TestReceiverAcceptsSignedDeliveries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("send: %d", resp.StatusCode)
 	}

@@ -138,7 +138,7 @@ func ReadFixturesFile(path string) (*Fixtures, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading fixtures: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing to lose on close
 	fx, err := ParseFixtures(f)
 	if err != nil {
 		return nil, fmt.Errorf("fixture file %s: %w", path, err)

@@ -179,7 +179,7 @@ func (p *persister) write() error {
 	if err != nil {
 		return fmt.Errorf("emulator: writing the state: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
+	defer func() { _ = os.Remove(tmp.Name()) }() // no-op after the rename
 	if _, err := tmp.Write(buf.Bytes()); err != nil {
 		_ = tmp.Close()
 		return fmt.Errorf("emulator: writing %s: %w", tmp.Name(), err)

@@ -277,7 +277,7 @@ func TestListenerWithDataDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l2.Close()
+	defer func() { _ = l2.Close() }()
 	if items := decodeArray(t, do(t, l2.Server, http.MethodGet, "/rest/1000/projects", nil)); len(items) != 1 || items[0]["name"] != "kept by Close" {
 		t.Errorf("projects = %v", items)
 	}

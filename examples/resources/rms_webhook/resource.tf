@@ -11,12 +11,3 @@ resource "rms_webhook" "crm_sync" {
   description = "keeps the CRM's opt-outs in step"
   secret      = var.webhook_secret
 }
-
-# On Terraform 1.11 and later, a write-only secret never reaches state; bump
-# the version to rotate it.
-resource "rms_webhook" "pipeline" {
-  url               = "https://ci.example.com/hooks/rms"
-  events            = ["import.finished", "export.finished"]
-  secret_wo         = var.webhook_secret
-  secret_wo_version = 1
-}
