@@ -33,8 +33,11 @@ go build -C "$root" -o "$work/bin/terraform-provider-rms" .
 go build -C "$root" -o "$work/bin/rms-emulator" ./cmd/rms-emulator
 
 echo "==> starting rms-emulator"
+# Batches take a few seconds, so the demo shows an export being waited for
+# (PENDING, then IN_PROGRESS, then FINISHED) without taking long.
 "$work/bin/rms-emulator" -addr 127.0.0.1:0 -port-file "$work/emulator.url" \
-  -username demo -password demo-password -customer-id 1000 >"$work/emulator.log" 2>&1 &
+  -username demo -password demo-password -customer-id 1000 \
+  -batch-pending 1s -batch-min-duration 2s >"$work/emulator.log" 2>&1 &
 emulator_pid=$!
 for _ in $(seq 1 100); do
   [[ -s "$work/emulator.url" ]] && break
@@ -44,6 +47,8 @@ done
 [[ -s "$work/emulator.url" ]] || { echo "demo: emulator did not start" >&2; cat "$work/emulator.log" >&2; exit 1; }
 export RMS_BASE_URL="$(cat "$work/emulator.url")"
 export RMS_CUSTOMER_ID=1000 RMS_USERNAME=demo RMS_PASSWORD=demo-password
+# Poll batches every second rather than the production default of 30s.
+export RMS_BATCH_POLL_INTERVAL=1s
 echo "    emulator at $RMS_BASE_URL"
 
 cat >"$work/terraformrc" <<CFG
@@ -77,6 +82,9 @@ run_tf apply -auto-approve
 
 echo "==> outputs"
 terraform output -no-color
+
+echo "==> exported file (first lines)"
+head -n 5 exports/lists.csv
 
 echo "==> second plan (must show no changes)"
 set +e

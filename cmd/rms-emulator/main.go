@@ -3,6 +3,11 @@
 //
 //	rms-emulator -addr 127.0.0.1:0 -port-file /tmp/rms.url
 //
+// Batches (imports, statistics exports) finish at once unless the -batch-*
+// flags give them a pace, e.g. -batch-pending 2s -batch-min-duration 5s
+// -batch-rows-per-second 1000 to watch them move PENDING -> IN_PROGRESS ->
+// FINISHED.
+//
 // It prints the base URL and the provider block to use, and runs until
 // SIGINT or SIGTERM.
 package main
@@ -54,6 +59,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		portFile    = fs.String("port-file", "", "write the base URL to this `file` once listening (removed on exit)")
 		retired     = retireFlag{}
 		faults      = registerFaultFlags(fs)
+
+		batchPending     = fs.Duration("batch-pending", 0, "how long a new import or export batch stays PENDING, e.g. 2s")
+		batchRowsPerSec  = fs.Float64("batch-rows-per-second", 0, "how many rows an IN_PROGRESS batch handles per second; 0 is no limit")
+		batchMinDuration = fs.Duration("batch-min-duration", 0, "the least time a batch stays IN_PROGRESS, however small, e.g. 5s")
+		resultURLTTL     = fs.Duration("result-url-ttl", emulator.DefaultResultURLTTL, "how long an export's result URL stays valid")
+		exportExtraRows  = fs.Int64("export-extra-rows", 0, "synthetic rows added to every statistics export file (for large-file tests)")
 	)
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
 	if err := fs.Parse(args); err != nil {
@@ -61,6 +72,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	for name, d := range map[string]time.Duration{"-batch-pending": *batchPending, "-batch-min-duration": *batchMinDuration} {
+		if d < 0 {
+			return fmt.Errorf("%s must not be negative, got %s", name, d)
+		}
+	}
+	if *resultURLTTL <= 0 {
+		return fmt.Errorf("-result-url-ttl must be positive, got %s", *resultURLTTL)
+	}
+	if *batchRowsPerSec < 0 || *exportExtraRows < 0 {
+		return errors.New("-batch-rows-per-second and -export-extra-rows must not be negative")
 	}
 	if !*allowRemote {
 		if err := checkLoopback(*addr); err != nil {
@@ -84,6 +106,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Retired:    retired,
 		Faults:     faultOpts,
 		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+
+		BatchPendingFor:           *batchPending,
+		BatchRowsPerSecond:        *batchRowsPerSec,
+		BatchMinDuration:          *batchMinDuration,
+		ResultURLTTL:              *resultURLTTL,
+		StatisticsExportExtraRows: *exportExtraRows,
 	})
 	if err != nil {
 		return err

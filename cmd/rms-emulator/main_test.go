@@ -122,6 +122,11 @@ func TestRunRefusesBadArguments(t *testing.T) {
 		{"bad address", []string{"-addr", "nonsense"}, "parsing -addr"},
 		{"fault rate above one", []string{"-addr", "127.0.0.1:0", "-fault-rate", "2"}, "between 0 and 1"},
 		{"unknown fault kind", []string{"-addr", "127.0.0.1:0", "-fault-rate", "0.1", "-fault-kinds", "429,teapot"}, `unknown fault kind "teapot"`},
+		{"negative pending", []string{"-batch-pending", "-1s"}, "-batch-pending must not be negative"},
+		{"negative duration", []string{"-batch-min-duration", "-1s"}, "-batch-min-duration must not be negative"},
+		{"zero ttl", []string{"-result-url-ttl", "0s"}, "-result-url-ttl must be positive"},
+		{"negative rate", []string{"-batch-rows-per-second", "-3"}, "must not be negative"},
+		{"bad duration", []string{"-batch-pending", "soon"}, "invalid value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,5 +163,52 @@ func TestAllowRemote(t *testing.T) {
 	// The URL names a reachable address, not the unspecified one.
 	if !strings.Contains(out.String(), "rms-emulator listening on http://127.0.0.1:") {
 		t.Errorf("stdout = %q", out.String())
+	}
+}
+
+// The -batch-* flags reach the emulator: with a long pending time a new
+// export stays PENDING.
+func TestRunBatchPaceFlags(t *testing.T) {
+	portFile := filepath.Join(t.TempDir(), "url")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-port-file", portFile,
+			"-batch-pending", "1h", "-batch-min-duration", "1h", "-batch-rows-per-second", "5", "-result-url-ttl", "1m", "-export-extra-rows", "3"}, io.Discard, io.Discard)
+	}()
+	var baseURL string
+	for deadline := time.Now().Add(10 * time.Second); baseURL == ""; {
+		if b, err := os.ReadFile(portFile); err == nil {
+			baseURL = string(b)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("port file never written")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	call := func(method, path, body string) string {
+		req, _ := http.NewRequest(method, baseURL+"/rest/1000"+path, strings.NewReader(body))
+		req.SetBasicAuth("rms", "rms-password")
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	started := call(http.MethodPost, "/batches/exports/statistics", `{"exportType":"PROJECTS","period":"TODAY"}`)
+	id := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(started), `{"batchId":"`), `"}`)
+	got := call(http.MethodGet, "/batches/"+id, "")
+	if !strings.Contains(got, `"status":"PENDING"`) || !strings.Contains(got, `"total":3`) {
+		t.Errorf("batch = %s, want PENDING with the 3 extra rows in total", got)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
 	}
 }

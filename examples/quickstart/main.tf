@@ -53,5 +53,27 @@ resource "rms_contact" "charles" {
 
 data "rms_contacts" "subscribers" {
   list_id    = rms_list.subscribers.id
+  depends_on = [rms_contact.ada, rms_contact.charles, rms_list_import.subscribers]
+}
+
+# More subscribers, imported in bulk from a CSV file (streamed to the
+# service; a changed file is imported again on the next apply).
+resource "rms_list_import" "subscribers" {
+  list_id = rms_list.subscribers.id
+  type    = "ADD"
+  file    = "${path.module}/subscribers.csv"
+}
+
+# A statistics export of the account's lists, with their contact counts,
+# streamed to a local CSV file. The import's batch in triggers orders the
+# export after the import and runs it again when the list is re-imported.
+resource "rms_statistics_export" "lists" {
+  export_type = "LISTS"
+  period      = "TODAY"
+  output_path = "${path.module}/exports/lists.csv"
+
+  triggers = {
+    import = rms_list_import.subscribers.batch_id
+  }
   depends_on = [rms_contact.ada, rms_contact.charles]
 }

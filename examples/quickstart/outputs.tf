@@ -16,3 +16,26 @@ output "subscribers" {
     duplicates = data.rms_contacts.subscribers.duplicates
   }
 }
+
+output "subscribers_import" {
+  description = "The bulk import of subscribers.csv."
+  value = {
+    batch_id = rms_list_import.subscribers.batch_id
+    status   = rms_list_import.subscribers.status
+    rows     = rms_list_import.subscribers.total
+    imported = rms_list_import.subscribers.affected
+    bad_rows = rms_list_import.subscribers.failed
+  }
+}
+
+output "lists_export" {
+  description = "The statistics export of the account's lists and the file it wrote."
+  value = {
+    batch_id    = rms_statistics_export.lists.batch_id
+    status      = rms_statistics_export.lists.status
+    rows        = rms_statistics_export.lists.total
+    file        = rms_statistics_export.lists.output_path
+    sha256      = rms_statistics_export.lists.sha256
+    finished_at = rms_statistics_export.lists.finished_at
+  }
+}

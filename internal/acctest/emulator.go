@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
@@ -95,4 +96,44 @@ func (e *Env) MustDo(t testing.TB, method, path string, body any, out any) {
 	if status := e.Do(t, method, path, body, out); status < 200 || status > 299 {
 		t.Fatalf("%s %s: status %d", method, path, status)
 	}
+}
+
+// Inspect reads path below /rest/{customerid}/ into out as MustDo does, but
+// rides out injected faults (429, 5xx, dropped connections) by asking again,
+// so tests of fault injection can look at the emulator's record.
+func (e *Env) Inspect(t testing.TB, path string, out any) {
+	t.Helper()
+	for attempt := 0; attempt < 50; attempt++ {
+		status, err := e.try(http.MethodGet, path, out)
+		if err == nil && status >= 200 && status < 300 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("GET %s kept failing", path)
+}
+
+// try is one GET that reports transport errors instead of failing the test.
+func (e *Env) try(method, path string, out any) (int, error) {
+	req, err := http.NewRequest(method, fmt.Sprintf("%s/rest/%d/%s", e.URL, e.CustomerID, strings.TrimPrefix(path, "/")), nil)
+	if err != nil {
+		return 0, err
+	}
+	req.SetBasicAuth(e.Username, e.Password)
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode < 300 && out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return 0, err
+		}
+	}
+	return resp.StatusCode, nil
 }

@@ -61,7 +61,7 @@ func New(cfg Config) (*Client, error) {
 		Timeout:       cfg.RequestTimeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect },
 	})
-	c.stream = c.newRetryClient(&http.Client{Transport: transport})
+	c.stream = c.newRetryClient(&http.Client{Transport: transport, CheckRedirect: checkDownloadRedirect})
 	return c, nil
 }
 

@@ -129,9 +129,6 @@ func (c *Client) EachContactPage(ctx context.Context, listID string, pageSize in
 	return nil
 }
 
-// MaxPageSize is the largest page size the service allows.
-const MaxPageSize = 1000
-
 // ContactsPage is one page of a list's contacts. Total is the number of
 // contacts in the whole list as the X-Total-Count header gives it, or -1
 // when the answer has no such header.

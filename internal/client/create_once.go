@@ -2,8 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -81,7 +83,7 @@ func adoptOne[T any](all []T, kind, name string, since time.Time, fields func(T)
 	case 1:
 		return &match[0], true, nil
 	default:
-		return nil, false, fmt.Errorf("%d %ss named %q were created just now (ids %v) and one of them is this resource's: import it with `terraform import` and delete the others", len(match), kind, name, ids)
+		return nil, false, fmt.Errorf("%d candidates for this %s (%s) were created just now (ids %v) and one of them is this resource's: import it with `terraform import` and delete the others", len(match), kind, name, ids)
 	}
 }
 
@@ -94,4 +96,74 @@ func createdSince(ts string, since time.Time) bool {
 		return true
 	}
 	return !t.Before(since.Truncate(time.Second))
+}
+
+// CreateWebhookOnce creates a webhook; after an unknown outcome it looks
+// for a webhook with the same url and events created since the attempt
+// began.
+func (c *Client) CreateWebhookOnce(ctx context.Context, in WebhookInput) (*Webhook, error) {
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("webhook for %q", in.URL),
+		func(ctx context.Context) (*Webhook, error) { return c.CreateWebhook(ctx, in) },
+		func(ctx context.Context, since time.Time) (*Webhook, bool, error) {
+			all, err := GetAll[Webhook](ctx, c, webhooksPath, nil)
+			if err != nil {
+				return nil, false, err
+			}
+			key := in.URL + " " + sameJSONKey(sortedCopy(in.Events))
+			return adoptOne(all, "webhook", key, since,
+				func(w Webhook) (string, string, string) {
+					return w.URL + " " + sameJSONKey(sortedCopy(w.Events)), w.DateCreated, w.ID.String()
+				})
+		})
+}
+
+// CreateEntityOnce creates an entity of a generic collection; after an
+// unknown outcome it looks for an entity created since the attempt began
+// whose every key of body holds the value sent.
+func (c *Client) CreateEntityOnce(ctx context.Context, collection string, body Entity) (Entity, error) {
+	want := map[string]string{}
+	for k, v := range body {
+		want[k] = sameJSONKey(v)
+	}
+	found, err := CreateOrAdopt(ctx, c, "entity in "+collection,
+		func(ctx context.Context) (*Entity, error) {
+			e, err := c.CreateEntity(ctx, collection, body)
+			return &e, err
+		},
+		func(ctx context.Context, since time.Time) (*Entity, bool, error) {
+			all, err := c.ListEntities(ctx, collection)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "entity", "same body in "+collection, since, func(e Entity) (string, string, string) {
+				created, _ := e["dateCreated"].(string)
+				for k, v := range want {
+					if sameJSONKey(e[k]) != v {
+						return "", created, EntityID(e)
+					}
+				}
+				return "same body in " + collection, created, EntityID(e)
+			})
+		})
+	if err != nil {
+		return nil, err
+	}
+	return *found, nil
+}
+
+// sameJSONKey is a value's canonical JSON text: encoding/json sorts map
+// keys, and json.Number keeps numbers as written, so equal values compare
+// equal as strings.
+func sameJSONKey(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
 }

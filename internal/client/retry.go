@@ -78,7 +78,8 @@ func permanentTransportError(err error) bool {
 	var invalid x509.CertificateInvalidError
 	return errors.As(err, &certErr) || errors.As(err, &unknownAuth) ||
 		errors.As(err, &hostErr) || errors.As(err, &invalid) ||
-		errors.Is(err, errRedirect)
+		errors.Is(err, errRedirect) || errors.Is(err, errInsecureRedirect) ||
+		errors.Is(err, errTooManyRedirects)
 }
 
 // backoff honours Retry-After on 429 and 503 (capped at MaxRetryAfter), and

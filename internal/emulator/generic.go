@@ -41,7 +41,13 @@ func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
 	coll := r.PathValue("collection")
 	if !genericDomains[coll] {
 		// A collection served only by explicit routes (e.g. batches), reached
-		// through a generic pattern: no such path.
+		// through a generic pattern: 405 where an explicit route serves the
+		// path with another method, else no such path.
+		if allow := s.explicitAllow(r); allow != "" {
+			e := errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+			e.allow = allow
+			return target{}, e
+		}
 		return target{}, errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
 	}
 	t := target{
@@ -201,13 +207,14 @@ func dropReserved(body map[string]any) {
 }
 
 // explicitAllow lists the methods explicit (non-generic) routes serve on the
-// request's path, for the Allow header of a 405.
+// request's path, for the Allow header of a 405. Every generic pattern has a
+// {collection} wildcard; explicit ones never do.
 func (s *Server) explicitAllow(r *http.Request) string {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
-		if _, pattern := s.mux.Handler(probe); pattern != "" && !strings.Contains(pattern, "{sub}") {
+		if _, pattern := s.mux.Handler(probe); pattern != "" && !strings.Contains(pattern, "{collection}") {
 			allowed = append(allowed, m)
 		}
 	}

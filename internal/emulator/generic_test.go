@@ -175,7 +175,7 @@ func TestInternalAndUnknownDomains(t *testing.T) {
 		{http.MethodPost, "/rest/1000/nosuch/1", `no collection "nosuch"`},
 		// Domains outside the generic pattern.
 		{http.MethodGet, "/rest/1000/authentication", `no collection "authentication"`},
-		{http.MethodGet, "/rest/1000/batches", `no collection "batches"`},
+		{http.MethodGet, "/rest/1000/batches", "no such path: /rest/1000/batches"},
 		// Public domains are matched by their lower-case name only.
 		{http.MethodGet, "/rest/1000/Projects", `no collection "Projects"`},
 		{http.MethodGet, "/rest/1000", "no such path: /rest/1000"},
@@ -292,8 +292,8 @@ func TestExplicitRoutesWinOverGeneric(t *testing.T) {
 		s.writeJSON(w, http.StatusOK, []string{"explicit"})
 		return nil
 	})
-	s.handleJSON("GET /rest/{customerid}/batches/{batchId}", func(w http.ResponseWriter, r *http.Request) *apiError {
-		s.writeJSON(w, http.StatusOK, map[string]string{"batch": r.PathValue("batchId")})
+	s.handleJSON("GET /rest/{customerid}/widgets/{widgetId}", func(w http.ResponseWriter, r *http.Request) *apiError {
+		s.writeJSON(w, http.StatusOK, map[string]string{"widget": r.PathValue("widgetId")})
 		return nil
 	})
 	project := mustCreate(t, s, "/rest/1000/projects", map[string]any{"name": "p"})
@@ -311,12 +311,18 @@ func TestExplicitRoutesWinOverGeneric(t *testing.T) {
 	}
 	wantErrorCode(t, do(t, s, http.MethodDelete, contacts+"/7", nil), http.StatusMethodNotAllowed, CodeMethodNotAllowed)
 
-	rec = do(t, s, http.MethodGet, "/rest/1000/batches/12", nil)
+	rec = do(t, s, http.MethodGet, "/rest/1000/widgets/12", nil)
 	wantStatus(t, rec, http.StatusOK)
-	if !strings.Contains(rec.Body.String(), `"batch":"12"`) {
-		t.Errorf("batches route: %s", rec.Body.String())
+	if !strings.Contains(rec.Body.String(), `"widget":"12"`) {
+		t.Errorf("widgets route: %s", rec.Body.String())
 	}
-	// batches is now a known collection, but not a generic one.
-	wantError(t, do(t, s, http.MethodGet, "/rest/1000/batches", nil),
-		ErrorBody{Status: 404, Code: CodeNotFound, Message: "no such path: /rest/1000/batches"})
+	// widgets is now a known collection, but not a generic one: a path no
+	// explicit route serves is 404, a method the explicit route lacks 405.
+	wantError(t, do(t, s, http.MethodGet, "/rest/1000/widgets", nil),
+		ErrorBody{Status: 404, Code: CodeNotFound, Message: "no such path: /rest/1000/widgets"})
+	rec = do(t, s, http.MethodPut, "/rest/1000/widgets/12", map[string]any{})
+	wantErrorCode(t, rec, http.StatusMethodNotAllowed, CodeMethodNotAllowed)
+	if got := rec.Header().Get("Allow"); got != "GET, HEAD" {
+		t.Errorf("Allow = %q, want GET, HEAD", got)
+	}
 }

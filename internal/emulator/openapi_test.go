@@ -63,7 +63,7 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 			t.Errorf("route %q is not documented", route)
 		}
 	}
-	sample := strings.NewReplacer("{customerid}", "1000", "{collection}", "campaigns", "{id}", "1", "{sub}", "notes", "{subid}", "2")
+	sample := strings.NewReplacer("{customerid}", "1000", "{collection}", "campaigns", "{id}", "1", "{sub}", "notes", "{subid}", "2", "{batchId}", "3", "{listId}", "1", "{token}", "0123456789abcdef0123456789abcdef")
 	for path, item := range doc.Paths.Map() {
 		for method := range item.Operations() {
 			r := httptest.NewRequest(method, sample.Replace(path), nil)

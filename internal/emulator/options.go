@@ -24,8 +24,38 @@ type Options struct {
 	// Faults injects errors, dropped connections and latency; see
 	// FaultOptions. The zero value injects nothing.
 	Faults FaultOptions
-	// Now is the clock for dateCreated/dateModified; nil means time.Now.
+	// Now is the clock for dateCreated/dateModified and for the progress of
+	// batches; nil means time.Now. Tests pass a fake clock to move batches
+	// along without sleeping.
 	Now func() time.Time
+
+	// Batches (imports and statistics exports) move PENDING -> IN_PROGRESS ->
+	// FINISHED as Now advances. Progress is computed from the clock whenever
+	// the account is touched, so no goroutine runs between requests. The zero
+	// values make every batch finish at once, which keeps tests fast; demos
+	// pass realistic values (see the -batch-* flags of rms-emulator).
+
+	// BatchPendingFor is how long a new batch stays PENDING.
+	BatchPendingFor time.Duration
+	// BatchRowsPerSecond is how fast an IN_PROGRESS batch handles rows; zero
+	// means no limit.
+	BatchRowsPerSecond float64
+	// BatchMinDuration is the least time a batch stays IN_PROGRESS, however
+	// few its rows, so that small demo batches can be watched.
+	BatchMinDuration time.Duration
+	// BatchError injects faults: when it returns a non-empty message for a
+	// new batch's type ("IMPORT", "STAT_EXPORT"), that batch ends FINISHED
+	// with the message in its error field and no result. Nil injects none.
+	BatchError func(batchType string) string
+
+	// ResultURLTTL is how long a statistics export's result URL stays valid;
+	// default 15 minutes. Each call of .../result/url mints a new URL.
+	ResultURLTTL time.Duration
+	// StatisticsExportExtraRows adds this many synthetic rows to every
+	// statistics export file after the rows derived from the account's data,
+	// to make large files for benchmarks. They are generated as the file is
+	// served, so the emulator's memory does not grow with them.
+	StatisticsExportExtraRows int64
 	// WebhookRetryWait is the wait before the second attempt of a webhook
 	// delivery; it doubles for each further attempt (capped at a minute).
 	// Default 1s.
@@ -39,6 +69,8 @@ const (
 	DefaultCustomerID = 1000
 	DefaultUsername   = "rms"
 	DefaultPassword   = "rms-password"
+	// DefaultResultURLTTL is how long a result URL stays valid by default.
+	DefaultResultURLTTL = 15 * time.Minute
 
 	DefaultWebhookRetryWait   = time.Second
 	DefaultWebhookMaxAttempts = 5
@@ -63,6 +95,13 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.ResultURLTTL <= 0 {
+		o.ResultURLTTL = DefaultResultURLTTL
+	}
+	o.BatchPendingFor = max(o.BatchPendingFor, 0)
+	o.BatchMinDuration = max(o.BatchMinDuration, 0)
+	o.BatchRowsPerSecond = max(o.BatchRowsPerSecond, 0)
+	o.StatisticsExportExtraRows = max(o.StatisticsExportExtraRows, 0)
 	if o.WebhookRetryWait <= 0 {
 		o.WebhookRetryWait = DefaultWebhookRetryWait
 	}

@@ -12,6 +12,10 @@ import (
 func (s *Server) registerRoutes() {
 	s.handle("GET /mail/swagger", s.serveOpenAPI)
 	s.registerContacts()
+	s.registerBatches()
+	s.registerExports()
+	s.registerObjectStore()
+	s.registerImports()
 	s.registerWebhooks()
 	s.registerTriggers()
 	s.registerGeneric()

@@ -16,6 +16,9 @@ type Server struct {
 	mux     *http.ServeMux
 	store   *store
 	counter *requestCounter
+	batches *batchEngine
+	objects *objectStore
+	imports *importRegistry
 	faults  *faultInjector // nil when no fault is configured
 
 	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
@@ -44,6 +47,9 @@ func New(opts Options) *Server {
 		mux:              http.NewServeMux(),
 		store:            newStore(),
 		counter:          newRequestCounter(),
+		batches:          newBatchEngine(),
+		objects:          newObjectStore(),
+		imports:          newImportRegistry(),
 		knownCollections: maps.Clone(genericDomains),
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
@@ -68,27 +74,36 @@ func (s *Server) Options() Options {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
-	s.withFaults(sw, r, s.serve)
+	var pattern string
+	s.withFaults(sw, r, func(w http.ResponseWriter, r *http.Request) { pattern = s.serve(w, r) })
 	status := sw.status
 	if status == 0 {
 		status = http.StatusOK
 	}
-	s.counter.record(r.Method, collectionOf(r.URL.Path), status)
+	s.counter.record(r.Method, collectionOf(r.URL.Path), pattern, status)
 	// Never log headers: they carry the credentials.
 	s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status, "duration", time.Since(start))
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+// serve answers one request and returns the mux pattern that served it ("" when
+// none did).
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) string {
+	// Batches progress with the clock; bringing them up to date before any
+	// request means every answer, a list's contacts included, reflects the
+	// work done by then, whether or not anyone polled the batch.
+	s.advanceBatches()
 	if rest, ok := strings.CutPrefix(r.URL.Path, "/rest/"); ok {
 		if !s.guardAccount(w, r, rest) {
-			return
+			return ""
 		}
 	}
-	if _, pattern := s.mux.Handler(r); pattern == "" {
+	_, pattern := s.mux.Handler(r)
+	if pattern == "" {
 		s.noRoute(w, r)
-		return
+		return ""
 	}
 	s.mux.ServeHTTP(w, r)
+	return pattern
 }
 
 // noRoute answers, as JSON, a request no pattern matches. The mux knows

@@ -16,6 +16,10 @@ type RequestStats struct {
 	ByCollection map[string]int64
 	// ByStatus counts by the status code answered.
 	ByStatus map[int]int64
+	// ByRoute counts by the route pattern that served the request, e.g.
+	// "GET /rest/{customerid}/batches/{batchId}"; requests no route served
+	// (refused before routing, or unknown paths) are not counted here.
+	ByRoute map[string]int64
 }
 
 // requestCounter is the race-safe accumulator behind Server.Requests.
@@ -29,10 +33,11 @@ func newRequestCounter() *requestCounter {
 		ByMethod:     map[string]int64{},
 		ByCollection: map[string]int64{},
 		ByStatus:     map[int]int64{},
+		ByRoute:      map[string]int64{},
 	}}
 }
 
-func (c *requestCounter) record(method, collection string, status int) {
+func (c *requestCounter) record(method, collection, route string, status int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.s.Total++
@@ -41,6 +46,9 @@ func (c *requestCounter) record(method, collection string, status int) {
 		c.s.ByCollection[collection]++
 	}
 	c.s.ByStatus[status]++
+	if route != "" {
+		c.s.ByRoute[route]++
+	}
 }
 
 func (c *requestCounter) snapshot() RequestStats {
@@ -51,6 +59,7 @@ func (c *requestCounter) snapshot() RequestStats {
 		ByMethod:     maps.Clone(c.s.ByMethod),
 		ByCollection: maps.Clone(c.s.ByCollection),
 		ByStatus:     maps.Clone(c.s.ByStatus),
+		ByRoute:      maps.Clone(c.s.ByRoute),
 	}
 }
 

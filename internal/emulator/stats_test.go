@@ -19,6 +19,12 @@ func TestRequestStats(t *testing.T) {
 		ByMethod:     map[string]int64{"GET": 3, "POST": 1},
 		ByCollection: map[string]int64{"projects": 2, "lists": 1},
 		ByStatus:     map[int]int64{200: 2, 201: 1, 401: 1},
+		// The unauthenticated request is refused before routing.
+		ByRoute: map[string]int64{
+			"GET /mail/swagger":                    1,
+			"GET /rest/{customerid}/{collection}":  1,
+			"POST /rest/{customerid}/{collection}": 1,
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stats (-want +got):\n%s", diff)

@@ -216,3 +216,13 @@ func (st *store) delete(key string, id int64) bool {
 	}
 	return true
 }
+
+// allocID hands out the account's next id for an object kept outside the
+// generic collections (a batch, an import), so ids stay unique and increasing
+// across the whole account.
+func (st *store) allocID() int64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.nextID++
+	return st.nextID
+}

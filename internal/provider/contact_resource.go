@@ -27,6 +27,7 @@ var (
 	_ resource.Resource                = &contactResource{}
 	_ resource.ResourceWithConfigure   = &contactResource{}
 	_ resource.ResourceWithImportState = &contactResource{}
+	_ resource.ResourceWithIdentity    = &contactResource{}
 )
 
 // NewContactResource returns the rms_contact resource.
@@ -106,6 +107,12 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
+// IdentitySchema: a contact is identified by its list and its original id
+// (Terraform 1.12+), the two halves of its string import id.
+func (r *contactResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = contactIdentitySchema()
+}
+
 func (r *contactResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
@@ -167,6 +174,7 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	state, diags := r.toModel(ctx, c, plan)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -217,7 +225,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	c, err := r.data.contacts.read(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "contact is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
+		removeGone(ctx, resp, contactIdentity(state))
 		return
 	}
 	if err != nil {
@@ -227,6 +235,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	m, diags := r.toModel(ctx, c, state)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
 }
 
 func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -237,6 +246,9 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
+	// The identity never changes in place (list_id and original_id force a
+	// replacement); it is set for state written before identities existed.
+	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
 	r.data.contacts.wrote(listID, originalID)
 	// The configured states only: the plan carries an unconfigured state
@@ -346,14 +358,12 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 			"It is deleted with its list; to manage it again, import it with id %q.", originalID, listID, contactImportID(listID, originalID)))
 }
 
+// ImportState takes "list_id/original_id" as the import string, or
+// `identity = { list_id = "42", original_id = "customer-7" }` in an import
+// block (Terraform 1.12+).
 func (r *contactResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	listID, originalID, ok := splitContactImportID(req.ID)
-	if !ok {
-		resp.Diagnostics.AddError("Invalid import id",
-			"Import an rms_contact by its list id and original id joined by a slash, e.g. `terraform import rms_contact.example 42/customer-7`; got "+quote(req.ID)+".")
-		return
-	}
-	if !requireClient(r.data, &resp.Diagnostics) {
+	listID, originalID, ok := contactImportTarget(ctx, req, &resp.Diagnostics)
+	if !ok || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
 	c, err := r.data.client.GetContact(ctx, listID, originalID)
@@ -366,17 +376,33 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
 		return
 	}
-	// Every value the contact holds becomes managed: there is no
-	// configuration yet to say which keys are.
-	props := types.MapNull(types.StringType)
-	if len(c.Properties) > 0 {
-		var diags diag.Diagnostics
-		props, diags = types.MapValueFrom(ctx, types.StringType, c.Properties)
-		resp.Diagnostics.Append(diags...)
-	}
-	m, diags := r.toModel(ctx, c, contactModel{ListID: types.StringValue(listID), Properties: props})
+	m, diags := importedContactModel(ctx, listID, c)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
+}
+
+// importedContactModel is the state of a contact taken under management:
+// every value the contact holds becomes managed, since there is no
+// configuration yet to say which keys are. Import and the rms_contact list
+// resource (terraform query) both use it, so that configuration generated
+// from a query matches what an import then reads.
+func importedContactModel(ctx context.Context, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	props := types.MapNull(types.StringType)
+	if len(c.Properties) > 0 {
+		props, diags = types.MapValueFrom(ctx, types.StringType, c.Properties)
+	}
+	return contactModel{
+		ID:           types.StringValue(contactImportID(listID, c.OriginalID)),
+		ListID:       types.StringValue(listID),
+		OriginalID:   types.StringValue(c.OriginalID),
+		Properties:   props,
+		EmailStatus:  types.StringValue(c.Status),
+		MobileStatus: types.StringValue(c.MobileStatus),
+		DateCreated:  rfc3339(c.DateCreated),
+		DateModified: rfc3339(c.DateModified),
+	}, diags
 }
 
 // toModel copies what the server holds into the model; properties keep the

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 var _ function.Function = &delimiterCodeFunction{}
@@ -68,5 +70,11 @@ func delimiterCode(char string) (string, *argumentError) {
 	case r == '\n' || r == '\r':
 		return "", argErr(0, fmt.Sprintf("The delimiter %q is a line break, which ends rows and cannot separate columns: use a character such as \",\" or \"\\t\".", char))
 	}
-	return strconv.Itoa(int(r)), nil
+	// The client's rule is the one imports apply; the checks above only
+	// word the common mistakes better.
+	code, err := client.DelimiterCode(char)
+	if err != nil {
+		return "", argErr(0, "The delimiter "+err.Error()+".")
+	}
+	return code, nil
 }

@@ -50,6 +50,8 @@ func TestDelimiterCode(t *testing.T) {
 		{name: "empty", args: []string{""}, wantErr: "is empty"},
 		{name: "two characters", args: []string{",;"}, wantErr: "is 2 characters long"},
 		{name: "already a code", args: []string{"44"}, wantErr: "already a delimiter code"},
+		{name: "double quote quotes fields", args: []string{`"`}, wantErr: "cannot delimit columns"},
+		{name: "NUL", args: []string{"\x00"}, wantErr: "must be an ASCII character"},
 		{name: "not ASCII", args: []string{"§"}, wantErr: "not an ASCII character"},
 		{name: "emoji", args: []string{"😀"}, wantErr: "not an ASCII character"},
 		{name: "newline", args: []string{"\n"}, wantErr: "line break"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -23,6 +22,7 @@ var (
 	_ resource.Resource                = &genericResource{}
 	_ resource.ResourceWithConfigure   = &genericResource{}
 	_ resource.ResourceWithImportState = &genericResource{}
+	_ resource.ResourceWithIdentity    = &genericResource{}
 )
 
 // NewGenericResource returns the rms_resource resource: any entity of a
@@ -73,6 +73,12 @@ func (r *genericResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
+// IdentitySchema: an entity is identified by its collection and its id
+// there (Terraform 1.12+).
+func (r *genericResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = genericIdentitySchema()
+}
+
 func (r *genericResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
@@ -89,7 +95,7 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 		resp.Diagnostics.AddAttributeError(path.Root("body"), "Invalid body", err.Error())
 		return
 	}
-	e, err := r.data.client.CreateEntity(ctx, collection, body)
+	e, err := r.data.client.CreateEntityOnce(ctx, collection, body)
 	if err != nil {
 		addEntityError(&resp.Diagnostics, "Unable to create entity in "+collection, collection, err)
 		return
@@ -104,6 +110,7 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 	plan.ID = types.StringValue(id)
 	resp.Diagnostics.Append(setOutput(&plan, e)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
 }
 
 func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -116,7 +123,7 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 	e, err := r.data.client.GetEntity(ctx, collection, id)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "entity is gone; removing it from state", map[string]any{"collection": collection, "id": id})
-		resp.State.RemoveResource(ctx)
+		removeGone(ctx, resp, genericIdentity(state))
 		return
 	}
 	if err != nil {
@@ -143,6 +150,7 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 	state.Body = body
 	resp.Diagnostics.Append(setOutput(&state, e)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	setIdentity(ctx, resp.Identity, genericIdentity(state), &resp.Diagnostics)
 }
 
 func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -178,6 +186,7 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 	plan.ID = state.ID
 	resp.Diagnostics.Append(setOutput(&plan, e)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
 }
 
 func (r *genericResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -192,23 +201,19 @@ func (r *genericResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 }
 
-// ImportState takes "collection/id"; the last segment is the id, so a
-// nested entity imports as "campaigns/12/notes/5".
+// ImportState takes "collection/id" (the last segment is the id, so a
+// nested entity imports as "campaigns/12/notes/5"), or
+// `identity = { collection = "campaigns", id = "42" }` in an import block.
+// body stays null, so that the following Read takes the whole entity.
 func (r *genericResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	i := strings.LastIndex(req.ID, "/")
-	if i <= 0 || i == len(req.ID)-1 || strings.TrimSpace(req.ID) != req.ID {
-		resp.Diagnostics.AddError("Invalid import id",
-			"Import an rms_resource as collection/id, e.g. `terraform import rms_resource.example campaigns/42` or `campaigns/12/notes/5`; got "+quote(req.ID)+".")
-		return
-	}
-	collection, id := req.ID[:i], req.ID[i+1:]
-	if msg := checkCollection(collection); msg != "" {
-		resp.Diagnostics.AddError("Invalid import id", msg)
+	collection, id, ok := genericImportTarget(ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection"), collection)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("body"), types.DynamicNull())...)
+	setIdentity(ctx, resp.Identity, genericIdentityModel{Collection: types.StringValue(collection), ID: types.StringValue(id)}, &resp.Diagnostics)
 }
 
 // setOutput stores the whole entity in m.Output.

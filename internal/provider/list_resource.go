@@ -20,6 +20,7 @@ var (
 	_ resource.Resource                = &listResource{}
 	_ resource.ResourceWithConfigure   = &listResource{}
 	_ resource.ResourceWithImportState = &listResource{}
+	_ resource.ResourceWithIdentity    = &listResource{}
 )
 
 // NewListResource returns the rms_list resource.
@@ -81,6 +82,11 @@ func (r *listResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	}
 }
 
+// IdentitySchema: a list is identified by its id (Terraform 1.12+).
+func (r *listResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("list")
+}
+
 func (r *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
@@ -97,7 +103,9 @@ func (r *listResource) Create(ctx context.Context, req resource.CreateRequest, r
 		return
 	}
 	tflog.Info(ctx, "created list", map[string]any{"id": l.ID.String()})
-	resp.Diagnostics.Append(resp.State.Set(ctx, listToModel(l, plan))...)
+	m := listToModel(l, plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *listResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -109,14 +117,16 @@ func (r *listResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	l, err := r.data.client.GetList(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "list is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
+		removeGone(ctx, resp, idIdentity(state.ID))
 		return
 	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to read list", err, nil)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, listToModel(l, state))...)
+	m := listToModel(l, state)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *listResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -131,7 +141,9 @@ func (r *listResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		addAPIError(&resp.Diagnostics, "Unable to update list", err, listFields)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, listToModel(l, plan))...)
+	m := listToModel(l, plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *listResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -148,13 +160,10 @@ func (r *listResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 }
 
+// ImportState accepts the numeric id as the import string or as
+// `identity = { id = "42" }` in an import block.
 func (r *listResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !isEntityID(req.ID) {
-		resp.Diagnostics.AddError("Invalid import id",
-			"Import an rms_list by its numeric id, e.g. `terraform import rms_list.example 42`; got "+quote(req.ID)+".")
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	importByEntityID(ctx, "rms_list", req, resp)
 }
 
 func listInput(m listModel) client.ListInput {

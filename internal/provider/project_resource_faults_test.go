@@ -104,3 +104,33 @@ resource "rms_contact" "test" {
 		}},
 	})
 }
+
+// Webhooks and generic entities adopt what an act-then-drop create made.
+func TestAccWebhookAndEntity_actThenDropIsAdopted(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1}})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: env.Config(`
+resource "rms_webhook" "test" {
+  url    = "https://hooks.example.com/rms"
+  events = ["message.sent", "contact.unsubscribed"]
+}
+resource "rms_resource" "test" {
+  collection = "campaigns"
+  body       = { name = "Spring", budget = 12.5, tags = ["a", "b"] }
+}
+`),
+			Check: func(s *terraform.State) error {
+				for _, coll := range []string{"webhooks", "campaigns"} {
+					var all []map[string]any
+					env.MustDo(t, "GET", coll, nil, &all)
+					if len(all) != 1 {
+						return fmt.Errorf("server holds %d %s, want exactly 1: %v", len(all), coll, all)
+					}
+				}
+				return nil
+			},
+		}},
+	})
+}

@@ -6,8 +6,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -15,8 +18,12 @@ import (
 )
 
 var (
-	_ provider.Provider              = &RMSProvider{}
-	_ provider.ProviderWithFunctions = &RMSProvider{}
+	_ provider.Provider                       = &RMSProvider{}
+	_ provider.ProviderWithFunctions          = &RMSProvider{}
+	_ provider.ProviderWithActions            = &RMSProvider{}
+	_ provider.ProviderWithEphemeralResources = &RMSProvider{}
+	// List resources serve `terraform query` (Terraform 1.14+).
+	_ provider.ProviderWithListResources = &RMSProvider{}
 )
 
 // RMSProvider is the rms provider. Version is set by the release build.
@@ -107,6 +114,8 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
 }
 
 // Resources lists the managed resources.
@@ -115,9 +124,24 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewProjectResource,
 		NewListResource,
 		NewContactResource,
+		NewStatisticsExportResource,
+		NewListImportResource,
 		NewGenericResource,
 		NewWebhookResource,
 		NewTransactionalMessageResource,
+	}
+}
+
+// ListResources lists the list resources of `terraform query`, one for each
+// managed resource whose objects an account holds many of. Each has the
+// type name of the resource it finds.
+func (p *RMSProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewProjectListResource,
+		NewListListResource,
+		NewContactListResource,
+		NewWebhookListResource,
+		NewGenericListResource,
 	}
 }
 
@@ -129,7 +153,24 @@ func (p *RMSProvider) DataSources(context.Context) []func() datasource.DataSourc
 		NewListsDataSource,
 		NewContactDataSource,
 		NewContactsDataSource,
+		NewBatchDataSource,
 		NewGenericDataSource,
+	}
+}
+
+// Actions lists the actions (Terraform 1.14+).
+func (p *RMSProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewSendTransactionalMessageAction,
+		NewRunListImportAction,
+		NewRunStatisticsExportAction,
+	}
+}
+
+// EphemeralResources lists the ephemeral resources (Terraform 1.10+).
+func (p *RMSProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewBatchResultURLEphemeralResource,
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 // before the parallel tests resume, so they never see TF_LOG.
 func TestAccSecretsNeverLogged(t *testing.T) {
 	const password = "pw-Zx81-never-in-logs"
+	const webhookSecret = "whsec-Qq72-never-in-logs"
 	logDir := t.TempDir()
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_ACC_LOG_PATH", filepath.Join(logDir, "acc.log"))
@@ -32,6 +33,8 @@ func TestAccSecretsNeverLogged(t *testing.T) {
 	// The password comes from RMS_PASSWORD, as the docs recommend: Terraform
 	// itself logs configuration files verbatim at TRACE.
 	t.Setenv("RMS_PASSWORD", password)
+	// Likewise the webhook secret comes from a variable, never a literal.
+	t.Setenv("TF_VAR_webhook_secret", webhookSecret)
 	providerBlock := fmt.Sprintf(`
 provider "rms" {
   base_url    = %q
@@ -43,9 +46,26 @@ provider "rms" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{{
-			Config: providerBlock + projectConfig("Logged", "traced"),
+			Config: providerBlock + projectConfig("Logged", "traced") + `
+variable "webhook_secret" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+resource "rms_webhook" "w" {
+  url               = "https://hooks.example.com/rms"
+  events            = ["message.sent"]
+  secret_wo         = var.webhook_secret
+  secret_wo_version = 1
+}
+`,
 			Check: func(s *terraform.State) error {
 				states = append(states, s.String())
+				var hooks []map[string]any
+				env.MustDo(t, "GET", "webhooks", nil, &hooks)
+				if len(hooks) != 1 || hooks[0]["hasSecret"] != true {
+					return fmt.Errorf("the webhook secret never reached the service, so the test proves nothing: %v", hooks)
+				}
 				return nil
 			},
 		}},
@@ -53,6 +73,7 @@ provider "rms" {
 
 	secrets := []string{
 		password,
+		webhookSecret,
 		base64.StdEncoding.EncodeToString([]byte(env.Username + ":" + password)),
 	}
 	files, err := filepath.Glob(filepath.Join(logDir, "*"))

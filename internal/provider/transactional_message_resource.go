@@ -26,6 +26,10 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
+// No ImportState and no resource identity (Terraform 1.12+), unlike every
+// other managed resource: the service cannot read a sent message back, so
+// there is no existing object an import or an identity could name, and no
+// list resource finds any for `terraform query`.
 var (
 	_ resource.Resource              = &transactionalMessageResource{}
 	_ resource.ResourceWithConfigure = &transactionalMessageResource{}
@@ -69,6 +73,14 @@ var messageFields = map[string]path.Path{
 	"orderRows":            path.Root("order_rows"),
 }
 
+// The validators of the arguments the resource and the action share.
+var (
+	triggerIDValidators       = []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be the trigger's numeric id")}
+	recipientEmailValidators  = []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("recipient").AtName("mobile"))}
+	recipientMobileValidators = []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^\+?[0-9]{6,15}$`), "must be a mobile number: 6 to 15 digits, optionally with a leading +")}
+	orderRowsValidators       = []validator.Dynamic{orderRowsValidator{}}
+)
+
 func (r *transactionalMessageResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_transactional_message"
 }
@@ -88,7 +100,7 @@ func (r *transactionalMessageResource) Schema(_ context.Context, _ resource.Sche
 			"trigger_id": schema.StringAttribute{
 				Required:      true,
 				Description:   "Id of the trigger to send through, e.g. `rms_resource.order_trigger.id`. The trigger's `channel` (`EMAIL`, the default, or `SMS`) decides which recipient field is needed.",
-				Validators:    []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be the trigger's numeric id")},
+				Validators:    triggerIDValidators,
 				PlanModifiers: replace,
 			},
 			"recipient": schema.SingleNestedAttribute{
@@ -98,12 +110,12 @@ func (r *transactionalMessageResource) Schema(_ context.Context, _ resource.Sche
 					"email": schema.StringAttribute{
 						Optional:    true,
 						Description: "E-mail address; required by EMAIL triggers.",
-						Validators:  []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("recipient").AtName("mobile"))},
+						Validators:  recipientEmailValidators,
 					},
 					"mobile": schema.StringAttribute{
 						Optional:    true,
 						Description: "Mobile number, digits with an optional leading `+`; required by SMS triggers.",
-						Validators:  []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^\+?[0-9]{6,15}$`), "must be a mobile number: 6 to 15 digits, optionally with a leading +")},
+						Validators:  recipientMobileValidators,
 					},
 					"original_id": schema.StringAttribute{
 						Optional:    true,
@@ -122,7 +134,7 @@ func (r *transactionalMessageResource) Schema(_ context.Context, _ resource.Sche
 				Optional: true,
 				Description: "Rows for the trigger's order templating, as a list of HCL objects with any fields, e.g. `[{ sku = \"A1\", qty = 2, price = 9.5 }]`; " +
 					"numbers and booleans keep their JSON types.",
-				Validators:    []validator.Dynamic{orderRowsValidator{}},
+				Validators:    orderRowsValidators,
 				PlanModifiers: []planmodifier.Dynamic{dynamicplanmodifier.RequiresReplace()},
 			},
 			"triggers": schema.MapAttribute{
@@ -207,20 +219,26 @@ func (r *transactionalMessageResource) Delete(ctx context.Context, req resource.
 // transactionalMessageFromModel builds the send body from the resource's
 // arguments.
 func transactionalMessageFromModel(ctx context.Context, m transactionalMessageModel) (client.TransactionalMessage, diag.Diagnostics) {
+	return transactionalMessageBody(ctx, m.Recipient, m.Properties, m.OrderRows)
+}
+
+// transactionalMessageBody builds a send body from the arguments the
+// resource and the rms_send_transactional_message action share.
+func transactionalMessageBody(ctx context.Context, recipient *recipientModel, properties types.Map, orderRows types.Dynamic) (client.TransactionalMessage, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	msg := client.TransactionalMessage{}
-	if m.Recipient != nil {
+	if recipient != nil {
 		msg.Recipient = client.Recipient{
-			Email:      m.Recipient.Email.ValueString(),
-			Mobile:     m.Recipient.Mobile.ValueString(),
-			OriginalID: m.Recipient.OriginalID.ValueString(),
+			Email:      recipient.Email.ValueString(),
+			Mobile:     recipient.Mobile.ValueString(),
+			OriginalID: recipient.OriginalID.ValueString(),
 		}
 	}
-	if !m.Properties.IsNull() {
-		diags.Append(m.Properties.ElementsAs(ctx, &msg.Properties, false)...)
+	if !properties.IsNull() {
+		diags.Append(properties.ElementsAs(ctx, &msg.Properties, false)...)
 	}
-	if !m.OrderRows.IsNull() && !m.OrderRows.IsUnderlyingValueNull() {
-		rows, err := valueToJSON(m.OrderRows)
+	if !orderRows.IsNull() && !orderRows.IsUnderlyingValueNull() {
+		rows, err := valueToJSON(orderRows)
 		if err != nil {
 			diags.AddAttributeError(path.Root("order_rows"), "Invalid order_rows", err.Error())
 			return msg, diags
@@ -236,8 +254,8 @@ func transactionalMessageFromModel(ctx context.Context, m transactionalMessageMo
 
 // sendTransactionalMessage sends one message through a trigger and turns
 // the service's refusals into diagnostics on the arguments. It is the one
-// send operation: the resource calls it, and so will the
-// rms_send_transactional_message action.
+// send operation: the resource and the rms_send_transactional_message
+// action both call it.
 func sendTransactionalMessage(ctx context.Context, c *client.Client, triggerID string, msg client.TransactionalMessage) (*client.SentMessage, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	sent, err := c.SendTransactionalMessage(ctx, triggerID, msg)

@@ -27,6 +27,7 @@ var (
 	_ resource.Resource                = &webhookResource{}
 	_ resource.ResourceWithConfigure   = &webhookResource{}
 	_ resource.ResourceWithImportState = &webhookResource{}
+	_ resource.ResourceWithIdentity    = &webhookResource{}
 )
 
 // webhookEvents are the event kinds of the service conventions guide.
@@ -138,6 +139,11 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
+// IdentitySchema: a webhook is identified by its id (Terraform 1.12+).
+func (r *webhookResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("webhook")
+}
+
 func (r *webhookResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
@@ -159,13 +165,15 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 	} else if secretWO != nil {
 		in.Secret = secretWO
 	}
-	w, err := r.data.client.CreateWebhook(ctx, in)
+	w, err := r.data.client.CreateWebhookOnce(ctx, in)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to create webhook", err, webhookFields)
 		return
 	}
 	tflog.Info(ctx, "created webhook", map[string]any{"id": w.ID.String()})
-	resp.Diagnostics.Append(resp.State.Set(ctx, webhookToModel(ctx, w, plan, &resp.Diagnostics))...)
+	m := webhookToModel(ctx, w, plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -177,7 +185,7 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 	w, err := r.data.client.GetWebhook(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "webhook is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
+		removeGone(ctx, resp, idIdentity(state.ID))
 		return
 	}
 	if err != nil {
@@ -192,6 +200,7 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 		m.SecretWOVersion = types.Int64Null()
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -223,7 +232,9 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 		addAPIError(&resp.Diagnostics, "Unable to update webhook", err, webhookFields)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, webhookToModel(ctx, w, plan, &resp.Diagnostics))...)
+	m := webhookToModel(ctx, w, plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
 func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -237,13 +248,10 @@ func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 }
 
+// ImportState accepts the numeric id as the import string or as
+// `identity = { id = "42" }` in an import block.
 func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !isEntityID(req.ID) {
-		resp.Diagnostics.AddError("Invalid import id",
-			"Import an rms_webhook by its numeric id, e.g. `terraform import rms_webhook.example 42`; got "+quote(req.ID)+".")
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	importByEntityID(ctx, "rms_webhook", req, resp)
 }
 
 // configSecretWO reads the write-only secret, which exists only in the

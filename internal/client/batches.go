@@ -1,0 +1,92 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+const batchesPath = "batches"
+
+// Batch states and types of the interface.
+const (
+	BatchPending    = "PENDING"
+	BatchInProgress = "IN_PROGRESS"
+	BatchFinished   = "FINISHED"
+
+	BatchTypeImport      = "IMPORT"
+	BatchTypeStatsExport = "STAT_EXPORT"
+)
+
+// Batch is an asynchronous job of the service: an import or a statistics
+// export. Failed and Error are fields added to the interface's Batch table
+// (see the service conventions guide): Error is set when the batch failed as
+// a whole; Failed counts rows that could not be handled.
+type Batch struct {
+	ID         ID     `json:"id"`
+	Type       string `json:"type"`
+	CustomerID int64  `json:"customerId"`
+	// StartTime and EndTime are epoch milliseconds; EndTime is 0 until the
+	// batch is finished.
+	StartTime int64  `json:"startTime"`
+	EndTime   int64  `json:"endTime"`
+	Affected  int64  `json:"affected"`
+	Processed int64  `json:"processed"`
+	Total     int64  `json:"total"`
+	Failed    int64  `json:"failed"`
+	Status    string `json:"status"`
+	Error     string `json:"error"`
+}
+
+// Finished reports whether the batch has stopped, successfully or not.
+func (b *Batch) Finished() bool { return b.Status == BatchFinished }
+
+// Started is StartTime as a time; zero when the service sent none.
+func (b *Batch) Started() time.Time { return epochMillis(b.StartTime) }
+
+// Ended is EndTime as a time; zero until the batch is finished.
+func (b *Batch) Ended() time.Time { return epochMillis(b.EndTime) }
+
+func epochMillis(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// Err is a *BatchFailedError when the batch finished with an error, else nil.
+func (b *Batch) Err() error {
+	if b.Finished() && b.Error != "" {
+		return &BatchFailedError{Batch: *b}
+	}
+	return nil
+}
+
+// ErrBatchFailed matches a *BatchFailedError with errors.Is.
+var ErrBatchFailed = errors.New("batch failed")
+
+// BatchFailedError is a batch that finished with an error: it has no result.
+type BatchFailedError struct {
+	Batch Batch
+}
+
+func (e *BatchFailedError) Error() string {
+	return fmt.Sprintf("batch %s (%s) failed on the service: %s", e.Batch.ID, e.Batch.Type, e.Batch.Error)
+}
+
+// Is makes errors.Is(err, ErrBatchFailed) true.
+func (e *BatchFailedError) Is(target error) bool { return target == ErrBatchFailed }
+
+// GetBatch reads a batch; the error matches ErrNotFound when it is unknown.
+func (c *Client) GetBatch(ctx context.Context, id string) (*Batch, error) {
+	var b Batch
+	if err := c.doJSON(ctx, http.MethodGet, Path(batchesPath, id), nil, nil, &b); err != nil {
+		return nil, fmt.Errorf("reading batch %s: %w", id, err)
+	}
+	if b.ID == "" {
+		b.ID = ID(id)
+	}
+	return &b, nil
+}

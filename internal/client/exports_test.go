@@ -1,0 +1,229 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+func TestStartStatisticsExportValidation(t *testing.T) {
+	c, _ := newEmulatorClient(t, emulator.Options{})
+	_, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "OPENED", Period: "TODAY"})
+	apiErr, ok := AsAPIError(err)
+	if !ok || !errors.Is(err, ErrValidation) || apiErr.Field != "exportType" {
+		t.Fatalf("err = %v, want a validation error on exportType", err)
+	}
+	mustContain(t, err.Error(), "did you mean OPENS?")
+	_, err = c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "OPENS", Period: "LAST_MONTH"})
+	if apiErr, ok := AsAPIError(err); !ok || apiErr.Field != "period" {
+		t.Fatalf("err = %v, want a validation error on period", err)
+	}
+}
+
+// The client's lists of allowed values are the emulator's: every one is
+// accepted.
+func TestExportTypesAndPeriodsAreAccepted(t *testing.T) {
+	c, _ := newEmulatorClient(t, emulator.Options{})
+	for _, typ := range ExportTypes {
+		for _, period := range ExportPeriods {
+			if _, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: typ, Period: period}); err != nil {
+				t.Errorf("%s %s: %v", typ, period, err)
+			}
+		}
+	}
+}
+
+func TestResultURLAndDownloadAgainstEmulator(t *testing.T) {
+	clock := newFakeClock()
+	c, s := newEmulatorClient(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Minute, StatisticsExportExtraRows: 5_000})
+	ctx := context.Background()
+	if err := c.CreateOne(ctx, "projects", map[string]any{"name": "Spring"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	id, err := c.StartStatisticsExport(ctx, StatisticsExportRequest{ExportType: "PROJECTS", Period: "LAST_WEEK"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Not finished yet: a conflict, in both calls.
+	if _, err := c.GetResultURL(ctx, id.String()); !errors.Is(err, ErrConflict) {
+		t.Errorf("GetResultURL before FINISHED: %v, want a conflict", err)
+	}
+	if _, err := c.DownloadResult(ctx, id.String(), io.Discard); !errors.Is(err, ErrConflict) {
+		t.Errorf("DownloadResult before FINISHED: %v, want a conflict", err)
+	}
+	clock.Advance(time.Minute)
+
+	u, err := c.GetResultURL(ctx, id.String())
+	if err != nil {
+		t.Fatalf("GetResultURL: %v", err)
+	}
+	if !strings.Contains(u, "/objectstore/") {
+		t.Errorf("result URL = %q", u)
+	}
+
+	var file bytes.Buffer
+	d, err := c.DownloadResult(ctx, id.String(), &file)
+	if err != nil {
+		t.Fatalf("DownloadResult: %v", err)
+	}
+	sum := sha256.Sum256(file.Bytes())
+	if d.Size != int64(file.Len()) || d.SHA256 != hex.EncodeToString(sum[:]) || d.ContentType != "text/csv; charset=utf-8" {
+		t.Errorf("download = %+v; file has %d bytes, sha256 %x", d, file.Len(), sum)
+	}
+	rows, err := csv.NewReader(&file).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+1+5_000 || rows[0][0] != "projectId" || rows[1][1] != "Spring" {
+		t.Errorf("file has %d rows, starting %v", len(rows), rows[:2])
+	}
+	// The redirect was followed, and the emulator saw: POST, GET result (x3:
+	// conflict, URL, redirect) and the object.
+	got := s.Requests().ByRoute
+	if got["GET /objectstore/{token}"] != 1 || got["GET /rest/{customerid}/batches/{batchId}/result"] != 2 {
+		t.Errorf("routes served: %v", got)
+	}
+}
+
+// GetResultURL asks for text/plain only, and refuses what is not a URL.
+func TestGetResultURLHeadersAndAnswers(t *testing.T) {
+	tests := []struct {
+		name, contentType, body, wantErr string
+	}{
+		{"a URL", "text/plain; charset=utf-8", "https://store.example.com/x?sig=abc\n", ""},
+		{"JSON", "application/json", `{"url":"https://store.example.com/x"}`, "expected text/plain but the service sent application/json"},
+		{"not a URL", "text/plain", "please wait", "the answer is not an absolute http(s) URL"},
+		{"relative", "text/plain", "/objectstore/abc", "the answer is not an absolute http(s) URL"},
+		{"too long", "text/plain", "https://x/" + strings.Repeat("a", maxResultURL), "longer than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if got := r.Header.Values("Accept"); len(got) != 1 || got[0] != "text/plain" {
+					t.Errorf("Accept = %q, want exactly text/plain", got)
+				}
+				if r.URL.Path != "/rest/1000/batches/7/result/url" {
+					t.Errorf("path = %s", r.URL.Path)
+				}
+				w.Header().Set("Content-Type", tt.contentType)
+				_, _ = io.WriteString(w, tt.body)
+			}))
+			u, err := c.GetResultURL(context.Background(), "7")
+			if tt.wantErr == "" {
+				if err != nil || u != "https://store.example.com/x?sig=abc" {
+					t.Errorf("GetResultURL = %q, %v", u, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("GetResultURL = %q, want an error", u)
+			}
+			mustContain(t, err.Error(), tt.wantErr)
+			if strings.Contains(err.Error(), "please wait") {
+				t.Error("the error echoes the answer")
+			}
+		})
+	}
+}
+
+// The download streams: the writer receives the first part of the file
+// while the server still holds back the rest. A client that buffered the
+// whole body would never see the first part, and the test would time out.
+func TestDownloadResultStreams(t *testing.T) {
+	firstSeen := make(chan struct{})
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/csv")
+		_, _ = io.WriteString(w, "a,b\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-firstSeen:
+		case <-time.After(10 * time.Second):
+			t.Error("the client did not pass on the first part before the rest arrived")
+		}
+		_, _ = io.WriteString(w, "1,2\n")
+	}))
+	w := &signalWriter{signal: firstSeen}
+	d, err := c.DownloadResult(context.Background(), "7", w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.buf.String() != "a,b\n1,2\n" || d.Size != 8 {
+		t.Errorf("got %q, %+v", w.buf.String(), d)
+	}
+}
+
+type signalWriter struct {
+	buf    bytes.Buffer
+	signal chan struct{}
+	once   bool
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	if !w.once {
+		w.once = true
+		close(w.signal)
+	}
+	return w.buf.Write(p)
+}
+
+// Credentials never follow the redirect to another host, and a redirect to
+// plain http on a remote host is refused.
+func TestDownloadResultRedirects(t *testing.T) {
+	object := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if auth := r.Header.Get("Authorization"); auth != "" {
+			t.Errorf("the object storage received credentials: %q", auth)
+		}
+		_, _ = io.WriteString(w, "x,y\n")
+	}))
+	defer object.Close()
+	// 127.0.0.1 and localhost are different hosts to the HTTP client.
+	objectURL := strings.Replace(object.URL, "127.0.0.1", "localhost", 1) + "/file.csv"
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			t.Error("the service call carried no credentials")
+		}
+		http.Redirect(w, r, objectURL, http.StatusFound)
+	}))
+	var buf bytes.Buffer
+	if _, err := c.DownloadResult(context.Background(), "7", &buf); err != nil || buf.String() != "x,y\n" {
+		t.Fatalf("DownloadResult = %q, %v", buf.String(), err)
+	}
+
+	var calls counter
+	insecure, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.inc()
+		http.Redirect(w, r, "http://storage.example.com/file.csv", http.StatusFound)
+	}))
+	_, err := insecure.DownloadResult(context.Background(), "7", io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "refusing to follow a redirect to a plain http URL") {
+		t.Errorf("err = %v, want the insecure redirect refused", err)
+	}
+	if calls.get() != 1 {
+		t.Errorf("the refused redirect was retried: %d calls", calls.get())
+	}
+}
+
+// A body cut short is an error, not a short file.
+func TestDownloadResultTruncated(t *testing.T) {
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		_, _ = io.WriteString(w, "only a little")
+	}))
+	_, err := c.DownloadResult(context.Background(), "7", io.Discard)
+	if err == nil {
+		t.Fatal("a truncated download succeeded")
+	}
+	mustContain(t, err.Error(), "downloading the result of batch 7")
+}

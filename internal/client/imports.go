@@ -1,0 +1,122 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+)
+
+// ImportTypes are the import kinds of the interface: ADD adds the file's
+// contacts to the list, REPLACE replaces all contacts of the list,
+// UNSUBSCRIBE unsubscribes the contacts with a matching row.
+var ImportTypes = []string{"ADD", "REPLACE", "UNSUBSCRIBE"}
+
+// ImportEncodings are the file encodings the interface supports; ANSI is
+// Windows-1252.
+var ImportEncodings = []string{"UTF8", "UTF16", "ISO-8859-1", "ANSI"}
+
+// ImportRequest creates an import (step 1 of 3).
+type ImportRequest struct {
+	// Delimiter is the decimal ASCII code of the column delimiter, e.g. "44";
+	// DelimiterCode converts a character.
+	Delimiter string `json:"delimiter"`
+	Encoding  string `json:"encoding"`
+	Type      string `json:"type"`
+	// IdentityColumn names the file column that identifies contacts; empty
+	// means the file has an originalId column.
+	IdentityColumn string `json:"identityColumn,omitempty"`
+}
+
+// DelimiterCode turns a delimiter character ("," or "\t") into the decimal
+// ASCII code the interface expects ("44", "9"). It refuses what cannot
+// delimit CSV columns: more or less than one character, characters outside
+// ASCII, NUL, line breaks and the double quote.
+func DelimiterCode(delimiter string) (string, error) {
+	r, size := utf8.DecodeRuneInString(delimiter)
+	if delimiter == "" || size != len(delimiter) {
+		return "", fmt.Errorf("the delimiter must be exactly one character, such as \",\", \";\" or \"\\t\"; got %q", delimiter)
+	}
+	switch {
+	case r == utf8.RuneError || r == 0 || r > 127:
+		return "", fmt.Errorf("the delimiter must be an ASCII character, such as \",\", \";\" or \"\\t\"; got %q", delimiter)
+	case r == '\n' || r == '\r' || r == '"':
+		return "", fmt.Errorf("%q cannot delimit columns: line breaks end rows and the double quote quotes fields", delimiter)
+	}
+	return strconv.Itoa(int(r)), nil
+}
+
+type importCreated struct {
+	ID ID `json:"id"`
+}
+
+// CreateImport is step 1: it declares an import into a list and returns
+// the import id.
+func (c *Client) CreateImport(ctx context.Context, listID string, in ImportRequest) (ID, error) {
+	var out importCreated
+	if err := c.doJSON(ctx, http.MethodPost, Path("lists", listID, "imports"), nil, in, &out); err != nil {
+		return "", fmt.Errorf("creating a %s import into list %s: %w", in.Type, listID, err)
+	}
+	if out.ID == "" {
+		return "", fmt.Errorf("creating a %s import into list %s: the service answered without an id", in.Type, listID)
+	}
+	return out.ID, nil
+}
+
+// UploadImport is step 2: it sends the file as text/csv and returns the id
+// of the batch that applies it (step 3 is WaitForBatch). The file is
+// streamed from file as the request is sent, never read into memory; it is
+// an io.ReadSeeker (an *os.File, a *strings.Reader) so that a retry can
+// rewind it. Uploads are retried only when the service cannot have read
+// them (429, or no connection), as for every POST.
+func (c *Client) UploadImport(ctx context.Context, listID, importID string, file io.ReadSeeker) (ID, error) {
+	resp, err := c.send(ctx, request{
+		method:      http.MethodPost,
+		path:        Path("lists", listID, "recipients", importID),
+		body:        withLength(file),
+		contentType: "text/csv",
+		stream:      true, // no per-attempt time limit: a large file takes long
+	})
+	if err != nil {
+		return "", fmt.Errorf("uploading the file of import %s into list %s: %w", importID, listID, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var out batchStarted
+	if err := decodeJSON(resp, &out); err != nil {
+		return "", fmt.Errorf("uploading the file of import %s into list %s: %w", importID, listID, err)
+	}
+	if out.BatchID == "" {
+		return "", fmt.Errorf("uploading the file of import %s into list %s: the service answered without a batchId", importID, listID)
+	}
+	return out.BatchID, nil
+}
+
+// sizedReadSeeker tells the retry layer its length, so the upload carries a
+// Content-Length instead of being chunked.
+type sizedReadSeeker struct {
+	io.ReadSeeker
+	n int
+}
+
+func (s sizedReadSeeker) Len() int { return s.n }
+
+// withLength wraps file with its size when it can tell it (a regular file,
+// a strings.Reader or bytes.Reader); else the upload is chunked.
+func withLength(file io.ReadSeeker) io.ReadSeeker {
+	var size int64 = -1
+	switch f := file.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	case interface{ Size() int64 }:
+		size = f.Size()
+	}
+	if size < 0 || int64(int(size)) != size {
+		return file
+	}
+	return sizedReadSeeker{ReadSeeker: file, n: int(size)}
+}

@@ -1,0 +1,317 @@
+package emulator
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Batches are the service's asynchronous jobs: imports (type IMPORT) and
+// statistics exports (type STAT_EXPORT). The interface names three states,
+// PENDING, IN_PROGRESS and FINISHED, and no transitions; the emulator moves a
+// batch through them on a timeline fixed when it is created:
+//
+//	submitted ── BatchPendingFor ──> startAt ── duration ──> startAt+duration
+//	 PENDING                          IN_PROGRESS (rows handled     FINISHED
+//	                                  in proportion to time)
+//
+// where duration = max(BatchMinDuration, total/BatchRowsPerSecond). Progress
+// is computed from Options.Now whenever the account is touched (advanceAll
+// runs before every request), so an import changes the list at the pace of
+// the clock even for a client that never polls, no goroutine runs between
+// requests, and a fake clock drives everything in tests.
+//
+// When a batch finishes, the webhooks subscribed to import.finished or
+// export.finished receive its counts, its error if any, and what the work
+// adds (eventDescriber).
+//
+// Failure: the interface shows no failed state. A batch that fails as a whole
+// ends FINISHED with an added "error" field (the reason) and has no result;
+// rows that could not be handled are counted in an added "failed" field
+// without failing the batch. Both are optional fields, which the interface's
+// versioning rules allow responses to gain.
+
+// Batch types and states of the interface.
+const (
+	batchTypeImport      = "IMPORT"
+	batchTypeStatExport  = "STAT_EXPORT"
+	batchStatusPending   = "PENDING"
+	batchStatusRunning   = "IN_PROGRESS"
+	batchStatusFinished  = "FINISHED"
+	batchesCollectionKey = "batches"
+)
+
+// batchWork is what a batch does, one row at a time.
+type batchWork interface {
+	// total is the number of rows the batch handles.
+	total() int64
+	// process handles rows [from, to) in order and reports how many of them
+	// changed something (affected) and how many could not be handled
+	// (failed). It is called with increasing, adjacent ranges, never
+	// concurrently for one batch.
+	process(from, to int64) (affected, failed int64)
+}
+
+// batchFinisher is work with a last step, run once when all rows are
+// handled and no fault was injected: it may affect more rows (a replace
+// import applies its rows at once) or fail the batch with a reason.
+type batchFinisher interface {
+	finish() (affected int64, failure string)
+}
+
+// batch is one job and its progress.
+type batch struct {
+	id        int64
+	typ       string
+	submitted time.Time
+	startAt   time.Time     // end of PENDING
+	duration  time.Duration // length of IN_PROGRESS
+	work      batchWork
+	failure   string // injected fault, reported once finished
+
+	mu        sync.Mutex // guards the fields below and calls of work.process
+	processed int64
+	affected  int64
+	failed    int64
+	finished  bool
+	announced bool      // the finished event was emitted
+	seen      time.Time // clock at the last advance
+}
+
+// batchEvents are the webhook events emitted when a batch of a type
+// finishes (successfully or not; the payload's error says which).
+var batchEvents = map[string]string{batchTypeImport: "import.finished", batchTypeStatExport: "export.finished"}
+
+// eventDescriber is work that adds fields to its batch's finished event
+// (an import's list, an export's type and period).
+type eventDescriber interface {
+	eventData() map[string]any
+}
+
+// batchView is a batch as the interface's Batch table shows it, plus the
+// optional failed and error fields. endTime is absent until FINISHED.
+type batchView struct {
+	ID         int64  `json:"id"`
+	Type       string `json:"type"`
+	CustomerID int64  `json:"customerId"`
+	StartTime  int64  `json:"startTime"`
+	EndTime    *int64 `json:"endTime,omitempty"`
+	Affected   int64  `json:"affected"`
+	Processed  int64  `json:"processed"`
+	Total      int64  `json:"total"`
+	Failed     int64  `json:"failed"`
+	Status     string `json:"status"`
+	Error      string `json:"error,omitempty"`
+}
+
+// batchEngine holds the account's batches.
+type batchEngine struct {
+	mu     sync.Mutex
+	byID   map[int64]*batch
+	active map[int64]*batch // not yet finished
+}
+
+func newBatchEngine() *batchEngine {
+	return &batchEngine{byID: map[int64]*batch{}, active: map[int64]*batch{}}
+}
+
+// startBatch registers a new batch of typ doing work, with the account's
+// next id, and brings it up to date (a batch with no pending time and no
+// duration finishes here).
+func (s *Server) startBatch(typ string, work batchWork) *batch {
+	now := s.opts.Now()
+	total := work.total()
+	duration := s.opts.BatchMinDuration
+	if s.opts.BatchRowsPerSecond > 0 {
+		secs := float64(total) / s.opts.BatchRowsPerSecond
+		if d := time.Duration(math.Min(secs*float64(time.Second), math.MaxInt64/2)); d > duration {
+			duration = d
+		}
+	}
+	b := &batch{
+		id:        s.store.allocID(),
+		typ:       typ,
+		submitted: now,
+		startAt:   now.Add(s.opts.BatchPendingFor),
+		duration:  duration,
+		work:      work,
+		seen:      now,
+	}
+	if s.opts.BatchError != nil {
+		b.failure = s.opts.BatchError(typ)
+	}
+	e := s.batches
+	e.mu.Lock()
+	e.byID[b.id] = b
+	e.active[b.id] = b
+	e.mu.Unlock()
+	s.advanceBatches()
+	return b
+}
+
+// advanceBatches brings every unfinished batch up to the clock.
+func (s *Server) advanceBatches() {
+	e := s.batches
+	e.mu.Lock()
+	if len(e.active) == 0 {
+		e.mu.Unlock()
+		return
+	}
+	pending := make([]*batch, 0, len(e.active))
+	for _, b := range e.active {
+		pending = append(pending, b)
+	}
+	e.mu.Unlock()
+
+	now := s.opts.Now()
+	for _, b := range pending {
+		if b.advance(now) {
+			e.mu.Lock()
+			delete(e.active, b.id)
+			e.mu.Unlock()
+			s.announceFinished(b)
+		}
+	}
+}
+
+// announceFinished emits the batch's finished event to the webhooks, once
+// even when concurrent requests saw it finish together.
+func (s *Server) announceFinished(b *batch) {
+	b.mu.Lock()
+	first := !b.announced
+	b.announced = true
+	b.mu.Unlock()
+	event, ok := batchEvents[b.typ]
+	if !first || !ok {
+		return
+	}
+	v := b.view(s.opts.CustomerID)
+	data := map[string]any{
+		"batchId": strconv.FormatInt(v.ID, 10), "type": v.Type, "status": v.Status,
+		"total": v.Total, "processed": v.Processed, "affected": v.Affected, "failed": v.Failed,
+	}
+	if v.Error != "" {
+		data["error"] = v.Error
+	}
+	if d, ok := b.work.(eventDescriber); ok {
+		for k, val := range d.eventData() {
+			data[k] = val
+		}
+	}
+	s.Emit(event, data)
+}
+
+// batch returns the batch with id, brought up to the clock.
+func (s *Server) batch(id int64) (*batch, bool) {
+	s.advanceBatches()
+	e := s.batches
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, ok := e.byID[id]
+	return b, ok
+}
+
+// due is how many rows the timeline says are handled at now.
+func (b *batch) due(now time.Time, total int64) int64 {
+	if now.Before(b.startAt) {
+		return 0
+	}
+	elapsed := now.Sub(b.startAt)
+	if b.duration <= 0 || elapsed >= b.duration {
+		return total
+	}
+	n := int64(float64(total) * float64(elapsed) / float64(b.duration))
+	return min(max(n, 0), total)
+}
+
+// advance handles the rows due at now and reports whether the batch is
+// finished.
+func (b *batch) advance(now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.finished {
+		return true
+	}
+	if now.After(b.seen) {
+		b.seen = now
+	}
+	total := b.work.total()
+	if target := b.due(now, total); target > b.processed {
+		affected, failed := b.work.process(b.processed, target)
+		b.affected += affected
+		b.failed += failed
+		b.processed = target
+	}
+	if b.processed == total && !now.Before(b.startAt.Add(b.duration)) {
+		b.finished = true
+		if f, ok := b.work.(batchFinisher); ok && b.failure == "" {
+			affected, failure := f.finish()
+			b.affected += affected
+			b.failure = failure
+		}
+	}
+	return b.finished
+}
+
+// view is the batch as the service shows it.
+func (b *batch) view(customerID int64) batchView {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v := batchView{
+		ID:         b.id,
+		Type:       b.typ,
+		CustomerID: customerID,
+		StartTime:  b.submitted.UnixMilli(),
+		Affected:   b.affected,
+		Processed:  b.processed,
+		Total:      b.work.total(),
+		Failed:     b.failed,
+		Status:     batchStatusPending,
+	}
+	switch {
+	case b.finished:
+		v.Status = batchStatusFinished
+		end := b.startAt.Add(b.duration).UnixMilli()
+		v.EndTime = &end
+		v.Error = b.failure
+	case !b.seen.Before(b.startAt):
+		// Judged at the last advance, so the status never runs ahead of
+		// the counts.
+		v.Status = batchStatusRunning
+	}
+	return v
+}
+
+func (s *Server) registerBatches() {
+	s.handleJSON("GET /rest/{customerid}/batches/{batchId}", s.getBatch)
+}
+
+// lookupBatch finds the batch named by the {batchId} path value.
+func (s *Server) lookupBatch(r *http.Request) (*batch, *apiError) {
+	raw := r.PathValue("batchId")
+	id, ok := parseID(raw)
+	if !ok {
+		return nil, errorf(http.StatusNotFound, "no batch with id %q", raw)
+	}
+	b, ok := s.batch(id)
+	if !ok {
+		return nil, errorf(http.StatusNotFound, "no batch with id %d", id)
+	}
+	return b, nil
+}
+
+func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) *apiError {
+	b, err := s.lookupBatch(r)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(w, http.StatusOK, b.view(s.opts.CustomerID))
+	return nil
+}
+
+// batchPath is the path of a batch, for Location headers.
+func (s *Server) batchPath(id int64) string {
+	return "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/" + batchesCollectionKey + "/" + strconv.FormatInt(id, 10)
+}

@@ -1,0 +1,371 @@
+package emulator
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Statistics exports: POST .../batches/exports/statistics starts a
+// STAT_EXPORT batch whose file is a real CSV derived from the account's data
+// at the moment of the request; once the batch is FINISHED,
+// GET .../batches/{id}/result/url answers, as text/plain, a short-lived URL
+// of the file in the emulator's stand-in object storage (objectstore.go) and
+// GET .../batches/{id}/result redirects there. Before FINISHED, and for a
+// failed batch, both answer 409 CONFLICT.
+
+// exportTypes are the interface's ten export types, in its order.
+var exportTypes = []string{"LISTS", "CAMPAIGNS", "MESSAGES", "OPENS", "SENT", "CLICKS", "PROJECTS", "HARD_BOUNCES", "SOFT_BOUNCES", "OPTOUTS"}
+
+// exportTypeHints name the allowed value a refused one most likely meant.
+// OPENED appears in a sample request of the interface but is not allowed.
+var exportTypeHints = map[string]string{"OPENED": "OPENS"}
+
+// exportPeriods are the interface's five periods and how far back each
+// reaches from the moment of the request. TODAY reaches back to midnight
+// UTC instead (periodStart).
+var exportPeriods = map[string]time.Duration{
+	"TODAY":        0,
+	"LAST_DAY":     24 * time.Hour,
+	"LAST_3_DAYS":  3 * 24 * time.Hour,
+	"LAST_WEEK":    7 * 24 * time.Hour,
+	"LAST_2_WEEKS": 14 * 24 * time.Hour,
+}
+
+var periodOrder = []string{"TODAY", "LAST_DAY", "LAST_3_DAYS", "LAST_WEEK", "LAST_2_WEEKS"}
+
+// periodStart is the beginning of the window a period names, ending at now.
+func periodStart(period string, now time.Time) time.Time {
+	if period == "TODAY" {
+		y, m, d := now.UTC().Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	return now.Add(-exportPeriods[period])
+}
+
+// statisticsTable is the content of one export: a header and its rows.
+type statisticsTable struct {
+	header []string
+	rows   [][]string
+}
+
+// statisticsSource computes the table of one export type from the account's
+// data, for events in [from, to].
+//
+// Extension point: this table is where the rows of each export type come
+// from. Entity exports (PROJECTS, CAMPAIGNS) list the entities the account
+// holds, whatever their age; LISTS adds each list's contact count and how
+// many are unsubscribed from e-mail; MESSAGES lists the entities of the
+// messages domain created in the period; OPTOUTS lists the contacts
+// unsubscribed from e-mail whose last change falls in the period. The other
+// event exports (SENT, OPENS, CLICKS, HARD_BOUNCES, SOFT_BOUNCES) have no
+// events to report until the emulator records sends, so their files hold the
+// header only. To add columns or rows (sends of transactional messages, for
+// instance), change the source here; nothing else depends on the columns.
+type statisticsSource func(s *Server, from, to time.Time) statisticsTable
+
+var statisticsSources = map[string]statisticsSource{
+	"PROJECTS":     entityStatistics("projects", "projectId", "name"),
+	"LISTS":        listStatistics,
+	"CAMPAIGNS":    entityStatistics("campaigns", "campaignId", "name"),
+	"MESSAGES":     createdInPeriod("messages", "messageId"),
+	"SENT":         noEvents,
+	"OPENS":        noEvents,
+	"CLICKS":       noEvents,
+	"HARD_BOUNCES": noEvents,
+	"SOFT_BOUNCES": noEvents,
+	"OPTOUTS":      optOuts,
+}
+
+// eventHeader is the header of the event exports.
+var eventHeader = []string{"eventTime", "messageId", "listId", "originalId"}
+
+func noEvents(*Server, time.Time, time.Time) statisticsTable {
+	return statisticsTable{header: eventHeader}
+}
+
+// entityStatistics lists every entity of a collection: id, one descriptive
+// field and the timestamps.
+func entityStatistics(collection, idColumn, nameField string) statisticsSource {
+	return func(s *Server, _, _ time.Time) statisticsTable {
+		t := statisticsTable{header: []string{idColumn, nameField, "dateCreated", "dateModified"}}
+		for _, e := range s.allEntities(collection) {
+			t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, nameField), entityString(e, "dateCreated"), entityString(e, "dateModified")})
+		}
+		return t
+	}
+}
+
+// listStatistics lists every list with its number of contacts and of
+// contacts unsubscribed from e-mail.
+func listStatistics(s *Server, _, _ time.Time) statisticsTable {
+	t := statisticsTable{header: []string{"listId", "name", "contacts", "unsubscribed", "dateCreated", "dateModified"}}
+	for _, e := range s.allEntities(listsKey) {
+		id, _ := e["id"].(int64)
+		total, unsubscribed := s.store.contactCounts(id)
+		t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, "name"),
+			strconv.Itoa(total), strconv.Itoa(unsubscribed), entityString(e, "dateCreated"), entityString(e, "dateModified")})
+	}
+	return t
+}
+
+// optOuts lists, list by list, the contacts unsubscribed from e-mail whose
+// last change lies in the window, as opt-out events at that time.
+func optOuts(s *Server, from, to time.Time) statisticsTable {
+	t := statisticsTable{header: eventHeader}
+	for _, e := range s.allEntities(listsKey) {
+		id, _ := e["id"].(int64)
+		for _, c := range s.store.unsubscribedContacts(id) {
+			at, err := time.Parse(time.RFC3339, c.dateModified)
+			if err != nil || at.Before(from.Truncate(time.Second)) || at.After(to) {
+				continue
+			}
+			t.rows = append(t.rows, []string{c.dateModified, "", strconv.FormatInt(id, 10), c.originalID})
+		}
+	}
+	return t
+}
+
+// contactCounts is the number of contacts of a list and of those
+// unsubscribed from e-mail.
+func (st *store) contactCounts(listID int64) (total, unsubscribed int) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	lc := st.contacts[listID]
+	if lc == nil {
+		return 0, 0
+	}
+	for _, c := range lc.byID {
+		if c.status == statusUnsubscribed {
+			unsubscribed++
+		}
+	}
+	return len(lc.order), unsubscribed
+}
+
+// unsubscribedContacts returns the list's contacts unsubscribed from e-mail,
+// in order of creation. Stored contacts are never modified in place, so the
+// pointers stay valid outside the lock.
+func (st *store) unsubscribedContacts(listID int64) []*contact {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	lc := st.contacts[listID]
+	if lc == nil {
+		return nil
+	}
+	var out []*contact
+	for _, oid := range lc.order {
+		if c := lc.byID[oid]; c.status == statusUnsubscribed {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// createdInPeriod lists the entities of a collection created in the window.
+func createdInPeriod(collection, idColumn string) statisticsSource {
+	return func(s *Server, from, to time.Time) statisticsTable {
+		t := statisticsTable{header: []string{idColumn, "dateCreated"}}
+		for _, e := range s.allEntities(collection) {
+			created, err := time.Parse(time.RFC3339, entityString(e, "dateCreated"))
+			// Stored timestamps have whole seconds; compare at that grain.
+			if err != nil || created.Before(from.Truncate(time.Second)) || created.After(to) {
+				continue
+			}
+			t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, "dateCreated")})
+		}
+		return t
+	}
+}
+
+// allEntities returns copies of every entity of a top-level collection.
+func (s *Server) allEntities(collection string) []entity {
+	items, _, _ := s.store.page(nil, collection, 0, math.MaxInt)
+	return items
+}
+
+// entityString renders a stored value as a CSV field.
+func entityString(e entity, key string) string {
+	switch v := e[key].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// exportJob is the work of a STAT_EXPORT batch: its table, fixed when the
+// export was requested, plus the synthetic extra rows.
+type exportJob struct {
+	exportType, period string
+	table              statisticsTable
+	extraRows          int64
+}
+
+func (j *exportJob) eventData() map[string]any {
+	return map[string]any{"exportType": j.exportType, "period": j.period}
+}
+
+func (j *exportJob) total() int64 { return int64(len(j.table.rows)) + j.extraRows }
+
+func (j *exportJob) process(from, to int64) (int64, int64) { return to - from, 0 }
+
+// writeCSV writes the file: header, rows, extra rows. It streams, so a file of
+// millions of extra rows costs no memory, and it is deterministic, so every
+// download of one export has the same bytes.
+func (j *exportJob) writeCSV(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(j.table.header); err != nil {
+		return err
+	}
+	for _, row := range j.table.rows {
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	row := make([]string, len(j.table.header))
+	for i := range j.extraRows {
+		for c := range row {
+			if c == 0 {
+				row[c] = strconv.FormatInt(i+1, 10)
+			} else {
+				row[c] = "synthetic row " + strconv.FormatInt(i+1, 10)
+			}
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func (s *Server) registerExports() {
+	s.handleJSON("POST /rest/{customerid}/batches/exports/statistics", s.startStatisticsExport)
+	s.handle("GET /rest/{customerid}/batches/{batchId}/result/url", s.serveResultURL)
+	s.handle("GET /rest/{customerid}/batches/{batchId}/result", s.serveResultRedirect)
+}
+
+// startStatisticsExport answers 202 Accepted with { batchId } (a string, as
+// the interface shows) and a Location header naming the batch.
+func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *apiError {
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	exportType, err := enumField(body, "exportType", exportTypes, exportTypeHints)
+	if err != nil {
+		return err
+	}
+	period, err := enumField(body, "period", periodOrder, nil)
+	if err != nil {
+		return err
+	}
+	now := s.opts.Now()
+	job := &exportJob{
+		exportType: exportType,
+		period:     period,
+		table:      statisticsSources[exportType](s, periodStart(period, now), now),
+		extraRows:  s.opts.StatisticsExportExtraRows,
+	}
+	b := s.startBatch(batchTypeStatExport, job)
+	s.log.Info("statistics export started", "batch", b.id, "exportType", exportType, "period", period, "rows", job.total())
+	w.Header().Set("Location", s.batchPath(b.id))
+	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
+	return nil
+}
+
+// enumField reads a mandatory string field whose value must be one of
+// allowed. The message lists the allowed values and, where the refused value
+// is a known mistake or differs only in case, the value meant.
+func enumField(body map[string]any, field string, allowed []string, hints map[string]string) (string, *apiError) {
+	raw, ok := body[field]
+	if !ok || raw == nil {
+		return "", fieldError(field, "%s is mandatory; one of %s", field, strings.Join(allowed, ", "))
+	}
+	v, ok := raw.(string)
+	if !ok {
+		return "", fieldError(field, "%s must be a string; one of %s", field, strings.Join(allowed, ", "))
+	}
+	if slices.Contains(allowed, v) {
+		return v, nil
+	}
+	hint := hints[strings.ToUpper(v)]
+	if hint == "" && slices.Contains(allowed, strings.ToUpper(v)) {
+		hint = strings.ToUpper(v)
+	}
+	if hint != "" {
+		return "", fieldError(field, "%s %q is not supported; did you mean %s? Allowed: %s", field, v, hint, strings.Join(allowed, ", "))
+	}
+	return "", fieldError(field, "%s %q is not supported; allowed: %s", field, v, strings.Join(allowed, ", "))
+}
+
+// exportResult finds the finished export named by the path, or says why its
+// result is not available: 404 for an unknown batch or one that is not an
+// export, 409 for an export not yet finished or failed.
+func (s *Server) exportResult(r *http.Request) (*batch, *apiError) {
+	b, err := s.lookupBatch(r)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := b.work.(*exportJob); !ok {
+		return nil, errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.id, b.typ)
+	}
+	v := b.view(s.opts.CustomerID)
+	if v.Status != batchStatusFinished {
+		return nil, errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.id, v.Status)
+	}
+	if v.Error != "" {
+		return nil, errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.id, v.Error)
+	}
+	return b, nil
+}
+
+// serveResultURL answers the result's URL as text/plain. The interface says
+// this call must not be sent with Accept: application/json; a request whose
+// Accept excludes text/plain is answered 406.
+func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r, "text/plain") {
+		s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in text/plain; the Accept header excludes it (do not send Accept: application/json)"))
+		return
+	}
+	b, err := s.exportResult(r)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	u := s.mintResultURL(r, b.id)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	if _, err := io.WriteString(w, u); err != nil {
+		s.log.Debug("writing result URL", "error", err)
+	}
+}
+
+// serveResultRedirect answers 302 Found to a fresh result URL.
+func (s *Server) serveResultRedirect(w http.ResponseWriter, r *http.Request) {
+	b, err := s.exportResult(r)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	w.Header().Set("Location", s.mintResultURL(r, b.id))
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusFound)
+}

@@ -1,0 +1,113 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// What the actions share. An action has no state: a wait it cannot finish
+// is an error, and running it again starts the operation anew.
+
+// actionTimeoutAttribute is the time limit of an action's wait for a batch.
+func actionTimeoutAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		Description: fmt.Sprintf("How long to wait for the %s's batch, as a Go duration (`45m`, `2h`). Default `30m`. "+
+			"When it passes, the action fails; the batch goes on running on the service, and invoking the action again starts a new one.", what),
+		Validators: []validator.String{durationValidator{}},
+	}
+}
+
+// actionTimeout reads the timeout argument, defaulting to def.
+func actionTimeout(v types.String, def time.Duration, diags *diag.Diagnostics) time.Duration {
+	if v.IsNull() || v.IsUnknown() {
+		return def
+	}
+	d, err := time.ParseDuration(v.ValueString())
+	if err != nil || d <= 0 { // the validator ran at plan time; a safety net
+		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", fmt.Sprintf("%q is not a positive Go duration such as 45m or 2h.", v.ValueString()))
+		return 0
+	}
+	return d
+}
+
+// batchProgress turns each look at a batch into a progress message of the
+// action, e.g. "rms_run_list_import: batch 18 IN_PROGRESS, 500/1000 rows".
+func batchProgress(actionType string, resp *action.InvokeResponse) func(client.Batch) {
+	return func(b client.Batch) {
+		sendProgress(resp, fmt.Sprintf("%s: batch %s %s, %d/%d rows", actionType, b.ID.String(), b.Status, b.Processed, b.Total))
+	}
+}
+
+// sendProgress sends a progress message when the framework offers it.
+func sendProgress(resp *action.InvokeResponse, msg string) {
+	if resp.SendProgress != nil {
+		resp.SendProgress(action.InvokeProgressEvent{Message: msg})
+	}
+}
+
+// actionWait adapts a resource's batch wait to an action: it reports
+// progress, and its failures say the action's name and that no state keeps
+// the batch.
+func actionWait(w batchWait, actionType string, resp *action.InvokeResponse) batchWait {
+	w.creating = false
+	w.progress = batchProgress(actionType, resp)
+	w.failedNote = fmt.Sprintf("Nothing was kept; invoking %s again starts anew.", actionType)
+	w.resumeNote = fmt.Sprintf("The batch goes on running on the service (see the rms_batch data source with id %s); invoking %s again starts a new one. To wait longer, raise the action's timeout.", w.id, actionType)
+	return w
+}
+
+// nameAction prefixes the summary of each error with the action's type,
+// so a failure in an action_trigger names the action that failed.
+func nameAction(actionType string, diags diag.Diagnostics) diag.Diagnostics {
+	out := make(diag.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		summary := d.Summary()
+		if d.Severity() == diag.SeverityError {
+			summary = actionType + ": " + summary
+		}
+		if p, ok := d.(diag.DiagnosticWithPath); ok {
+			if d.Severity() == diag.SeverityError {
+				out.AddAttributeError(p.Path(), summary, d.Detail())
+			} else {
+				out.AddAttributeWarning(p.Path(), summary, d.Detail())
+			}
+			continue
+		}
+		if d.Severity() == diag.SeverityError {
+			out.AddError(summary, d.Detail())
+		} else {
+			out.AddWarning(summary, d.Detail())
+		}
+	}
+	return out
+}
+
+// durationValidator accepts a positive Go duration.
+type durationValidator struct{}
+
+func (durationValidator) Description(context.Context) string {
+	return "a positive Go duration such as 45m or 2h"
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
+			fmt.Sprintf("%q is not a positive Go duration; write it like 45m, 2h or 90s.", req.ConfigValue.ValueString()))
+	}
+}

@@ -1,0 +1,316 @@
+package provider_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+const routeCreateImport = "POST /rest/{customerid}/lists/{listId}/imports"
+
+// actionsConfig declares the three actions against a list and a trigger;
+// triggerID lets a test point the message at a trigger that does not exist.
+func actionsConfig(triggerID string) string {
+	return `
+resource "rms_list" "target" {
+  name = "action target"
+}
+
+resource "rms_resource" "trigger" {
+  collection = "triggers"
+  body = {
+    name    = "provisioning finished"
+    channel = "EMAIL"
+    subject = "Environment {{env}} is ready"
+  }
+}
+
+action "rms_send_transactional_message" "notify" {
+  config {
+    trigger_id = ` + triggerID + `
+    recipient  = { email = "ops@example.com" }
+    properties = { env = "staging" }
+  }
+}
+
+action "rms_run_list_import" "seed" {
+  config {
+    list_id         = rms_list.target.id
+    type            = "ADD"
+    content         = "email,firstname\nada@example.com,Ada\ngrace@example.com,Grace\n"
+    identity_column = "email"
+  }
+}
+
+action "rms_run_statistics_export" "opens" {
+  config {
+    export_type = "OPENS"
+    period      = "LAST_WEEK"
+  }
+}
+`
+}
+
+// operationCounts is what the emulator saw: messages sent, imports
+// created, exports started.
+type operationCounts struct{ messages, imports, exports int64 }
+
+func countOperations(env *acctest.Env) operationCounts {
+	byRoute := env.Emulator.Requests().ByRoute
+	return operationCounts{
+		messages: int64(len(env.Emulator.SentMessages())),
+		imports:  byRoute[routeCreateImport],
+		exports:  byRoute[routeStartExport],
+	}
+}
+
+func checkOperations(env *acctest.Env, want operationCounts) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := countOperations(env); got != want {
+			return fmt.Errorf("the emulator saw %+v (messages, imports, exports), want %+v", got, want)
+		}
+		return nil
+	}
+}
+
+// TestAccActionsActionTrigger runs each action from an action_trigger after
+// a resource is created: each operation happens exactly once, and again
+// only when the resource is created again.
+func TestAccActionsActionTrigger(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	trigger := func(run string) string {
+		return actionsConfig("rms_resource.trigger.id") + `
+resource "terraform_data" "pipeline" {
+  triggers_replace = "` + run + `"
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [
+        action.rms_send_transactional_message.notify,
+        action.rms_run_list_import.seed,
+        action.rms_run_statistics_export.opens,
+      ]
+    }
+  }
+}
+`
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config: env.Config(trigger("1")),
+				Check: resource.ComposeTestCheckFunc(
+					checkOperations(env, operationCounts{messages: 1, imports: 1, exports: 1}),
+					func(s *terraform.State) error {
+						listID := s.RootModule().Resources["rms_list.target"].Primary.ID
+						var contacts []map[string]any
+						env.MustDo(t, "GET", "lists/"+listID+"/contacts", nil, &contacts)
+						if len(contacts) != 2 {
+							return fmt.Errorf("list %s holds %d contacts after the import action, want 2", listID, len(contacts))
+						}
+						return nil
+					},
+				),
+			},
+			{ // nothing created: no action runs
+				Config: env.Config(trigger("1")),
+				Check:  checkOperations(env, operationCounts{messages: 1, imports: 1, exports: 1}),
+			},
+			{ // terraform_data replaced: each action runs once more
+				Config: env.Config(trigger("2")),
+				Check:  checkOperations(env, operationCounts{messages: 2, imports: 2, exports: 2}),
+			},
+		},
+	})
+}
+
+// TestAccActionsActionTriggerFailure: an action that fails surfaces as an
+// error naming the action; nothing is sent.
+func TestAccActionsActionTriggerFailure(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config: env.Config(actionsConfig(`"999999"`) + `
+resource "terraform_data" "pipeline" {
+  input = "1"
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.rms_send_transactional_message.notify]
+    }
+  }
+}
+`),
+				ExpectError: acctest.ExpectErrorParts("rms_send_transactional_message: Trigger not found", "999999"),
+			},
+		},
+		CheckDestroy: checkOperations(env, operationCounts{}),
+	})
+}
+
+// TestAccActionsInvokeCLI invokes each action directly with
+// `terraform apply -invoke=...` on a provider binary under dev_overrides:
+// each invocation runs its operation once, writes nothing to state, reports
+// progress, and a failure names the action.
+func TestAccActionsInvokeCLI(t *testing.T) {
+	tfPath := invokeTerraform(t)
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	work := t.TempDir()
+	bin := buildActionsProviderBinary(t)
+	cliConfig := filepath.Join(work, "terraformrc")
+	writeActionsFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/rms-labs/rms\" = %q\n  }\n  direct {}\n}\n", bin))
+	run := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, tfPath, args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	providerHeader := "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n" + env.ProviderBlock()
+
+	// The list and trigger the actions use, created by a normal apply.
+	writeActionsFile(t, filepath.Join(work, "main.tf"), providerHeader+actionsConfig("rms_resource.trigger.id")+`
+action "rms_send_transactional_message" "broken" {
+  config {
+    trigger_id = "999999"
+    recipient  = { email = "ops@example.com" }
+  }
+}
+`)
+	if out, err := run("apply", "-auto-approve", "-no-color"); err != nil {
+		t.Fatalf("terraform apply: %v\n%s", err, out)
+	}
+	if got := countOperations(env); got != (operationCounts{}) {
+		t.Fatalf("a plain apply ran actions: %+v", got)
+	}
+	stateBefore, err := os.ReadFile(filepath.Join(work, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	want := operationCounts{}
+	for _, tc := range []struct {
+		action   string
+		count    func(*operationCounts)
+		progress *regexp.Regexp
+	}{
+		{"rms_send_transactional_message.notify", func(c *operationCounts) { c.messages++ }, regexp.MustCompile(`sent message [0-9]+ through trigger`)},
+		{"rms_run_list_import.seed", func(c *operationCounts) { c.imports++ }, regexp.MustCompile(`batch [0-9]+ finished: 2 rows, 2 affected`)},
+		{"rms_run_statistics_export.opens", func(c *operationCounts) { c.exports++ }, regexp.MustCompile(`batch [0-9]+ (IN_PROGRESS|PENDING|FINISHED), [0-9]+/[0-9]+ rows`)},
+	} {
+		for i := 0; i < 2; i++ { // twice: once per invocation
+			out, err := run("apply", "-auto-approve", "-no-color", "-invoke=action."+tc.action)
+			if err != nil {
+				t.Fatalf("invoking %s: %v\n%s", tc.action, err, out)
+			}
+			tc.count(&want)
+			if got := countOperations(env); got != want {
+				t.Fatalf("after invocation %d of %s the emulator saw %+v, want %+v\n%s", i+1, tc.action, got, want, out)
+			}
+			if !tc.progress.MatchString(out) {
+				t.Errorf("invoking %s: no progress message matching %s in:\n%s", tc.action, tc.progress, out)
+			}
+		}
+	}
+
+	out, err := run("apply", "-auto-approve", "-no-color", "-invoke=action.rms_send_transactional_message.broken")
+	if err == nil {
+		t.Fatalf("invoking the broken action succeeded:\n%s", out)
+	}
+	if !strings.Contains(out, "rms_send_transactional_message: Trigger not found") {
+		t.Errorf("the failure does not name the action:\n%s", out)
+	}
+	if got := countOperations(env); got != want {
+		t.Errorf("the failed invocation changed what the emulator saw: %+v, want %+v", got, want)
+	}
+
+	stateAfter, err := os.ReadFile(filepath.Join(work, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resources(t, stateAfter) != resources(t, stateBefore) {
+		t.Errorf("invoking actions changed the resources in state:\nbefore %s\nafter %s", stateBefore, stateAfter)
+	}
+}
+
+// resources is the resources part of a state file, for comparing states
+// whose serial differs.
+func resources(t *testing.T, state []byte) string {
+	t.Helper()
+	i := strings.Index(string(state), `"resources"`)
+	if i < 0 {
+		t.Fatalf("no resources in state:\n%s", state)
+	}
+	return string(state[i:])
+}
+
+// invokeTerraform returns the Terraform to drive directly: the one
+// TF_ACC_TERRAFORM_PATH names; the test skips without TF_ACC or below 1.14.
+func invokeTerraform(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1")
+	}
+	p := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if p == "" {
+		if lp, err := exec.LookPath("terraform"); err == nil {
+			p = lp
+		}
+	}
+	out, err := exec.Command(p, "version").Output()
+	if err != nil {
+		t.Fatalf("running %s version: %v", p, err)
+	}
+	m := regexp.MustCompile(`Terraform v1\.([0-9]+)\.`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("cannot read the version of %s: %s", p, out)
+	}
+	var minor int
+	_, _ = fmt.Sscan(string(m[1]), &minor)
+	if minor < 14 {
+		t.Skipf("actions need Terraform 1.14 or newer; %s is %s (make test-latest runs this test)", p, strings.SplitN(string(out), "\n", 2)[0])
+	}
+	return p
+}
+
+// buildActionsProviderBinary builds the provider as users run it into a
+// fresh folder, for a dev_overrides CLI configuration.
+func buildActionsProviderBinary(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "terraform-provider-rms"), "github.com/rms-labs/terraform-provider-rms")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	return dir
+}
+
+func writeActionsFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,126 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// The list import operation, shared by the rms_list_import resource and the
+// rms_run_list_import action: both have the same argument names, so the
+// diagnostics below name attributes of either.
+
+// listImportRun is one run of the service's three-step import.
+type listImportRun struct {
+	ListID, Type, Delimiter, Encoding, IdentityColumn string
+
+	// Body is what is uploaded; FileAttr names the argument it came from
+	// (file or content), for a refused file.
+	Body     io.ReadSeeker
+	FileAttr path.Path
+	// RetryNote says what happens after a failed upload.
+	RetryNote string
+
+	// Created and Uploaded see each id as soon as its step made it (the
+	// resource saves state there); returning false stops the run.
+	Created  func(importID string) bool
+	Uploaded func(batchID string) bool
+}
+
+// startListImport runs steps 1 and 2 of an import: it creates the import
+// and uploads the file, which starts the batch that applies it.
+func startListImport(ctx context.Context, c *client.Client, run listImportRun, diags *diag.Diagnostics) (batchID string, ok bool) {
+	code, err := client.DelimiterCode(run.Delimiter)
+	if err != nil { // the validator ran at plan time; this is a safety net
+		diags.AddAttributeError(path.Root("delimiter"), "Invalid delimiter", err.Error())
+		return "", false
+	}
+	importID, err := c.CreateImport(ctx, run.ListID, client.ImportRequest{
+		Delimiter:      code,
+		Encoding:       run.Encoding,
+		Type:           run.Type,
+		IdentityColumn: run.IdentityColumn,
+	})
+	if client.IsNotFound(err) {
+		diags.AddAttributeError(path.Root("list_id"), "List not found",
+			fmt.Sprintf("No list has id %q in this account: %s", run.ListID, describeAPIError(err)))
+		return "", false
+	}
+	if err != nil {
+		addAPIError(diags, "Unable to create the import", err, importFields)
+		return "", false
+	}
+	tflog.Info(ctx, "created list import", map[string]any{"import_id": importID.String(), "list_id": run.ListID, "type": run.Type})
+	if run.Created != nil && !run.Created(importID.String()) {
+		return "", false
+	}
+
+	batch, err := c.UploadImport(ctx, run.ListID, importID.String(), run.Body)
+	if err != nil {
+		detail := describeAPIError(err) + "\n\n" + run.RetryNote
+		if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field == "" && apiErr.StatusCode == http.StatusBadRequest {
+			diags.AddAttributeError(run.FileAttr, "Import file refused", detail)
+		} else {
+			addAPIError(diags, "Unable to upload the import file", err, importFields)
+		}
+		return "", false
+	}
+	tflog.Info(ctx, "uploaded list import file", map[string]any{"import_id": importID.String(), "batch_id": batch.String()})
+	if run.Uploaded != nil && !run.Uploaded(batch.String()) {
+		return "", false
+	}
+	return batch.String(), true
+}
+
+// listImportWait is step 3 of an import: the wait for its batch, as the
+// resource does it; the action adjusts the notes and adds progress.
+func listImportWait(batchID string, timeout time.Duration, creating bool) batchWait {
+	return batchWait{
+		what: "List import", id: batchID, timeout: timeout, creating: creating,
+		pendingNote: "Until the batch has finished, status, processed, affected and failed show it as last seen.",
+		failedNote:  "The next apply imports the file again.",
+	}
+}
+
+// openImportBody opens what is to be uploaded: the file or the inline
+// content. A file is checked against wantSHA256 (the hash planned for it)
+// when one is given.
+func openImportBody(file, content types.String, wantSHA256 string) (io.ReadSeeker, func(), error) {
+	if file.IsNull() {
+		return strings.NewReader(content.ValueString()), func() {}, nil
+	}
+	p := file.ValueString()
+	sum, exists, err := hashFile(p)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case !exists:
+		return nil, nil, fmt.Errorf("there is no file at %q; a relative path is relative to the directory Terraform runs in", p)
+	case wantSHA256 != "" && sum != wantSHA256:
+		return nil, nil, fmt.Errorf("%s changed after the plan was made (its SHA-256 is %s, the plan has %s); plan and apply again", p, sum, wantSHA256)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { _ = f.Close() }, nil
+}
+
+// importFileAttr is the argument the uploaded data came from.
+func importFileAttr(file types.String) path.Path {
+	if file.IsNull() {
+		return path.Root("content")
+	}
+	return path.Root("file")
+}

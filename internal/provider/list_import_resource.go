@@ -1,0 +1,513 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+var (
+	_ resource.Resource                     = &listImportResource{}
+	_ resource.ResourceWithConfigure        = &listImportResource{}
+	_ resource.ResourceWithConfigValidators = &listImportResource{}
+	_ resource.ResourceWithModifyPlan       = &listImportResource{}
+	_ resource.ResourceWithImportState      = &listImportResource{}
+)
+
+// defaultImportTimeout bounds the wait for an import's batch.
+const defaultImportTimeout = 30 * time.Minute
+
+// NewListImportResource returns the rms_list_import resource.
+func NewListImportResource() resource.Resource { return &listImportResource{} }
+
+// listImportResource runs the interface's three-step import: create the
+// import, upload the file (streamed from disk), wait for the batch. It is
+// action-like: a changed file (content_sha256, computed at plan time),
+// changed settings or triggers run a new import; destroy only forgets.
+//
+// It saves state after each step that made something on the service. As
+// for exports, a create whose wait is cut short warns and keeps the batch,
+// so that the next plan resumes the wait in place instead of importing
+// again (see waitForBatch). A failed upload is an error: the service cannot
+// say whether the file arrived, so the next apply starts a new import, which
+// is safe since importing the same file twice has the same effect.
+type listImportResource struct {
+	data *providerData
+}
+
+type listImportModel struct {
+	ID             types.String      `tfsdk:"id"`
+	ListID         types.String      `tfsdk:"list_id"`
+	Type           types.String      `tfsdk:"type"`
+	File           types.String      `tfsdk:"file"`
+	Content        types.String      `tfsdk:"content"`
+	Delimiter      types.String      `tfsdk:"delimiter"`
+	Encoding       types.String      `tfsdk:"encoding"`
+	IdentityColumn types.String      `tfsdk:"identity_column"`
+	Triggers       types.Map         `tfsdk:"triggers"`
+	ContentSHA256  types.String      `tfsdk:"content_sha256"`
+	ImportID       types.String      `tfsdk:"import_id"`
+	BatchID        types.String      `tfsdk:"batch_id"`
+	Status         types.String      `tfsdk:"status"`
+	Total          types.Int64       `tfsdk:"total"`
+	Processed      types.Int64       `tfsdk:"processed"`
+	Affected       types.Int64       `tfsdk:"affected"`
+	Failed         types.Int64       `tfsdk:"failed"`
+	StartedAt      timetypes.RFC3339 `tfsdk:"started_at"`
+	FinishedAt     timetypes.RFC3339 `tfsdk:"finished_at"`
+	Timeouts       timeouts.Value    `tfsdk:"timeouts"`
+}
+
+// importFields maps the service's field names onto attributes.
+var importFields = map[string]path.Path{
+	"delimiter":      path.Root("delimiter"),
+	"encoding":       path.Root("encoding"),
+	"type":           path.Root("type"),
+	"identityColumn": path.Root("identity_column"),
+}
+
+var (
+	importTypeValidator     = enumValidator{allowed: client.ImportTypes}
+	importEncodingValidator = enumValidator{allowed: client.ImportEncodings, hints: map[string]string{
+		"UTF-8": "UTF8", "UTF-16": "UTF16", "UTF-16LE": "UTF16", "UTF-16BE": "UTF16",
+		"LATIN1": "ISO-8859-1", "LATIN-1": "ISO-8859-1", "ISO8859-1": "ISO-8859-1",
+		"WINDOWS-1252": "ANSI", "CP1252": "ANSI",
+	}}
+)
+
+func (r *listImportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_list_import"
+}
+
+func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	timeoutsBlock := timeouts.Block(ctx, timeouts.Opts{
+		Create:            true,
+		Update:            true,
+		CreateDescription: "How long to wait for the import's batch when it is started, as a Go duration (`45m`, `2h`). Default `30m`. When it passes, the apply ends with a warning and the resource keeps the batch id; the next apply resumes waiting on the same batch.",
+		UpdateDescription: "How long an apply that resumes waiting on an unfinished import may take. Default `30m`. When it passes, the apply fails; the next apply resumes again.",
+	}).(schema.SingleNestedBlock)
+	timeoutsBlock.Description = "Time limits of the wait for the import's batch."
+
+	replace := []planmodifier.String{replaceUnlessImported()}
+	resp.Schema = schema.Schema{
+		Description: "Imports a CSV file into a list (the service's three-step import): creates the import, streams the file to the service, and waits for the batch that applies it. " +
+			"`ADD` adds the file's contacts or updates them, `REPLACE` makes them the whole list, `UNSUBSCRIBE` unsubscribes the contacts with a matching row. " +
+			"A changed file (found at plan time by its SHA-256), changed settings or `triggers` run a new import. Destroying the resource only removes it from the state: the contacts stay as the import left them.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:      true,
+				Description:   "The import id (the same as `import_id`).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"list_id": schema.StringAttribute{
+				Required:      true,
+				Description:   "Id of the list to import into, e.g. `rms_list.example.id`. Changing it runs a new import.",
+				Validators:    []validator.String{listIDValidator},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"type": schema.StringAttribute{
+				Required:      true,
+				Description:   "What the import does: `ADD` (add the file's contacts; existing ones take the file's non-empty values), `REPLACE` (the file's contacts become the whole list) or `UNSUBSCRIBE` (contacts with a matching row are unsubscribed from e-mail). Changing it runs a new import.",
+				Validators:    []validator.String{importTypeValidator},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"file": schema.StringAttribute{
+				Optional: true,
+				Description: "Path of the CSV file to import. Give `file` or `content`. The file is streamed to the service, never read into memory. " +
+					"Its first row names the columns: the identity column (see `identity_column`) and contact attributes by name or id. " +
+					"A change of the file's content runs a new import; moving the same content to another path does not.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"content": schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "The CSV to import, inline (for small files; it is kept in the state and sensitive, as it holds contact data). Give `file` or `content`. A change runs a new import.",
+			},
+			"delimiter": schema.StringAttribute{
+				Optional:      true,
+				Computed:      true,
+				Default:       stringdefault.StaticString(","),
+				Description:   "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code. Changing it runs a new import.",
+				Validators:    []validator.String{delimiterValidator{}},
+				PlanModifiers: replace,
+			},
+			"encoding": schema.StringAttribute{
+				Optional:      true,
+				Computed:      true,
+				Default:       stringdefault.StaticString("UTF8"),
+				Description:   "Encoding of the file: `UTF8` (default; a byte order mark is ignored), `UTF16` (byte order from its byte order mark, little-endian without one), `ISO-8859-1` or `ANSI` (Windows-1252). Changing it runs a new import.",
+				Validators:    []validator.String{importEncodingValidator},
+				PlanModifiers: replace,
+			},
+			"identity_column": schema.StringAttribute{
+				Optional:      true,
+				Description:   "Name of the file column that identifies contacts; its value is each contact's `original_id`. Any column may serve, such as `email`. When not set, the file must have an `originalId` column. Changing it runs a new import.",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: replace,
+			},
+			"triggers": schema.MapAttribute{
+				Optional:      true,
+				ElementType:   types.StringType,
+				Description:   "Arbitrary values; any change runs the import again, e.g. to re-import the same file on a schedule.",
+				PlanModifiers: []planmodifier.Map{mapReplaceUnlessImported()},
+			},
+			"content_sha256": schema.StringAttribute{
+				Computed:      true,
+				Description:   "Hexadecimal SHA-256 of the file (or `content`), computed at plan time by reading the file as a stream. When it changes, the import runs again.",
+				PlanModifiers: []planmodifier.String{contentHashModifier{}},
+			},
+			"import_id": schema.StringAttribute{
+				Computed:      true,
+				Description:   "Id of the import on the service (step 1).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"batch_id": schema.StringAttribute{
+				Computed:      true,
+				Description:   "Id of the batch that applies the file (step 2); see the `rms_batch` data source.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"status": schema.StringAttribute{
+				Computed:      true,
+				Description:   "Status of the batch: `PENDING`, `IN_PROGRESS` or `FINISHED`. Anything but `FINISHED` means an earlier apply stopped waiting; the next apply resumes.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"total":     batchCountAttribute("Rows of the file (without the header)."),
+			"processed": batchCountAttribute("Rows handled."),
+			"affected":  batchCountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
+			"failed":    batchCountAttribute("Bad rows that could not be handled (a wrong number of fields, an empty identity); they do not fail the import."),
+			"started_at": schema.StringAttribute{
+				Computed:      true,
+				CustomType:    timetypes.RFC3339Type{},
+				Description:   "When the service accepted the file (RFC 3339).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"finished_at": schema.StringAttribute{
+				Computed:      true,
+				CustomType:    timetypes.RFC3339Type{},
+				Description:   "When the batch finished (RFC 3339); null while it runs.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeoutsBlock,
+		},
+	}
+}
+
+func batchCountAttribute(description string) schema.Int64Attribute {
+	return schema.Int64Attribute{
+		Computed:      true,
+		Description:   description,
+		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+	}
+}
+
+func (r *listImportResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("file"), path.MatchRoot("content")),
+	}
+}
+
+func (r *listImportResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan plans the resumption of an import whose batch had not
+// finished when an earlier apply stopped waiting.
+func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var state, plan listImportModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || state.Status.ValueString() == client.BatchFinished || state.BatchID.IsNull() {
+		return
+	}
+	tflog.Info(ctx, "list import has not finished in an earlier apply; planning to resume waiting", map[string]any{"batch_id": state.BatchID.ValueString(), "status": state.Status.ValueString()})
+	plan.Status, plan.FinishedAt = types.StringUnknown(), timetypes.NewRFC3339Unknown()
+	plan.Total, plan.Processed, plan.Affected, plan.Failed = types.Int64Unknown(), types.Int64Unknown(), types.Int64Unknown(), types.Int64Unknown()
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+}
+
+func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan listImportModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultImportTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	// Open the file first: a file that is gone or changed since plan fails
+	// before anything is created on the service.
+	body, closeBody, err := openImportBody(plan.File, plan.Content, plan.ContentSHA256.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("file"), "Unable to read the import file", err.Error())
+		return
+	}
+	defer closeBody()
+
+	m := plan
+	saved := func() bool {
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+		return !resp.Diagnostics.HasError()
+	}
+	_, ok := startListImport(ctx, r.data.client, listImportRun{
+		ListID: plan.ListID.ValueString(), Type: plan.Type.ValueString(), Delimiter: plan.Delimiter.ValueString(),
+		Encoding: plan.Encoding.ValueString(), IdentityColumn: plan.IdentityColumn.ValueString(),
+		Body: body, FileAttr: importFileAttr(plan.File), RetryNote: "The next apply starts a new import.",
+		// Step 1 made the import: record it before anything else can fail.
+		Created: func(importID string) bool {
+			m.ID, m.ImportID = types.StringValue(importID), types.StringValue(importID)
+			m.BatchID, m.Status = types.StringNull(), types.StringNull()
+			m.Total, m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null(), types.Int64Null()
+			m.StartedAt, m.FinishedAt = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+			return saved()
+		},
+		Uploaded: func(batchID string) bool {
+			m.BatchID = types.StringValue(batchID)
+			return saved()
+		},
+	}, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+
+	r.wait(ctx, &m, timeout, true, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// wait waits for the import's batch and records what it saw in m.
+func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) {
+	b, _ := waitForBatch(ctx, r.data, listImportWait(m.BatchID.ValueString(), timeout, creating), diags)
+	if b != nil {
+		importBatchToModel(b, m)
+	}
+}
+
+func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state listImportModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	if state.BatchID.IsNull() {
+		return // the upload never succeeded; the resource is replaced on the next apply
+	}
+	id := state.BatchID.ValueString()
+	b, err := r.data.client.GetBatch(ctx, id)
+	if client.IsNotFound(err) {
+		tflog.Info(ctx, "list import batch is gone; removing it from state", map[string]any{"batch_id": id})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read list import "+id, err, nil)
+		return
+	}
+	if b.Type != "" && b.Type != client.BatchTypeImport {
+		resp.Diagnostics.AddError("Not a list import",
+			fmt.Sprintf("Batch %s is a batch of type %s, not an import (%s). Check the batch id.", id, b.Type, client.BatchTypeImport))
+		return
+	}
+	if failure := b.Err(); failure != nil {
+		resp.Diagnostics.AddWarning("List import failed",
+			fmt.Sprintf("%s.\n\nIt is removed from the state; the next apply imports the file again.", failure))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	importBatchToModel(b, &state)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+// Update resumes an unfinished import, and otherwise only records the
+// settings that do not run a new import (file path, timeouts) or that an
+// imported resource adopts from the configuration.
+func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state listImportModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	m := state
+	m.File, m.Content, m.Timeouts = plan.File, plan.Content, plan.Timeouts
+	m.Delimiter, m.Encoding, m.IdentityColumn, m.Triggers, m.ContentSHA256 = plan.Delimiter, plan.Encoding, plan.IdentityColumn, plan.Triggers, plan.ContentSHA256
+	if state.Status.ValueString() != client.BatchFinished && !state.BatchID.IsNull() {
+		timeout, diags := plan.Timeouts.Update(ctx, defaultImportTimeout)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		r.wait(ctx, &m, timeout, false, &resp.Diagnostics)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// Delete only forgets the import: an import cannot be undone.
+func (r *listImportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state listImportModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.AddWarning("List import only forgotten",
+		fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",
+			state.ImportID.ValueString(), state.ListID.ValueString()))
+}
+
+// ImportState takes "<list_id>/<type>/<import_id>/<batch_id>". The first
+// apply afterwards adopts the file, delimiter, encoding, identity column and
+// triggers of the configuration without importing again.
+func (r *listImportResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	const usage = "Import an rms_list_import as <list_id>/<type>/<import_id>/<batch_id>, e.g. `terraform import rms_list_import.subscribers 5/ADD/17/18`"
+	parts := strings.Split(req.ID, "/")
+	if len(parts) != 4 || !isEntityID(parts[0]) || !isEntityID(parts[2]) || !isEntityID(parts[3]) {
+		resp.Diagnostics.AddError("Invalid import id", usage+"; got "+quote(req.ID)+".")
+		return
+	}
+	if !slices.Contains(client.ImportTypes, parts[1]) {
+		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("%s: %q is not an import type (%s).", usage, parts[1], strings.Join(client.ImportTypes, ", ")))
+		return
+	}
+	for attr, v := range map[string]string{"id": parts[2], "list_id": parts[0], "type": parts[1], "import_id": parts[2], "batch_id": parts[3]} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
+	}
+}
+
+// importBatchToModel copies what the batch says into the model.
+func importBatchToModel(b *client.Batch, m *listImportModel) {
+	m.Status = types.StringValue(b.Status)
+	m.Total, m.Processed = types.Int64Value(b.Total), types.Int64Value(b.Processed)
+	m.Affected, m.Failed = types.Int64Value(b.Affected), types.Int64Value(b.Failed)
+	m.StartedAt, m.FinishedAt = batchTimeValue(b.Started()), batchTimeValue(b.Ended())
+}
+
+// contentHashModifier plans content_sha256: the SHA-256 of the file (read
+// as a stream) or of content. A different hash than the state's runs the
+// import again; a resource just imported (no import_id) adopts it.
+type contentHashModifier struct{}
+
+func (contentHashModifier) Description(context.Context) string {
+	return "hashes the file or content at plan time; a change requires replacement"
+}
+
+func (m contentHashModifier) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (contentHashModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var file, content types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("file"), &file)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("content"), &content)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var sum string
+	switch {
+	case file.IsUnknown() || content.IsUnknown():
+		// Known only during apply: assume it changed.
+		resp.PlanValue = types.StringUnknown()
+		resp.RequiresReplace = !req.StateValue.IsNull()
+		return
+	case !file.IsNull():
+		s, exists, err := hashFile(file.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("file"), "Unable to read the import file", err.Error())
+			return
+		}
+		if !exists {
+			resp.Diagnostics.AddAttributeError(path.Root("file"), "Import file not found",
+				fmt.Sprintf("There is no file at %q. Check the path; a relative path is relative to the directory Terraform runs in (use path.module for a file beside the configuration).", file.ValueString()))
+			return
+		}
+		sum = s
+	case !content.IsNull():
+		h := sha256.Sum256([]byte(content.ValueString()))
+		sum = hex.EncodeToString(h[:])
+	default:
+		return // neither: the config validator reports it
+	}
+	resp.PlanValue = types.StringValue(sum)
+	if !req.StateValue.IsNull() && req.StateValue.ValueString() != sum && !importedState(ctx, req.State.GetAttribute, &resp.Diagnostics) {
+		resp.RequiresReplace = true
+	}
+}
+
+// importedState reports whether the prior state came from terraform import
+// (it has no import_id of its own run); such a state adopts settings.
+func importedState(ctx context.Context, get func(context.Context, path.Path, any) diag.Diagnostics, diags *diag.Diagnostics) bool {
+	var importID types.String
+	diags.Append(get(ctx, path.Root("import_id"), &importID)...)
+	return importID.IsNull()
+}
+
+// replaceUnlessImported is RequiresReplace, except for the first plan after
+// terraform import, whose state lacks the settings the configuration gives.
+func replaceUnlessImported() planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !importedState(ctx, req.State.GetAttribute, &resp.Diagnostics)
+	}, "Changing it runs a new import (except right after terraform import, when the configuration's value is adopted).",
+		"Changing it runs a new import (except right after terraform import, when the configuration's value is adopted).")
+}
+
+func mapReplaceUnlessImported() planmodifier.Map {
+	return mapplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !importedState(ctx, req.State.GetAttribute, &resp.Diagnostics)
+	}, "Any change runs a new import.", "Any change runs a new import.")
+}
+
+// delimiterValidator checks that the delimiter is one character the
+// service can take.
+type delimiterValidator struct{}
+
+func (delimiterValidator) Description(context.Context) string {
+	return "a single ASCII character other than a line break or the double quote"
+}
+
+func (v delimiterValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (delimiterValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := client.DelimiterCode(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid delimiter", err.Error()+".")
+	}
+}

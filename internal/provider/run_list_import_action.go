@@ -1,0 +1,150 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/actionvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ action.Action                     = &runListImportAction{}
+	_ action.ActionWithConfigure        = &runListImportAction{}
+	_ action.ActionWithConfigValidators = &runListImportAction{}
+)
+
+// NewRunListImportAction returns rms_run_list_import: the import the
+// rms_list_import resource runs, without state, once per invocation.
+func NewRunListImportAction() action.Action { return &runListImportAction{} }
+
+type runListImportAction struct {
+	data *providerData
+}
+
+type runListImportModel struct {
+	ListID         types.String `tfsdk:"list_id"`
+	Type           types.String `tfsdk:"type"`
+	File           types.String `tfsdk:"file"`
+	Content        types.String `tfsdk:"content"`
+	Delimiter      types.String `tfsdk:"delimiter"`
+	Encoding       types.String `tfsdk:"encoding"`
+	IdentityColumn types.String `tfsdk:"identity_column"`
+	Timeout        types.String `tfsdk:"timeout"`
+}
+
+const runListImportActionType = "rms_run_list_import"
+
+func (a *runListImportAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_run_list_import"
+}
+
+func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "Imports a CSV file into a list each time it is invoked (the service's three-step import: create the import, stream the file, wait for its batch), " +
+			"with `terraform apply -invoke=action.rms_run_list_import.<name>` or from an `action_trigger` in a resource's `lifecycle`, e.g. after an `rms_list` is created. " +
+			"The same import as the `rms_list_import` resource, without state. The wait reports the batch's progress. Requires Terraform 1.14 or later.",
+		Attributes: map[string]schema.Attribute{
+			"list_id": schema.StringAttribute{
+				Required:    true,
+				Description: "Id of the list to import into, e.g. `rms_list.example.id`.",
+				Validators:  []validator.String{listIDValidator},
+			},
+			"type": schema.StringAttribute{
+				Required:    true,
+				Description: "What the import does: `ADD` (add the file's contacts; existing ones take the file's non-empty values), `REPLACE` (the file's contacts become the whole list) or `UNSUBSCRIBE` (contacts with a matching row are unsubscribed from e-mail).",
+				Validators:  []validator.String{importTypeValidator},
+			},
+			"file": schema.StringAttribute{
+				Optional: true,
+				Description: "Path of the CSV file to import. Give `file` or `content`. The file is streamed to the service, never read into memory. " +
+					"Its first row names the columns: the identity column (see `identity_column`) and contact attributes by name or id.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"content": schema.StringAttribute{
+				Optional:    true,
+				Description: "The CSV to import, inline (for small files). Give `file` or `content`.",
+			},
+			"delimiter": schema.StringAttribute{
+				Optional:    true,
+				Description: "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code.",
+				Validators:  []validator.String{delimiterValidator{}},
+			},
+			"encoding": schema.StringAttribute{
+				Optional:    true,
+				Description: "Encoding of the file: `UTF8` (default; a byte order mark is ignored), `UTF16` (byte order from its byte order mark, little-endian without one), `ISO-8859-1` or `ANSI` (Windows-1252).",
+				Validators:  []validator.String{importEncodingValidator},
+			},
+			"identity_column": schema.StringAttribute{
+				Optional:    true,
+				Description: "Name of the file column that identifies contacts; its value is each contact's `original_id`. When not set, the file must have an `originalId` column.",
+				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"timeout": actionTimeoutAttribute("import"),
+		},
+	}
+}
+
+func (a *runListImportAction) ConfigValidators(context.Context) []action.ConfigValidator {
+	return []action.ConfigValidator{
+		actionvalidator.ExactlyOneOf(path.MatchRoot("file"), path.MatchRoot("content")),
+	}
+}
+
+func (a *runListImportAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	a.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	diags := &resp.Diagnostics
+	defer func() { resp.Diagnostics = nameAction(runListImportActionType, resp.Diagnostics) }()
+	var cfg runListImportModel
+	diags.Append(req.Config.Get(ctx, &cfg)...)
+	if diags.HasError() || !requireClient(a.data, diags) {
+		return
+	}
+	timeout := actionTimeout(cfg.Timeout, defaultImportTimeout, diags)
+	if diags.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	body, closeBody, err := openImportBody(cfg.File, cfg.Content, "")
+	if err != nil {
+		diags.AddAttributeError(path.Root("file"), "Unable to read the import file", err.Error())
+		return
+	}
+	defer closeBody()
+
+	run := listImportRun{
+		ListID: cfg.ListID.ValueString(), Type: cfg.Type.ValueString(), Delimiter: cfg.Delimiter.ValueString(),
+		Encoding: cfg.Encoding.ValueString(), IdentityColumn: cfg.IdentityColumn.ValueString(),
+		Body: body, FileAttr: importFileAttr(cfg.File), RetryNote: "Invoking the action again starts a new import.",
+		Created: func(importID string) bool {
+			sendProgress(resp, fmt.Sprintf("%s: created import %s of list %s, uploading the file", runListImportActionType, importID, cfg.ListID.ValueString()))
+			return true
+		},
+	}
+	// The resource's defaults, which an action schema cannot declare.
+	if run.Delimiter == "" {
+		run.Delimiter = ","
+	}
+	if run.Encoding == "" {
+		run.Encoding = "UTF8"
+	}
+	batchID, ok := startListImport(ctx, a.data.client, run, diags)
+	if !ok {
+		return
+	}
+	b, ok := waitForBatch(ctx, a.data, actionWait(listImportWait(batchID, timeout, false), runListImportActionType, resp), diags)
+	if !ok {
+		return
+	}
+	sendProgress(resp, fmt.Sprintf("%s: batch %s finished: %d rows, %d affected, %d failed", runListImportActionType, batchID, b.Total, b.Affected, b.Failed))
+}

@@ -1,0 +1,108 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ action.Action              = &sendTransactionalMessageAction{}
+	_ action.ActionWithConfigure = &sendTransactionalMessageAction{}
+)
+
+// NewSendTransactionalMessageAction returns rms_send_transactional_message:
+// what the rms_transactional_message resource does on create, without
+// state, sent once per invocation.
+func NewSendTransactionalMessageAction() action.Action { return &sendTransactionalMessageAction{} }
+
+type sendTransactionalMessageAction struct {
+	data *providerData
+}
+
+type sendTransactionalMessageModel struct {
+	TriggerID  types.String    `tfsdk:"trigger_id"`
+	Recipient  *recipientModel `tfsdk:"recipient"`
+	Properties types.Map       `tfsdk:"properties"`
+	OrderRows  types.Dynamic   `tfsdk:"order_rows"`
+}
+
+const sendMessageActionType = "rms_send_transactional_message"
+
+func (a *sendTransactionalMessageAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_send_transactional_message"
+}
+
+func (a *sendTransactionalMessageAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) each time it is invoked: " +
+			"with `terraform apply -invoke=action.rms_send_transactional_message.<name>`, or from an `action_trigger` in a resource's `lifecycle`. " +
+			"The same send as the `rms_transactional_message` resource, without state. Requires Terraform 1.14 or later.",
+		Attributes: map[string]schema.Attribute{
+			"trigger_id": schema.StringAttribute{
+				Required:    true,
+				Description: "Id of the trigger to send through, e.g. `rms_resource.order_trigger.id`. The trigger's `channel` (`EMAIL`, the default, or `SMS`) decides which recipient field is needed.",
+				Validators:  triggerIDValidators,
+			},
+			"recipient": schema.SingleNestedAttribute{
+				Required:    true,
+				Description: "Who receives the message. An EMAIL trigger needs `email`, an SMS trigger `mobile`.",
+				Attributes: map[string]schema.Attribute{
+					"email": schema.StringAttribute{
+						Optional:    true,
+						Description: "E-mail address; required by EMAIL triggers.",
+						Validators:  recipientEmailValidators,
+					},
+					"mobile": schema.StringAttribute{
+						Optional:    true,
+						Description: "Mobile number, digits with an optional leading `+`; required by SMS triggers.",
+						Validators:  recipientMobileValidators,
+					},
+					"original_id": schema.StringAttribute{
+						Optional:    true,
+						Description: "The recipient's `originalId` when the recipient is a contact of a list.",
+					},
+				},
+			},
+			"properties": schema.MapAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				Description: "Values of the trigger's placeholders, by attribute name, e.g. `{ firstname = \"Ada\" }`.",
+			},
+			"order_rows": schema.DynamicAttribute{
+				Optional: true,
+				Description: "Rows for the trigger's order templating, as a list of HCL objects with any fields, e.g. `[{ sku = \"A1\", qty = 2, price = 9.5 }]`; " +
+					"numbers and booleans keep their JSON types.",
+				Validators: orderRowsValidators,
+			},
+		},
+	}
+}
+
+func (a *sendTransactionalMessageAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	a.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (a *sendTransactionalMessageAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var diags = &resp.Diagnostics
+	defer func() { resp.Diagnostics = nameAction(sendMessageActionType, resp.Diagnostics) }()
+	var cfg sendTransactionalMessageModel
+	diags.Append(req.Config.Get(ctx, &cfg)...)
+	if diags.HasError() || !requireClient(a.data, diags) {
+		return
+	}
+	msg, d := transactionalMessageBody(ctx, cfg.Recipient, cfg.Properties, cfg.OrderRows)
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+	sent, d := sendTransactionalMessage(ctx, a.data.client, cfg.TriggerID.ValueString(), msg)
+	diags.Append(d...)
+	if sent == nil {
+		return
+	}
+	sendProgress(resp, fmt.Sprintf("%s: sent message %s through trigger %s (%s, %s)", sendMessageActionType, sent.ID.String(), cfg.TriggerID.ValueString(), sent.Channel, sent.Status))
+}
