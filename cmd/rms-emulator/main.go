@@ -1,7 +1,8 @@
 // Command rms-emulator runs the in-memory emulator of the service on a
 // loopback address, for demos and for users' own CI:
 //
-//	rms-emulator -addr 127.0.0.1:0 -port-file /tmp/rms.url
+//	rms-emulator -addr 127.0.0.1:0 -port-file /tmp/rms.url \
+//	  -fixtures fixtures.json -data-dir .rms-state
 //
 // Batches (imports, statistics exports) finish at once unless the -batch-*
 // flags give them a pace, e.g. -batch-pending 2s -batch-min-duration 5s
@@ -9,7 +10,8 @@
 // FINISHED.
 //
 // It prints the base URL and the provider block to use, and runs until
-// SIGINT or SIGTERM.
+// SIGINT or SIGTERM. The guide "Running the emulator in your own CI"
+// (docs/guides/emulator-in-ci.md) documents every flag.
 package main
 
 import (
@@ -29,6 +31,9 @@ import (
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
+
+// version is set by the release build through -ldflags "-X main.version=...".
+var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -57,6 +62,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		password    = fs.String("password", emulator.DefaultPassword, "Basic auth password")
 		logRequests = fs.Bool("log-requests", false, "log every request to stderr")
 		portFile    = fs.String("port-file", "", "write the base URL to this `file` once listening (removed on exit)")
+		fixtures    = fs.String("fixtures", "", "preload a new account from this JSON `file` (lists, contacts, properties, triggers, webhooks, ...)")
+		dataDir     = fs.String("data-dir", "", "keep the account in this `directory` across restarts (restored on start, written after changes and on exit)")
+		showVersion = fs.Bool("version", false, "print the version and exit")
 		retired     = retireFlag{}
 		faults      = registerFaultFlags(fs)
 
@@ -84,6 +92,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *batchRowsPerSec < 0 || *exportExtraRows < 0 {
 		return errors.New("-batch-rows-per-second and -export-extra-rows must not be negative")
 	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "rms-emulator", version)
+		return nil
+	}
 	if !*allowRemote {
 		if err := checkLoopback(*addr); err != nil {
 			return err
@@ -93,6 +105,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	faultOpts, err := faults.options()
 	if err != nil {
 		return err
+	}
+	var fx *emulator.Fixtures
+	if *fixtures != "" {
+		if fx, err = emulator.ReadFixturesFile(*fixtures); err != nil {
+			return err
+		}
 	}
 
 	level := slog.LevelWarn
@@ -105,6 +123,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Password:   *password,
 		Retired:    retired,
 		Faults:     faultOpts,
+		Fixtures:   fx,
+		DataDir:    *dataDir,
 		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 
 		BatchPendingFor:           *batchPending,
@@ -117,7 +137,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := l.Server.Options()
-	fmt.Fprintf(stdout, "rms-emulator listening on %s\n\n", l.URL)
+	fmt.Fprintf(stdout, "rms-emulator listening on %s\n", l.URL)
+	if fx != nil || *dataDir != "" {
+		fmt.Fprintf(stdout, "account: %s\n", l.Server.Loaded())
+	}
+	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "provider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
 		hclString(l.URL), opts.CustomerID, hclString(opts.Username), hclString(opts.Password))
 	// The port file comes last: a script that sees it may rely on the banner.

@@ -212,3 +212,140 @@ func TestRunBatchPaceFlags(t *testing.T) {
 		t.Fatalf("run: %v", err)
 	}
 }
+
+func startRun(t *testing.T, args ...string) (baseURL string, stdout *syncBuffer, stop func() error) {
+	t.Helper()
+	portFile := filepath.Join(t.TempDir(), "url")
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout = &syncBuffer{}
+	var stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0", "-port-file", portFile}, args...), stdout, &stderr)
+	}()
+	stopped := false
+	stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatal("run did not stop after cancel")
+			return nil
+		}
+	}
+	t.Cleanup(func() { _ = stop() })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if b, err := os.ReadFile(portFile); err == nil {
+			return string(b), stdout, stop
+		}
+		select {
+		case err := <-done:
+			stopped = true
+			t.Fatalf("run ended early: %v; stderr: %s", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("port file never written")
+		}
+	}
+}
+
+func call(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.SetBasicAuth("rms", "rms-password")
+	req.Header.Set("Accept", "application/json")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestRunFixturesAndDataDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	fixtures := filepath.Join("..", "..", "examples", "emulator", "fixtures.json")
+
+	url, out, stop := startRun(t, "-fixtures", fixtures, "-data-dir", dir)
+	if !strings.Contains(out.String(), "account: a new account in data directory "+dir+"; loaded fixtures: 2 properties, 1 projects, 2 lists with 3 contacts") {
+		t.Errorf("stdout = %q", out.String())
+	}
+	if status, body := call(t, http.MethodGet, url+"/rest/1000/lists/100/contacts/customer-1815", ""); status != http.StatusOK || !strings.Contains(body, `"plan":"pro"`) {
+		t.Fatalf("fixture contact: %d %s", status, body)
+	}
+	if status, body := call(t, http.MethodPut, url+"/rest/1000/lists/100/contacts/customer-1815/subscriptionstatus", `{"status":"UNSUBSCRIBED"}`); status != http.StatusOK {
+		t.Fatalf("unsubscribe: %d %s", status, body)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+
+	url, out, _ = startRun(t, "-fixtures", fixtures, "-data-dir", dir)
+	if !strings.Contains(out.String(), "account: restored from "+filepath.Join(dir, "state.json")+"; fixtures not applied again") {
+		t.Errorf("stdout = %q", out.String())
+	}
+	if status, body := call(t, http.MethodGet, url+"/rest/1000/lists/100/contacts/customer-1815", ""); status != http.StatusOK || !strings.Contains(body, `"status":"UNSUBSCRIBED"`) {
+		t.Errorf("after restart: %d %s", status, body)
+	}
+	if _, body := call(t, http.MethodGet, url+"/rest/1000/lists", ""); strings.Count(body, `"name"`) != 2 {
+		t.Errorf("lists after restart (fixtures applied once): %s", body)
+	}
+}
+
+func TestRunVersion(t *testing.T) {
+	var out syncBuffer
+	if err := run(context.Background(), []string{"-version"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "rms-emulator dev\n" {
+		t.Errorf("stdout = %q", out.String())
+	}
+}
+
+func TestRunRefusesBadFixturesAndDataDir(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"lists":[{"name":"L","contacts":[{"originalId":"a","status":"maybe"}]}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	typo := filepath.Join(dir, "typo.json")
+	if err := os.WriteFile(typo, []byte(`{"list":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(dir, "damaged")
+	if err := os.MkdirAll(damaged, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(damaged, "state.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"missing fixture file", []string{"-fixtures", filepath.Join(dir, "none.json")}, "reading fixtures"},
+		{"unknown section", []string{"-fixtures", typo}, `unknown field "list"`},
+		{"invalid content", []string{"-fixtures", bad}, `lists[0].contacts[0].status: status must be SUBSCRIBED or UNSUBSCRIBED, got "maybe"`},
+		{"damaged state", []string{"-data-dir", damaged}, "move the file away"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := run(context.Background(), append([]string{"-addr", "127.0.0.1:0"}, tt.args...), io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("err = %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}

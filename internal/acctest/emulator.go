@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
+
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
@@ -20,19 +22,72 @@ type Env struct {
 	Username   string
 	Password   string
 	Emulator   *emulator.Server
+
+	opts     emulator.Options
+	listener *emulator.Listener
 }
 
 // NewEnv starts an emulator on 127.0.0.1 for the test and stops it when the
 // test ends. Each test has its own, so tests run in parallel.
 func NewEnv(t testing.TB, opts emulator.Options) *Env {
 	t.Helper()
-	l, err := emulator.Listen("127.0.0.1:0", opts)
+	e := &Env{opts: opts}
+	e.start(t)
+	t.Cleanup(func() { _ = e.listener.Close() })
+	return e
+}
+
+func (e *Env) start(t testing.TB) {
+	t.Helper()
+	l, err := emulator.Listen("127.0.0.1:0", e.opts)
 	if err != nil {
 		t.Fatalf("starting emulator: %v", err)
 	}
-	t.Cleanup(func() { _ = l.Close() })
 	o := l.Server.Options()
-	return &Env{URL: l.URL, CustomerID: o.CustomerID, Username: o.Username, Password: o.Password, Emulator: l.Server}
+	e.listener, e.URL, e.Emulator = l, l.URL, l.Server
+	e.CustomerID, e.Username, e.Password = o.CustomerID, o.Username, o.Password
+}
+
+// Restart stops the emulator and starts a new one with the same options,
+// on a new port: with Options.DataDir set, the new one restores the
+// account the old one left. URL and Emulator then name the new one; a
+// configuration that must follow it reads the URL through URLVariable.
+// Call it from the test's goroutine (a PreConfig), not concurrently with
+// other uses of the Env.
+func (e *Env) Restart(t testing.TB) {
+	t.Helper()
+	if err := e.listener.Close(); err != nil {
+		t.Fatalf("stopping emulator: %v", err)
+	}
+	e.start(t)
+}
+
+// URLVariable is a Terraform variable value (for a TestStep's
+// ConfigVariables) that is the emulator's URL at the moment the step writes
+// its variables, so that it follows a Restart made in the step's PreConfig.
+func (e *Env) URLVariable() config.Variable { return urlVariable{e} }
+
+type urlVariable struct{ e *Env }
+
+func (v urlVariable) MarshalJSON() ([]byte, error) { return json.Marshal(v.e.URL) }
+
+// ProviderBlockFromVariable is the provider configuration that reaches this
+// emulator through var.base_url (declared too), for steps whose
+// ConfigVariables set "base_url" to URLVariable.
+func (e *Env) ProviderBlockFromVariable() string {
+	return fmt.Sprintf(`
+variable "base_url" {
+  type = string
+}
+
+provider "rms" {
+  base_url            = var.base_url
+  customer_id         = %d
+  username            = %q
+  password            = %q
+  batch_poll_interval = "1s"
+}
+`, e.CustomerID, e.Username, e.Password)
 }
 
 // ProviderBlock is the provider configuration that reaches this emulator.

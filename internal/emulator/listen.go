@@ -22,14 +22,19 @@ type Listener struct {
 	done chan error // receives Serve's result once
 }
 
-// Listen starts a Server for opts on addr (e.g. "127.0.0.1:0" for a free
-// port) and serves it in a goroutine until Close or Shutdown.
+// Listen starts a Server for opts (through Open, so fixtures and a data
+// directory apply) on addr (e.g. "127.0.0.1:0" for a free port) and serves it
+// in a goroutine until Close or Shutdown.
 func Listen(addr string, opts Options) (*Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("emulator: listening on %s: %w", addr, err)
 	}
-	srv := New(opts)
+	srv, err := Open(opts)
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
 	l := &Listener{
 		URL:    baseURL(ln.Addr()),
 		Server: srv,
@@ -48,7 +53,9 @@ func Listen(addr string, opts Options) (*Listener, error) {
 // Close stops serving at once, closing open connections.
 func (l *Listener) Close() error {
 	err := l.http.Close()
-	l.Server.Close()
+	if cerr := l.Server.close(); cerr != nil {
+		return cerr
+	}
 	if err != nil {
 		return fmt.Errorf("emulator: closing %s: %w", l.URL, err)
 	}
@@ -59,7 +66,9 @@ func (l *Listener) Close() error {
 // in-flight requests to finish.
 func (l *Listener) Shutdown(ctx context.Context) error {
 	err := l.http.Shutdown(ctx)
-	l.Server.Close()
+	if cerr := l.Server.close(); cerr != nil {
+		return cerr
+	}
 	if err != nil {
 		return fmt.Errorf("emulator: shutting down %s: %w", l.URL, err)
 	}

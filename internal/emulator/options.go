@@ -62,6 +62,18 @@ type Options struct {
 	WebhookRetryWait time.Duration
 	// WebhookMaxAttempts bounds the attempts of one delivery; default 5.
 	WebhookMaxAttempts int
+
+	// Fixtures preload a new account (fixtures.go; rms-emulator -fixtures).
+	// Applied by Open and Listen, not when DataDir already holds a snapshot.
+	Fixtures *Fixtures
+	// DataDir, when set, keeps the account across restarts: Open restores
+	// it from DataDir/state.json and the state is written back atomically
+	// after changes and on Close (persist.go; rms-emulator -data-dir). One
+	// emulator at a time may use a data directory.
+	DataDir string
+	// SnapshotDelay is how long after a change the data directory is
+	// written, so that a burst of changes is written once; default 200ms.
+	SnapshotDelay time.Duration
 }
 
 // Defaults applied by New when the corresponding option is zero.

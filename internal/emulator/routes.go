@@ -25,7 +25,18 @@ func (s *Server) registerRoutes() {
 // under /rest/{customerid}/ make their literal first segment a known
 // collection, and a literal third segment (collection/{id}/sub) an explicit
 // sub-collection that the generic nested handlers leave alone.
+//
+// A handler of any method but GET and HEAD may change the account, so after
+// it runs the data directory, if any, is brought up to date (s.changed);
+// areas need do nothing for their requests to be persisted.
 func (s *Server) handle(pattern string, h http.HandlerFunc) {
+	if method, _, _ := strings.Cut(pattern, " "); method != http.MethodGet && method != http.MethodHead {
+		inner := h
+		h = func(w http.ResponseWriter, r *http.Request) {
+			inner(w, r)
+			s.changed()
+		}
+	}
 	s.mux.HandleFunc(pattern, h)
 	s.routes = append(s.routes, pattern)
 	_, path, _ := strings.Cut(pattern, " ")

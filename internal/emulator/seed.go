@@ -6,12 +6,12 @@ import "fmt"
 // and demos that need large lists without one request per contact.
 // Properties are keyed by attribute name or id, as in request bodies; an
 // empty Status or MobileStatus means SUBSCRIBED for a new contact and "keep"
-// for an existing one.
+// for an existing one. The JSON form is the one of fixture files.
 type Contact struct {
-	OriginalID   string
-	Properties   map[string]string
-	Status       string
-	MobileStatus string
+	OriginalID   string            `json:"originalId"`
+	Properties   map[string]string `json:"properties,omitempty"`
+	Status       string            `json:"status,omitempty"`
+	MobileStatus string            `json:"mobileStatus,omitempty"`
 }
 
 func (c Contact) input() contactInput {
@@ -32,6 +32,7 @@ func (s *Server) UpsertContacts(listID int64, contacts []Contact) error {
 		if _, _, err := s.store.upsertContact(listID, c.input(), now, true); err != nil {
 			return fmt.Errorf("contact %d (%q): %w", i, c.OriginalID, err)
 		}
+		s.changed()
 	}
 	return nil
 }
@@ -47,5 +48,6 @@ func (s *Server) ReplaceContacts(listID int64, contacts []Contact) error {
 	if err := s.store.replaceContacts(listID, ins, s.now()); err != nil {
 		return fmt.Errorf("replacing the contacts of list %d: %w", listID, err)
 	}
+	s.changed()
 	return nil
 }

@@ -36,10 +36,19 @@ type Server struct {
 	mandatory map[string][]string
 	// hooks delivers webhook events in the background until Close.
 	hooks *deliverer
+	// persist writes the account to Options.DataDir; nil without one.
+	persist *persister
+	// loaded says where the initial state came from (Open).
+	loaded string
 }
 
-// New returns a Server for opts, with defaults filled (see Options).
+// New returns a Server for opts, with defaults filled (see Options). It
+// panics when opts.Fixtures or opts.DataDir is set, which only Open (and
+// Listen) apply, so that neither is ever silently ignored.
 func New(opts Options) *Server {
+	if opts.Fixtures != nil || opts.DataDir != "" {
+		panic("emulator: New does not apply Options.Fixtures or Options.DataDir; use Open")
+	}
 	opts = opts.withDefaults()
 	s := &Server{
 		opts:             opts,

@@ -219,9 +219,22 @@ func (d *deliverer) close() {
 	d.client.CloseIdleConnections()
 }
 
-// Close stops the Server's background work (webhook deliveries) and waits
-// for it. Listener.Close and Shutdown call it; a Server used directly as a
+// Close stops the Server's background work (webhook deliveries, writes to
+// the data directory) and waits for it; with a data directory it writes the
+// state a last time, logging a failure (Listener.Close and Shutdown return
+// it). Listener.Close and Shutdown call it; a Server used directly as a
 // handler should be closed by its owner. It is safe to call more than once.
 func (s *Server) Close() {
+	if err := s.close(); err != nil {
+		s.log.Error("closing the emulator", "error", err)
+	}
+}
+
+// close is Close returning the final write's error.
+func (s *Server) close() error {
 	s.hooks.close()
+	if s.persist != nil {
+		return s.persist.close()
+	}
+	return nil
 }

@@ -84,7 +84,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	p, err := r.data.client.CreateProject(ctx, projectInput(plan))
+	p, err := r.data.client.CreateProjectOnce(ctx, projectInput(plan))
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to create project", err, projectFields)
 		return

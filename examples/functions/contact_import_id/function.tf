@@ -8,3 +8,12 @@ import {
   to       = rms_contact.subscriber[each.key]
   id       = provider::rms::contact_import_id("12", each.key) # "12/ada@example.com"
 }
+
+resource "rms_contact" "subscriber" {
+  for_each    = toset(local.existing)
+  list_id     = "12"
+  original_id = each.key
+  properties = {
+    email = each.key
+  }
+}

@@ -1,0 +1,17 @@
+# Properties are the account's contact attributes. A new account has email,
+# mobile, firstname and lastname; add your own, then use them by name in
+# rms_contact.properties. Names are unique and may not be digits only.
+resource "rms_resource" "plan" {
+  collection = "properties"
+  body = {
+    name        = "plan"
+    description = "Subscription plan of the customer"
+  }
+}
+
+resource "rms_resource" "city" {
+  collection = "properties"
+  body = {
+    name = "city"
+  }
+}

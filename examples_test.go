@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// newerTerraformOnly names example files and folders that use Terraform
+// features newer than the supported minimum (1.11), with the version that
+// has them. Below that version they are left out of validation; everything
+// else must validate on every supported Terraform.
+var newerTerraformOnly = []struct {
+	match   func(rel string) bool
+	version [3]int
+	why     string
+}{
+	{func(rel string) bool { return filepath.Base(rel) == "import-by-identity.tf" }, [3]int{1, 12, 0}, "import blocks by identity"},
+	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "actions/") }, [3]int{1, 14, 0}, "actions"},
+}
+
+// TestExamplesValidate runs `terraform validate` on every folder under
+// examples/ that holds .tf files, against the provider built from this
+// tree, so that no example on the Registry fails for a user who copies it.
+// Each folder is copied to a temporary directory first; a folder without a
+// required_providers block (the per-resource examples) gets one in the copy
+// only. It runs with the acceptance tests (TF_ACC=1, as `make test` sets).
+func TestExamplesValidate(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("set TF_ACC=1 to validate the examples with terraform (make test does)")
+	}
+	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if tf == "" {
+		var err error
+		if tf, err = exec.LookPath("terraform"); err != nil {
+			t.Fatal("terraform is not on PATH and TF_ACC_TERRAFORM_PATH is not set")
+		}
+	}
+	tfVersion := terraformVersion(t, tf)
+
+	work := t.TempDir()
+	bin := filepath.Join(work, "bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-rms"+exeSuffix()), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	cliConfig := filepath.Join(work, "terraformrc")
+	// OpenTofu (make test-tofu) resolves "rms-labs/rms" on its own registry.
+	rc := "provider_installation {\n  dev_overrides {\n" +
+		"    \"registry.terraform.io/rms-labs/rms\" = " + strconv.Quote(bin) + "\n" +
+		"    \"registry.opentofu.org/rms-labs/rms\" = " + strconv.Quote(bin) + "\n" +
+		"  }\n  direct {}\n}\n"
+	if err := os.WriteFile(cliConfig, []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	folders := exampleFolders(t, "examples")
+	if len(folders) < 10 {
+		t.Fatalf("found only %d example folders: %v", len(folders), folders)
+	}
+	for _, rel := range folders {
+		// The import-*.tf files of a resource are alternative ways to import
+		// the same resource (by string id, by identity): validate the folder
+		// once with each, never with two at once.
+		imports, err := filepath.Glob(filepath.Join("examples", rel, "import-*.tf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		variants := map[string]string{"": ""} // subtest suffix -> the import file kept
+		if len(imports) > 0 {
+			variants = map[string]string{}
+			for _, f := range imports {
+				variants["/"+strings.TrimSuffix(filepath.Base(f), ".tf")] = filepath.Base(f)
+			}
+		}
+		for suffix, keep := range variants {
+			t.Run(filepath.ToSlash(rel)+suffix, func(t *testing.T) {
+				t.Parallel()
+				dir := filepath.Join(t.TempDir(), "example")
+				include := func(name string) bool { return !strings.HasPrefix(name, "import-") || name == keep }
+				copied := copyExample(t, filepath.Join("examples", rel), dir, rel, tfVersion, include)
+				if copied == 0 {
+					t.Skipf("every file of examples/%s needs a newer Terraform than %v", rel, tfVersion)
+				}
+				cmd := exec.Command(tf, "validate", "-no-color")
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Errorf("terraform validate rejects examples/%s (with %s):\n%s", rel, orAll(keep), withoutOverridesWarning(string(out)))
+				}
+			})
+		}
+	}
+}
+
+func orAll(keep string) string {
+	if keep == "" {
+		return "all its files"
+	}
+	return keep
+}
+
+// exampleFolders lists the folders under root that hold .tf files,
+// relative to root.
+func exampleFolders(t *testing.T, root string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".terraform") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".tf") {
+			rel, err := filepath.Rel(root, filepath.Dir(path))
+			if err != nil {
+				return err
+			}
+			seen[rel] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rel := range seen {
+		out = append(out, rel)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// copyExample copies the .tf files of src that include accepts into dst,
+// leaving out those that need a newer Terraform than have, and adds a required_providers block when
+// none of them has one. It returns the number of .tf files copied.
+func copyExample(t *testing.T, src, dst, rel string, have [3]int, include func(name string) bool) int {
+	t.Helper()
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, hasRequired := 0, false
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".tf") || !include(e.Name()) {
+			continue
+		}
+		if newer, why := needsNewer(filepath.Join(rel, e.Name()), have); newer {
+			t.Logf("leaving out %s: %s need a newer Terraform than %d.%d", e.Name(), why, have[0], have[1])
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hasRequired = hasRequired || bytes.Contains(b, []byte("required_providers"))
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		copied++
+	}
+	if copied > 0 && !hasRequired {
+		block := "terraform {\n  required_providers {\n    rms = {\n      source = \"rms-labs/rms\"\n    }\n  }\n}\n"
+		if err := os.WriteFile(filepath.Join(dst, "zz_required_providers.tf"), []byte(block), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return copied
+}
+
+func needsNewer(rel string, have [3]int) (bool, string) {
+	for _, n := range newerTerraformOnly {
+		if n.match(rel) && compareVersions(have, n.version) < 0 {
+			return true, n.why
+		}
+	}
+	return false, ""
+}
+
+// terraformVersion asks tf for its version.
+func terraformVersion(t *testing.T, tf string) [3]int {
+	t.Helper()
+	out, err := exec.Command(tf, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", tf, err)
+	}
+	var v struct {
+		TerraformVersion string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("reading %s version -json: %v (%s)", tf, err, out)
+	}
+	var parts [3]int
+	for i, p := range strings.SplitN(strings.SplitN(v.TerraformVersion, "-", 2)[0], ".", 3) {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			t.Fatalf("terraform version %q is not x.y.z", v.TerraformVersion)
+		}
+		parts[i] = n
+	}
+	return parts
+}
+
+func compareVersions(a, b [3]int) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] - b[i]
+		}
+	}
+	return 0
+}
+
+func exeSuffix() string {
+	if filepath.Separator == '\\' {
+		return ".exe"
+	}
+	return ""
+}
+
+// withoutOverridesWarning drops the dev_overrides warning from terraform's
+// output, which every run prints and which would bury the real message.
+func withoutOverridesWarning(out string) string {
+	start := strings.Index(out, "Warning: Provider development overrides are in effect")
+	if start < 0 {
+		return out
+	}
+	end := strings.Index(out[start:], "releases.")
+	if end < 0 {
+		return out
+	}
+	return strings.TrimSpace(out[:start] + out[start+end+len("releases."):])
+}
