@@ -21,6 +21,9 @@ func TestRoute(t *testing.T) {
 		"/rest/1000/lists/5/contacts/c%201/subscriptionstatus": "lists/{id}/contacts/{originalId}/subscriptionstatus",
 		"/rest/1000/properties":                                "properties",
 		"/rest/1000":                                           "",
+		"/rest/1000/batches/12":                                "batches/{id}",
+		"/rest/1000/lists/5/recipients/7":                      "lists/{id}/recipients/{id}",
+		"/objectstore/abc123":                                  "objectstore/{token}",
 		"/mail/swagger":                                        "/mail/swagger",
 	} {
 		if got := Route(path); got != want {
@@ -167,5 +170,28 @@ func TestWriteCSV(t *testing.T) {
 	// About 60 bytes a row, as the 60 MB for 1,000,000 rows.
 	if size < 4_500_000 || size > 6_500_000 {
 		t.Errorf("100,000 rows are %d bytes", size)
+	}
+}
+
+// The computed batch waits follow the client's schedule: one look at once,
+// then 1 s doubling up to the interval.
+func TestScheduledLooks(t *testing.T) {
+	s := time.Second
+	tests := []struct {
+		pace, interval time.Duration
+		want           []time.Duration
+	}{
+		{5 * s, 30 * s, []time.Duration{0, 1 * s, 3 * s, 7 * s}},
+		{5 * s, s, []time.Duration{0, s, 2 * s, 3 * s, 4 * s, 5 * s}},
+		{0, 30 * s, []time.Duration{0}},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, ScheduledLooks(tc.pace, tc.interval)); diff != "" {
+			t.Errorf("ScheduledLooks(%s, %s) (-want +got):\n%s", tc.pace, tc.interval, diff)
+		}
+	}
+	long := ScheduledLooks(5*time.Minute, 30*s)
+	if len(long) != 15 || long[len(long)-1] != 301*s {
+		t.Errorf("a 5-minute batch: %d looks, the last at %s", len(long), long[len(long)-1])
 	}
 }

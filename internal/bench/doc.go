@@ -8,7 +8,8 @@
 // provider process (read from /proc while Terraform runs it).
 //
 // It is a measuring tool, not part of the provider: it imports the emulator
-// (to serve and count) but never the provider or the client, so what it
-// measures is the shipped binary talking HTTP. The command that runs it is
+// (to serve and count) and the client only for its poll schedule (to
+// compute waits too long to run), never the provider, so what it measures
+// is the shipped binary talking HTTP. The command that runs it is
 // ./internal/bench/cmd/rms-bench; BENCHMARKS.md records its figures.
 package bench

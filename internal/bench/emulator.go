@@ -32,7 +32,17 @@ type Emulator struct {
 	done    chan error
 	mu      sync.Mutex
 	counts  Counts
+	events  []Event
 	latency atomic.Int64 // added before every answer, in nanoseconds
+}
+
+// Event is one request the emulator answered: when the answer was complete,
+// the method, the path as sent and its Route.
+type Event struct {
+	At     time.Time
+	Method string
+	Path   string
+	Route  string
 }
 
 // StartEmulator serves a new emulator for opts on 127.0.0.1.
@@ -54,8 +64,10 @@ func StartEmulator(opts emulator.Options) (*Emulator, error) {
 				time.Sleep(d)
 			}
 			srv.ServeHTTP(w, r)
+			route := Route(r.URL.Path)
 			e.mu.Lock()
-			e.counts[r.Method+" "+Route(r.URL.Path)]++
+			e.counts[r.Method+" "+route]++
+			e.events = append(e.events, Event{At: time.Now(), Method: r.Method, Path: r.URL.Path, Route: route})
 			e.mu.Unlock()
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -88,6 +100,19 @@ func (e *Emulator) Counts() Counts {
 	out := make(Counts, len(e.counts))
 	for k, v := range e.counts {
 		out[k] = v
+	}
+	return out
+}
+
+// Events returns the requests answered at or after since, in order.
+func (e *Emulator) Events(since time.Time) []Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []Event
+	for _, ev := range e.events {
+		if !ev.At.Before(since) {
+			out = append(out, ev)
+		}
 	}
 	return out
 }
@@ -206,9 +231,12 @@ func (c Counts) String() string {
 // Route is the shape of a request path below /rest/{customerid}/: numeric
 // segments become {id} and the segment after "contacts" becomes
 // {originalId}, so "/rest/1000/lists/5/contacts/c-1" is
-// "lists/{id}/contacts/{originalId}". Paths outside /rest are returned as
-// they are.
+// "lists/{id}/contacts/{originalId}"; an export file's URL is
+// "objectstore/{token}". Other paths outside /rest are returned as they are.
 func Route(path string) string {
+	if _, ok := strings.CutPrefix(path, "/objectstore/"); ok {
+		return "objectstore/{token}" // an export's file, at a pre-signed URL
+	}
 	rest, ok := strings.CutPrefix(path, "/rest/")
 	if !ok {
 		return path

@@ -158,3 +158,61 @@ func mib(b int64) string {
 	}
 	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
 }
+
+// Files writes the large-file table.
+func (r Report) Files(rows []FileRow) {
+	r.printf("## Peak provider memory: large imports and exports\n\n")
+	r.printf("Each row is one `terraform apply` against a fresh emulator, batches polled every second: ")
+	r.printf("an `rms_list_import` of a generated CSV (`originalId,email,firstname,lastname`) into a list made out of band, ")
+	r.printf("or an `rms_statistics_export` of as many rows streamed to `output_path`; the baseline applies one `rms_list`. ")
+	r.printf("Peak RSS is the largest VmHWM of a provider process during the apply, which includes the plan's hash of the import file.\n\n")
+	r.printf("| scenario | rows | file | apply wall | provider peak RSS | provider CPU | requests by route |\n")
+	r.printf("|---|---:|---:|---:|---:|---:|---|\n")
+	for _, row := range rows {
+		size := ""
+		if row.Bytes > 0 {
+			size = fmt.Sprintf("%.1f MB", float64(row.Bytes)/1e6)
+		}
+		r.printf("| %s | %d | %s | %s | **%s** | %s | %s |\n", row.Scenario, row.Rows, size, round(row.Wall), mib(row.PeakRSS), round(row.CPU), row.Counts)
+	}
+	if len(rows) > 0 {
+		r.printf("\nCommand: `%s` in each scenario's working directory.\n\n", rows[0].Command)
+	}
+}
+
+// BatchWaits writes the batch-wait table.
+func (r Report) BatchWaits(rows []BatchWaitRow) {
+	r.printf("## Batch waits\n\n")
+	r.printf("An `rms_list_import` of 10 rows whose batch the emulator keeps running for the pace given (`BatchMinDuration`), ")
+	r.printf("with the provider's default `batch_poll_interval` (30s) and with `1s`. Measured rows count the `GET batches/{id}` of the apply and time them ")
+	r.printf("against the batch's own `startTime` and `endTime`; computed rows come from the client's `PollSchedule` (first look at once, ")
+	r.printf("then 1 s, doubling up to the interval), as a five-minute batch is too long to wait for in `make bench`.\n\n")
+	r.printf("| batch pace | batch_poll_interval | how | polls | looks at (s after the batch started) | last look after the batch finished | apply returned after the batch finished |\n")
+	r.printf("|---:|---:|---|---:|---|---:|---:|\n")
+	for _, row := range rows {
+		how, applyLate := "computed", "n/a"
+		if row.Measured {
+			how, applyLate = "measured", fmt.Sprintf("%.2fs", row.ApplyLate.Seconds())
+		}
+		r.printf("| %s | %s | %s | %d | %s | %.2fs | %s |\n", row.Pace, row.Interval, how, row.Polls, looks(row.LooksAt), row.LastLookLate.Seconds(), applyLate)
+	}
+	for _, row := range rows {
+		if row.Measured {
+			r.printf("\nCommand: `%s`.\n", row.Command)
+			break
+		}
+	}
+	r.printf("\n")
+}
+
+// looks lists times in seconds, eliding the middle of long lists.
+func looks(ds []time.Duration) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = fmt.Sprintf("%.1f", d.Seconds())
+	}
+	if len(parts) > 12 {
+		parts = append(append(parts[:6:6], "..."), parts[len(parts)-3:]...)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -325,37 +325,3 @@ func (b *Bench) HasResource(ctx context.Context, typ string) (bool, error) {
 	_, ok := s.Schemas["registry.terraform.io/rms-labs/rms"].Resources[typ]
 	return ok, nil
 }
-
-// LargeFiles measures the provider's peak RSS and wall time while importing
-// a CSV of each row count through rms_list_import and while streaming an
-// export of the same size to output_path. It is pending until the provider
-// has those resources (issue 5); see BENCHMARKS.md.
-func (b *Bench) LargeFiles(ctx context.Context, rows []int) error {
-	for _, typ := range []string{"rms_list_import", "rms_statistics_export"} {
-		ok, err := b.HasResource(ctx, typ)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("%w: the provider has no %s yet (issue 5)", ErrPending, typ)
-		}
-	}
-	// Both resources exist but this harness does not drive them yet: write
-	// the configurations here (WriteCSVFile makes the file; Workspace.Run
-	// reports the provider's peak RSS) once their schemas are on main.
-	return fmt.Errorf("%w: rms_list_import and rms_statistics_export exist, but the harness does not drive them yet", ErrPending)
-}
-
-// BatchWaits measures polls and the delay between a batch finishing and the
-// apply returning. It is pending until the client waits for batches and the
-// emulator paces them (issue 5); see BENCHMARKS.md.
-func (b *Bench) BatchWaits(ctx context.Context) error {
-	ok, err := b.HasResource(ctx, "rms_list_import")
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("%w: the provider has no rms_list_import yet, and main's emulator has no batch pace (issue 5)", ErrPending)
-	}
-	return fmt.Errorf("%w: rms_list_import exists, but the harness does not drive batch waits yet", ErrPending)
-}

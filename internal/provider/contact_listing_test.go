@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -22,17 +26,28 @@ type listingEnv struct {
 	client   *client.Client
 	listings *contactListings
 	listID   string
-	gets     int64 // GETs counted when the env was made
+	// gets counts GET requests as they arrive, before they are answered
+	// (the emulator's own counters are updated after it answers, so a test
+	// could read them before the last request is counted).
+	gets atomic.Int64
 }
 
 // newListingEnv serves the emulator through wrap (nil: as it is).
 func newListingEnv(t *testing.T, n int, wrap func(http.Handler) http.Handler) *listingEnv {
 	t.Helper()
 	srv := emulator.New(emulator.Options{})
+	e := &listingEnv{srv: srv}
 	var h http.Handler = srv
 	if wrap != nil {
 		h = wrap(srv)
 	}
+	inner := h
+	h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			e.gets.Add(1)
+		}
+		inner.ServeHTTP(w, r)
+	})
 	hs := httptest.NewServer(h)
 	t.Cleanup(hs.Close)
 	o := srv.Options()
@@ -44,9 +59,9 @@ func newListingEnv(t *testing.T, n int, wrap func(http.Handler) http.Handler) *l
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &listingEnv{srv: srv, client: c, listings: newContactListings(c, false), listID: l.ID.String()}
+	e.client, e.listings, e.listID = c, newContactListings(c, false), l.ID.String()
 	e.add(t, 0, n)
-	e.gets = srv.Requests().ByMethod["GET"]
+	e.gets.Store(0)
 	return e
 }
 
@@ -62,9 +77,8 @@ func (e *listingEnv) add(t *testing.T, from, to int) {
 	}
 }
 
-// getsSince is the number of GETs the emulator answered since the env was
-// made.
-func (e *listingEnv) getsSince() int64 { return e.srv.Requests().ByMethod["GET"] - e.gets }
+// getsSince is the number of GETs sent since the env was made.
+func (e *listingEnv) getsSince() int64 { return e.gets.Load() }
 
 // readAll reads contacts c-0 ... c-(n-1) in order and checks each against
 // the service.
@@ -258,4 +272,25 @@ func (d dropHeader) WriteHeader(code int) {
 func (d dropHeader) Write(b []byte) (int, error) {
 	d.Header().Del(d.name)
 	return d.ResponseWriter.Write(b)
+}
+
+// An import changes its list as a whole: refreshes later in the same run
+// read the list's contacts from the service again.
+func TestContactListings_importForgetsTheList(t *testing.T) {
+	ctx := context.Background()
+	e := newListingEnv(t, 50, nil)
+	e.readAll(t, 50) // the listing is loaded
+	data := &providerData{client: e.client, contacts: e.listings}
+	var diags diag.Diagnostics
+	_, ok := startListImport(ctx, data, listImportRun{
+		ListID: e.listID, Type: "ADD", Delimiter: ",", Encoding: "UTF8",
+		Body: strings.NewReader("originalId,firstname\nc-3,Imported\n"), FileAttr: path.Root("file"),
+	}, &diags)
+	if !ok || diags.HasError() {
+		t.Fatalf("import: %v", diags)
+	}
+	// The emulator's batches finish at once unless paced.
+	if c, err := e.listings.read(ctx, e.listID, "c-3"); err != nil || c.Properties["firstname"] != "Imported" {
+		t.Errorf("c-3 after the import: %+v, %v", c, err)
+	}
 }

@@ -40,7 +40,11 @@ type listImportRun struct {
 
 // startListImport runs steps 1 and 2 of an import: it creates the import
 // and uploads the file, which starts the batch that applies it.
-func startListImport(ctx context.Context, c *client.Client, run listImportRun, diags *diag.Diagnostics) (batchID string, ok bool) {
+func startListImport(ctx context.Context, data *providerData, run listImportRun, diags *diag.Diagnostics) (batchID string, ok bool) {
+	c := data.client
+	// An import changes the list as a whole: from here on, no rms_contact
+	// refresh of this run answers from a listing of it.
+	data.contacts.changedList(run.ListID)
 	code, err := client.DelimiterCode(run.Delimiter)
 	if err != nil { // the validator ran at plan time; this is a safety net
 		diags.AddAttributeError(path.Root("delimiter"), "Invalid delimiter", err.Error())

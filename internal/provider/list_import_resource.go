@@ -281,7 +281,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		return !resp.Diagnostics.HasError()
 	}
-	_, ok := startListImport(ctx, r.data.client, listImportRun{
+	_, ok := startListImport(ctx, r.data, listImportRun{
 		ListID: plan.ListID.ValueString(), Type: plan.Type.ValueString(), Delimiter: plan.Delimiter.ValueString(),
 		Encoding: plan.Encoding.ValueString(), IdentityColumn: plan.IdentityColumn.ValueString(),
 		Body: body, FileAttr: importFileAttr(plan.File), RetryNote: "The next apply starts a new import.",

@@ -138,7 +138,7 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	if run.Encoding == "" {
 		run.Encoding = "UTF8"
 	}
-	batchID, ok := startListImport(ctx, a.data.client, run, diags)
+	batchID, ok := startListImport(ctx, a.data, run, diags)
 	if !ok {
 		return
 	}
