@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -67,6 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		dataDir     = fs.String("data-dir", "", "keep the account in this `directory` across restarts (restored on start, written after changes and on exit)")
 		showVersion = fs.Bool("version", false, "print the version and exit")
 		retired     = retireFlag{}
+		accounts    accountFlag
 		faults      = registerFaultFlags(fs)
 
 		batchPending     = fs.Duration("batch-pending", 0, "how long a new import or export batch stays PENDING, e.g. 2s")
@@ -75,6 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		resultURLTTL     = fs.Duration("result-url-ttl", emulator.DefaultResultURLTTL, "how long an export's result URL stays valid")
 		exportExtraRows  = fs.Int64("export-extra-rows", 0, "synthetic rows added to every statistics export file (for large-file tests)")
 	)
+	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` on the same address, with its own data; repeatable")
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -107,6 +110,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	further, err := accounts.options()
+	if err != nil {
+		return err
+	}
 	var fx *emulator.Fixtures
 	if *fixtures != "" {
 		if fx, err = emulator.ReadFixturesFile(*fixtures); err != nil {
@@ -118,7 +125,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *logRequests {
 		level = slog.LevelInfo
 	}
-	l, err := emulator.Listen(*addr, emulator.Options{
+	first := emulator.Options{
 		CustomerID: *customerID,
 		Username:   *username,
 		Password:   *password,
@@ -133,18 +140,36 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		BatchMinDuration:          *batchMinDuration,
 		ResultURLTTL:              *resultURLTTL,
 		StatisticsExportExtraRows: *exportExtraRows,
-	})
+	}
+	all := []emulator.Options{first}
+	for _, a := range further {
+		// Further accounts share the first one's settings but not its data:
+		// no fixtures, and a data directory of their own under -data-dir.
+		o := first
+		o.CustomerID, o.Username, o.Password, o.Fixtures = a.CustomerID, a.Username, a.Password, nil
+		if *dataDir != "" {
+			o.DataDir = filepath.Join(*dataDir, "accounts", strconv.FormatInt(a.CustomerID, 10))
+			if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
+				return fmt.Errorf("creating the data directory of account %d: %w", a.CustomerID, err)
+			}
+		}
+		o.Logger = first.Logger.With("customer", a.CustomerID)
+		all = append(all, o)
+	}
+	l, err := emulator.ListenAccounts(*addr, all...)
 	if err != nil {
 		return err
 	}
-	opts := l.Server.Options()
 	// The banner is best effort: a closed stdout must not stop the emulator.
 	banner := fmt.Sprintf("rms-emulator listening on %s\n", l.URL)
 	if fx != nil || *dataDir != "" {
 		banner += fmt.Sprintf("account: %s\n", l.Server.Loaded())
 	}
-	banner += fmt.Sprintf("\nprovider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
-		hclString(l.URL), opts.CustomerID, hclString(opts.Username), hclString(opts.Password))
+	for _, s := range l.Accounts {
+		opts := s.Options()
+		banner += fmt.Sprintf("\nprovider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
+			hclString(l.URL), opts.CustomerID, hclString(opts.Username), hclString(opts.Password))
+	}
 	_, _ = io.WriteString(stdout, banner)
 	// The port file comes last: a script that sees it may rely on the banner.
 	if *portFile != "" {

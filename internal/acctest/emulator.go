@@ -25,6 +25,9 @@ type Env struct {
 
 	opts     emulator.Options
 	listener *emulator.Listener
+	// shared is set when other Envs are accounts of the same listener
+	// (NewAccountEnvs); such an Env cannot Restart on its own.
+	shared bool
 }
 
 // NewEnv starts an emulator on 127.0.0.1 for the test and stops it when the
@@ -35,6 +38,29 @@ func NewEnv(t testing.TB, opts emulator.Options) *Env {
 	e.start(t)
 	t.Cleanup(func() { _ = e.listener.Close() })
 	return e
+}
+
+// NewAccountEnvs starts one emulator on 127.0.0.1 that serves an account
+// for each of opts (emulator.ListenAccounts), as the service serves every
+// customer on one host, and returns an Env per account, in order: the
+// same URL, each with its own customer id and credentials. Give each
+// account its own CustomerID and Username.
+func NewAccountEnvs(t testing.TB, opts ...emulator.Options) []*Env {
+	t.Helper()
+	l, err := emulator.ListenAccounts("127.0.0.1:0", opts...)
+	if err != nil {
+		t.Fatalf("starting emulator: %v", err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	envs := make([]*Env, len(l.Accounts))
+	for i, s := range l.Accounts {
+		o := s.Options()
+		envs[i] = &Env{
+			URL: l.URL, CustomerID: o.CustomerID, Username: o.Username, Password: o.Password, Emulator: s,
+			opts: opts[i], listener: l, shared: len(l.Accounts) > 1,
+		}
+	}
+	return envs
 }
 
 func (e *Env) start(t testing.TB) {
@@ -56,6 +82,9 @@ func (e *Env) start(t testing.TB) {
 // other uses of the Env.
 func (e *Env) Restart(t testing.TB) {
 	t.Helper()
+	if e.shared {
+		t.Fatal("acctest: an Env of NewAccountEnvs shares its emulator with other accounts and cannot restart alone")
+	}
 	if err := e.listener.Close(); err != nil {
 		t.Fatalf("stopping emulator: %v", err)
 	}

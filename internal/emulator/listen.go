@@ -11,12 +11,15 @@ import (
 	"time"
 )
 
-// Listener is a Server listening on a TCP address, serving in a goroutine.
+// Listener serves one or more accounts on a TCP address, in a goroutine.
 type Listener struct {
-	// URL is the base_url of the emulated account, e.g.
+	// URL is the base_url of the emulated accounts, e.g.
 	// "http://127.0.0.1:41234" (without /rest).
-	URL    string
+	URL string
+	// Server is the first (with Listen, the only) account.
 	Server *Server
+	// Accounts are all the accounts served, Server first.
+	Accounts []*Server
 
 	http *http.Server
 	done chan error // receives Serve's result once
@@ -26,23 +29,50 @@ type Listener struct {
 // directory apply) on addr (e.g. "127.0.0.1:0" for a free port) and serves it
 // in a goroutine until Close or Shutdown.
 func Listen(addr string, opts Options) (*Listener, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("emulator: listening on %s: %w", addr, err)
+	return ListenAccounts(addr, opts)
+}
+
+// ListenAccounts is Listen for several accounts on one address (see
+// Accounts): one Server per Options, opened in order.
+func ListenAccounts(addr string, opts ...Options) (*Listener, error) {
+	servers := make([]*Server, 0, len(opts))
+	closeAll := func() {
+		for _, s := range servers {
+			s.Close()
+		}
 	}
-	srv, err := Open(opts)
+	for _, o := range opts {
+		s, err := Open(o)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		servers = append(servers, s)
+	}
+	front, err := NewAccounts(servers...)
 	if err != nil {
-		_ = ln.Close()
+		closeAll()
 		return nil, err
 	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("emulator: listening on %s: %w", addr, err)
+	}
+	first := servers[0]
+	var handler http.Handler = front
+	if len(servers) == 1 {
+		handler = first
+	}
 	l := &Listener{
-		URL:    baseURL(ln.Addr()),
-		Server: srv,
+		URL:      baseURL(ln.Addr()),
+		Server:   first,
+		Accounts: servers,
 		http: &http.Server{
-			Handler:           srv,
+			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,
-			// Connection-level errors go to the emulator's logger, not stderr.
-			ErrorLog: slog.NewLogLogger(srv.log.Handler(), slog.LevelWarn),
+			// Connection-level errors go to the first account's logger, not stderr.
+			ErrorLog: slog.NewLogLogger(first.log.Handler(), slog.LevelWarn),
 		},
 		done: make(chan error, 1),
 	}
@@ -53,7 +83,7 @@ func Listen(addr string, opts Options) (*Listener, error) {
 // Close stops serving at once, closing open connections.
 func (l *Listener) Close() error {
 	err := l.http.Close()
-	if cerr := l.Server.close(); cerr != nil {
+	if cerr := l.closeAccounts(); cerr != nil {
 		return cerr
 	}
 	if err != nil {
@@ -66,13 +96,25 @@ func (l *Listener) Close() error {
 // in-flight requests to finish.
 func (l *Listener) Shutdown(ctx context.Context) error {
 	err := l.http.Shutdown(ctx)
-	if cerr := l.Server.close(); cerr != nil {
+	if cerr := l.closeAccounts(); cerr != nil {
 		return cerr
 	}
 	if err != nil {
 		return fmt.Errorf("emulator: shutting down %s: %w", l.URL, err)
 	}
 	return l.wait()
+}
+
+// closeAccounts closes every account (final data-directory writes
+// included) and returns the first error.
+func (l *Listener) closeAccounts() error {
+	var first error
+	for _, s := range l.Accounts {
+		if err := s.close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // wait collects Serve's result; ErrServerClosed is the normal end.

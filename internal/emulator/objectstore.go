@@ -34,6 +34,15 @@ func newObjectStore() *objectStore {
 	return &objectStore{links: map[string]resultLink{}}
 }
 
+// has reports whether token was minted here (expired or not), so that a
+// front serving several accounts finds the one that serves it.
+func (o *objectStore) has(token string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, ok := o.links[token]
+	return ok
+}
+
 // keepExpired is how long an expired token is remembered, so that it is
 // answered 410 rather than 404 for a while, before it is forgotten.
 const keepExpired = time.Hour

@@ -1,0 +1,103 @@
+package emulator
+
+import (
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+)
+
+// Accounts serves several accounts on one address, as the service serves
+// every customer on one host. Each account is a Server of its own, with its
+// own store, batches, result URLs, request counts and faults, so no request
+// can reach another account's data through shared state: isolation holds by
+// construction, and the tests in accounts_test.go check it from outside.
+//
+// A request under /rest/ goes to the account whose credentials it carries,
+// which then refuses (403) a {customerid} that is not its own. A request
+// whose credentials match no account goes to the first account, which
+// refuses it (401) like any wrong credentials. Result URLs
+// (/objectstore/{token}) need no credentials: the account that minted the
+// token serves it. Everything else (the OpenAPI document) holds no account
+// data and is served by the first account.
+type Accounts struct {
+	servers []*Server
+}
+
+// NewAccounts fronts servers (at least one). Customer ids must differ, and
+// so must user names, so that credentials name exactly one account; two
+// accounts may not share a data directory.
+func NewAccounts(servers ...*Server) (*Accounts, error) {
+	if len(servers) == 0 {
+		return nil, errors.New("emulator: no account to serve")
+	}
+	ids := map[int64]bool{}
+	users := map[string]int64{}
+	dirs := map[string]int64{}
+	for _, s := range servers {
+		o := s.opts
+		if ids[o.CustomerID] {
+			return nil, fmt.Errorf("emulator: customer id %d is served twice; give each account its own", o.CustomerID)
+		}
+		ids[o.CustomerID] = true
+		if other, ok := users[o.Username]; ok {
+			return nil, fmt.Errorf("emulator: accounts %d and %d have the same user name %q; give each account its own user", other, o.CustomerID, o.Username)
+		}
+		users[o.Username] = o.CustomerID
+		if o.DataDir != "" {
+			dir := filepath.Clean(o.DataDir)
+			if other, ok := dirs[dir]; ok {
+				return nil, fmt.Errorf("emulator: accounts %d and %d have the same data directory %s; give each account its own", other, o.CustomerID, dir)
+			}
+			dirs[dir] = o.CustomerID
+		}
+	}
+	return &Accounts{servers: servers}, nil
+}
+
+// Servers returns the accounts in the order given to NewAccounts.
+func (a *Accounts) Servers() []*Server { return append([]*Server(nil), a.servers...) }
+
+// ServeHTTP hands the request to the account it belongs to.
+func (a *Accounts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.route(r).ServeHTTP(w, r)
+}
+
+// route picks the account that answers r.
+func (a *Accounts) route(r *http.Request) *Server {
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/rest/"):
+		if s := a.byCredentials(r); s != nil {
+			return s
+		}
+	case strings.HasPrefix(r.URL.Path, objectStorePrefix):
+		token := strings.TrimPrefix(r.URL.Path, objectStorePrefix)
+		for _, s := range a.servers {
+			if s.objects.has(token) {
+				return s
+			}
+		}
+	}
+	return a.servers[0]
+}
+
+// byCredentials is the account whose user name and password r carries, or
+// nil. Every account is compared, in constant time, whatever matches first,
+// so the time taken does not tell which accounts exist.
+func (a *Accounts) byCredentials(r *http.Request) *Server {
+	user, pass, ok := r.BasicAuth()
+	if !ok {
+		return nil
+	}
+	var found *Server
+	for _, s := range a.servers {
+		userOK := subtle.ConstantTimeCompare([]byte(user), []byte(s.opts.Username))
+		passOK := subtle.ConstantTimeCompare([]byte(pass), []byte(s.opts.Password))
+		if userOK&passOK == 1 {
+			found = s
+		}
+	}
+	return found
+}
