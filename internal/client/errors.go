@@ -133,7 +133,12 @@ func excerpt(body []byte) string {
 	s = strings.Join(strings.Fields(s), " ")
 	const max = 300
 	if len(s) > max {
-		s = s[:max] + "..."
+		// Cut at a rune boundary: half a multi-byte character is not text.
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }
