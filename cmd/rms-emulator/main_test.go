@@ -258,19 +258,7 @@ func startRun(t *testing.T, args ...string) (baseURL string, stdout *syncBuffer,
 
 func call(t *testing.T, method, url, body string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	req.SetBasicAuth("rms", "rms-password")
-	req.Header.Set("Accept", "application/json")
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return callAs(t, "rms", "rms-password", method, url, body)
 }
 
 func TestRunFixturesAndDataDir(t *testing.T) {

@@ -121,7 +121,12 @@ provider "rms" {
 
 // ProviderBlock is the provider configuration that reaches this emulator.
 // Retries wait little so fault tests stay fast.
-func (e *Env) ProviderBlock() string {
+func (e *Env) ProviderBlock() string { return e.ProviderBlockNaming(e.CustomerID) }
+
+// ProviderBlockNaming is ProviderBlock with this account's credentials but
+// customer_id set to customerID: another account's id, for tests of what
+// the service refuses.
+func (e *Env) ProviderBlockNaming(customerID int64) string {
 	return fmt.Sprintf(`
 provider "rms" {
   base_url            = %q
@@ -130,7 +135,7 @@ provider "rms" {
   password            = %q
   batch_poll_interval = "1s"
 }
-`, e.URL, e.CustomerID, e.Username, e.Password)
+`, e.URL, customerID, e.Username, e.Password)
 }
 
 // Config prefixes the provider block to the given configuration.

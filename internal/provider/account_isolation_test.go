@@ -14,19 +14,6 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// providerFor is a provider block with env's credentials naming account
-// customerID.
-func providerFor(env *acctest.Env, customerID int64) string {
-	return fmt.Sprintf(`
-provider "rms" {
-  base_url    = %q
-  customer_id = %d
-  username    = %q
-  password    = %q
-}
-`, env.URL, customerID, env.Username, env.Password)
-}
-
 // Two customers of one service: alice's provider neither sees nor changes
 // bob's list and contact, whether it names bob's list by id under her
 // account or names bob's account with her credentials, and each refusal is
@@ -71,26 +58,26 @@ data "rms_lists" "all" {}
 		Steps: []resource.TestStep{
 			{
 				// Bob's own provider reads his list: the id is right.
-				Config: providerFor(bob, bob.CustomerID) + readList,
+				Config: bob.ProviderBlockNaming(bob.CustomerID) + readList,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.rms_list.bobs", tfjsonpath.New("name"), knownvalue.StringExact("bob's customers")),
 				},
 			},
 			{
 				// Alice's lists hold none of bob's.
-				Config: providerFor(alice, alice.CustomerID) + aliceLists,
+				Config: alice.ProviderBlockNaming(alice.CustomerID) + aliceLists,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.rms_lists.all", tfjsonpath.New("lists"), knownvalue.ListSizeExact(0)),
 				},
 			},
 			{
 				// Under her account, bob's list id names nothing.
-				Config:      providerFor(alice, alice.CustomerID) + readList,
+				Config:      alice.ProviderBlockNaming(alice.CustomerID) + readList,
 				ExpectError: acctest.ExpectErrorParts("No list has id", listID),
 			},
 			{
 				// Nor can she write into it.
-				Config: providerFor(alice, alice.CustomerID) + fmt.Sprintf(`
+				Config: alice.ProviderBlockNaming(alice.CustomerID) + fmt.Sprintf(`
 resource "rms_contact" "planted" {
   list_id     = %q
   original_id = "planted"
@@ -100,11 +87,11 @@ resource "rms_contact" "planted" {
 			},
 			{
 				// Her credentials naming bob's account are refused.
-				Config:      providerFor(alice, bob.CustomerID) + readList,
+				Config:      alice.ProviderBlockNaming(bob.CustomerID) + readList,
 				ExpectError: acctest.ExpectErrorParts("Check customer_id", "the credentials do not belong to that account"),
 			},
 			{
-				Config: providerFor(alice, alice.CustomerID) + aliceLists,
+				Config: alice.ProviderBlockNaming(alice.CustomerID) + aliceLists,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.rms_lists.all", tfjsonpath.New("lists"), knownvalue.ListSizeExact(0)),
 				},
