@@ -58,26 +58,26 @@ data "rms_lists" "all" {}
 		Steps: []resource.TestStep{
 			{
 				// Bob's own provider reads his list: the id is right.
-				Config: bob.ProviderBlockNaming(bob.CustomerID) + readList,
+				Config: bob.ProviderBlock() + readList,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.rms_list.bobs", tfjsonpath.New("name"), knownvalue.StringExact("bob's customers")),
 				},
 			},
 			{
 				// Alice's lists hold none of bob's.
-				Config: alice.ProviderBlockNaming(alice.CustomerID) + aliceLists,
+				Config: alice.ProviderBlock() + aliceLists,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.rms_lists.all", tfjsonpath.New("lists"), knownvalue.ListSizeExact(0)),
 				},
 			},
 			{
 				// Under her account, bob's list id names nothing.
-				Config:      alice.ProviderBlockNaming(alice.CustomerID) + readList,
+				Config:      alice.ProviderBlock() + readList,
 				ExpectError: acctest.ExpectErrorParts("No list has id", listID),
 			},
 			{
 				// Nor can she write into it.
-				Config: alice.ProviderBlockNaming(alice.CustomerID) + fmt.Sprintf(`
+				Config: alice.ProviderBlock() + fmt.Sprintf(`
 resource "rms_contact" "planted" {
   list_id     = %q
   original_id = "planted"
@@ -91,7 +91,7 @@ resource "rms_contact" "planted" {
 				ExpectError: acctest.ExpectErrorParts("Check customer_id", "the credentials do not belong to that account"),
 			},
 			{
-				Config: alice.ProviderBlockNaming(alice.CustomerID) + aliceLists,
+				Config: alice.ProviderBlock() + aliceLists,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.rms_lists.all", tfjsonpath.New("lists"), knownvalue.ListSizeExact(0)),
 				},
