@@ -92,7 +92,7 @@ type listImport struct {
 	identityGiven string
 	created       string // dateCreated, RFC 3339
 	uploading     bool   // step 2 is reading the body
-	batchID   int64 // set once step 2 succeeded
+	batchID       int64  // set once step 2 succeeded
 }
 
 // importRegistry holds the account's imports.
