@@ -84,7 +84,7 @@ func (a *runStatisticsExportAction) Invoke(ctx context.Context, req action.Invok
 	defer cancel()
 
 	const retry = "invoking the action again starts a new export."
-	id, ok := startStatisticsExport(ctx, a.data.client, cfg.ExportType.ValueString(), cfg.Period.ValueString(), retry, diags)
+	id, ok := startStatisticsExport(ctx, a.data.client, cfg.ExportType.ValueString(), cfg.Period.ValueString(), retry, false, diags)
 	if !ok {
 		return
 	}

@@ -264,7 +264,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	id, ok := startStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", &resp.Diagnostics)
+	id, ok := startStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", true, &resp.Diagnostics)
 	if !ok {
 		return
 	}
