@@ -177,8 +177,10 @@ func badInputCatalogue() map[string]badInput {
 			config: withEnv(anImport), want: []string{"Unable to tell which import was created", "import ids", "An import without a file has not changed the list"},
 		},
 		"an import upload's outcome stays unknown": {
-			opts:   emulator.Options{Faults: emulator.FaultOptions{Rate: 1, Kinds: []string{emulator.FaultBadGateway}, Methods: []string{"POST"}, PathPrefix: "lists/5/recipients"}},
-			seed:   func(t *testing.T, env *acctest.Env) { env.MustDo(t, "POST", "lists", map[string]any{"name": "Seeded"}, nil) },
+			opts: emulator.Options{Faults: emulator.FaultOptions{Rate: 1, Kinds: []string{emulator.FaultBadGateway}, Methods: []string{"POST"}, PathPrefix: "lists/5/recipients"}},
+			seed: func(t *testing.T, env *acctest.Env) {
+				env.MustDo(t, "POST", "lists", map[string]any{"name": "Seeded"}, nil)
+			},
 			config: withProvider(map[string]string{"max_retries": "1"}, anImport), want: []string{"Unable to upload the import file", "got no answer", "terraform import rms_list_import.<name> 5/ADD/"},
 		},
 		"an export's outcome is unknown and several candidates exist": {
