@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -209,5 +210,63 @@ func TestReadBackRepeatsWhatDidNotHappen(t *testing.T) {
 	}
 	if got := failed.Load(); got != 6 {
 		t.Errorf("%d POSTs, want 6 (each of the three sent twice)", got)
+	}
+}
+
+// An upload the service carried out although the answer was lost, whose
+// import a first read-back still shows without a batch (a listing that lags
+// behind): the repeated upload is refused with 409, which is read back
+// rather than reported, and the batch then shown is adopted.
+func TestUploadImportOnceReadsBackAConflict(t *testing.T) {
+	var uploads, lagging atomic.Int32
+	c, _ := emulatorClientWith(t, emulator.Options{}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/recipients/"):
+				if uploads.Add(1) == 1 {
+					next.ServeHTTP(httptest.NewRecorder(), r) // carried out, answer lost
+					writeError(w, http.StatusGatewayTimeout, "GATEWAY_TIMEOUT", "upstream timed out", "")
+					return
+				}
+			case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/imports") && lagging.Add(1) == 1:
+				rec := httptest.NewRecorder()
+				next.ServeHTTP(rec, r)
+				var imps []map[string]any
+				if err := json.Unmarshal(rec.Body.Bytes(), &imps); err != nil {
+					t.Errorf("decoding the imports: %v", err)
+				}
+				for _, imp := range imps {
+					imp["batchId"] = nil
+				}
+				body, _ := json.Marshal(imps)
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write(body)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	ctx := context.Background()
+	list, err := c.CreateList(ctx, ListInput{Name: "Lagging"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	importID, err := c.CreateImport(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batchID, err := c.UploadImportOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\n"))
+	if err != nil {
+		t.Fatalf("UploadImportOnce: %v", err)
+	}
+	all, err := c.ListBatches(ctx, BatchTypeImport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 1 || all[0].ID != batchID {
+		t.Errorf("IMPORT batches = %+v, want only the adopted %s", all, batchID)
+	}
+	if got := uploads.Load(); got != 2 {
+		t.Errorf("%d uploads, want 2 (the lost one and the refused repeat)", got)
 	}
 }
