@@ -38,7 +38,7 @@ func TestAccListImportResource_interruptedApplyResumes(t *testing.T) {
 	bin := buildActionsProviderBinary(t)
 	cliConfig := filepath.Join(work, "terraformrc")
 	writeActionsFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/rms-labs/rms\" = %q\n  }\n  direct {}\n}\n", bin))
-	writeActionsFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n"+
+	writeActionsFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"registry.terraform.io/rms-labs/rms\" }\n  }\n}\n"+
 		env.ProviderBlock()+strings.Replace(importConfig(list, "ADD", heredocContent("originalId,firstname", "x,Xavier", "y,Yves")), `"test"`, `"interrupted"`, 1))
 	command := func(args ...string) *exec.Cmd {
 		cmd := exec.Command(tfPath, args...)
