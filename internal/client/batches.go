@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -38,6 +39,16 @@ type Batch struct {
 	Failed    int64  `json:"failed"`
 	Status    string `json:"status"`
 	Error     string `json:"error"`
+
+	// Read-back fields of the service conventions ("Reading back what a
+	// write made"): when the batch was accepted (RFC 3339) and the request
+	// that started it: ExportType and Period for a STAT_EXPORT, ListID and
+	// ImportID for an IMPORT. Empty when the service does not send them.
+	DateCreated string `json:"dateCreated"`
+	ExportType  string `json:"exportType"`
+	Period      string `json:"period"`
+	ListID      ID     `json:"listId"`
+	ImportID    ID     `json:"importId"`
 }
 
 // Finished reports whether the batch has stopped, successfully or not.
@@ -89,4 +100,20 @@ func (c *Client) GetBatch(ctx context.Context, id string) (*Batch, error) {
 		b.ID = ID(id)
 	}
 	return &b, nil
+}
+
+// ListBatches returns the account's batches in ascending id order, only
+// those of typ when it is not empty (BatchTypeImport, BatchTypeStatsExport).
+// The call is a service convention, not part of the interface: it is how a
+// start whose outcome is unknown finds the batch it made.
+func (c *Client) ListBatches(ctx context.Context, typ string) ([]Batch, error) {
+	var q url.Values
+	if typ != "" {
+		q = url.Values{"type": {typ}}
+	}
+	all, err := GetAll[Batch](ctx, c, batchesPath, q)
+	if err != nil {
+		return nil, fmt.Errorf("reading back the account's batches: %w", err)
+	}
+	return all, nil
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"sort"
 	"time"
 )
@@ -83,8 +85,113 @@ func adoptOne[T any](all []T, kind, name string, since time.Time, fields func(T)
 	case 1:
 		return &match[0], true, nil
 	default:
-		return nil, false, fmt.Errorf("%d candidates for this %s (%s) were created just now (ids %v) and one of them is this resource's: import it with `terraform import` and delete the others", len(match), kind, name, ids)
+		return nil, false, &AmbiguousError{Kind: kind, Name: name, IDs: ids}
 	}
+}
+
+// AmbiguousError is a read-back after an unknown outcome that found
+// several objects the attempt could have made: they cannot be told apart,
+// so nothing is adopted and nothing is created again.
+type AmbiguousError struct {
+	Kind string   // "project", "import", "statistics export"...
+	Name string   // what they share (a name, the request fields)
+	IDs  []string // the candidates
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("%d candidates for this %s (%s) were created just now (ids %v) and one of them is this resource's: import it with `terraform import` and delete the others", len(e.IDs), e.Kind, e.Name, e.IDs)
+}
+
+// CreateImportOnce is step 1 of an import; after an unknown outcome it
+// reads the list's imports back and adopts the one created since the
+// attempt began with the same request and no upload yet.
+func (c *Client) CreateImportOnce(ctx context.Context, listID string, in ImportRequest) (ID, error) {
+	key := importKey(in)
+	found, err := CreateOrAdopt(ctx, c, fmt.Sprintf("%s import into list %s", in.Type, listID),
+		func(ctx context.Context) (*Import, error) {
+			id, err := c.CreateImport(ctx, listID, in)
+			return &Import{ID: id}, err
+		},
+		func(ctx context.Context, since time.Time) (*Import, bool, error) {
+			all, err := c.ListImports(ctx, listID)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "import", key, since, func(imp Import) (string, string, string) {
+				if imp.BatchID != "" || !imp.Matches(in) {
+					return "", imp.DateCreated, imp.ID.String() // uploaded already: not the one just made
+				}
+				return key, imp.DateCreated, imp.ID.String()
+			})
+		})
+	if err != nil {
+		return "", err
+	}
+	return found.ID, nil
+}
+
+func importKey(in ImportRequest) string {
+	identity := in.IdentityColumn
+	if identity == "" {
+		identity = "originalId column"
+	}
+	return fmt.Sprintf("%s, delimiter %s, %s, identity %s", in.Type, in.Delimiter, in.Encoding, identity)
+}
+
+// UploadImportOnce is step 2 of an import. An import accepts one upload,
+// so after an unknown outcome it reads the import back: when it has a batch,
+// the upload arrived and that batch is the answer; else the file is sent
+// again (rewound). A 409 to a repeated upload means an earlier attempt is
+// still being read or was carried out after all: it is read back again
+// rather than reported.
+func (c *Client) UploadImportOnce(ctx context.Context, listID, importID string, file io.ReadSeeker) (ID, error) {
+	uploaded := func(ctx context.Context, _ time.Time) (ID, bool, error) {
+		all, err := c.ListImports(ctx, listID)
+		if err != nil {
+			return "", false, err
+		}
+		for _, imp := range all {
+			if imp.ID.String() == importID {
+				return imp.BatchID, imp.BatchID != "", nil
+			}
+		}
+		return "", false, fmt.Errorf("import %s is not among the imports of list %s: %w", importID, listID, ErrNotFound)
+	}
+	attempts := 0
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("upload of import %s into list %s", importID, listID),
+		func(ctx context.Context) (ID, error) {
+			attempts++
+			id, err := c.UploadImport(ctx, listID, importID, file)
+			if attempts > 1 && errors.Is(err, ErrConflict) {
+				return "", &UncertainError{Method: http.MethodPost, Path: Path("lists", listID, "recipients", importID), StatusCode: http.StatusConflict, Err: err}
+			}
+			return id, err
+		}, uploaded)
+}
+
+// StartStatisticsExportOnce starts a statistics export; after an unknown
+// outcome it reads back the account's STAT_EXPORT batches and adopts the
+// one created since the attempt began with the same type and period.
+func (c *Client) StartStatisticsExportOnce(ctx context.Context, in StatisticsExportRequest) (ID, error) {
+	key := in.ExportType + " for " + in.Period
+	found, err := CreateOrAdopt(ctx, c, "statistics export "+key,
+		func(ctx context.Context) (*Batch, error) {
+			id, err := c.StartStatisticsExport(ctx, in)
+			return &Batch{ID: id}, err
+		},
+		func(ctx context.Context, since time.Time) (*Batch, bool, error) {
+			all, err := c.ListBatches(ctx, BatchTypeStatsExport)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "statistics export", key, since, func(b Batch) (string, string, string) {
+				return b.ExportType + " for " + b.Period, b.DateCreated, b.ID.String()
+			})
+		})
+	if err != nil {
+		return "", err
+	}
+	return found.ID, nil
 }
 
 // createdSince reports whether an RFC 3339 timestamp is at or after since.

@@ -49,6 +49,37 @@ func DelimiterCode(delimiter string) (string, error) {
 	return strconv.Itoa(int(r)), nil
 }
 
+// Import is an import as the service's listing of a list's imports shows
+// it (a service convention, not part of the interface): the request it was
+// created with and, once its file was uploaded, the batch that applies it.
+type Import struct {
+	ID        ID     `json:"id"`
+	ListID    ID     `json:"listId"`
+	Delimiter string `json:"delimiter"`
+	Encoding  string `json:"encoding"`
+	Type      string `json:"type"`
+	// IdentityColumn is as the request gave it; empty when it was left out.
+	IdentityColumn string `json:"identityColumn"`
+	DateCreated    string `json:"dateCreated"`
+	// BatchID is empty until the file was uploaded.
+	BatchID ID `json:"batchId"`
+}
+
+// Matches reports whether the import was created with the request in.
+func (imp Import) Matches(in ImportRequest) bool {
+	return imp.Delimiter == in.Delimiter && imp.Encoding == in.Encoding && imp.Type == in.Type && imp.IdentityColumn == in.IdentityColumn
+}
+
+// ListImports returns the imports of a list in ascending id order; the
+// error matches ErrNotFound when the list is unknown.
+func (c *Client) ListImports(ctx context.Context, listID string) ([]Import, error) {
+	all, err := GetAll[Import](ctx, c, Path("lists", listID, "imports"), nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading back the imports of list %s: %w", listID, err)
+	}
+	return all, nil
+}
+
 type importCreated struct {
 	ID ID `json:"id"`
 }

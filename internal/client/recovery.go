@@ -67,7 +67,9 @@ func CreateOrAdopt[T any](ctx context.Context, c *Client, what string,
 		// find reads through the client, whose GETs are retried themselves.
 		found, ok, ferr := find(ctx, since)
 		if ferr != nil {
-			return zero, fmt.Errorf("%s: after %v: %w", what, err, ferr)
+			// Both wrapped: the outcome is still unknown (IsUncertain), and
+			// the read-back's error (an *AmbiguousError, a 404) says why.
+			return zero, fmt.Errorf("%s: after %w: %w", what, err, ferr)
 		}
 		if ok {
 			c.logger.Info(ctx, "adopted the object an interrupted create made", map[string]any{"object": what})

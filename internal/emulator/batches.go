@@ -1,9 +1,12 @@
 package emulator
 
 import (
+	"cmp"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -104,6 +107,21 @@ type batchView struct {
 	Failed     int64  `json:"failed"`
 	Status     string `json:"status"`
 	Error      string `json:"error,omitempty"`
+	// Added fields (see the conventions guide, "Reading back what a write
+	// made"): when the batch was accepted, as RFC 3339, and the request
+	// that started it, so that a client can recognise its own batch.
+	DateCreated string `json:"dateCreated"`
+	ExportType  string `json:"exportType,omitempty"`
+	Period      string `json:"period,omitempty"`
+	ListID      string `json:"listId,omitempty"`
+	ImportID    string `json:"importId,omitempty"`
+}
+
+// requestDescriber is work that shows the request that started its batch
+// in the batch's view (an export's type and period, an import's list and
+// import id).
+type requestDescriber interface {
+	describeRequest(v *batchView)
 }
 
 // batchEngine holds the account's batches.
@@ -269,6 +287,11 @@ func (b *batch) view(customerID int64) batchView {
 		Total:      b.work.total(),
 		Failed:     b.failed,
 		Status:     batchStatusPending,
+
+		DateCreated: b.submitted.UTC().Truncate(time.Second).Format(time.RFC3339),
+	}
+	if d, ok := b.work.(requestDescriber); ok {
+		d.describeRequest(&v)
 	}
 	switch {
 	case b.finished:
@@ -285,7 +308,46 @@ func (b *batch) view(customerID int64) batchView {
 }
 
 func (s *Server) registerBatches() {
+	s.handleJSON("GET /rest/{customerid}/batches", s.listBatches)
 	s.handleJSON("GET /rest/{customerid}/batches/{batchId}", s.getBatch)
+}
+
+// batchTypes are the values of the type filter of the batch listing.
+var batchTypes = []string{batchTypeImport, batchTypeStatExport}
+
+// listBatches answers the account's batches in ascending id order, paged
+// like every collection, optionally only those of one type. The interface
+// shows no such call; it is a documented convention so that a client whose
+// start of a batch had an unknown outcome can find the batch it made.
+func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apiError {
+	page, pageSize, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	typ := r.URL.Query().Get("type")
+	if r.URL.Query().Has("type") && !slices.Contains(batchTypes, typ) {
+		return fieldError("type", "type %q is not a batch type; one of %s", typ, strings.Join(batchTypes, ", "))
+	}
+	s.advanceBatches()
+	e := s.batches
+	e.mu.Lock()
+	all := make([]*batch, 0, len(e.byID))
+	for _, b := range e.byID {
+		if typ == "" || b.typ == typ {
+			all = append(all, b)
+		}
+	}
+	e.mu.Unlock()
+	slices.SortFunc(all, func(a, b *batch) int { return cmp.Compare(a.id, b.id) })
+	views := []batchView{}
+	if from := pageOffset(page, pageSize); from < len(all) {
+		for _, b := range all[from:min(len(all), from+pageSize)] {
+			views = append(views, b.view(s.opts.CustomerID))
+		}
+	}
+	w.Header().Set("X-Total-Count", strconv.Itoa(len(all)))
+	s.writeJSON(w, http.StatusOK, views)
+	return nil
 }
 
 // lookupBatch finds the batch named by the {batchId} path value.

@@ -61,7 +61,8 @@ func TestBatchMovesThroughItsStatesWithTheClock(t *testing.T) {
 	mustCreate(t, s, "/rest/1000/projects", map[string]any{"name": "b"})
 	id := startExport(t, s, "PROJECTS", "TODAY")
 	n, _ := strconv.ParseInt(id, 10, 64)
-	base := batchView{ID: n, Type: "STAT_EXPORT", CustomerID: 1000, StartTime: t0.UnixMilli(), Total: 6}
+	base := batchView{ID: n, Type: "STAT_EXPORT", CustomerID: 1000, StartTime: t0.UnixMilli(), Total: 6,
+		DateCreated: t0.UTC().Format(time.RFC3339), ExportType: "PROJECTS", Period: "TODAY"}
 
 	steps := []struct {
 		advance time.Duration
@@ -125,7 +126,8 @@ func TestBatchesFinishAtOnceByDefault(t *testing.T) {
 	}
 }
 
-// The raw JSON carries exactly the interface's fields (plus failed), with
+// The raw JSON carries exactly the interface's fields (plus failed, and the
+// read-back fields of the conventions: dateCreated and the request), with
 // the right JSON types: id an integer, endTime absent until finished.
 func TestBatchJSONShape(t *testing.T) {
 	clock := newFakeClock()
@@ -137,7 +139,7 @@ func TestBatchJSONShape(t *testing.T) {
 	if _, ok := got["id"].(json.Number); !ok {
 		t.Errorf("id = %#v, want a JSON number", got["id"])
 	}
-	want := []string{"affected", "customerId", "failed", "id", "processed", "startTime", "status", "total", "type"}
+	want := []string{"affected", "customerId", "dateCreated", "exportType", "failed", "id", "period", "processed", "startTime", "status", "total", "type"}
 	if diff := cmp.Diff(want, sortedKeys(got)); diff != "" {
 		t.Errorf("keys of a pending batch (-want +got):\n%s", diff)
 	}
@@ -192,7 +194,9 @@ func TestBatchLookupErrors(t *testing.T) {
 		{http.MethodGet, "/rest/1000/batches/" + idOf(t, project), ErrorBody{Status: 404, Code: CodeNotFound, Message: "no batch with id " + idOf(t, project)}},
 		{http.MethodGet, "/rest/1000/batches/999/result/url", ErrorBody{Status: 404, Code: CodeNotFound, Message: "no batch with id 999"}},
 		{http.MethodGet, "/rest/1000/batches/999/result", ErrorBody{Status: 404, Code: CodeNotFound, Message: "no batch with id 999"}},
-		{http.MethodGet, "/rest/1000/batches", ErrorBody{Status: 404, Code: CodeNotFound, Message: "no such path: /rest/1000/batches"}},
+		{http.MethodGet, "/rest/1000/batches?type=EXPORT", ErrorBody{Status: 400, Code: CodeValidation, Field: "type", Message: `type "EXPORT" is not a batch type; one of IMPORT, STAT_EXPORT`}},
+		{http.MethodGet, "/rest/1000/batches?pageSize=0", ErrorBody{Status: 400, Code: CodeValidation, Field: "pageSize", Message: `pageSize must be an integer from 1 to 1000, got "0"`}},
+		{http.MethodDelete, "/rest/1000/batches", ErrorBody{Status: 405, Code: CodeMethodNotAllowed, Message: "method DELETE is not allowed on /rest/1000/batches"}},
 		{http.MethodGet, "/rest/1000/batches/exports/statistics", ErrorBody{Status: 405, Code: CodeMethodNotAllowed, Message: "method GET is not allowed on /rest/1000/batches/exports/statistics"}},
 		{http.MethodPut, "/rest/1000/batches/1", ErrorBody{Status: 405, Code: CodeMethodNotAllowed, Message: "method PUT is not allowed on /rest/1000/batches/1"}},
 		{http.MethodDelete, "/rest/1000/batches/1", ErrorBody{Status: 405, Code: CodeMethodNotAllowed, Message: "method DELETE is not allowed on /rest/1000/batches/1"}},

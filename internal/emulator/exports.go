@@ -217,6 +217,10 @@ func (j *exportJob) eventData() map[string]any {
 	return map[string]any{"exportType": j.exportType, "period": j.period}
 }
 
+func (j *exportJob) describeRequest(v *batchView) {
+	v.ExportType, v.Period = j.exportType, j.period
+}
+
 func (j *exportJob) total() int64 { return int64(len(j.table.rows)) + j.extraRows }
 
 func (j *exportJob) process(from, to int64) (int64, int64) { return to - from, 0 }

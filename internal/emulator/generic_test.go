@@ -175,7 +175,6 @@ func TestInternalAndUnknownDomains(t *testing.T) {
 		{http.MethodPost, "/rest/1000/nosuch/1", `no collection "nosuch"`},
 		// Domains outside the generic pattern.
 		{http.MethodGet, "/rest/1000/authentication", `no collection "authentication"`},
-		{http.MethodGet, "/rest/1000/batches", "no such path: /rest/1000/batches"},
 		// Public domains are matched by their lower-case name only.
 		{http.MethodGet, "/rest/1000/Projects", `no collection "Projects"`},
 		{http.MethodGet, "/rest/1000", "no such path: /rest/1000"},

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"encoding/csv"
 	"errors"
@@ -35,6 +36,12 @@ import (
 //     uploaded once: a second upload is 409.
 //  3. GET .../batches/{batchId} shows the IMPORT batch applying the rows to
 //     the list through the contacts store, at the pace of batches.go.
+//
+// GET .../lists/{listId}/imports, which the interface does not show, lists
+// the list's imports (a documented convention, see the conventions guide):
+// each with the request it was created with, its dateCreated and its
+// batchId once uploaded, so that a client whose step 1 or 2 had an unknown
+// outcome can find what it made.
 //
 // The file's first row names the columns. The identity column
 // (identityColumn, or "originalId" when none is given) identifies each
@@ -80,8 +87,12 @@ type listImport struct {
 	encoding  string
 	typ       string
 	identity  string
-	uploading bool  // step 2 is reading the body
-	batchID   int64 // set once step 2 succeeded
+	// identityGiven is identityColumn as the request gave it ("" when left
+	// out), shown by the listing so a client can match its request.
+	identityGiven string
+	created       string // dateCreated, RFC 3339
+	uploading     bool   // step 2 is reading the body
+	batchID       int64  // set once step 2 succeeded
 }
 
 // importRegistry holds the account's imports.
@@ -100,6 +111,7 @@ const (
 )
 
 func (s *Server) registerImports() {
+	s.handleJSON("GET "+importsPath, s.listImports)
 	s.handleJSON("POST "+importsPath, s.createImport)
 	s.handle("POST "+recipientsPath, s.uploadImport)
 }
@@ -139,19 +151,83 @@ func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apiError 
 	if err != nil {
 		return err
 	}
-	identity := defaultIdentityColumn
+	identity, given := defaultIdentityColumn, ""
 	if raw, ok := body["identityColumn"]; ok && raw != nil {
 		v, isString := raw.(string)
 		if !isString || strings.TrimSpace(v) == "" {
 			return fieldError("identityColumn", "identityColumn must be the name of a column of the file, e.g. \"email\"; leave it out to identify contacts by an originalId column")
 		}
-		identity = strings.TrimSpace(v)
+		identity, given = strings.TrimSpace(v), strings.TrimSpace(v)
 	}
-	imp := &listImport{id: s.store.allocID(), listID: listID, delimiter: delimiter, encoding: enc, typ: typ, identity: identity}
+	imp := &listImport{id: s.store.allocID(), listID: listID, delimiter: delimiter, encoding: enc, typ: typ,
+		identity: identity, identityGiven: given, created: s.now()}
 	s.imports.mu.Lock()
 	s.imports.byID[imp.id] = imp
 	s.imports.mu.Unlock()
 	s.writeJSON(w, http.StatusCreated, map[string]string{"id": strconv.FormatInt(imp.id, 10)})
+	return nil
+}
+
+// importView is an import as GET .../lists/{listId}/imports shows it: ids
+// as strings (as step 1 answers them), the request fields as the service
+// holds them (delimiter as its decimal code; identityColumn null when the
+// request left it out), and batchId null until the file was uploaded.
+type importView struct {
+	ID             string  `json:"id"`
+	ListID         string  `json:"listId"`
+	Delimiter      string  `json:"delimiter"`
+	Encoding       string  `json:"encoding"`
+	Type           string  `json:"type"`
+	IdentityColumn *string `json:"identityColumn"`
+	DateCreated    string  `json:"dateCreated"`
+	BatchID        *string `json:"batchId"`
+}
+
+func (imp *listImport) view() importView {
+	v := importView{
+		ID: strconv.FormatInt(imp.id, 10), ListID: strconv.FormatInt(imp.listID, 10),
+		Delimiter: strconv.Itoa(int(imp.delimiter)), Encoding: imp.encoding, Type: imp.typ,
+		DateCreated: imp.created,
+	}
+	if imp.identityGiven != "" {
+		id := imp.identityGiven
+		v.IdentityColumn = &id
+	}
+	if imp.batchID != 0 {
+		b := strconv.FormatInt(imp.batchID, 10)
+		v.BatchID = &b
+	}
+	return v
+}
+
+// listImports answers the list's imports in ascending id order (the order
+// they were created), paged like every collection.
+func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apiError {
+	listID, err := s.importListID(r)
+	if err != nil {
+		return err
+	}
+	page, pageSize, err := pageParams(r)
+	if err != nil {
+		return err
+	}
+	s.imports.mu.Lock()
+	var all []*listImport
+	for _, imp := range s.imports.byID {
+		if imp.listID == listID {
+			all = append(all, imp)
+		}
+	}
+	slices.SortFunc(all, func(a, b *listImport) int { return cmp.Compare(a.id, b.id) })
+	views := []importView{}
+	if from := pageOffset(page, pageSize); from < len(all) {
+		for _, imp := range all[from:min(len(all), from+pageSize)] {
+			views = append(views, imp.view())
+		}
+	}
+	s.imports.mu.Unlock()
+	w.Header().Set("X-Total-Count", strconv.Itoa(len(all)))
+	s.writeJSON(w, http.StatusOK, views)
 	return nil
 }
 
@@ -386,6 +462,10 @@ type importJob struct {
 }
 
 func (j *importJob) total() int64 { return j.rows.n }
+
+func (j *importJob) describeRequest(v *batchView) {
+	v.ListID, v.ImportID = strconv.FormatInt(j.listID, 10), strconv.FormatInt(j.importID, 10)
+}
 
 func (j *importJob) eventData() map[string]any {
 	return map[string]any{"listId": strconv.FormatInt(j.listID, 10), "importId": strconv.FormatInt(j.importID, 10), "importType": j.typ}

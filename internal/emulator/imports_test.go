@@ -147,8 +147,8 @@ func TestCreateImportValidation(t *testing.T) {
 	for _, ok := range []map[string]any{body("delimiter", "9", "encoding", "UTF16", "type", "REPLACE"), body("delimiter", "59", "encoding", "ANSI", "type", "UNSUBSCRIBE", "identityColumn", "email")} {
 		createImportOf(t, s, list, ok)
 	}
-	// Nothing but step 2 is served below an import.
-	wantErrorCode(t, do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports", nil), http.StatusMethodNotAllowed, CodeMethodNotAllowed)
+	// Nothing but step 2 (and the listing of the conventions) is served below an import.
+	wantErrorCode(t, do(t, s, http.MethodPut, "/rest/1000/lists/"+list+"/imports", map[string]any{}), http.StatusMethodNotAllowed, CodeMethodNotAllowed)
 }
 
 // The rows really change the list, at the pace of the batch.
@@ -485,6 +485,73 @@ func TestImportResponsesMatchOpenAPIDocument(t *testing.T) {
 	check("bad file", http.MethodPost, path, "text/csv", "nothing useful\n", 400, "uploadImport")
 	check("upload", http.MethodPost, path, "text/csv", "originalId,email\na,a@example.com\n", 202, "uploadImport")
 	check("again", http.MethodPost, path, "text/csv", "originalId\na\n", 409, "uploadImport")
+	check("list imports", http.MethodGet, "/rest/1000/lists/"+list+"/imports?pageSize=1", "", "", 200, "listImports")
+	check("list imports page 2", http.MethodGet, "/rest/1000/lists/"+list+"/imports?page=1&pageSize=1", "", "", 200, "listImports")
+	check("list batches", http.MethodGet, "/rest/1000/batches?type=IMPORT", "", "", 200, "listBatches")
+	check("bad batch type", http.MethodGet, "/rest/1000/batches?type=X", "", "", 400, "listBatches")
+}
+
+// The listing of a list's imports (a convention: the interface shows none)
+// shows each import's request, when it was made and, once uploaded, its
+// batch; it pages like every collection.
+func TestListImportsShowsRequestAndBatch(t *testing.T) {
+	clock := newFakeClock()
+	s := New(Options{Now: clock.Now})
+	list, other := newImportList(t, s), newImportList(t, s)
+	first := createImportOf(t, s, list, map[string]any{"delimiter": "59", "encoding": "ANSI", "type": "ADD", "identityColumn": " email "})
+	clock.Advance(2 * time.Second)
+	second := createImportOf(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"})
+	createImportOf(t, s, other, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})
+	rec := upload(t, s, list, first, []byte("email\na@example.com\n"))
+	wantStatus(t, rec, http.StatusAccepted)
+	var started map[string]string
+	_ = json.Unmarshal(rec.Body.Bytes(), &started)
+
+	rec = do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports", nil)
+	wantStatus(t, rec, http.StatusOK)
+	if got := rec.Header().Get("X-Total-Count"); got != "2" {
+		t.Errorf("X-Total-Count = %q, want 2", got)
+	}
+	t0 := clock.Now().Add(-2 * time.Second).UTC().Format(time.RFC3339)
+	want := []map[string]any{
+		{"id": first, "listId": list, "delimiter": "59", "encoding": "ANSI", "type": "ADD", "identityColumn": "email", "dateCreated": t0, "batchId": started["batchId"]},
+		{"id": second, "listId": list, "delimiter": "44", "encoding": "UTF8", "type": "REPLACE", "identityColumn": nil, "dateCreated": clock.Now().UTC().Format(time.RFC3339), "batchId": nil},
+	}
+	if diff := cmp.Diff(want, decodeArray(t, rec)); diff != "" {
+		t.Errorf("imports (-want +got):\n%s", diff)
+	}
+	page := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports?page=1&pageSize=1", nil))
+	if len(page) != 1 || page[0]["id"] != second {
+		t.Errorf("page 1 of size 1 = %v, want import %s", page, second)
+	}
+	wantError(t, do(t, s, http.MethodGet, "/rest/1000/lists/999/imports", nil),
+		ErrorBody{Status: 404, Code: CodeNotFound, Message: "no list with id 999"})
+}
+
+// The batch listing shows every batch as GET batches/{id} does, with the
+// request that started it, and filters by type.
+func TestListBatchesShowsRequests(t *testing.T) {
+	s := New(Options{})
+	list := newImportList(t, s)
+	exportID := startExport(t, s, "LISTS", "LAST_WEEK")
+	importBatch := runImport(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"}, []byte("originalId\na\n"))
+	all := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/batches", nil))
+	if len(all) != 2 || fmt.Sprint(all[0]["id"]) != exportID || fmt.Sprint(all[1]["id"]) != importBatch {
+		t.Fatalf("batches = %v, want the export %s then the import batch %s", all, exportID, importBatch)
+	}
+	if all[0]["exportType"] != "LISTS" || all[0]["period"] != "LAST_WEEK" || all[0]["dateCreated"] == nil {
+		t.Errorf("export batch = %v, want its exportType, period and dateCreated", all[0])
+	}
+	if all[1]["listId"] != list || all[1]["importId"] == nil {
+		t.Errorf("import batch = %v, want its listId and importId", all[1])
+	}
+	exports := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/batches?type=STAT_EXPORT", nil))
+	if len(exports) != 1 || fmt.Sprint(exports[0]["id"]) != exportID {
+		t.Errorf("STAT_EXPORT batches = %v, want only %s", exports, exportID)
+	}
+	if one := decodeObject(t, do(t, s, http.MethodGet, "/rest/1000/batches/"+exportID, nil)); one["exportType"] != "LISTS" {
+		t.Errorf("GET batch = %v, want the same view with exportType", one)
+	}
 }
 
 // Finished batches are announced to the webhooks subscribed to

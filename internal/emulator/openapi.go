@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"reflect"
 	"sort"
 )
 
@@ -15,7 +16,7 @@ import (
 // 00-base.json holds the info, security and shared components; every other
 // fragment contributes "paths" and "components.schemas". They are merged
 // in file-name order once, and a key defined twice is a build error caught
-// by the tests.
+// by the tests; a fragment may add operations to a path of an earlier one.
 //
 //go:embed openapi/*.json
 var openAPIFragments embed.FS
@@ -91,10 +92,50 @@ func mergeSection(doc, frag map[string]any, name, key string) error {
 		doc[key] = dst
 	}
 	for k, v := range src {
-		if _, dup := dst[k]; dup {
+		if prev, dup := dst[k]; dup {
+			if key == "paths" {
+				if err := mergePathItem(prev, v, name, k); err != nil {
+					return err
+				}
+				continue
+			}
 			return fmt.Errorf("OpenAPI fragment %s defines %s %q again", name, key, k)
 		}
 		dst[k] = v
 	}
 	return nil
+}
+
+// mergePathItem adds the operations of a later fragment to a path an
+// earlier one defined (an area may add a call to another area's path, such
+// as GET beside POST .../imports). An operation defined twice is refused,
+// and so are path-level keys (parameters) that differ.
+func mergePathItem(prev, next any, name, path string) error {
+	dst, ok1 := prev.(map[string]any)
+	src, ok2 := next.(map[string]any)
+	if !ok1 || !ok2 {
+		return fmt.Errorf("OpenAPI fragment %s defines paths %q again", name, path)
+	}
+	for k, v := range src {
+		old, dup := dst[k]
+		switch {
+		case !dup:
+			dst[k] = v
+		case !isOperation(k) && reflect.DeepEqual(old, v):
+			// the same path-level parameters, repeated so the fragment reads alone
+		case isOperation(k):
+			return fmt.Errorf("OpenAPI fragment %s defines paths %q operation %q again", name, path, k)
+		default:
+			return fmt.Errorf("OpenAPI fragment %s defines paths %q with a different %q", name, path, k)
+		}
+	}
+	return nil
+}
+
+func isOperation(key string) bool {
+	switch key {
+	case "get", "put", "post", "delete", "options", "head", "patch", "trace":
+		return true
+	}
+	return false
 }

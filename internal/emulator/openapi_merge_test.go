@@ -22,12 +22,26 @@ func TestMergeOpenAPI(t *testing.T) {
 			},
 			wantPaths: []string{"/a", "/x", "/y"},
 		},
-		"a path defined twice is refused": {
+		"an operation defined twice is refused": {
 			fragments: map[string]string{
-				"openapi/00-base.json": base,
-				"openapi/10-x.json":    `{"paths":{"/a":{}}}`,
+				"openapi/00-base.json": `{"openapi":"3.0.3","paths":{"/a":{"get":{}}}}`,
+				"openapi/10-x.json":    `{"paths":{"/a":{"get":{}}}}`,
 			},
-			wantErr: `openapi/10-x.json defines paths "/a" again`,
+			wantErr: `openapi/10-x.json defines paths "/a" operation "get" again`,
+		},
+		"operations of one path merge across fragments": {
+			fragments: map[string]string{
+				"openapi/00-base.json": `{"openapi":"3.0.3","paths":{"/a":{"parameters":[{"name":"p"}],"post":{}}}}`,
+				"openapi/10-x.json":    `{"paths":{"/a":{"parameters":[{"name":"p"}],"get":{}}}}`,
+			},
+			wantPaths: []string{"/a"},
+		},
+		"differing path parameters are refused": {
+			fragments: map[string]string{
+				"openapi/00-base.json": `{"openapi":"3.0.3","paths":{"/a":{"parameters":[{"name":"p"}],"post":{}}}}`,
+				"openapi/10-x.json":    `{"paths":{"/a":{"parameters":[{"name":"q"}],"get":{}}}}`,
+			},
+			wantErr: `defines paths "/a" with a different "parameters"`,
 		},
 		"a schema defined twice is refused": {
 			fragments: map[string]string{

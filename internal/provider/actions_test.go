@@ -314,3 +314,61 @@ func writeActionsFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestAccActionsActThenDropIsAdopted: the import and export actions share
+// the resources' read-back: every POST is carried out and its answer
+// dropped, and the emulator still holds one import, uploaded once, and one
+// export.
+func TestAccActionsActThenDropIsAdopted(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}})
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: env.Config(`
+resource "rms_list" "target" {
+  name = "action target"
+}
+
+action "rms_run_list_import" "seed" {
+  config {
+    list_id = rms_list.target.id
+    type    = "ADD"
+    content = "originalId,firstname\na,Ada\ng,Grace\n"
+  }
+}
+
+action "rms_run_statistics_export" "lists" {
+  config {
+    export_type = "LISTS"
+    period      = "TODAY"
+  }
+}
+
+resource "terraform_data" "pipeline" {
+  input = "1"
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.rms_run_list_import.seed, action.rms_run_statistics_export.lists]
+    }
+  }
+}
+`),
+			Check: func(s *terraform.State) error {
+				listID := s.RootModule().Resources["rms_list.target"].Primary.ID
+				imps := recordedImports(t, env, listID)
+				if len(imps) != 1 || imps[0].BatchID == nil {
+					return fmt.Errorf("list %s holds imports %+v, want one, uploaded", listID, imps)
+				}
+				if n, m := len(recordedBatches(t, env, "IMPORT")), len(recordedBatches(t, env, "STAT_EXPORT")); n != 1 || m != 1 {
+					return fmt.Errorf("the emulator holds %d IMPORT and %d STAT_EXPORT batches, want 1 and 1", n, m)
+				}
+				if got := env.Emulator.Faults().ActThenDrop; got != 4 {
+					return fmt.Errorf("%d POSTs acted then dropped, want 4 (list, import, upload, export)", got)
+				}
+				return nil
+			},
+		}},
+	})
+}

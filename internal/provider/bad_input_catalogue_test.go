@@ -66,6 +66,11 @@ const (
 	aProject    = `resource "rms_project" "p" { name = "P" }`
 	readProject = `data "rms_project" "p" { id = "5" }`
 	aList       = `resource "rms_list" "l" { name = "L" }`
+	anImport    = `resource "rms_list_import" "i" {
+  list_id = "5"
+  type    = "ADD"
+  content = "originalId\na\n"
+}`
 )
 
 func aContact(attrs string) string {
@@ -158,6 +163,36 @@ func badInputCatalogue() map[string]badInput {
   list_id     = "5"
   original_id = "taken"
 }`), want: []string{"Contact already exists", "terraform import rms_contact.example 5/taken"},
+		},
+
+		// rms_list_import and rms_statistics_export whose POST had an unknown
+		// outcome. The emulator's clock runs ahead, so a candidate made by
+		// the seed counts as made "just now" however slowly the test runs.
+		"an import's outcome is unknown and several candidates exist": {
+			opts: emulator.Options{Now: aheadClock, Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "lists/"}},
+			seed: func(t *testing.T, env *acctest.Env) {
+				env.MustDo(t, "POST", "lists", map[string]any{"name": "Seeded"}, nil)
+				postDropped(t, env, "lists/5/imports", map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})
+			},
+			config: withEnv(anImport), want: []string{"Unable to tell which import was created", "import ids", "An import without a file has not changed the list"},
+		},
+		"an import upload's outcome stays unknown": {
+			opts: emulator.Options{Faults: emulator.FaultOptions{Rate: 1, Kinds: []string{emulator.FaultBadGateway}, Methods: []string{"POST"}, PathPrefix: "lists/5/recipients"}},
+			seed: func(t *testing.T, env *acctest.Env) {
+				env.MustDo(t, "POST", "lists", map[string]any{"name": "Seeded"}, nil)
+			},
+			config: withProvider(map[string]string{"max_retries": "1"}, anImport), want: []string{"Unable to upload the import file", "got no answer", "terraform import rms_list_import.<name> 5/ADD/"},
+		},
+		"an export's outcome is unknown and several candidates exist": {
+			opts: emulator.Options{Now: aheadClock, Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "batches"}},
+			seed: func(t *testing.T, env *acctest.Env) {
+				postDropped(t, env, "batches/exports/statistics", map[string]any{"exportType": "LISTS", "period": "TODAY"})
+			},
+			config: withEnv(exportConfig("LISTS", "TODAY")), want: []string{"Unable to tell which statistics export was started", "batch ids", "terraform import rms_statistics_export.<name>"},
+		},
+		"an export start's outcome stays unknown": {
+			opts:   emulator.Options{Faults: emulator.FaultOptions{Rate: 1, Kinds: []string{emulator.FaultBadGateway}, Methods: []string{"POST"}, PathPrefix: "batches"}},
+			config: withProvider(map[string]string{"max_retries": "1"}, exportConfig("LISTS", "TODAY")), want: []string{"Unable to start statistics export", "did not find an export this start made"},
 		},
 
 		// rms_resource.

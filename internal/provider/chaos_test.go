@@ -114,7 +114,7 @@ func TestAccChaos(t *testing.T) {
 				env.Inspect(t, coll, &left)
 				leftovers += len(left)
 			}
-			reportChaos(t, env, rate, leftovers)
+			reportChaos(t, env, rate, 0, leftovers)
 			if leftovers != 0 {
 				return fmt.Errorf("%d objects left after destroy", leftovers)
 			}
@@ -124,13 +124,14 @@ func TestAccChaos(t *testing.T) {
 }
 
 // TestAccChaosBatches runs an import and an export while the emulator fails
-// a fraction of reads: batch polls, refreshes and the result download. The
-// writes that start a batch are not faulted here: an upload or export start
-// whose outcome is unknown fails the apply rather than risk a second batch,
-// and the next apply starts it again (see the bulk guide).
+// a fraction of all requests: the POSTs that create the import, upload its
+// file and start the export (faults before acting, and acts whose answer is
+// dropped), batch polls, refreshes and the result download. The emulator's
+// record must then hold exactly one import, uploaded once, one IMPORT batch
+// and one STAT_EXPORT batch, the ones in the state.
 func TestAccChaosBatches(t *testing.T) {
 	rate := chaosRate(t)
-	env := acctest.NewEnv(t, emulator.Options{Faults: chaosFaults(rate, 7, "GET")})
+	env := acctest.NewEnv(t, emulator.Options{Faults: chaosFaults(rate, chaosSeed(t)+7)})
 	out := t.TempDir() + "/lists.csv"
 	config := chaosProvider(env) + fmt.Sprintf(`
 resource "rms_list" "l" {
@@ -148,6 +149,7 @@ resource "rms_statistics_export" "e" {
   depends_on  = [rms_list_import.i]
 }
 `, out)
+	duplicates, leftovers := -1, -1
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{{
@@ -163,11 +165,30 @@ resource "rms_statistics_export" "e" {
 				if err != nil || !strings.Contains(string(raw), "Chaos imports") {
 					return fmt.Errorf("export file: %v %q", err, raw)
 				}
+				imps := recordedImports(t, env, listID)
+				imports, exports := recordedBatches(t, env, "IMPORT"), recordedBatches(t, env, "STAT_EXPORT")
+				duplicates = max(len(imps)-1, 0) + max(len(imports)-1, 0) + max(len(exports)-1, 0)
+				leftovers = 0
+				for _, imp := range imps {
+					if imp.BatchID == nil {
+						leftovers++ // an import made and never uploaded
+					}
+				}
+				if duplicates != 0 || leftovers != 0 || len(imps) != 1 || len(imports) != 1 || len(exports) != 1 {
+					return fmt.Errorf("the emulator holds imports %+v, IMPORT batches %+v and exports %+v; want exactly one of each, uploaded", imps, imports, exports)
+				}
+				state := s.RootModule().Resources
+				if got := state["rms_list_import.i"].Primary.Attributes["batch_id"]; got != *imps[0].BatchID {
+					return fmt.Errorf("state holds import batch %s, the emulator %s", got, *imps[0].BatchID)
+				}
+				if got := state["rms_statistics_export.e"].Primary.Attributes["batch_id"]; got != fmt.Sprint(exports[0].ID) {
+					return fmt.Errorf("state holds export batch %s, the emulator %d", got, exports[0].ID)
+				}
 				return nil
 			},
 		}},
 	})
-	reportChaos(t, env, rate, 0)
+	reportChaos(t, env, rate, duplicates, leftovers)
 }
 
 func checkChaosCounts(t *testing.T, env *acctest.Env) error {
@@ -194,7 +215,7 @@ func checkChaosCounts(t *testing.T, env *acctest.Env) error {
 }
 
 // reportChaos prints the figures of the run (go test -v shows them).
-func reportChaos(t *testing.T, env *acctest.Env, rate float64, leftovers int) {
+func reportChaos(t *testing.T, env *acctest.Env, rate float64, duplicates, leftovers int) {
 	f := env.Emulator.Faults()
 	kinds := make([]string, 0, len(f.Injected))
 	total := int64(0)
@@ -203,8 +224,8 @@ func reportChaos(t *testing.T, env *acctest.Env, rate float64, leftovers int) {
 		total += n
 	}
 	sort.Strings(kinds)
-	t.Logf("chaos %s: fault rate %.2f, requests %d, faults injected %d (%s), acted-then-dropped %d, duplicates 0, leftovers %d",
-		t.Name(), rate, env.Emulator.Requests().Total, total, strings.Join(kinds, " "), f.ActThenDrop, leftovers)
+	t.Logf("chaos %s: fault rate %.2f, requests %d, faults injected %d (%s), acted-then-dropped %d, duplicates %d, leftovers %d",
+		t.Name(), rate, env.Emulator.Requests().Total, total, strings.Join(kinds, " "), f.ActThenDrop, duplicates, leftovers)
 }
 
 // chaosSeed makes a run reproducible; RMS_CHAOS_SEED picks another sequence.

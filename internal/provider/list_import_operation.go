@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -50,12 +51,22 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 		diags.AddAttributeError(path.Root("delimiter"), "Invalid delimiter", err.Error())
 		return "", false
 	}
-	importID, err := c.CreateImport(ctx, run.ListID, client.ImportRequest{
+	// Both steps read back after an unknown outcome (see the client's
+	// CreateImportOnce and UploadImportOnce): an import or upload the
+	// service carried out is adopted, not made twice.
+	importID, err := c.CreateImportOnce(ctx, run.ListID, client.ImportRequest{
 		Delimiter:      code,
 		Encoding:       run.Encoding,
 		Type:           run.Type,
 		IdentityColumn: run.IdentityColumn,
 	})
+	var amb *client.AmbiguousError
+	if errors.As(err, &amb) {
+		diags.AddError("Unable to tell which import was created",
+			fmt.Sprintf("Creating the %s import into list %s got no answer, and reading the list's imports back found %d imports with the same settings created just now and no file yet (import ids %s): the provider cannot tell which one this run made, so it uses none and creates none. "+
+				"An import without a file has not changed the list.\n\n%s", run.Type, run.ListID, len(amb.IDs), strings.Join(amb.IDs, ", "), run.RetryNote))
+		return "", false
+	}
 	if client.IsNotFound(err) {
 		diags.AddAttributeError(path.Root("list_id"), "List not found",
 			fmt.Sprintf("No list has id %q in this account: %s", run.ListID, describeAPIError(err)))
@@ -70,9 +81,19 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 		return "", false
 	}
 
-	batch, err := c.UploadImport(ctx, run.ListID, importID.String(), run.Body)
+	batch, err := c.UploadImportOnce(ctx, run.ListID, importID.String(), run.Body)
 	if err != nil {
 		detail := describeAPIError(err) + "\n\n" + run.RetryNote
+		if client.IsUncertain(err) {
+			// Every read-back found the import without a batch, or could not
+			// be made: name the import, so that a batch that did start can be
+			// found and imported rather than the file imported again.
+			diags.AddError("Unable to upload the import file",
+				fmt.Sprintf("%s\n\nThe upload of import %s into list %s got no answer. If the service received it, the import now has a batch (GET .../lists/%s/imports shows its batchId): "+
+					"import it with `terraform import rms_list_import.<name> %s/%s/%s/<batch_id>` instead of importing the file again. %s",
+					describeAPIError(err), importID, run.ListID, run.ListID, run.ListID, run.Type, importID, run.RetryNote))
+			return "", false
+		}
 		if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field == "" && apiErr.StatusCode == http.StatusBadRequest {
 			diags.AddAttributeError(run.FileAttr, "Import file refused", detail)
 		} else {

@@ -51,9 +51,10 @@ func NewListImportResource() resource.Resource { return &listImportResource{} }
 // It saves state after each step that made something on the service. As
 // for exports, a create whose wait is cut short warns and keeps the batch,
 // so that the next plan resumes the wait in place instead of importing
-// again (see waitForBatch). A failed upload is an error: the service cannot
-// say whether the file arrived, so the next apply starts a new import, which
-// is safe since importing the same file twice has the same effect.
+// again (see waitForBatch). A create or upload whose outcome is unknown is
+// read back and adopted (startListImport); an upload that still fails is an
+// error, and the next apply starts a new import, which is safe since
+// importing the same file twice has the same effect.
 type listImportResource struct {
 	data *providerData
 }
@@ -115,6 +116,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 	resp.Schema = schema.Schema{
 		Description: "Imports a CSV file into a list (the service's three-step import): creates the import, streams the file to the service, and waits for the batch that applies it. " +
 			"`ADD` adds the file's contacts or updates them, `REPLACE` makes them the whole list, `UNSUBSCRIBE` unsubscribes the contacts with a matching row. " +
+			"A create or upload that gets no answer is read back (the list's imports) and what it made adopted: no import is created twice, no file uploaded twice. " +
 			"A changed file (found at plan time by its SHA-256), changed settings or `triggers` run a new import. Destroying the resource only removes it from the state: the contacts stay as the import left them.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{

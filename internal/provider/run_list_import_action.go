@@ -48,7 +48,7 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		Description: "Imports a CSV file into a list each time it is invoked (the service's three-step import: create the import, stream the file, wait for its batch), " +
 			"with `terraform apply -invoke=action.rms_run_list_import.<name>` or from an `action_trigger` in a resource's `lifecycle`, e.g. after an `rms_list` is created. " +
-			"The same import as the `rms_list_import` resource, without state. The wait reports the batch's progress. Requires Terraform 1.14 or later.",
+			"The same import as the `rms_list_import` resource, without state; like it, a create or upload that gets no answer is read back and adopted, not repeated. The wait reports the batch's progress. Requires Terraform 1.14 or later.",
 		Attributes: map[string]schema.Attribute{
 			"list_id": schema.StringAttribute{
 				Required:    true,

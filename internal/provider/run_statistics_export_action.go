@@ -42,7 +42,7 @@ func (a *runStatisticsExportAction) Schema(_ context.Context, _ action.SchemaReq
 	resp.Schema = schema.Schema{
 		Description: "Runs a statistics export each time it is invoked: starts the export, waits for its batch (reporting progress) and, with `output_path`, streams the exported CSV file to a local path. " +
 			"Invoke it with `terraform apply -invoke=action.rms_run_statistics_export.<name>` or from an `action_trigger` in a resource's `lifecycle`. " +
-			"The same export as the `rms_statistics_export` resource, without state; the progress messages name the batch id, which the `rms_batch` data source and the `rms_batch_result_url` ephemeral resource take. Requires Terraform 1.14 or later.",
+			"The same export as the `rms_statistics_export` resource, without state (a start that gets no answer is read back and adopted, not repeated); the progress messages name the batch id, which the `rms_batch` data source and the `rms_batch_result_url` ephemeral resource take. Requires Terraform 1.14 or later.",
 		Attributes: map[string]schema.Attribute{
 			"export_type": schema.StringAttribute{
 				Required:    true,
@@ -84,7 +84,7 @@ func (a *runStatisticsExportAction) Invoke(ctx context.Context, req action.Invok
 	defer cancel()
 
 	const retry = "invoking the action again starts a new export."
-	id, ok := startStatisticsExport(ctx, a.data.client, cfg.ExportType.ValueString(), cfg.Period.ValueString(), retry, diags)
+	id, ok := startStatisticsExport(ctx, a.data.client, cfg.ExportType.ValueString(), cfg.Period.ValueString(), retry, false, diags)
 	if !ok {
 		return
 	}

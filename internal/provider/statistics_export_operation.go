@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -18,17 +20,30 @@ import (
 
 var pathOutput = path.Root("output_path")
 
-// startStatisticsExport starts an export and returns its batch id.
-func startStatisticsExport(ctx context.Context, c *client.Client, exportType, period, retryNote string, diags *diag.Diagnostics) (string, bool) {
-	id, err := c.StartStatisticsExport(ctx, client.StatisticsExportRequest{ExportType: exportType, Period: period})
-	if client.IsUncertain(err) {
-		// The interface has no call that lists exports, so an export that
-		// may have started cannot be found again to adopt it.
-		diags.AddError("Unable to start statistics export",
-			describeAPIError(err)+"\n\nThe service may have started the export although no answer came back; it cannot be looked up, so "+retryNote)
+// startStatisticsExport starts an export and returns its batch id. A start
+// whose outcome is unknown is read back (the account's STAT_EXPORT batches
+// of the same type and period started since the attempt began): a single
+// match is adopted, none means the service did not act and the start is
+// sent again, several stop the run with their ids. importable says whether
+// the caller is the resource, into which one of them can be imported.
+func startStatisticsExport(ctx context.Context, c *client.Client, exportType, period, retryNote string, importable bool, diags *diag.Diagnostics) (string, bool) {
+	id, err := c.StartStatisticsExportOnce(ctx, client.StatisticsExportRequest{ExportType: exportType, Period: period})
+	var amb *client.AmbiguousError
+	switch {
+	case errors.As(err, &amb):
+		advice := "Check them with the rms_batch data source; " + retryNote
+		if importable {
+			advice = fmt.Sprintf("If one of them is this resource's export, import it, e.g. `terraform import rms_statistics_export.<name> %s/%s/%s`; otherwise %s", amb.IDs[0], exportType, period, retryNote)
+		}
+		diags.AddError("Unable to tell which statistics export was started",
+			fmt.Sprintf("Starting the %s export for %s got no answer, and reading the account's batches back found %d %s exports for %s started just now (batch ids %s): the provider cannot tell which one this start made, so it adopts none and starts none.\n\n%s",
+				exportType, period, len(amb.IDs), exportType, period, strings.Join(amb.IDs, ", "), advice))
 		return "", false
-	}
-	if err != nil {
+	case client.IsUncertain(err):
+		diags.AddError("Unable to start statistics export",
+			describeAPIError(err)+"\n\nNo answer came back, and reading the account's batches back did not find an export this start made (or could not be done, as said above), so none is recorded; "+retryNote)
+		return "", false
+	case err != nil:
 		addAPIError(diags, "Unable to start statistics export", err, exportFields)
 		return "", false
 	}

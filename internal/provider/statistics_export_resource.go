@@ -103,6 +103,7 @@ func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.Schema
 	resp.Schema = schema.Schema{
 		Description: "Runs a statistics export of the account (the service's Batches domain): starts the export, waits for its batch to finish, " +
 			"records its result URL and, with `output_path`, streams the exported CSV file to a local path. " +
+			"A start that gets no answer is read back (the account's exports of the same type and period) and the export it made adopted, never started twice. " +
 			"Changing `export_type`, `period` or `triggers` runs a new export. Destroying the resource only removes it from the state: " +
 			"the service has no call to delete an export, and a downloaded file is left in place.",
 		Attributes: map[string]schema.Attribute{
@@ -264,7 +265,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	id, ok := startStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", &resp.Diagnostics)
+	id, ok := startStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", true, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -112,19 +112,3 @@ func TestAccBatchDataSource_badInput(t *testing.T) {
 		})
 	}
 }
-
-// The emulator starts the export and then drops the connection: the
-// provider cannot know the batch (the interface cannot list exports), says
-// so, and does not send the export again by itself.
-func TestAccStatisticsExportResource_uncertainStart(t *testing.T) {
-	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, PathPrefix: "batches"}})
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories(),
-		Steps: []resource.TestStep{{
-			Config: env.Config(exportConfig("OPENS", "TODAY")),
-			ExpectError: acctest.ExpectErrorParts("Unable to start statistics export", "outcome is unknown",
-				"The service may have started the export although no answer came back", "the next apply starts a new one"),
-		}},
-	})
-	wantExportStarts(t, env, 1)
-}
