@@ -26,7 +26,9 @@ var newerCLIOnly = []struct {
 }{
 	{func(rel string) bool { return filepath.Base(rel) == "import-by-identity.tf" }, goversion.Must(goversion.NewVersion("1.12.0")), nil, "import blocks by identity"},
 	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "actions/") }, goversion.Must(goversion.NewVersion("1.14.0")), nil, "actions"},
-	// OpenTofu 1.10 has no write-only attributes; 1.11 is assumed to have them.
+	// OpenTofu 1.10 has neither ephemeral blocks nor write-only attributes;
+	// 1.11 is assumed to have them.
+	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "ephemeral-resources/") }, goversion.Must(goversion.NewVersion("1.10.0")), goversion.Must(goversion.NewVersion("1.11.0")), "ephemeral resources"},
 	{func(rel string) bool { return filepath.Base(rel) == "resource-write-only.tf" }, goversion.Must(goversion.NewVersion("1.11.0")), goversion.Must(goversion.NewVersion("1.11.0")), "write-only attributes"},
 }
 
