@@ -11,34 +11,26 @@ import (
 	"strings"
 	"testing"
 
-	goversion "github.com/hashicorp/go-version"
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 )
 
 // newerCLIOnly names example files and folders that use features newer
 // than the supported minimums (Terraform 1.11, OpenTofu 1.10), with the
-// first version of each CLI that has them (nil: none yet). Where the CLI
+// first version of each CLI that has them ("": none yet). Where the CLI
 // running the test lacks the feature they are left out of validation;
 // everything else must validate on every supported CLI.
 var newerCLIOnly = []struct {
 	match               func(rel string) bool
-	terraform, opentofu *goversion.Version
+	terraform, opentofu string // "" for opentofu: no release has it yet
 	why                 string
 }{
-	{func(rel string) bool { return filepath.Base(rel) == "import-by-identity.tf" }, goversion.Must(goversion.NewVersion("1.12.0")), nil, "import blocks by identity"},
-	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "actions/") }, goversion.Must(goversion.NewVersion("1.14.0")), nil, "actions"},
+	{func(rel string) bool { return filepath.Base(rel) == "import-by-identity.tf" }, "1.12.0", "", "import blocks by identity"},
+	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "actions/") }, "1.14.0", "", "actions"},
 	// OpenTofu 1.10 has neither ephemeral blocks nor write-only attributes;
 	// 1.11 is assumed to have them.
-	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "ephemeral-resources/") }, goversion.Must(goversion.NewVersion("1.10.0")), goversion.Must(goversion.NewVersion("1.11.0")), "ephemeral resources"},
-	{func(rel string) bool { return filepath.Base(rel) == "resource-write-only.tf" }, goversion.Must(goversion.NewVersion("1.11.0")), goversion.Must(goversion.NewVersion("1.11.0")), "write-only attributes"},
+	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "ephemeral-resources/") }, "1.10.0", "1.11.0", "ephemeral resources"},
+	{func(rel string) bool { return filepath.Base(rel) == "resource-write-only.tf" }, "1.11.0", "1.11.0", "write-only attributes"},
 }
-
-// cli is the CLI the test drives.
-type cli struct {
-	name    string // "Terraform" or "OpenTofu"
-	version *goversion.Version
-}
-
-func (c cli) String() string { return c.name + " " + c.version.String() }
 
 // TestExamplesValidate runs `terraform validate` on every folder under
 // examples/ that holds .tf files, against the provider built from this
@@ -50,14 +42,8 @@ func TestExamplesValidate(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("set TF_ACC=1 to validate the examples with terraform (make test does)")
 	}
-	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if tf == "" {
-		var err error
-		if tf, err = exec.LookPath("terraform"); err != nil {
-			t.Fatal("terraform is not on PATH and TF_ACC_TERRAFORM_PATH is not set")
-		}
-	}
-	tfCLI := cliVersion(t, tf)
+	tfCLI := acctest.MustDetectCLI(t)
+	tf := tfCLI.Path
 
 	work := t.TempDir()
 	bin := filepath.Join(work, "bin")
@@ -158,7 +144,7 @@ func exampleFolders(t *testing.T, root string) []string {
 // leaving out those that need a newer CLI than have, and adds a
 // required_providers block when none of them has one. It returns the number
 // of .tf files copied.
-func copyExample(t *testing.T, src, dst, rel string, have cli, include func(name string) bool) int {
+func copyExample(t *testing.T, src, dst, rel string, have acctest.CLI, include func(name string) bool) int {
 	t.Helper()
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		t.Fatal(err)
@@ -195,40 +181,13 @@ func copyExample(t *testing.T, src, dst, rel string, have cli, include func(name
 	return copied
 }
 
-func needsNewer(rel string, have cli) (bool, string) {
+func needsNewer(rel string, have acctest.CLI) (bool, string) {
 	for _, n := range newerCLIOnly {
-		if !n.match(rel) {
-			continue
-		}
-		first := n.terraform
-		if have.name == "OpenTofu" {
-			first = n.opentofu
-		}
-		if first == nil || have.version.LessThan(first) {
+		if n.match(rel) && !have.Has(n.terraform, n.opentofu) {
 			return true, n.why
 		}
 	}
 	return false, ""
-}
-
-// cliVersion asks tf which CLI it is ("Terraform v1.11.4", "OpenTofu
-// v1.10.10") and its version.
-func cliVersion(t *testing.T, tf string) cli {
-	t.Helper()
-	out, err := exec.Command(tf, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", tf, err)
-	}
-	first, _, _ := strings.Cut(string(out), "\n")
-	name, raw, ok := strings.Cut(strings.TrimSpace(first), " v")
-	if !ok || (name != "Terraform" && name != "OpenTofu") {
-		t.Fatalf("%s version printed %q, not Terraform or OpenTofu", tf, first)
-	}
-	v, err := goversion.NewVersion(raw)
-	if err != nil {
-		t.Fatalf("%s version %q: %v", tf, raw, err)
-	}
-	return cli{name: name, version: v.Core()}
 }
 
 func exeSuffix() string {

@@ -109,7 +109,7 @@ resource "terraform_data" "pipeline" {
 `
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			{
@@ -144,7 +144,7 @@ resource "terraform_data" "pipeline" {
 func TestAccActionsActionTriggerFailure(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			{
@@ -272,26 +272,11 @@ func invokeTerraform(t *testing.T) string {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
-	p := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if p == "" {
-		if lp, err := exec.LookPath("terraform"); err == nil {
-			p = lp
-		}
+	cli := acctest.MustDetectCLI(t)
+	if !cli.Has("1.14.0", "") {
+		t.Skipf("actions need Terraform 1.14 or newer; %s is %s (make test-latest runs this test)", cli.Path, cli)
 	}
-	out, err := exec.Command(p, "version").Output()
-	if err != nil {
-		t.Fatalf("running %s version: %v", p, err)
-	}
-	m := regexp.MustCompile(`Terraform v1\.([0-9]+)\.`).FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("cannot read the version of %s: %s", p, out)
-	}
-	var minor int
-	_, _ = fmt.Sscan(string(m[1]), &minor)
-	if minor < 14 {
-		t.Skipf("actions need Terraform 1.14 or newer; %s is %s (make test-latest runs this test)", p, strings.SplitN(string(out), "\n", 2)[0])
-	}
-	return p
+	return cli.Path
 }
 
 // buildActionsProviderBinary builds the provider as users run it into a
@@ -322,7 +307,7 @@ func writeActionsFile(t *testing.T, path, content string) {
 func TestAccActionsActThenDropIsAdopted(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}})
 	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{{
 			Config: env.Config(`

@@ -41,7 +41,7 @@ func TestAccBatchResultURLEphemeralResource(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	batchID := startExport(t, env)
 	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutEphemeral},
 		ProtoV6ProviderFactories: withEcho(),
 		Steps: []resource.TestStep{{
 			Config: env.Config(fmt.Sprintf(`
@@ -80,7 +80,7 @@ func TestAccBatchResultURLEphemeralResource_badInput(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutEphemeral},
 				ProtoV6ProviderFactories: withEcho(),
 				Steps: []resource.TestStep{{
 					Config: env.Config(fmt.Sprintf(`

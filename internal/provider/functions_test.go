@@ -14,7 +14,17 @@ import (
 )
 
 // Provider functions need no account, so these tests start no emulator:
-// Terraform calls the functions without configuring the provider.
+// Terraform calls the functions without configuring the provider. OpenTofu
+// configures a provider before it calls its functions, so under OpenTofu
+// the configuration carries a provider block whose server is never called.
+const functionsOnlyProviderBlock = `
+provider "rms" {
+  base_url    = "http://127.0.0.1:9"
+  customer_id = 1
+  username    = "functions-only"
+  password    = "never-sent"
+}
+`
 
 // functionOK is one call whose result is known.
 type functionOK struct {
@@ -34,6 +44,11 @@ type functionBad struct {
 func testFunction(t *testing.T, good []functionOK, bad []functionBad) {
 	t.Helper()
 	var cfg strings.Builder
+	header := ""
+	if acctest.MustDetectCLI(t).Name == "OpenTofu" {
+		header = functionsOnlyProviderBlock
+	}
+	cfg.WriteString(header)
 	checks := make([]statecheck.StateCheck, 0, len(good))
 	for i, g := range good {
 		name := fmt.Sprintf("r%d", i)
@@ -44,7 +59,7 @@ func testFunction(t *testing.T, good []functionOK, bad []functionBad) {
 	steps := []resource.TestStep{okStep}
 	for _, b := range bad {
 		steps = append(steps, resource.TestStep{
-			Config:      fmt.Sprintf("output \"bad\" {\n  value = %s\n}\n", b.call),
+			Config:      header + fmt.Sprintf("output \"bad\" {\n  value = %s\n}\n", b.call),
 			ExpectError: acctest.ExpectErrorParts(b.parts...),
 		})
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -44,6 +45,9 @@ provider "rms" {
 `, env.URL, env.CustomerID, env.Username)
 	var states []string
 	resource.Test(t, resource.TestCase{
+		// The configuration passes the webhook secret through an ephemeral
+		// variable into secret_wo as well as into secret.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutEphemeral, acctest.SkipWithoutWriteOnly},
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{{
 			Config: providerBlock + projectConfig("Logged", "traced") + `

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -212,6 +213,7 @@ func TestAccWebhookResource_writeOnlySecret(t *testing.T) {
   secret_wo_version = %d`, secret, version)))
 	}
 	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutWriteOnly},
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			{
