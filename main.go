@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -26,11 +27,16 @@ func main() {
 	if err := quietUnreadLogsInProcess(debug); err != nil {
 		log.Fatal(err.Error())
 	}
+	stopProfile, err := startCPUProfile(os.LookupEnv)
+	if err != nil {
+		log.Fatal(err.Error())
+	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+	err = providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: registryAddress,
 		Debug:   debug,
 	})
+	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
 	}
