@@ -16,9 +16,11 @@ import (
 // logger options, the request. A plan of 1,000 resources so grows the
 // provider's live heap by some 60 MB, which the Go runtime must take from
 // the system, zero and scan (BENCHMARKS.md). The server below hands the
-// framework, for the requests Terraform makes once per resource, a context
-// that forwards to the request's own until the request is answered and
-// forgets it then: what the framework keeps is a few words per request.
+// framework, for the requests Terraform makes once per resource (and for
+// function calls), a context that forwards to the request's own until the
+// request is answered and forgets it then: what the framework keeps is a
+// few words per request. Streaming requests (list resources, actions) keep
+// the framework's behaviour: their work goes on after the call returns.
 
 // frameworkServer is what the framework's protocol 6 server implements;
 // terraform-plugin-go finds the optional parts (list resources, actions,
@@ -88,6 +90,30 @@ func (s *protocolServer) ValidateDataResourceConfig(ctx context.Context, req *tf
 	rc := newRequestContext(ctx)
 	defer rc.release()
 	return s.frameworkServer.ValidateDataResourceConfig(rc, req)
+}
+
+func (s *protocolServer) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
+	rc := newRequestContext(ctx)
+	defer rc.release()
+	return s.frameworkServer.ImportResourceState(rc, req)
+}
+
+func (s *protocolServer) MoveResourceState(ctx context.Context, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error) {
+	rc := newRequestContext(ctx)
+	defer rc.release()
+	return s.frameworkServer.MoveResourceState(rc, req)
+}
+
+func (s *protocolServer) UpgradeResourceIdentity(ctx context.Context, req *tfprotov6.UpgradeResourceIdentityRequest) (*tfprotov6.UpgradeResourceIdentityResponse, error) {
+	rc := newRequestContext(ctx)
+	defer rc.release()
+	return s.frameworkServer.UpgradeResourceIdentity(rc, req)
+}
+
+func (s *protocolServer) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
+	rc := newRequestContext(ctx)
+	defer rc.release()
+	return s.frameworkServer.CallFunction(rc, req)
 }
 
 // requestContext is the context of one request until release, and after it
