@@ -2,11 +2,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
+	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/provider"
 )
@@ -26,11 +26,19 @@ func main() {
 	if err := quietUnreadLogsInProcess(debug); err != nil {
 		log.Fatal(err.Error())
 	}
+	stopProfile, err := startCPUProfile(os.LookupEnv)
+	if err != nil {
+		log.Fatal(err.Error())
+	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: registryAddress,
-		Debug:   debug,
-	})
+	// providerserver.Serve with the provider's own protocol server
+	// (internal/provider/protocol_server.go).
+	var serveOpts []tf6server.ServeOpt
+	if debug {
+		serveOpts = append(serveOpts, tf6server.WithManagedDebug())
+	}
+	err = tf6server.Serve(registryAddress, provider.NewProtocol6Server(version), serveOpts...)
+	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

@@ -1,7 +1,6 @@
 package acctest
 
 import (
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/provider"
@@ -10,6 +9,6 @@ import (
 // ProviderFactories serve the provider in-process to the terraform CLI.
 func ProviderFactories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"rms": providerserver.NewProtocol6WithError(provider.New("acctest")()),
+		"rms": func() (tfprotov6.ProviderServer, error) { return provider.NewProtocol6Server("acctest")(), nil },
 	}
 }

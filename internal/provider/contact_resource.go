@@ -216,9 +216,13 @@ type stateSetter interface {
 	Set(context.Context, any) diag.Diagnostics
 }
 
+// Read converts state without the framework's reflection (contact_values.go):
+// it runs for every contact on every plan.
 func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state contactModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, err := contactModelOf(ctx, req.State.Raw)
+	if err != nil {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -234,8 +238,19 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	m, diags := r.toModel(ctx, c, state)
 	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
+	if v, err := m.terraformValue(ctx, contactObjectType); err == nil {
+		resp.State.Raw = v
+	} else {
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	}
+	if resp.Identity == nil {
+		return
+	}
+	if v, err := contactIdentity(m).terraformValue(ctx); err == nil {
+		resp.Identity.Raw = v
+	} else {
+		setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
+	}
 }
 
 func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
