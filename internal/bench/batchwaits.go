@@ -108,25 +108,13 @@ func (b *Bench) batchWait(ctx context.Context, pace, interval time.Duration) (Ba
 	if interval != DefaultBatchPollInterval {
 		setting = fmt.Sprintf("  batch_poll_interval = %q\n", interval.String())
 	}
-	hcl := fmt.Sprintf(`terraform {
-  required_providers {
-    rms = { source = "rms-labs/rms" }
-  }
-}
-
-provider "rms" {
-  base_url    = %q
-  customer_id = %d
-  username    = %q
-  password    = %q
-%s}
-
+	hcl := providerHeader(e, setting) + fmt.Sprintf(`
 resource "rms_list_import" "i" {
   list_id = %q
   type    = "ADD"
   file    = %q
 }
-`, e.URL, e.CustomerID, e.Username, e.Password, setting, listID, file)
+`, listID, file)
 	if err := ws.WriteConfig(hcl); err != nil {
 		return BatchWaitRow{}, err
 	}

@@ -13,6 +13,12 @@ func header(e *Emulator) string {
 	if e == nil {
 		return ""
 	}
+	return providerHeader(e, "")
+}
+
+// providerHeader is the terraform block and the provider block that reaches
+// e, with extra (whole lines of further provider arguments) added.
+func providerHeader(e *Emulator, extra string) string {
 	return fmt.Sprintf(`terraform {
   required_providers {
     rms = { source = "rms-labs/rms" }
@@ -24,8 +30,8 @@ provider "rms" {
   customer_id = %d
   username    = %q
   password    = %q
-}
-`, e.URL, e.CustomerID, e.Username, e.Password)
+%s}
+`, e.URL, e.CustomerID, e.Username, e.Password, extra)
 }
 
 func projectsConfig(e *Emulator, n, version int) string {

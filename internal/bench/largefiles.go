@@ -98,20 +98,7 @@ resource "rms_statistics_export" "x" {
 // fileProvider is the provider block of the large-file and batch scenarios:
 // batches are polled every second, so waits do not dominate.
 func fileProvider(e *Emulator) string {
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    rms = { source = "rms-labs/rms" }
-  }
-}
-
-provider "rms" {
-  base_url            = %q
-  customer_id         = %d
-  username            = %q
-  password            = %q
-  batch_poll_interval = "1s"
-}
-`, e.URL, e.CustomerID, e.Username, e.Password)
+	return providerHeader(e, "  batch_poll_interval = \"1s\"\n")
 }
 
 // fileApply applies the configuration config writes, in a fresh workspace
