@@ -184,13 +184,22 @@ func (s *Server) advanceBatches() {
 	e.mu.Unlock()
 
 	now := s.opts.Now()
+	moved := false
 	for _, b := range pending {
-		if b.advance(now) {
+		finished, progressed := b.advance(now)
+		moved = moved || progressed
+		if finished {
 			e.mu.Lock()
 			delete(e.active, b.id)
 			e.mu.Unlock()
 			s.announceFinished(b)
 		}
+	}
+	if moved {
+		// Progress with the clock happens outside the handlers that
+		// change the account (it runs before GETs too): bring the data
+		// directory up to date (snapshot.go).
+		s.changed()
 	}
 }
 
@@ -245,13 +254,19 @@ func (b *batch) due(now time.Time, total int64) int64 {
 }
 
 // advance handles the rows due at now and reports whether the batch is
-// finished.
-func (b *batch) advance(now time.Time) bool {
+// finished, and whether anything a snapshot keeps changed: its counts, its
+// status (judged from seen) or its end.
+func (b *batch) advance(now time.Time) (finished, progressed bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.finished {
-		return true
+		return true, false
 	}
+	wasPending := b.seen.Before(b.startAt)
+	processed := b.processed
+	defer func() {
+		progressed = b.finished || b.processed != processed || wasPending != b.seen.Before(b.startAt)
+	}()
 	if now.After(b.seen) {
 		b.seen = now
 	}
@@ -270,7 +285,7 @@ func (b *batch) advance(now time.Time) bool {
 			b.failure = failure
 		}
 	}
-	return b.finished
+	return b.finished, false // progressed: set by the deferred function
 }
 
 // view is the batch as the service shows it.

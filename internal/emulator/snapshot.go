@@ -21,7 +21,9 @@ import (
 // Each area of the emulator that keeps state contributes one part. The store
 // (store.go: generic collections and the id counter; contacts_store.go:
 // contacts; triggers.go: sent messages; webhooks live in the generic
-// collections) is the "store" part.
+// collections) is the "store" part; batches (imports' and statistics
+// exports') and the imports of lists are the "batches" and "imports" parts
+// (batches_snapshot.go).
 //
 // # Adding an area's state
 //
@@ -40,8 +42,9 @@ import (
 //
 // What is not kept: webhook deliveries in flight (they are abandoned at
 // shutdown, as the service would not replay them to a restarted receiver
-// either), request statistics, and the options (pass the same flags again;
-// the customer id is checked).
+// either), export result URLs (short-lived; a client asks for a new one),
+// the rows of a running import (batches_snapshot.go), request statistics,
+// and the options (pass the same flags again; the customer id is checked).
 
 // snapshotFormat is the version of the snapshot document; a reader refuses
 // any other.
@@ -67,6 +70,9 @@ type snapshotPart struct {
 func (s *Server) snapshotParts() []snapshotPart {
 	return []snapshotPart{
 		{name: "store", save: s.store.saveSnapshot, restore: s.store.restoreSnapshot},
+		// batches_snapshot.go; batches before imports, which refer to them.
+		{name: "batches", save: s.saveBatches, restore: s.restoreBatches},
+		{name: "imports", save: s.saveImports, restore: s.restoreImports},
 	}
 }
 

@@ -259,6 +259,14 @@ func TestSnapshotWithoutAPartRestores(t *testing.T) {
 	if props := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/properties", nil)); len(props) != len(StandardProperties) {
 		t.Errorf("properties = %v", props)
 	}
+	// So were the batches and imports parts: none of either.
+	if items := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/batches", nil)); len(items) != 0 {
+		t.Errorf("batches = %v", items)
+	}
+	list := newImportList(t, s)
+	if items := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports", nil)); len(items) != 0 {
+		t.Errorf("imports = %v", items)
+	}
 }
 
 // Listener closes write the final state, so a restart on the same data

@@ -226,3 +226,11 @@ func (st *store) allocID() int64 {
 	st.nextID++
 	return st.nextID
 }
+
+// lastID is the last id handed out (the snapshot's nextId): ids of areas
+// that take theirs from allocID are at most this.
+func (st *store) lastID() int64 {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return st.nextID
+}

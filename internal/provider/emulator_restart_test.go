@@ -1,6 +1,10 @@
 package provider_test
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
@@ -147,4 +152,95 @@ func replaceOnce(t *testing.T, s, old, new string) string {
 		t.Fatalf("%q occurs %d times in the config, want once", old, n)
 	}
 	return strings.Replace(s, old, new, 1)
+}
+
+// An import and a statistics export in a user's state survive a restart of
+// rms-emulator -data-dir: their batches read back as they were, so the plan
+// is empty (before, they read as 404, left the state and were planned
+// again). The export's file is served again after the restart: removed
+// locally, it downloads with the same bytes.
+func TestAccEmulatorRestartKeepsImportsAndExports(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{DataDir: t.TempDir(), StatisticsExportExtraRows: 2})
+	out := filepath.Join(t.TempDir(), "lists.csv")
+	cfg := env.ProviderBlockFromVariable() + fmt.Sprintf(`
+resource "rms_list" "l" {
+  name = "Imported"
+}
+
+resource "rms_list_import" "i" {
+  list_id         = rms_list.l.id
+  type            = "ADD"
+  identity_column = "email"
+  content         = <<-CSV
+    email,firstname
+    ada@example.com,Ada
+    grace@example.com,Grace
+  CSV
+}
+
+resource "rms_statistics_export" "e" {
+  export_type = "LISTS"
+  period      = "TODAY"
+  output_path = %q
+
+  depends_on = [rms_list_import.i]
+}
+`, out)
+	vars := config.Variables{"base_url": env.URLVariable()}
+	var fileBefore []byte
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config:          cfg,
+				ConfigVariables: vars,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("rms_list_import.i", tfjsonpath.New("affected"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue("rms_statistics_export.e", tfjsonpath.New("total"), knownvalue.Int64Exact(3)),
+				},
+				Check: func(*terraform.State) error {
+					var err error
+					fileBefore, err = os.ReadFile(out)
+					if err == nil && !strings.Contains(string(fileBefore), ",Imported,2,0,") {
+						err = fmt.Errorf("the export file does not count the imported contacts:\n%s", fileBefore)
+					}
+					return err
+				},
+			},
+			{
+				PreConfig:       func() { env.Restart(t) },
+				Config:          cfg,
+				ConfigVariables: vars,
+				PlanOnly:        true,
+				// With refresh: both batches are read back from the new
+				// emulator.
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// The export's result is served by the restored emulator.
+				PreConfig: func() {
+					if err := os.Remove(out); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:          cfg,
+				ConfigVariables: vars,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("rms_statistics_export.e", plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction("rms_list_import.i", plancheck.ResourceActionNoop),
+					},
+				},
+				Check: func(*terraform.State) error {
+					got, err := os.ReadFile(out)
+					if err == nil && !bytes.Equal(got, fileBefore) {
+						err = fmt.Errorf("the file downloaded after the restart:\n%s\ndiffers from the first:\n%s", got, fileBefore)
+					}
+					return err
+				},
+			},
+		},
+	})
 }
