@@ -50,9 +50,13 @@ func DetectCLI(ctx context.Context) (CLI, error) {
 	return CLI{Path: p, Name: string(m[1]), Version: v}, nil
 }
 
-// MustDetectCLI is DetectCLI that fails the test on error.
+// MustDetectCLI is DetectCLI that fails the test on error. Without TF_ACC
+// it skips the test, as terraform-plugin-testing skips acceptance tests.
 func MustDetectCLI(t testing.TB) CLI {
 	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
 	c, err := DetectCLI(context.Background())
 	if err != nil {
 		t.Fatal(err)

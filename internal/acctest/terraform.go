@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -58,21 +57,3 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// CLIName says which CLI the acceptance tests drive: "OpenTofu" when
-// TF_ACC_TERRAFORM_PATH is a tofu binary (make test-tofu), else "Terraform".
-// Their version lines differ, so version requirements depend on it.
-func CLIName(t testing.TB) string {
-	t.Helper()
-	path := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if path == "" {
-		t.Fatal("TF_ACC_TERRAFORM_PATH is not set; run the acceptance tests through acctest.Main with TF_ACC=1")
-	}
-	out, err := exec.Command(path, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", path, err)
-	}
-	if strings.HasPrefix(string(out), "OpenTofu") {
-		return "OpenTofu"
-	}
-	return "Terraform"
-}

@@ -26,9 +26,10 @@ var minimumCLI = map[string]*version.Version{
 // with the minimum in its message, rather than other tests failing in
 // obscure ways. (make test runs it on the minimum itself.)
 func TestAccSupportedCLIVersion(t *testing.T) {
-	minimum, ok := minimumCLI[acctest.CLIName(t)]
+	cli := acctest.MustDetectCLI(t)
+	minimum, ok := minimumCLI[cli.Name]
 	if !ok {
-		t.Fatalf("no minimum version for %s", acctest.CLIName(t))
+		t.Fatalf("no minimum version for %s", cli.Name)
 	}
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
