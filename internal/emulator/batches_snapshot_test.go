@@ -237,18 +237,7 @@ func TestDataDirRefusesDamagedBatchesAndImports(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, StateFileName), []byte(tt.state), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			s, err := Open(Options{DataDir: dir})
-			if err == nil {
-				s.Close()
-				t.Fatal("Open accepted the state")
-			}
-			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "move the file away") {
-				t.Errorf("err = %v, want one containing %q and the way out", err, tt.want)
-			}
+			wantRefusedState(t, tt.state, tt.want)
 		})
 	}
 }

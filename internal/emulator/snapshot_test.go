@@ -219,18 +219,7 @@ func TestDataDirRefusesWhatItCannotRestore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, StateFileName), []byte(tt.state), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			s, err := Open(Options{DataDir: dir})
-			if err == nil {
-				s.Close()
-				t.Fatal("Open accepted the state")
-			}
-			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "move the file away") {
-				t.Errorf("err = %v, want one containing %q and the way out", err, tt.want)
-			}
+			wantRefusedState(t, tt.state, tt.want)
 		})
 	}
 
@@ -291,5 +280,23 @@ func TestListenerWithDataDir(t *testing.T) {
 	}
 	if _, err := Listen("127.0.0.1:0", Options{Fixtures: &Fixtures{Projects: []map[string]any{{}}}}); err == nil || !strings.Contains(err.Error(), "projects[0].name") {
 		t.Errorf("Listen with bad fixtures: %v", err)
+	}
+}
+
+// wantRefusedState checks that Open refuses a data directory holding state,
+// with a message containing want and the way out.
+func wantRefusedState(t *testing.T, state, want string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, StateFileName), []byte(state), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Options{DataDir: dir})
+	if err == nil {
+		s.Close()
+		t.Fatal("Open accepted the state")
+	}
+	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "move the file away") {
+		t.Errorf("err = %v, want one containing %q and the way out", err, want)
 	}
 }
