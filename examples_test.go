@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -46,20 +45,7 @@ func TestExamplesValidate(t *testing.T) {
 	tf := tfCLI.Path
 
 	work := t.TempDir()
-	bin := filepath.Join(work, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-rms"+exeSuffix()), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	cliConfig := filepath.Join(work, "terraformrc")
-	// OpenTofu (make test-tofu) resolves "rms-labs/rms" on its own registry.
-	rc := "provider_installation {\n  dev_overrides {\n" +
-		"    \"registry.terraform.io/rms-labs/rms\" = " + strconv.Quote(bin) + "\n" +
-		"    \"registry.opentofu.org/rms-labs/rms\" = " + strconv.Quote(bin) + "\n" +
-		"  }\n  direct {}\n}\n"
-	if err := os.WriteFile(cliConfig, []byte(rc), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cliConfig, _ := acctest.DevOverrides(t, work)
 
 	folders := exampleFolders(t, "examples")
 	if len(folders) < 10 {
@@ -188,13 +174,6 @@ func needsNewer(rel string, have acctest.CLI) (bool, string) {
 		}
 	}
 	return false, ""
-}
-
-func exeSuffix() string {
-	if filepath.Separator == '\\' {
-		return ".exe"
-	}
-	return ""
 }
 
 // withoutOverridesWarning drops the dev_overrides warning from terraform's

@@ -95,15 +95,16 @@ func (s skipWithout) CheckTerraformVersion(ctx context.Context, _ tfversion.Chec
 		return
 	}
 	if !c.Has(s.terraform, s.opentofu) {
-		resp.Skip = fmt.Sprintf("%s lacks %s (Terraform %s+, OpenTofu %s+)", c, s.feature, s.terraform, orNone(s.opentofu))
+		resp.Skip = fmt.Sprintf("%s lacks %s (%s)", c, s.feature, firstVersions(s.terraform, s.opentofu))
 	}
 }
 
-func orNone(v string) string {
-	if v == "" {
-		return "none yet"
+// firstVersions says which CLIs have a feature, for skip messages.
+func firstVersions(terraform, opentofu string) string {
+	if opentofu == "" {
+		return "Terraform " + terraform + "+, no OpenTofu yet"
 	}
-	return v
+	return "Terraform " + terraform + "+, OpenTofu " + opentofu + "+"
 }
 
 // Features of the CLI some tests need, with the first Terraform and

@@ -171,13 +171,11 @@ resource "terraform_data" "pipeline" {
 // each invocation runs its operation once, writes nothing to state, reports
 // progress, and a failure names the action.
 func TestAccActionsInvokeCLI(t *testing.T) {
-	tfPath := invokeTerraform(t)
+	tfPath := acctest.RequireCLI(t, "actions", "1.14.0", "").Path
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	work := t.TempDir()
-	bin := buildActionsProviderBinary(t)
-	cliConfig := filepath.Join(work, "terraformrc")
-	writeActionsFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/rms-labs/rms\" = %q\n  }\n  direct {}\n}\n", bin))
+	cliConfig, _ := acctest.DevOverrides(t, work)
 	run := func(args ...string) (string, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
@@ -190,7 +188,7 @@ func TestAccActionsInvokeCLI(t *testing.T) {
 	providerHeader := "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n" + env.ProviderBlock()
 
 	// The list and trigger the actions use, created by a normal apply.
-	writeActionsFile(t, filepath.Join(work, "main.tf"), providerHeader+actionsConfig("rms_resource.trigger.id")+`
+	writeFile(t, filepath.Join(work, "main.tf"), providerHeader+actionsConfig("rms_resource.trigger.id")+`
 action "rms_send_transactional_message" "broken" {
   config {
     trigger_id = "999999"
@@ -263,41 +261,6 @@ func resources(t *testing.T, state []byte) string {
 		t.Fatalf("no resources in state:\n%s", state)
 	}
 	return string(state[i:])
-}
-
-// invokeTerraform returns the Terraform to drive directly: the one
-// TF_ACC_TERRAFORM_PATH names; the test skips without TF_ACC or below 1.14.
-func invokeTerraform(t *testing.T) string {
-	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
-	cli := acctest.MustDetectCLI(t)
-	if !cli.Has("1.14.0", "") {
-		t.Skipf("actions need Terraform 1.14 or newer; %s is %s (make test-latest runs this test)", cli.Path, cli)
-	}
-	return cli.Path
-}
-
-// buildActionsProviderBinary builds the provider as users run it into a
-// fresh folder, for a dev_overrides CLI configuration.
-func buildActionsProviderBinary(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "terraform-provider-rms"), "github.com/rms-labs/terraform-provider-rms")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	return dir
-}
-
-func writeActionsFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestAccActionsActThenDropIsAdopted: the import and export actions share

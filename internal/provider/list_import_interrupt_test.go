@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,23 +21,15 @@ import (
 // meanwhile, without uploading again, and the plan after it is empty. The real
 // provider binary is driven through the terraform CLI, as a user runs it.
 func TestAccListImportResource_interruptedApplyResumes(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
-	tfPath := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if tfPath == "" {
-		t.Fatal("TF_ACC_TERRAFORM_PATH is not set; run through acctest.Main")
-	}
+	tfPath := acctest.MustDetectCLI(t).Path
 	t.Parallel()
 	clock := &pollClock{base: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	clock.env = env
 	list := importList(t, env)
 	work := t.TempDir()
-	bin := buildActionsProviderBinary(t)
-	cliConfig := filepath.Join(work, "terraformrc")
-	writeActionsFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/rms-labs/rms\" = %q\n  }\n  direct {}\n}\n", bin))
-	writeActionsFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"registry.terraform.io/rms-labs/rms\" }\n  }\n}\n"+
+	cliConfig, _ := acctest.DevOverrides(t, work)
+	writeFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"registry.terraform.io/rms-labs/rms\" }\n  }\n}\n"+
 		env.ProviderBlock()+strings.Replace(importConfig(list, "ADD", heredocContent("originalId,firstname", "x,Xavier", "y,Yves")), `"test"`, `"interrupted"`, 1))
 	command := func(args ...string) *exec.Cmd {
 		cmd := exec.Command(tfPath, args...)

@@ -72,10 +72,7 @@ func BenchmarkContactQueryCLI(b *testing.B) {
 		b.Fatal(err)
 	}
 
-	bin := buildProviderBinary(b)
-	provider := filepath.Join(bin, "terraform-provider-rms")
-	cliConfig := filepath.Join(work, "terraformrc")
-	writeFile(b, cliConfig, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/rms-labs/rms\" = %q\n  }\n  direct {}\n}\n", bin))
+	cliConfig, provider := acctest.DevOverrides(b, work)
 	tfEnv := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, val, _ := strings.Cut(kv, "=")

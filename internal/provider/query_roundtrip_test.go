@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	goversion "github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
 	tfjson "github.com/hashicorp/terraform-json"
 
@@ -28,35 +25,18 @@ import (
 // followed by plan and apply of the generated file, so this drives the CLI
 // with terraform-exec.
 func TestAccQuery_generateConfigRoundTrip(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
+	tfPath := acctest.RequireCLI(t, "terraform query", "1.14.0", "").Path
 	ctx := context.Background()
 	work := t.TempDir()
-	tf, err := tfexec.NewTerraform(work, os.Getenv("TF_ACC_TERRAFORM_PATH"))
+	tf, err := tfexec.NewTerraform(work, tfPath)
 	if err != nil {
 		t.Fatal(err)
-	}
-	v, _, err := tf.Version(ctx, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.LessThan(goversion.Must(goversion.NewVersion("1.14.0"))) {
-		t.Skipf("terraform query needs Terraform 1.14 or newer; TF_ACC_TERRAFORM_PATH is Terraform %s (make test-latest runs this test)", v)
 	}
 	t.Parallel()
 
 	env := acctest.NewEnv(t, emulator.Options{})
 	a := preloadAccount(t, env)
-	bin := buildProviderBinary(t)
-	cliConfig := filepath.Join(work, "terraformrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/rms-labs/rms" = %q
-  }
-  direct {}
-}
-`, bin))
+	cliConfig, _ := acctest.DevOverrides(t, work)
 	tfEnv := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, val, _ := strings.Cut(kv, "=")
@@ -222,20 +202,6 @@ list "rms_resource" "filters" {
 		raw, _ := tf.ShowPlanFileRaw(ctx, p)
 		t.Fatalf("the plan after importing has changes:\n%s", raw)
 	}
-}
-
-// buildProviderBinary builds the provider as users run it into a fresh
-// folder and returns the folder, for a dev_overrides CLI configuration.
-func buildProviderBinary(t testing.TB) string {
-	t.Helper()
-	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "terraform-provider-rms"), "github.com/rms-labs/terraform-provider-rms")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	return dir
 }
 
 func writeFile(t testing.TB, path, content string) {
