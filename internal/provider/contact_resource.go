@@ -408,6 +408,12 @@ func importedContactModel(ctx context.Context, listID string, c *client.Contact)
 	if len(c.Properties) > 0 {
 		props, diags = types.MapValueFrom(ctx, types.StringType, c.Properties)
 	}
+	return contactFields(listID, c, props), diags
+}
+
+// contactFields is the model of contact c of list listID with props as
+// its properties.
+func contactFields(listID string, c *client.Contact, props types.Map) contactModel {
 	return contactModel{
 		ID:           types.StringValue(contactImportID(listID, c.OriginalID)),
 		ListID:       types.StringValue(listID),
@@ -417,7 +423,7 @@ func importedContactModel(ctx context.Context, listID string, c *client.Contact)
 		MobileStatus: types.StringValue(c.MobileStatus),
 		DateCreated:  rfc3339(c.DateCreated),
 		DateModified: rfc3339(c.DateModified),
-	}, diags
+	}
 }
 
 // toModel copies what the server holds into the model; properties keep the
@@ -425,16 +431,7 @@ func importedContactModel(ctx context.Context, listID string, c *client.Contact)
 func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
 	props, diags := managedProperties(ctx, r.data.attributes, c.Properties, prior.Properties)
 	listID := prior.ListID.ValueString()
-	return contactModel{
-		ID:           types.StringValue(contactImportID(listID, c.OriginalID)),
-		ListID:       types.StringValue(listID),
-		OriginalID:   types.StringValue(c.OriginalID),
-		Properties:   props,
-		EmailStatus:  types.StringValue(c.Status),
-		MobileStatus: types.StringValue(c.MobileStatus),
-		DateCreated:  rfc3339(c.DateCreated),
-		DateModified: rfc3339(c.DateModified),
-	}, diags
+	return contactFields(listID, c, props), diags
 }
 
 // managedProperties reads back the keys of prior from server (keyed by
