@@ -138,10 +138,10 @@ resource "rms_list_import" "i" {
 	if err := e.Do(ctx, "GET", "batches/"+path.Base(polls[0].Path), nil, &batch); err != nil {
 		return BatchWaitRow{}, err
 	}
-	if batch.EndTime == 0 {
+	if batch.EndTime.IsZero() {
 		return BatchWaitRow{}, fmt.Errorf("batch %s is not finished after the apply: %+v", path.Base(polls[0].Path), batch)
 	}
-	started, ended := time.UnixMilli(batch.StartTime), time.UnixMilli(batch.EndTime)
+	started, ended := batch.StartTime.Time, batch.EndTime.Time
 	row := BatchWaitRow{
 		Pace: pace, Interval: interval, Measured: true, Command: run.Command(), Polls: len(polls),
 		LastLookLate: polls[len(polls)-1].At.Sub(ended), ApplyLate: returned.Sub(ended),

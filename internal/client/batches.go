@@ -28,44 +28,41 @@ const (
 type Batch struct {
 	ID         ID     `json:"id"`
 	Type       string `json:"type"`
-	CustomerID int64  `json:"customerId"`
-	// StartTime and EndTime are epoch milliseconds; EndTime is 0 until the
-	// batch is finished.
-	StartTime int64  `json:"startTime"`
-	EndTime   int64  `json:"endTime"`
-	Affected  int64  `json:"affected"`
-	Processed int64  `json:"processed"`
-	Total     int64  `json:"total"`
-	Failed    int64  `json:"failed"`
+	CustomerID ID     `json:"customerId"`
+	// StartTime and EndTime are epoch milliseconds in the interface; any
+	// form Timestamp reads is accepted. EndTime is zero until the batch is
+	// finished, and either is zero when the service leaves it out.
+	StartTime Timestamp `json:"startTime"`
+	EndTime   Timestamp `json:"endTime"`
+	Affected  int64     `json:"affected"`
+	Processed int64     `json:"processed"`
+	Total     int64     `json:"total"`
+	Failed    int64     `json:"failed"`
+	// Status is one of the three documented states, whatever word the
+	// service used (batch_status.go); RawStatus is that word.
 	Status    string `json:"status"`
+	RawStatus string `json:"-"`
 	Error     string `json:"error"`
 
 	// Read-back fields of the service conventions ("Reading back what a
 	// write made"): when the batch was accepted (RFC 3339) and the request
 	// that started it: ExportType and Period for a STAT_EXPORT, ListID and
 	// ImportID for an IMPORT. Empty when the service does not send them.
-	DateCreated string `json:"dateCreated"`
-	ExportType  string `json:"exportType"`
-	Period      string `json:"period"`
-	ListID      ID     `json:"listId"`
-	ImportID    ID     `json:"importId"`
+	DateCreated Timestamp `json:"dateCreated"`
+	ExportType  string    `json:"exportType"`
+	Period      string    `json:"period"`
+	ListID      ID        `json:"listId"`
+	ImportID    ID        `json:"importId"`
 }
 
 // Finished reports whether the batch has stopped, successfully or not.
 func (b *Batch) Finished() bool { return b.Status == BatchFinished }
 
 // Started is StartTime as a time; zero when the service sent none.
-func (b *Batch) Started() time.Time { return epochMillis(b.StartTime) }
+func (b *Batch) Started() time.Time { return b.StartTime.Time }
 
 // Ended is EndTime as a time; zero until the batch is finished.
-func (b *Batch) Ended() time.Time { return epochMillis(b.EndTime) }
-
-func epochMillis(ms int64) time.Time {
-	if ms <= 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
-}
+func (b *Batch) Ended() time.Time { return b.EndTime.Time }
 
 // Err is a *BatchFailedError when the batch finished with an error, else nil.
 func (b *Batch) Err() error {

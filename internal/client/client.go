@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -220,12 +221,19 @@ func decodeJSON(resp *http.Response, out any) error {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return nil
 	}
-	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil &&
-		mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return fmt.Errorf("%s %s: expected a JSON answer but the server sent %s: %s", method, path, mt, excerpt(raw))
+	body := io.Reader(io.LimitReader(resp.Body, maxJSONResponse))
+	if ct := resp.Header.Get("Content-Type"); !isJSONMediaType(ct) {
+		// Some gateways relabel JSON; anything else (an HTML page from a
+		// proxy) is reported as what it is.
+		br := bufio.NewReader(body)
+		if first, _ := br.Peek(1); len(first) == 0 || (first[0] != '{' && first[0] != '[') {
+			raw, _ := io.ReadAll(io.LimitReader(br, 512))
+			mt, _, _ := mime.ParseMediaType(ct)
+			return fmt.Errorf("%s %s: expected a JSON answer but the server sent %s: %s", method, path, mt, excerpt(raw))
+		}
+		body = br
 	}
-	dec := json.NewDecoder(io.LimitReader(resp.Body, maxJSONResponse))
+	dec := json.NewDecoder(body)
 	dec.UseNumber()
 	if err := dec.Decode(out); err != nil {
 		if errors.Is(err, io.EOF) {

@@ -117,7 +117,8 @@ func TestRequestURLs(t *testing.T) {
 				mu.Lock()
 				got = append(got, r.RequestURI)
 				mu.Unlock()
-				writeJSON(w, http.StatusOK, `{}`)
+				b, _ := io.ReadAll(r.Body)
+				echoEntity(w, http.StatusOK, b)
 			}))
 			defer srv.Close()
 			c, err := New(Config{BaseURL: srv.URL + tt.base, CustomerID: testCustomerID, Auth: BasicAuth{Username: "u", Password: "p"}})
@@ -200,7 +201,7 @@ func TestRequestHeaders(t *testing.T) {
 					w.WriteHeader(http.StatusNoContent)
 					return
 				}
-				writeJSON(w, http.StatusOK, `{"id":5}`)
+				echoEntity(w, http.StatusOK, b)
 			}), func(c *Config) { c.UserAgent = tt.userAgent })
 			if err := tt.call(context.Background(), c); err != nil {
 				t.Fatalf("call: %v", err)
@@ -300,10 +301,35 @@ func TestAPIErrors(t *testing.T) {
 			wantReason: `{"code":"CONFLICT"}`,
 		},
 		{
-			name: "JSON body labelled as text is not parsed", status: 404, contentType: "text/plain",
+			// Gateways relabel: a JSON object is read whatever its label.
+			name: "JSON body labelled as text is parsed", status: 404, contentType: "text/plain",
 			body: `{"code":"NOT_FOUND","message":"x"}`,
-			want: APIError{StatusCode: 404, Body: `{"code":"NOT_FOUND","message":"x"}`}, wantIs: ErrNotFound,
-			wantText: []string{"404 Not Found: {"},
+			want: APIError{StatusCode: 404, Code: "NOT_FOUND", Message: "x"}, wantIs: ErrNotFound,
+			wantText: []string{"404 NOT_FOUND: x"},
+		},
+		{
+			name: "other JSON: nested error object", status: 400, contentType: "application/problem+json",
+			body: `{"error":{"code":"BadArgument","description":"name is too long","target":"name"}}`,
+			want: APIError{StatusCode: 400, Code: "BadArgument", Message: "name is too long", Field: "name"}, wantIs: ErrValidation,
+			wantText: []string{`400 BadArgument: name is too long (field "name")`},
+		},
+		{
+			name: "other JSON: problem details", status: 409, contentType: "application/problem+json",
+			body: `{"type":"about:blank","title":"Conflict","detail":"originalId exists","status":409}`,
+			want: APIError{StatusCode: 409, Message: "originalId exists"}, wantIs: ErrConflict,
+			wantText: []string{"409 Conflict: originalId exists"},
+		},
+		{
+			name: "other JSON: error word and errors list", status: 400, contentType: "application/json",
+			body: `{"error":"Bad Request","errors":[{"message":"must not be blank","field":"name"}]}`,
+			want: APIError{StatusCode: 400, Code: "Bad Request", Message: "must not be blank", Field: "name"}, wantIs: ErrValidation,
+			wantText: []string{`must not be blank (field "name")`},
+		},
+		{
+			name: "other JSON without a message keeps the body", status: 500, contentType: "application/json",
+			body: `{"timestamp":1700000000000,"path":"/x"}`,
+			want: APIError{StatusCode: 500, Body: `{"timestamp":1700000000000,"path":"/x"}`},
+			wantText: []string{`500 Internal Server Error: {"timestamp"`},
 		},
 		{
 			name: "plain text", status: 403, contentType: "text/plain",
@@ -368,7 +394,12 @@ func TestAPIErrors(t *testing.T) {
 			t.Fatal("want an error")
 		}
 		msg := err.Error()
-		mustContain(t, msg, "502 Bad Gateway: <!DOCTYPE html> <html> <head><title>502 Bad Gateway</title></head> <body><p>upstream went away</p>")
+		// The page's text, without tags and without the title that repeats
+		// the status.
+		mustContain(t, msg, "502 Bad Gateway: an HTML page: upstream went away upstream went away")
+		if strings.Contains(msg, "<") {
+			t.Errorf("HTML tags in the message: %q", msg)
+		}
 		if strings.ContainsAny(msg, "\n\t") {
 			t.Errorf("excerpt is not one line: %q", msg)
 		}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // Subscription states of SubscriptionStatusDto.
@@ -25,8 +27,8 @@ type Contact struct {
 	Properties   map[string]string `json:"properties"`
 	Status       string            `json:"status,omitempty"`
 	MobileStatus string            `json:"mobileStatus,omitempty"`
-	DateCreated  string            `json:"dateCreated,omitempty"`
-	DateModified string            `json:"dateModified,omitempty"`
+	DateCreated  Timestamp         `json:"dateCreated,omitempty"`
+	DateModified Timestamp         `json:"dateModified,omitempty"`
 }
 
 // ContactInput creates a contact. Properties keys are attribute names or ids
@@ -59,14 +61,64 @@ func contactPath(listID, originalID string) string {
 }
 
 // CreateContact creates a contact in a list. A contact with the same
-// originalId already in the list is an error matching ErrConflict.
+// originalId already in the list is an error matching ErrConflict, whether
+// the service refuses the create (409, or a 400 while the contact exists)
+// or carries it out as an upsert (it answers with a contact created before
+// this call): a create never takes over a contact silently. An answer that
+// lacks the contact is completed with a GET by originalId.
 func (c *Client) CreateContact(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
+	wrap := func(err error) error {
+		return fmt.Errorf("creating contact %q in list %s: %w", in.OriginalID, listID, err)
+	}
+	since := time.Now().Add(-AdoptWindow)
+	a, err := c.write(ctx, http.MethodPost, contactsPath(listID), in)
+	if errors.Is(err, ErrValidation) && !errors.Is(err, ErrConflict) {
+		// Some services refuse an existing id as invalid input: tell the
+		// two apart by looking, so the caller can offer an import.
+		if _, gerr := c.GetContact(ctx, listID, in.OriginalID); gerr == nil {
+			return nil, wrap(&existingContactError{OriginalID: in.OriginalID, Err: err})
+		}
+	}
+	if err != nil {
+		return nil, wrap(err)
+	}
 	var out Contact
-	if err := c.doJSON(ctx, http.MethodPost, contactsPath(listID), nil, in, &out); err != nil {
-		return nil, fmt.Errorf("creating contact %q in list %s: %w", in.OriginalID, listID, err)
+	if err := c.created(ctx, a, func(string) string { return contactPath(listID, in.OriginalID) }, &out); err != nil {
+		if acted(err) {
+			// The contact's key is known: read it back by that instead.
+			err = c.doJSON(ctx, http.MethodGet, contactPath(listID, in.OriginalID), nil, nil, &out)
+			if err != nil {
+				err = &ReadBackError{ID: in.OriginalID, Err: err}
+			}
+		}
+		if err != nil {
+			return nil, wrap(err)
+		}
+	}
+	if created := out.DateCreated.Time; !created.IsZero() && created.Before(since.Truncate(time.Second)) {
+		return nil, wrap(&existingContactError{OriginalID: in.OriginalID, Upsert: true})
 	}
 	return &out, nil
 }
+
+// existingContactError is a create of an originalId the list already had.
+type existingContactError struct {
+	OriginalID string
+	Upsert     bool  // the service merged the create into the contact
+	Err        error // the service's refusal, when it refused
+}
+
+func (e *existingContactError) Error() string {
+	if e.Upsert {
+		return fmt.Sprintf("contact %q already existed: the service answered the create with that contact (created before this call), so it may have merged the properties sent into it", e.OriginalID)
+	}
+	return fmt.Sprintf("contact %q already exists in the list (the service refused the create: %v)", e.OriginalID, e.Err)
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *existingContactError) Is(target error) bool { return target == ErrConflict }
+
+func (e *existingContactError) Unwrap() error { return e.Err }
 
 // GetContact reads a contact; the error matches ErrNotFound when the list
 // has no such contact (or the list is gone).
@@ -85,7 +137,11 @@ func (c *Client) UpdateContactProperties(ctx context.Context, listID, originalID
 		props = map[string]*string{}
 	}
 	var out Contact
-	if err := c.doJSON(ctx, http.MethodPut, contactPath(listID, originalID), nil, contactUpdate{Properties: props}, &out); err != nil {
+	a, err := c.write(ctx, http.MethodPut, contactPath(listID, originalID), contactUpdate{Properties: props})
+	if err == nil {
+		err = c.updated(ctx, a, contactPath(listID, originalID), &out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("updating contact %q of list %s: %w", originalID, listID, err)
 	}
 	return &out, nil

@@ -26,7 +26,7 @@ func (c *Client) CreateProjectOnce(ctx context.Context, in ProjectInput) (*Proje
 				return nil, false, err
 			}
 			return adoptOne(all, "project", in.Name, since,
-				func(p Project) (string, string, string) { return p.Name, p.DateCreated, p.ID.String() })
+				func(p Project) (string, time.Time, string) { return p.Name, p.DateCreated.Time, p.ID.String() })
 		})
 }
 
@@ -41,7 +41,7 @@ func (c *Client) CreateListOnce(ctx context.Context, in ListInput) (*List, error
 				return nil, false, err
 			}
 			return adoptOne(all, "list", in.Name, since,
-				func(l List) (string, string, string) { return l.Name, l.DateCreated, l.ID.String() })
+				func(l List) (string, time.Time, string) { return l.Name, l.DateCreated.Time, l.ID.String() })
 		})
 }
 
@@ -60,7 +60,7 @@ func (c *Client) CreateContactOnce(ctx context.Context, listID string, in Contac
 			if err != nil {
 				return nil, false, err
 			}
-			if !createdSince(got.DateCreated, since) {
+			if !createdSince(got.DateCreated.Time, since) {
 				return nil, false, fmt.Errorf("contact %q already existed in list %s before this create: %w", in.OriginalID, listID, ErrConflict)
 			}
 			return got, true, nil
@@ -69,7 +69,7 @@ func (c *Client) CreateContactOnce(ctx context.Context, listID string, in Contac
 
 // adoptOne picks the single object named name created since since; several
 // candidates cannot be told apart, so the error names them for an import.
-func adoptOne[T any](all []T, kind, name string, since time.Time, fields func(T) (name, created, id string)) (*T, bool, error) {
+func adoptOne[T any](all []T, kind, name string, since time.Time, fields func(T) (name string, created time.Time, id string)) (*T, bool, error) {
 	var match []T
 	var ids []string
 	for _, o := range all {
@@ -117,11 +117,11 @@ func (c *Client) CreateImportOnce(ctx context.Context, listID string, in ImportR
 			if err != nil {
 				return nil, false, err
 			}
-			return adoptOne(all, "import", key, since, func(imp Import) (string, string, string) {
+			return adoptOne(all, "import", key, since, func(imp Import) (string, time.Time, string) {
 				if imp.BatchID != "" || !imp.Matches(in) {
-					return "", imp.DateCreated, imp.ID.String() // uploaded already: not the one just made
+					return "", imp.DateCreated.Time, imp.ID.String() // uploaded already: not the one just made
 				}
-				return key, imp.DateCreated, imp.ID.String()
+				return key, imp.DateCreated.Time, imp.ID.String()
 			})
 		})
 	if err != nil {
@@ -184,8 +184,12 @@ func (c *Client) StartStatisticsExportOnce(ctx context.Context, in StatisticsExp
 			if err != nil {
 				return nil, false, err
 			}
-			return adoptOne(all, "statistics export", key, since, func(b Batch) (string, string, string) {
-				return b.ExportType + " for " + b.Period, b.DateCreated, b.ID.String()
+			return adoptOne(all, "statistics export", key, since, func(b Batch) (string, time.Time, string) {
+				created := b.DateCreated.Time
+				if created.IsZero() {
+					created = b.StartTime.Time // startTime is when the batch was accepted
+				}
+				return b.ExportType + " for " + b.Period, created, b.ID.String()
 			})
 		})
 	if err != nil {
@@ -194,12 +198,12 @@ func (c *Client) StartStatisticsExportOnce(ctx context.Context, in StatisticsExp
 	return found.ID, nil
 }
 
-// createdSince reports whether an RFC 3339 timestamp is at or after since.
-// A timestamp that does not parse counts as recent: adopting is safer than
-// creating a duplicate.
-func createdSince(ts string, since time.Time) bool {
-	t, err := time.Parse(time.RFC3339, ts)
-	if err != nil {
+// createdSince reports whether a creation time is at or after since. Times
+// are compared parsed, never as text, so any form the service sends works.
+// No time (the service sent none, or none that parses) counts as recent:
+// adopting is safer than creating a duplicate.
+func createdSince(t, since time.Time) bool {
+	if t.IsZero() {
 		return true
 	}
 	return !t.Before(since.Truncate(time.Second))
@@ -218,8 +222,8 @@ func (c *Client) CreateWebhookOnce(ctx context.Context, in WebhookInput) (*Webho
 			}
 			key := in.URL + " " + sameJSONKey(sortedCopy(in.Events))
 			return adoptOne(all, "webhook", key, since,
-				func(w Webhook) (string, string, string) {
-					return w.URL + " " + sameJSONKey(sortedCopy(w.Events)), w.DateCreated, w.ID.String()
+				func(w Webhook) (string, time.Time, string) {
+					return w.URL + " " + sameJSONKey(sortedCopy(w.Events)), w.DateCreated.Time, w.ID.String()
 				})
 		})
 }
@@ -242,8 +246,8 @@ func (c *Client) CreateEntityOnce(ctx context.Context, collection string, body E
 			if err != nil {
 				return nil, false, err
 			}
-			return adoptOne(all, "entity", "same body in "+collection, since, func(e Entity) (string, string, string) {
-				created, _ := e["dateCreated"].(string)
+			return adoptOne(all, "entity", "same body in "+collection, since, func(e Entity) (string, time.Time, string) {
+				created := EntityTime(e, "dateCreated")
 				for k, v := range want {
 					if sameJSONKey(e[k]) != v {
 						return "", created, EntityID(e)

@@ -2,8 +2,11 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // CollectionPath escapes each "/"-separated segment of a collection path
@@ -76,4 +79,19 @@ func EntityID(e Entity) string {
 		return fmt.Sprintf("%.0f", v)
 	}
 	return ""
+}
+
+// EntityTime reads a timestamp field of an entity in any form Timestamp
+// accepts (RFC 3339 text, epoch seconds or milliseconds); the zero time when
+// the entity has none.
+func EntityTime(e Entity, key string) time.Time {
+	switch v := e[key].(type) {
+	case string:
+		return ParseTimestamp(v)
+	case json.Number:
+		return epochTime(v.String())
+	case float64:
+		return epochTime(strconv.FormatFloat(v, 'f', -1, 64))
+	}
+	return time.Time{}
 }

@@ -51,7 +51,7 @@ func TestCollectionPath(t *testing.T) {
 // Generic entity calls reach the nested path and send the body with its
 // numbers exact.
 func TestEntityCalls(t *testing.T) {
-	rec := &recorder{status: 200, body: `{"id":7,"n":123456789012345678901234567890}`}
+	rec := &recorder{status: 200, body: `{"id":7,"n":123456789012345678901234567890,"nested":{"ok":true}}`}
 	c, _ := newTestClient(t, rec)
 	ctx := context.Background()
 

@@ -1,10 +1,14 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -96,32 +100,115 @@ func AsAPIError(err error) (*APIError, bool) {
 	return apiErr, ok
 }
 
-// errorBody is the service's error shape (see the service conventions guide).
-type errorBody struct {
-	Status  int    `json:"status"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Field   string `json:"field"`
-	// Some services say "error" where we say "code"; accept both.
-	Error string `json:"error"`
-}
-
-// newAPIError decodes an error response body (already bounded by the caller).
+// newAPIError decodes an error response body (already bounded by the
+// caller). The interface shows no error shape, so it reads the documented
+// JSON ({"code", "message", "field"}) and the other shapes services use:
+// {"error": "..."} or {"error": {"code", "message" or "description",
+// "target"}}, RFC 7807 problem details ("title", "detail"), {"errors":
+// [{...}]}; an HTML page (a gateway's) is reduced to its text, and plain
+// text is kept as it is. Whatever the body, the error still names the
+// call and its status.
 func newAPIError(method, path string, status int, contentType string, body []byte) *APIError {
 	e := &APIError{Method: method, Path: path, StatusCode: status}
-	var eb errorBody
-	if strings.Contains(contentType, "json") && json.Unmarshal(body, &eb) == nil {
-		e.Code = eb.Code
-		if e.Code == "" {
-			e.Code = eb.Error
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		var obj map[string]any
+		if json.Unmarshal(trimmed, &obj) == nil {
+			e.Code, e.Message, e.Field = errorFields(obj)
 		}
-		e.Message = eb.Message
-		e.Field = eb.Field
 	}
 	if e.Message == "" {
-		e.Body = excerpt(body)
+		if looksLikeHTML(contentType, trimmed) {
+			// Error() names the status already; a gateway's title repeats it.
+			text := htmlText(string(trimmed))
+			text = strings.TrimPrefix(text, fmt.Sprintf("%d %s", status, http.StatusText(status)))
+			text = strings.TrimLeft(text, ": ")
+			e.Body = excerpt([]byte("an HTML page: " + text))
+		} else {
+			e.Body = excerpt(body)
+		}
 	}
 	return e
+}
+
+// errorFields finds the code, message and field of a JSON error object in
+// any of the shapes newAPIError reads.
+func errorFields(obj map[string]any) (code, message, field string) {
+	str := func(m map[string]any, keys ...string) string {
+		for _, k := range keys {
+			switch v := m[k].(type) {
+			case string:
+				if v != "" {
+					return v
+				}
+			case float64:
+				return strconv.FormatFloat(v, 'f', -1, 64)
+			}
+		}
+		return ""
+	}
+	code = str(obj, "code", "errorCode", "error_code")
+	message = str(obj, "message", "detail", "description", "error_description", "errorMessage", "title")
+	field = str(obj, "field", "target", "param", "property")
+	switch inner := obj["error"].(type) {
+	case string:
+		if code == "" {
+			code = inner
+		} else if message == "" {
+			message = inner
+		}
+	case map[string]any:
+		c, m, f := errorFields(inner)
+		code, message, field = firstOf(code, c), firstOf(message, m), firstOf(field, f)
+	}
+	if list, ok := obj["errors"].([]any); ok && len(list) > 0 {
+		if first, ok := list[0].(map[string]any); ok {
+			c, m, f := errorFields(first)
+			code, message, field = firstOf(code, c), firstOf(message, m), firstOf(field, f)
+		}
+	}
+	if message == "" && code != "" && obj["message"] == nil && obj["error"] != nil {
+		// {"error": "Not Found"} says what happened, in words.
+		if s, ok := obj["error"].(string); ok {
+			message = s
+		}
+	}
+	return code, message, field
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func looksLikeHTML(contentType string, body []byte) bool {
+	if strings.Contains(strings.ToLower(contentType), "html") {
+		return true
+	}
+	lower := bytes.ToLower(body[:min(len(body), 64)])
+	return bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html"))
+}
+
+var (
+	htmlDropped = regexp.MustCompile(`(?is)<(script|style|head)\b.*?</(script|style|head)>`)
+	htmlTitle   = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+	htmlTag     = regexp.MustCompile(`(?s)<[^>]*>`)
+)
+
+// htmlText is the readable text of an HTML page: its title, then the text
+// of its body without tags, scripts or styles.
+func htmlText(page string) string {
+	var title string
+	if m := htmlTitle.FindStringSubmatch(page); m != nil {
+		title = strings.TrimSpace(html.UnescapeString(m[1]))
+	}
+	text := strings.Join(strings.Fields(html.UnescapeString(htmlTag.ReplaceAllString(htmlDropped.ReplaceAllString(page, " "), " "))), " ")
+	if title != "" && !strings.HasPrefix(text, title) {
+		text = strings.TrimSpace(title + ": " + text)
+	}
+	return text
 }
 
 // excerpt turns a body into one printable line of bounded length.

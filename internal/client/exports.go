@@ -23,21 +23,17 @@ type StatisticsExportRequest struct {
 	Period     string `json:"period"`
 }
 
-// batchStarted is the answer of calls that start a batch.
-type batchStarted struct {
-	BatchID ID `json:"batchId"`
-}
-
 // StartStatisticsExport starts an export and returns its batch id.
 func (c *Client) StartStatisticsExport(ctx context.Context, in StatisticsExportRequest) (ID, error) {
-	var out batchStarted
-	if err := c.doJSON(ctx, http.MethodPost, Path(batchesPath, "exports", "statistics"), nil, in, &out); err != nil {
+	a, err := c.write(ctx, http.MethodPost, Path(batchesPath, "exports", "statistics"), in)
+	if err != nil {
 		return "", fmt.Errorf("starting %s statistics export for %s: %w", in.ExportType, in.Period, err)
 	}
-	if out.BatchID == "" {
-		return "", fmt.Errorf("starting %s statistics export for %s: the service answered without a batchId", in.ExportType, in.Period)
+	id := a.startedID("batchId")
+	if id == "" {
+		return "", fmt.Errorf("starting %s statistics export for %s: %w", in.ExportType, in.Period, a.namedNothing())
 	}
-	return out.BatchID, nil
+	return ID(id), nil
 }
 
 // maxResultURL bounds the text/plain answer of the result URL call.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 )
 
 // DefaultPageSize is the page size the client asks for when it pages through
@@ -23,14 +22,26 @@ func (c *Client) GetOne(ctx context.Context, collection, id string, out any) err
 }
 
 // CreateOne posts an entity to a collection and decodes the created entity
-// into out.
-func (c *Client) CreateOne(ctx context.Context, collection string, in, out any) error {
-	return c.doJSON(ctx, http.MethodPost, collection, nil, in, out)
+// into out, reading it back when the answer lacks it (answer.go). skip names
+// keys of in that the service never echoes.
+func (c *Client) CreateOne(ctx context.Context, collection string, in, out any, skip ...string) error {
+	a, err := c.write(ctx, http.MethodPost, collection, in)
+	if err != nil {
+		return err
+	}
+	return c.created(ctx, a, func(id string) string { return collection + "/" + url.PathEscape(id) }, out, skip...)
 }
 
-// UpdateOne puts an entity and decodes the updated entity into out.
-func (c *Client) UpdateOne(ctx context.Context, collection, id string, in, out any) error {
-	return c.doJSON(ctx, http.MethodPut, collection+"/"+url.PathEscape(id), nil, in, out)
+// UpdateOne puts an entity and decodes the updated entity into out, reading
+// it back when the answer lacks it (an empty body, 204). skip names keys of
+// in that the service never echoes.
+func (c *Client) UpdateOne(ctx context.Context, collection, id string, in, out any, skip ...string) error {
+	p := collection + "/" + url.PathEscape(id)
+	a, err := c.write(ctx, http.MethodPut, p, in)
+	if err != nil {
+		return err
+	}
+	return c.updated(ctx, a, p, out, skip...)
 }
 
 // DeleteOne deletes an entity. A 404 counts as done: the object is gone
@@ -46,6 +57,14 @@ func (c *Client) DeleteOne(ctx context.Context, collection, id string) error {
 // EachPage pages through a collection and calls fn with each page, so that
 // a large collection is never held whole. It stops at the first page shorter
 // than the page size.
+//
+// The interface does not show paging, so a service may ignore it. EachPage
+// never loops, duplicates or drops entities whatever the service does
+// (paging_guard.go): a page longer than the page size is the whole
+// collection (the service ignores pageSize); a page the same as an earlier
+// one means the service ignores page, and then either the collection was
+// that page (it ignores pageSize too) or it cannot be read completely, which
+// is an error matching ErrPagingIgnored rather than a silent half.
 func EachPage[T any](ctx context.Context, c *Client, collection string, query url.Values, pageSize int, fn func([]T) error) error {
 	if pageSize <= 0 {
 		pageSize = DefaultPageSize
@@ -54,12 +73,21 @@ func EachPage[T any](ctx context.Context, c *Client, collection string, query ur
 	for k, v := range query {
 		q[k] = v
 	}
+	var guard pagingGuard
 	for page := 0; ; page++ {
-		q.Set("page", strconv.Itoa(page))
-		q.Set("pageSize", strconv.Itoa(pageSize))
-		var items []T
-		if err := c.doJSON(ctx, http.MethodGet, collection, q, nil, &items); err != nil {
+		items, digest, err := getPage[T](ctx, c, collection, q, page, pageSize)
+		if err != nil {
 			return fmt.Errorf("listing %s (page %d): %w", collection, page, err)
+		}
+		switch guard.next(digest, len(items), pageSize) {
+		case pageRepeated:
+			// Already handed to fn: is the collection that one page?
+			if err := c.confirmSinglePage(ctx, collection, q, pageSize); err != nil {
+				return fmt.Errorf("listing %s: %w", collection, err)
+			}
+			return nil
+		case pageWhole:
+			return fn(items)
 		}
 		if err := fn(items); err != nil {
 			return err

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -150,3 +151,16 @@ func (b *trackingBody) Close() error { b.closed.Store(true); return nil }
 
 // tlsVerifyErr stands for a certificate the client must not retry past.
 var tlsVerifyErr = tls.CertificateVerificationError{Err: errors.New("x509: certificate signed by unknown authority")}
+
+// echoEntity answers a write as a service that echoes the entity would: the
+// request's JSON object with "id" added (5 unless the body has one); other
+// methods get {"id":5}.
+func echoEntity(w http.ResponseWriter, status int, body []byte) {
+	obj := map[string]any{}
+	_ = json.Unmarshal(body, &obj)
+	if _, ok := obj["id"]; !ok {
+		obj["id"] = 5
+	}
+	b, _ := json.Marshal(obj)
+	writeJSON(w, status, string(b))
+}

@@ -59,8 +59,8 @@ type Import struct {
 	Encoding  string `json:"encoding"`
 	Type      string `json:"type"`
 	// IdentityColumn is as the request gave it; empty when it was left out.
-	IdentityColumn string `json:"identityColumn"`
-	DateCreated    string `json:"dateCreated"`
+	IdentityColumn string    `json:"identityColumn"`
+	DateCreated    Timestamp `json:"dateCreated"`
 	// BatchID is empty until the file was uploaded.
 	BatchID ID `json:"batchId"`
 }
@@ -80,21 +80,18 @@ func (c *Client) ListImports(ctx context.Context, listID string) ([]Import, erro
 	return all, nil
 }
 
-type importCreated struct {
-	ID ID `json:"id"`
-}
-
 // CreateImport is step 1: it declares an import into a list and returns
 // the import id.
 func (c *Client) CreateImport(ctx context.Context, listID string, in ImportRequest) (ID, error) {
-	var out importCreated
-	if err := c.doJSON(ctx, http.MethodPost, Path("lists", listID, "imports"), nil, in, &out); err != nil {
+	a, err := c.write(ctx, http.MethodPost, Path("lists", listID, "imports"), in)
+	if err != nil {
 		return "", fmt.Errorf("creating a %s import into list %s: %w", in.Type, listID, err)
 	}
-	if out.ID == "" {
-		return "", fmt.Errorf("creating a %s import into list %s: the service answered without an id", in.Type, listID)
+	id := a.startedID("id")
+	if id == "" {
+		return "", fmt.Errorf("creating a %s import into list %s: %w", in.Type, listID, a.namedNothing())
 	}
-	return out.ID, nil
+	return ID(id), nil
 }
 
 // UploadImport is step 2: it sends the file as text/csv and returns the id
@@ -115,14 +112,13 @@ func (c *Client) UploadImport(ctx context.Context, listID, importID string, file
 		return "", fmt.Errorf("uploading the file of import %s into list %s: %w", importID, listID, err)
 	}
 	defer func() { _ = resp.Body.Close() }()
-	var out batchStarted
-	if err := decodeJSON(resp, &out); err != nil {
-		return "", fmt.Errorf("uploading the file of import %s into list %s: %w", importID, listID, err)
+	a := answerOf(resp)
+	id := a.startedID("batchId")
+	if id == "" {
+		// The file was accepted: reading the import back finds its batch.
+		return "", fmt.Errorf("uploading the file of import %s into list %s: %w", importID, listID, a.namedNothing())
 	}
-	if out.BatchID == "" {
-		return "", fmt.Errorf("uploading the file of import %s into list %s: the service answered without a batchId", importID, listID)
-	}
-	return out.BatchID, nil
+	return ID(id), nil
 }
 
 // sizedReadSeeker tells the retry layer its length, so the upload carries a

@@ -9,13 +9,13 @@ const listsPath = "lists"
 
 // List is a recipient list (the Lists domain, generic pattern).
 type List struct {
-	ID           ID      `json:"id,omitempty"`
-	Name         string  `json:"name"`
-	Description  *string `json:"description"`
-	SenderName   *string `json:"senderName"`
-	SenderEmail  *string `json:"senderEmail"`
-	DateCreated  string  `json:"dateCreated,omitempty"`
-	DateModified string  `json:"dateModified,omitempty"`
+	ID           ID        `json:"id,omitempty"`
+	Name         string    `json:"name"`
+	Description  *string   `json:"description"`
+	SenderName   *string   `json:"senderName"`
+	SenderEmail  *string   `json:"senderEmail"`
+	DateCreated  Timestamp `json:"dateCreated,omitempty"`
+	DateModified Timestamp `json:"dateModified,omitempty"`
 }
 
 // ListInput is the writable part of a list. A nil optional field is sent as

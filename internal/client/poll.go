@@ -99,6 +99,7 @@ func (e *BatchWaitError) Unwrap() error { return e.Err }
 // when ctx ends first.
 func (c *Client) WaitForBatch(ctx context.Context, id string, schedule PollSchedule, progress func(Batch)) (*Batch, error) {
 	var last *Batch
+	warned := false
 	for n := 0; ; n++ {
 		b, err := c.GetBatch(ctx, id)
 		if err != nil {
@@ -108,6 +109,12 @@ func (c *Client) WaitForBatch(ctx context.Context, id string, schedule PollSched
 			return last, fmt.Errorf("waiting for batch %s: %w", id, err)
 		}
 		last = b
+		if !b.KnownStatus() && !warned {
+			warned = true
+			c.logger.Warn(ctx, "batch has a status this provider does not know; waiting on it as still running", map[string]any{
+				"batch_id": id, "status": b.RawStatus,
+			})
+		}
 		if progress != nil {
 			progress(*b)
 		}

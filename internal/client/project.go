@@ -9,11 +9,11 @@ const projectsPath = "projects"
 
 // Project is an entity of the Projects domain.
 type Project struct {
-	ID           ID      `json:"id,omitempty"`
-	Name         string  `json:"name"`
-	Description  *string `json:"description"`
-	DateCreated  string  `json:"dateCreated,omitempty"`
-	DateModified string  `json:"dateModified,omitempty"`
+	ID           ID        `json:"id,omitempty"`
+	Name         string    `json:"name"`
+	Description  *string   `json:"description"`
+	DateCreated  Timestamp `json:"dateCreated,omitempty"`
+	DateModified Timestamp `json:"dateModified,omitempty"`
 }
 
 // ProjectInput is the writable part of a project. A nil Description is sent

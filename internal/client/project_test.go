@@ -139,7 +139,7 @@ func TestProjectCRUD(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CreateProject: %v", err)
 	}
-	want := &Project{ID: "5", Name: "alpha", DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T10:00:00Z"}
+	want := &Project{ID: "5", Name: "alpha", DateCreated: TimestampOf("2026-11-22T10:00:00Z"), DateModified: TimestampOf("2026-11-22T10:00:00Z")}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("created (-want +got):\n%s", diff)
 	}
@@ -167,7 +167,7 @@ func TestProjectCRUD(t *testing.T) {
 	if err != nil {
 		t.Fatalf("UpdateProject: %v", err)
 	}
-	wantU := &Project{ID: "6", Name: "beta2", DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T11:00:00Z"}
+	wantU := &Project{ID: "6", Name: "beta2", DateCreated: TimestampOf("2026-11-22T10:00:00Z"), DateModified: TimestampOf("2026-11-22T11:00:00Z")}
 	if diff := cmp.Diff(wantU, u); diff != "" {
 		t.Errorf("updated (-want +got):\n%s", diff)
 	}

@@ -60,7 +60,7 @@ func TestListImportsAndBatches(t *testing.T) {
 	if len(imps) != 2 || imps[0].ID != first || imps[1].ID != second {
 		t.Fatalf("imports = %+v, want %s then %s", imps, first, second)
 	}
-	if !imps[0].Matches(in) || imps[0].BatchID != batch || imps[0].DateCreated == "" {
+	if !imps[0].Matches(in) || imps[0].BatchID != batch || imps[0].DateCreated.IsZero() {
 		t.Errorf("first import = %+v, want the request %+v, batch %s and a dateCreated", imps[0], in, batch)
 	}
 	if imps[1].IdentityColumn != "" || imps[1].BatchID != "" {
@@ -78,7 +78,7 @@ func TestListImportsAndBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(exports) != 1 || exports[0].ID != export || exports[0].ExportType != "LISTS" || exports[0].Period != "TODAY" || exports[0].DateCreated == "" {
+	if len(exports) != 1 || exports[0].ID != export || exports[0].ExportType != "LISTS" || exports[0].Period != "TODAY" || exports[0].DateCreated.IsZero() {
 		t.Errorf("STAT_EXPORT batches = %+v, want export %s with its request", exports, export)
 	}
 	all, err := c.ListBatches(ctx, "")

@@ -16,11 +16,25 @@ type UncertainError struct {
 	Method     string
 	Path       string
 	StatusCode int // 0 when the connection failed
-	Err        error
+	// Acted is set when the service answered success but its answer named
+	// nothing it made: the write was carried out, so it must never be sent
+	// again, only read back.
+	Acted bool
+	Err   error
 }
 
 func (e *UncertainError) Error() string {
+	if e.Acted {
+		return fmt.Sprintf("%s %s: the service carried it out (status %d) but did not say what it made: %v", e.Method, e.Path, e.StatusCode, e.Err)
+	}
 	return fmt.Sprintf("%s %s: the outcome is unknown (the service may have carried it out): %v", e.Method, e.Path, e.Err)
+}
+
+// acted reports whether err is an *UncertainError of a write known to have
+// been carried out.
+func acted(err error) bool {
+	var u *UncertainError
+	return errors.As(err, &u) && u.Acted
 }
 
 func (e *UncertainError) Unwrap() error { return e.Err }
@@ -47,7 +61,8 @@ const AdoptWindow = 5 * time.Second
 // before trying again: find looks for the object the attempt would have made
 // (created at or after since). A found object is adopted, so nothing is
 // created twice; when none exists the attempt provably did nothing and is
-// repeated, up to the client's retry budget. find returns an error when it
+// repeated, up to the client's retry budget, unless the service said it
+// acted (a success that named nothing). find returns an error when it
 // cannot tell (for instance two candidates), which the caller reports with
 // the objects to import.
 func CreateOrAdopt[T any](ctx context.Context, c *Client, what string,
@@ -74,6 +89,11 @@ func CreateOrAdopt[T any](ctx context.Context, c *Client, what string,
 		if ok {
 			c.logger.Info(ctx, "adopted the object an interrupted create made", map[string]any{"object": what})
 			return found, nil
+		}
+		if acted(err) {
+			// The service said it made something; a read-back that finds
+			// nothing must not lead to a second one.
+			return zero, fmt.Errorf("%s: %w; reading back found no such object, so nothing was created again: look for it in the account and import it", what, err)
 		}
 		if attempt >= c.cfg.MaxRetries {
 			return zero, err

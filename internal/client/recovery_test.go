@@ -114,10 +114,16 @@ func TestCreatedSince(t *testing.T) {
 		"later":       {"2026-11-22T10:00:03Z", true},
 		"earlier":     {"2026-11-22T09:59:59Z", false},
 		"unparseable": {"yesterday", true},
+		// Read-back compares parsed times: the same instant in other forms.
+		"offset, same second":   {"2026-11-22T12:00:00.000+02:00", true},
+		"offset, earlier":       {"2026-11-22T11:59:59+02:00", false},
+		"epoch millis, later":   {"1795341603000", true},
+		"epoch seconds, later":  {"1795341603", true},
+		"epoch seconds, before": {"1795341599", false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := createdSince(tc.ts, since); got != tc.want {
+			if got := createdSince(ParseTimestamp(tc.ts), since); got != tc.want {
 				t.Errorf("createdSince(%q) = %v, want %v", tc.ts, got, tc.want)
 			}
 		})

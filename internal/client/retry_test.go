@@ -90,7 +90,7 @@ func TestRetryOnStatus(t *testing.T) {
 					w.WriteHeader(http.StatusNoContent)
 					return
 				}
-				writeJSON(w, http.StatusOK, `{"id":5}`)
+				writeJSON(w, http.StatusOK, `{"id":5,"name":"p"}`)
 			}))
 			err := call(context.Background(), c, tt.method)
 			if got := attempts.get(); got != tt.wantAttempts {
@@ -181,7 +181,7 @@ func TestRetryOnDroppedConnection(t *testing.T) {
 					w.WriteHeader(http.StatusNoContent)
 					return
 				}
-				writeJSON(w, http.StatusOK, `{"id":5}`)
+				writeJSON(w, http.StatusOK, `{"id":5,"name":"p"}`)
 			}))
 			err := call(context.Background(), c, tt.method)
 			if got := attempts.get(); got != tt.wantAttempts {
@@ -220,7 +220,7 @@ func TestRetryOnRefusedConnection(t *testing.T) {
 		d := &refusingDialer{refuse: 2}
 		c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			attempts.inc()
-			writeJSON(w, http.StatusCreated, `{"id":9}`)
+			writeJSON(w, http.StatusCreated, `{"id":9,"name":"p"}`)
 		}), func(c *Config) { c.Transport = &http.Transport{DialContext: d.DialContext} })
 		var out struct{ ID ID }
 		if err := c.CreateOne(context.Background(), "projects", map[string]string{"name": "p"}, &out); err != nil {
@@ -446,7 +446,7 @@ func TestRetryAfterHonouredEndToEnd(t *testing.T) {
 			writeError(w, http.StatusTooManyRequests, "TOO_MANY_REQUESTS", "slow down", "")
 			return
 		}
-		writeJSON(w, http.StatusCreated, `{"id":1}`)
+		writeJSON(w, http.StatusCreated, `{"id":1,"name":"p"}`)
 	}), func(c *Config) { c.RetryWaitMin, c.RetryWaitMax = time.Hour, time.Hour })
 	done := make(chan error, 1)
 	go func() { done <- call(context.Background(), c, http.MethodPost) }()

@@ -29,7 +29,7 @@ type SentMessage struct {
 	TriggerID ID        `json:"triggerId"`
 	Channel   string    `json:"channel"`
 	Status    string    `json:"status"`
-	SentAt    string    `json:"sentAt"`
+	SentAt    Timestamp `json:"sentAt"`
 	Recipient Recipient `json:"recipient"`
 }
 
@@ -38,9 +38,22 @@ type SentMessage struct {
 // sent twice by the client. The error matches ErrNotFound when the trigger
 // does not exist.
 func (c *Client) SendTransactionalMessage(ctx context.Context, triggerID string, msg TransactionalMessage) (*SentMessage, error) {
-	var out SentMessage
-	if err := c.doJSON(ctx, http.MethodPost, Path("triggers", triggerID, "messages"), nil, msg, &out); err != nil {
+	a, err := c.write(ctx, http.MethodPost, Path("triggers", triggerID, "messages"), msg)
+	if err != nil {
 		return nil, fmt.Errorf("sending a message through trigger %s: %w", triggerID, err)
+	}
+	// The message was sent (2xx): an answer that says less, or nothing, is
+	// kept as far as it goes and never fails the send, which must not be
+	// repeated. A sent message cannot be read back.
+	out := SentMessage{TriggerID: ID(triggerID), Recipient: msg.Recipient}
+	if a.object() != nil {
+		if err := a.decode(&out); err != nil {
+			c.logger.Warn(ctx, "the answer to a sent message could not be read; keeping what was sent", map[string]any{"trigger_id": triggerID, "error": err.Error()})
+			out = SentMessage{TriggerID: ID(triggerID), Recipient: msg.Recipient}
+		}
+	}
+	if out.ID == "" {
+		out.ID = ID(locationID(a.location))
 	}
 	return &out, nil
 }

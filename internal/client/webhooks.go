@@ -11,14 +11,14 @@ const webhooksPath = "webhooks"
 // conventions guide documents them). The secret is write-only: the service
 // never returns it, only whether one is set.
 type Webhook struct {
-	ID           ID       `json:"id,omitempty"`
-	URL          string   `json:"url"`
-	Events       []string `json:"events"`
-	Active       bool     `json:"active"`
-	Description  *string  `json:"description"`
-	HasSecret    bool     `json:"hasSecret"`
-	DateCreated  string   `json:"dateCreated,omitempty"`
-	DateModified string   `json:"dateModified,omitempty"`
+	ID           ID        `json:"id,omitempty"`
+	URL          string    `json:"url"`
+	Events       []string  `json:"events"`
+	Active       bool      `json:"active"`
+	Description  *string   `json:"description"`
+	HasSecret    bool      `json:"hasSecret"`
+	DateCreated  Timestamp `json:"dateCreated,omitempty"`
+	DateModified Timestamp `json:"dateModified,omitempty"`
 }
 
 // WebhookInput is the writable part of a webhook. A non-nil Secret sets the
@@ -51,10 +51,13 @@ func (in WebhookInput) body() map[string]any {
 	return b
 }
 
+// webhookWriteOnly are the keys a webhook answer never echoes.
+var webhookWriteOnly = []string{"secret"}
+
 // CreateWebhook creates a webhook.
 func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
 	var w Webhook
-	if err := c.CreateOne(ctx, webhooksPath, in.body(), &w); err != nil {
+	if err := c.CreateOne(ctx, webhooksPath, in.body(), &w, webhookWriteOnly...); err != nil {
 		return nil, fmt.Errorf("creating webhook for %q: %w", in.URL, err)
 	}
 	return &w, nil
@@ -72,7 +75,7 @@ func (c *Client) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
 // UpdateWebhook updates a webhook.
 func (c *Client) UpdateWebhook(ctx context.Context, id string, in WebhookInput) (*Webhook, error) {
 	var w Webhook
-	if err := c.UpdateOne(ctx, webhooksPath, id, in.body(), &w); err != nil {
+	if err := c.UpdateOne(ctx, webhooksPath, id, in.body(), &w, webhookWriteOnly...); err != nil {
 		return nil, fmt.Errorf("updating webhook %s: %w", id, err)
 	}
 	return &w, nil

@@ -93,8 +93,8 @@ func (d *batchDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 func batchToDataSourceModel(id string, b *client.Batch) batchDataSourceModel {
 	m := batchDataSourceModel{
 		ID:           types.StringValue(id),
-		Type:         types.StringValue(b.Type),
-		CustomerID:   types.Int64Value(b.CustomerID),
+		Type:         nullIfEmpty(b.Type),
+		CustomerID:   int64OrNull(b.CustomerID.String()),
 		Status:       types.StringValue(b.Status),
 		Total:        types.Int64Value(b.Total),
 		Processed:    types.Int64Value(b.Processed),

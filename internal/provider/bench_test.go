@@ -20,7 +20,7 @@ func benchContact() *client.Contact {
 		ID: "17", OriginalID: "customer-42",
 		Properties: map[string]string{"email": "ada@example.com", "firstname": "Ada", "lastname": "Lovelace"},
 		Status:     client.StatusSubscribed, MobileStatus: client.StatusUnsubscribed,
-		DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T10:05:00Z",
+		DateCreated: client.TimestampOf("2026-11-22T10:00:00Z"), DateModified: client.TimestampOf("2026-11-22T10:05:00Z"),
 	}
 }
 
@@ -45,7 +45,7 @@ func BenchmarkContactToModel(b *testing.B) {
 func BenchmarkListToModel(b *testing.B) {
 	desc, sender := "Customers of the shop", "news@example.com"
 	l := &client.List{ID: "5", Name: "Customers", Description: &desc, SenderEmail: &sender,
-		DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T10:05:00Z"}
+		DateCreated: client.TimestampOf("2026-11-22T10:00:00Z"), DateModified: client.TimestampOf("2026-11-22T10:05:00Z")}
 	prior := listModel{Description: types.StringValue(desc)}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -56,7 +56,7 @@ func BenchmarkListToModel(b *testing.B) {
 func BenchmarkProjectToModel(b *testing.B) {
 	desc := "A project"
 	p := &client.Project{ID: "3", Name: "Shop", Description: &desc,
-		DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T10:05:00Z"}
+		DateCreated: client.TimestampOf("2026-11-22T10:00:00Z"), DateModified: client.TimestampOf("2026-11-22T10:05:00Z")}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = projectToModel(p, projectModel{})

@@ -21,7 +21,7 @@ func TestContactTerraformValue(t *testing.T) {
 	typ := sch.Schema.Type().TerraformType(ctx)
 	cases := map[string]client.Contact{
 		"with properties": {OriginalID: "a/b c", Properties: map[string]string{"email": "ada@example.com", "firstname": "Ada"},
-			Status: "SUBSCRIBED", MobileStatus: "UNSUBSCRIBED", DateCreated: "2026-11-22T10:00:00Z", DateModified: "2026-11-22T10:05:00Z"},
+			Status: "SUBSCRIBED", MobileStatus: "UNSUBSCRIBED", DateCreated: client.TimestampOf("2026-11-22T10:00:00Z"), DateModified: client.TimestampOf("2026-11-22T10:05:00Z")},
 		"without properties or dates": {OriginalID: "x", Status: "UNSUBSCRIBED", MobileStatus: "SUBSCRIBED"},
 	}
 	for name, c := range cases {

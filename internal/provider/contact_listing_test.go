@@ -93,7 +93,7 @@ func (e *listingEnv) readRange(t *testing.T, from, to int) {
 		if err != nil {
 			t.Fatalf("read %s: %v", id, err)
 		}
-		if c.OriginalID != id || c.Properties["firstname"] != fmt.Sprint("F", i) || c.Status != client.StatusSubscribed || c.DateCreated == "" {
+		if c.OriginalID != id || c.Properties["firstname"] != fmt.Sprint("F", i) || c.Status != client.StatusSubscribed || c.DateCreated.IsZero() {
 			t.Fatalf("read %s: got %+v", id, c)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // TestContactValues: Read's hand-made conversions (contact_values.go) give
@@ -34,7 +36,7 @@ func TestContactValues(t *testing.T) {
 		"everything set": {
 			ID: types.StringValue("42/a"), ListID: types.StringValue("42"), OriginalID: types.StringValue("a"), Properties: props,
 			EmailStatus: types.StringValue("SUBSCRIBED"), MobileStatus: types.StringValue("UNSUBSCRIBED"),
-			DateCreated: rfc3339("2026-11-22T10:00:00Z"), DateModified: rfc3339("2026-11-22T10:05:00+01:00"),
+			DateCreated: rfc3339(client.TimestampOf("2026-11-22T10:00:00Z")), DateModified: rfc3339(client.TimestampOf("2026-11-22T10:05:00+01:00")),
 		},
 		"nulls": {
 			ID: types.StringValue("42/b"), ListID: types.StringValue("42"), OriginalID: types.StringValue("b"),

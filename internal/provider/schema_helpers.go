@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -47,11 +48,11 @@ func dateModifiedAttribute(what string) schema.StringAttribute {
 }
 
 // rfc3339 turns a server timestamp into a state value; an empty one is null.
-func rfc3339(s string) timetypes.RFC3339 {
-	if s == "" {
+func rfc3339(t client.Timestamp) timetypes.RFC3339 {
+	if t.IsZero() {
 		return timetypes.NewRFC3339Null()
 	}
-	return timetypes.NewRFC3339ValueMust(s)
+	return timetypes.NewRFC3339ValueMust(t.String())
 }
 
 // stringPointer is nil for a null or unknown value.
@@ -137,4 +138,22 @@ func isCertificateError(err error) bool {
 	var unknown x509.UnknownAuthorityError
 	var host x509.HostnameError
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host)
+}
+
+// nullIfEmpty is a string the service may leave out: null when it did.
+func nullIfEmpty(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// int64OrNull is a number the service sends as digits, or may leave out:
+// null when it did, or sent something else.
+func int64OrNull(s string) types.Int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(n)
 }

@@ -183,9 +183,11 @@ func (r *transactionalMessageResource) Create(ctx context.Context, req resource.
 	if sent == nil {
 		return
 	}
-	plan.ID = types.StringValue(sent.ID.String())
-	plan.Channel = types.StringValue(sent.Channel)
-	plan.Status = types.StringValue(sent.Status)
+	// A service that answers a send with less (or nothing) leaves these
+	// null: the message was sent all the same, and must not be sent again.
+	plan.ID = nullIfEmpty(sent.ID.String())
+	plan.Channel = nullIfEmpty(sent.Channel)
+	plan.Status = nullIfEmpty(sent.Status)
 	plan.SentAt = rfc3339(sent.SentAt)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
