@@ -327,8 +327,8 @@ func TestAPIErrors(t *testing.T) {
 		},
 		{
 			name: "other JSON without a message keeps the body", status: 500, contentType: "application/json",
-			body: `{"timestamp":1700000000000,"path":"/x"}`,
-			want: APIError{StatusCode: 500, Body: `{"timestamp":1700000000000,"path":"/x"}`},
+			body:     `{"timestamp":1700000000000,"path":"/x"}`,
+			want:     APIError{StatusCode: 500, Body: `{"timestamp":1700000000000,"path":"/x"}`},
 			wantText: []string{`500 Internal Server Error: {"timestamp"`},
 		},
 		{

@@ -20,15 +20,16 @@ const (
 )
 
 // Contact is a recipient of a list, identified in it by OriginalID.
-// Properties are keyed by attribute name in answers.
+// Properties are keyed by attribute name or by attribute id in answers (the
+// interface allows both), values as PropertyValues reads them.
 type Contact struct {
-	ID           ID                `json:"id,omitempty"`
-	OriginalID   string            `json:"originalId"`
-	Properties   map[string]string `json:"properties"`
-	Status       string            `json:"status,omitempty"`
-	MobileStatus string            `json:"mobileStatus,omitempty"`
-	DateCreated  Timestamp         `json:"dateCreated,omitempty"`
-	DateModified Timestamp         `json:"dateModified,omitempty"`
+	ID           ID             `json:"id,omitempty"`
+	OriginalID   string         `json:"originalId"`
+	Properties   PropertyValues `json:"properties"`
+	Status       string         `json:"status,omitempty"`
+	MobileStatus string         `json:"mobileStatus,omitempty"`
+	DateCreated  Timestamp      `json:"dateCreated,omitempty"`
+	DateModified Timestamp      `json:"dateModified,omitempty"`
 }
 
 // ContactInput creates a contact. Properties keys are attribute names or ids
@@ -210,4 +211,41 @@ func (c *Client) ListContactsPage(ctx context.Context, listID string, page, page
 		return ContactsPage{}, fmt.Errorf("reading the contacts of list %s (page %d): %w", listID, page, err)
 	}
 	return out, nil
+}
+
+// PropertyValues are a contact's properties as an answer holds them, keyed
+// by attribute name or id. The interface says values are strings; a
+// number or a boolean is kept as its JSON text, and a null (a value the
+// contact does not have) is left out, so that a service that writes them
+// otherwise is still read.
+type PropertyValues map[string]string
+
+// UnmarshalJSON reads an object of strings, numbers, booleans and nulls.
+func (p *PropertyValues) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("decoding contact properties: %w", err)
+	}
+	if raw == nil {
+		*p = nil
+		return nil
+	}
+	out := make(PropertyValues, len(raw))
+	for k, v := range raw {
+		v = bytes.TrimSpace(v)
+		switch {
+		case bytes.Equal(v, []byte("null")):
+			continue
+		case len(v) > 0 && v[0] == '"':
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil {
+				return fmt.Errorf("decoding contact property %q: %w", k, err)
+			}
+			out[k] = s
+		default:
+			out[k] = string(v)
+		}
+	}
+	*p = out
+	return nil
 }

@@ -1,7 +1,9 @@
 package client
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -53,13 +55,14 @@ func (c *Client) GetResultURL(ctx context.Context, batchID string) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("getting the result URL of batch %s: reading the answer: %w", batchID, err)
 	}
-	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && mt != "text/plain" {
-		return "", fmt.Errorf("getting the result URL of batch %s: expected text/plain but the service sent %s: %s", batchID, mt, excerpt(raw))
-	}
 	if len(raw) > maxResultURL {
 		return "", fmt.Errorf("getting the result URL of batch %s: the answer is longer than %d bytes", batchID, maxResultURL)
 	}
-	s := strings.TrimSpace(string(raw))
+	s, ok := resultURLText(resp.Header.Get("Content-Type"), raw)
+	if !ok {
+		mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		return "", fmt.Errorf("getting the result URL of batch %s: expected the URL as text/plain (or JSON naming it) but the service sent %s", batchID, mt)
+	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		// Never echo the text whole: it may be a working URL in a form we
@@ -67,4 +70,39 @@ func (c *Client) GetResultURL(ctx context.Context, batchID string) (string, erro
 		return "", fmt.Errorf("getting the result URL of batch %s: the answer is not an absolute http(s) URL", batchID)
 	}
 	return s, nil
+}
+
+// resultURLText reads the URL out of the result URL answer: the whole
+// text/plain body as the interface shows it, or, from a service that
+// answers JSON whatever the Accept header, a JSON string or an object with
+// a "url" (also "resultUrl", "href", "location") field. Any other media
+// type is refused, since its text is not a URL.
+func resultURLText(contentType string, raw []byte) (string, bool) {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if contentType == "" || err != nil {
+		mt = "text/plain"
+	}
+	trimmed := bytes.TrimSpace(raw)
+	isJSON := mt == "application/json" || strings.HasSuffix(mt, "+json") ||
+		(mt == "text/plain" && len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '"'))
+	switch {
+	case isJSON:
+		var s string
+		if json.Unmarshal(trimmed, &s) == nil {
+			return strings.TrimSpace(s), true
+		}
+		var obj map[string]any
+		if json.Unmarshal(trimmed, &obj) != nil {
+			return "", false
+		}
+		for _, k := range []string{"url", "resultUrl", "href", "location", "Location"} {
+			if s, ok := obj[k].(string); ok && s != "" {
+				return strings.TrimSpace(s), true
+			}
+		}
+		return "", false
+	case mt == "text/plain" || mt == "text/uri-list":
+		return strings.TrimSpace(string(raw)), true
+	}
+	return "", false
 }

@@ -103,7 +103,12 @@ func TestGetResultURLHeadersAndAnswers(t *testing.T) {
 		name, contentType, body, wantErr string
 	}{
 		{"a URL", "text/plain; charset=utf-8", "https://store.example.com/x?sig=abc\n", ""},
-		{"JSON", "application/json", `{"url":"https://store.example.com/x"}`, "expected text/plain but the service sent application/json"},
+		{"JSON object", "application/json", `{"url":"https://store.example.com/x?sig=abc"}`, ""},
+		{"JSON string", "application/json;charset=UTF-8", `"https://store.example.com/x?sig=abc"`, ""},
+		{"JSON labelled as text", "text/plain", `{"resultUrl":"https://store.example.com/x?sig=abc"}`, ""},
+		{"no content type", "", "https://store.example.com/x?sig=abc", ""},
+		{"JSON without a URL", "application/json", `{"status":"ok"}`, "expected the URL as text/plain (or JSON naming it) but the service sent application/json"},
+		{"HTML", "text/html", `<html>please wait</html>`, "but the service sent text/html"},
 		{"not a URL", "text/plain", "please wait", "the answer is not an absolute http(s) URL"},
 		{"relative", "text/plain", "/objectstore/abc", "the answer is not an absolute http(s) URL"},
 		{"too long", "text/plain", "https://x/" + strings.Repeat("a", maxResultURL), "longer than"},
@@ -117,7 +122,11 @@ func TestGetResultURLHeadersAndAnswers(t *testing.T) {
 				if r.URL.Path != "/rest/1000/batches/7/result/url" {
 					t.Errorf("path = %s", r.URL.Path)
 				}
-				w.Header().Set("Content-Type", tt.contentType)
+				if tt.contentType != "" {
+					w.Header().Set("Content-Type", tt.contentType)
+				} else {
+					w.Header()["Content-Type"] = nil // no sniffing either
+				}
 				_, _ = io.WriteString(w, tt.body)
 			}))
 			u, err := c.GetResultURL(context.Background(), "7")
