@@ -184,15 +184,22 @@ func MadeID(err error) (string, bool) {
 }
 
 // created settles a create's answer into out: decoded when it holds what was
-// sent, else read back with a GET of the entity the answer names (by the
+// sent (and, when keyed is set, an "id": entities are read and written by
+// it), else read back with a GET of the entity the answer names (by the
 // path readPath gives for the id). An answer that names nothing is an
 // *UncertainError that says the service acted, so CreateOrAdopt reads back
 // by the request instead of repeating it.
-func (c *Client) created(ctx context.Context, a *writeAnswer, readPath func(id string) string, out any, skip ...string) error {
-	if out == nil || (a.holds(skip...) && a.decode(out) == nil) {
+func (c *Client) created(ctx context.Context, a *writeAnswer, readPath func(id string) string, out any, keyed bool, skip ...string) error {
+	id := a.createdID()
+	if keyed && id == "" {
+		return a.namedNothing()
+	}
+	if out == nil {
 		return nil
 	}
-	id := a.createdID()
+	if obj := a.object(); a.holds(skip...) && (!keyed || obj["id"] != nil) && a.decode(out) == nil {
+		return nil
+	}
 	if id == "" {
 		return a.namedNothing()
 	}

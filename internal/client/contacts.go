@@ -84,7 +84,9 @@ func (c *Client) CreateContact(ctx context.Context, listID string, in ContactInp
 		return nil, wrap(err)
 	}
 	var out Contact
-	if err := c.created(ctx, a, func(string) string { return contactPath(listID, in.OriginalID) }, &out); err != nil {
+	// A contact is keyed by its originalId, which the request holds: an
+	// answer without an id of its own is complete all the same.
+	if err := c.created(ctx, a, func(string) string { return contactPath(listID, in.OriginalID) }, &out, false); err != nil {
 		if acted(err) {
 			// The contact's key is known: read it back by that instead.
 			err = c.doJSON(ctx, http.MethodGet, contactPath(listID, in.OriginalID), nil, nil, &out)

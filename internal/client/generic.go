@@ -29,7 +29,7 @@ func (c *Client) CreateOne(ctx context.Context, collection string, in, out any, 
 	if err != nil {
 		return err
 	}
-	return c.created(ctx, a, func(id string) string { return collection + "/" + url.PathEscape(id) }, out, skip...)
+	return c.created(ctx, a, func(id string) string { return collection + "/" + url.PathEscape(id) }, out, true, skip...)
 }
 
 // UpdateOne puts an entity and decodes the updated entity into out, reading

@@ -30,6 +30,11 @@ func (e *UncertainError) Error() string {
 	return fmt.Sprintf("%s %s: the outcome is unknown (the service may have carried it out): %v", e.Method, e.Path, e.Err)
 }
 
+// IsActed reports whether err is a write the service carried out (it
+// answered with success) without saying what it made, and that no read-back
+// could find: it must not be sent again.
+func IsActed(err error) bool { return acted(err) }
+
 // acted reports whether err is an *UncertainError of a write known to have
 // been carried out.
 func acted(err error) bool {

@@ -100,12 +100,18 @@ func (d *contactDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
 		return
 	default:
-		props, diags := types.MapValueFrom(ctx, types.StringType, nonNilMap(c.Properties))
+		named, err := d.data.attributes.byName(ctx, c.Properties)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to read the account's contact attributes", err, nil)
+			return
+		}
+		props, diags := types.MapValueFrom(ctx, types.StringType, nonNilMap(named))
 		resp.Diagnostics.Append(diags...)
 		m.Exists = types.BoolValue(true)
 		m.Properties = props
-		m.EmailStatus = types.StringValue(c.Status)
-		m.MobileStatus = types.StringValue(c.MobileStatus)
+		// A service that does not show statuses leaves them null.
+		m.EmailStatus = nullIfEmpty(c.Status)
+		m.MobileStatus = nullIfEmpty(c.MobileStatus)
 		m.DateCreated = rfc3339(c.DateCreated)
 		m.DateModified = rfc3339(c.DateModified)
 	}

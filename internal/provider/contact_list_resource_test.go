@@ -26,7 +26,7 @@ func TestContactTerraformValue(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			m, diags := importedContactModel(ctx, "42", &c)
+			m, diags := importedContactModel(ctx, newAttributeCache(nil), "42", &c)
 			if diags.HasError() {
 				t.Fatal(diags)
 			}

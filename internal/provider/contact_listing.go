@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -76,6 +77,49 @@ func (l *contactListings) read(ctx context.Context, listID, originalID string) (
 		return c, nil
 	}
 	return l.client.GetContact(ctx, listID, originalID)
+}
+
+// exists reports whether the list has the contact, as a create must know
+// before it posts (the interface's own advice: a service may answer the
+// create of an existing originalId as an upsert, which would merge into a
+// contact this configuration never imported). A listing of the list that
+// this run has loaded whole answers without a request, so that creating
+// many contacts in one list costs one listing rather than a GET each; any
+// other case GETs the contact. A list that does not exist has no contacts.
+func (l *contactListings) exists(ctx context.Context, listID, originalID string) (bool, error) {
+	if _, ok := l.lookup(ctx, listID, originalID); ok {
+		return true, nil
+	}
+	if l.knownAbsent(listID, originalID) {
+		return false, nil
+	}
+	_, err := l.client.GetContact(ctx, listID, originalID)
+	switch {
+	case errors.Is(err, client.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}
+
+// knownAbsent reports whether this run's complete listing of the list
+// lacks the contact, and nothing this run did since could have added it.
+func (l *contactListings) knownAbsent(listID, originalID string) bool {
+	if l.off {
+		return false
+	}
+	l.mu.Lock()
+	cl := l.lists[listID]
+	fresh := !l.wholesale[listID] && !l.written[contactImportID(listID, originalID)]
+	l.mu.Unlock()
+	if cl == nil || !fresh {
+		return false
+	}
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	_, listed := cl.contacts[originalID]
+	return cl.complete && !cl.failed && !listed
 }
 
 // wrote records that this run wrote the contact (or tried to: a failed
@@ -158,8 +202,20 @@ func (cl *contactListing) load(ctx context.Context, c *client.Client, listID str
 		if cl.contacts == nil {
 			cl.contacts = make(map[string]client.Contact, len(p.Contacts))
 		}
+		if cl.pages > 1 && len(p.Contacts) > 0 {
+			if _, again := cl.contacts[p.Contacts[0].OriginalID]; again {
+				// A page that starts with a contact already listed: the
+				// service ignores page. What was listed is right, but
+				// not complete; the rest are read one by one.
+				return errors.New("the service answered a later page with contacts of an earlier one (it ignores paging)")
+			}
+		}
 		for _, ct := range p.Contacts {
 			cl.contacts[ct.OriginalID] = ct
+		}
+		if len(p.Contacts) > pageSize {
+			cl.complete = true // the service ignores pageSize: this is the whole list
+			return nil
 		}
 		if p.Total >= 0 {
 			cl.total = p.Total

@@ -59,7 +59,8 @@ func (r *contactResource) Metadata(_ context.Context, req resource.MetadataReque
 
 func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	statusDescription := func(what string) string {
-		return "Subscription status for " + what + ": `SUBSCRIBED` or `UNSUBSCRIBED`. A new contact starts `SUBSCRIBED`. Set it to manage it (changed through the service's subscription-status call, and a change made elsewhere is planned back); leave it out to only read it, so that an opt-out made elsewhere is kept."
+		return "Subscription status for " + what + ": `SUBSCRIBED` or `UNSUBSCRIBED`. A new contact starts `SUBSCRIBED` on the emulator (a double opt-in service may start it `UNSUBSCRIBED` or in a state of its own, such as `PENDING`). Set it to manage it (changed through the service's subscription-status call, and a change made elsewhere is planned back); leave it out to only read it, so that an opt-out made elsewhere is kept. " +
+			"A service whose contact answers do not show statuses (the interface does not promise them) cannot show drift: a configured status then keeps its configured value, set once with the subscription-status call when the contact is created, and an unconfigured one is null."
 	}
 	resp.Schema = schema.Schema{
 		Description: "A contact (recipient) of a list, identified in it by `original_id`, with its properties and its e-mail and mobile subscription status.\n\n" +
@@ -130,23 +131,37 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
+	exists, err := r.data.contacts.exists(ctx, listID, originalID)
+	if err != nil {
+		r.addContactError(&resp.Diagnostics, "Unable to check whether the contact exists", listID, err)
+		return
+	}
 	r.data.contacts.wrote(listID, originalID)
 
 	// The configured states go in the create body, so a contact with
 	// statuses takes one call; applyStatus below sets them with a second
-	// call only when the answer shows the service did not take them.
-	c, err := r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{
-		OriginalID: originalID, Properties: props, Status: want.Status, MobileStatus: want.MobileStatus,
-	})
+	// call only when the answer does not show the service took them.
+	var c *client.Contact
+	if exists {
+		err = client.ErrConflict
+	} else {
+		c, err = r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{
+			OriginalID: originalID, Properties: props, Status: want.Status, MobileStatus: want.MobileStatus,
+		})
+	}
 	switch {
 	case errors.Is(err, client.ErrConflict):
 		released, ok := r.data.released.take(listID, originalID)
 		if !ok {
+			said := ""
+			if err != client.ErrConflict {
+				said = "\n\nThe service said: " + err.Error()
+			}
 			resp.Diagnostics.AddAttributeError(path.Root("original_id"), "Contact already exists",
 				fmt.Sprintf("List %s already has a contact with original_id %q, and Terraform does not create a contact twice. "+
 					"To manage that contact, import it: `terraform import <address of this resource> %s` "+
-					"(e.g. `terraform import rms_contact.example %s`), or add an import block with id = %q. Otherwise choose another original_id.",
-					listID, originalID, contactImportID(listID, originalID), contactImportID(listID, originalID), contactImportID(listID, originalID)))
+					"(e.g. `terraform import rms_contact.example %s`), or add an import block with id = %q. Otherwise choose another original_id.%s",
+					listID, originalID, contactImportID(listID, originalID), contactImportID(listID, originalID), contactImportID(listID, originalID), said))
 			return
 		}
 		// This run destroyed the contact a moment ago (a replacement): take
@@ -164,6 +179,12 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 			return
 		}
 	case err != nil:
+		if _, made := client.MadeID(err); made {
+			// The service made the contact but its answer could not be
+			// read: record it (tainted, as the error makes it) rather than
+			// leave it behind unmanaged.
+			saveUnreadContact(ctx, plan, &resp.State, &resp.Diagnostics)
+		}
 		r.addContactError(&resp.Diagnostics, "Unable to create contact", listID, err)
 		return
 	}
@@ -179,6 +200,17 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	r.applyStatus(ctx, listID, originalID, statusOf(c), want, plan, &resp.State, &resp.Diagnostics)
+}
+
+// saveUnreadContact saves a contact the service made whose answer could not
+// be read: what the plan asked for, and null where only the service could
+// say (its dates, a status the configuration leaves to it).
+func saveUnreadContact(ctx context.Context, plan contactModel, state stateSetter, diags *diag.Diagnostics) {
+	plan.ID = types.StringValue(contactImportID(plan.ListID.ValueString(), plan.OriginalID.ValueString()))
+	plan.EmailStatus = statusOrPrior("", plan.EmailStatus)
+	plan.MobileStatus = statusOrPrior("", plan.MobileStatus)
+	plan.DateCreated, plan.DateModified = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+	diags.Append(state.Set(ctx, plan)...)
 }
 
 // statusOf is the subscription states a contact answer holds.
@@ -391,7 +423,7 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
 		return
 	}
-	m, diags := importedContactModel(ctx, listID, c)
+	m, diags := importedContactModel(ctx, r.data.attributes, listID, c)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
@@ -402,27 +434,48 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 // configuration yet to say which keys are. Import and the rms_contact list
 // resource (terraform query) both use it, so that configuration generated
 // from a query matches what an import then reads.
-func importedContactModel(ctx context.Context, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
+func importedContactModel(ctx context.Context, attrs *attributeCache, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	props := types.MapNull(types.StringType)
-	if len(c.Properties) > 0 {
-		props, diags = types.MapValueFrom(ctx, types.StringType, c.Properties)
+	named, err := attrs.byName(ctx, c.Properties)
+	if err != nil {
+		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
+		return contactModel{}, diags
 	}
-	return contactFields(listID, c, props), diags
+	if len(named) > 0 {
+		props, diags = types.MapValueFrom(ctx, types.StringType, map[string]string(named))
+	}
+	return contactFields(listID, c, props, contactModel{}), diags
 }
 
 // contactFields is the model of contact c of list listID with props as
-// its properties.
-func contactFields(listID string, c *client.Contact, props types.Map) contactModel {
+// its properties. The interface does not show a contact's statuses: a
+// service whose answer leaves one out keeps prior's value (the configured
+// or last known one; null when there is none), so that no answer invents a
+// change and a status the service does show is still compared.
+func contactFields(listID string, c *client.Contact, props types.Map, prior contactModel) contactModel {
 	return contactModel{
 		ID:           types.StringValue(contactImportID(listID, c.OriginalID)),
 		ListID:       types.StringValue(listID),
 		OriginalID:   types.StringValue(c.OriginalID),
 		Properties:   props,
-		EmailStatus:  types.StringValue(c.Status),
-		MobileStatus: types.StringValue(c.MobileStatus),
+		EmailStatus:  statusOrPrior(c.Status, prior.EmailStatus),
+		MobileStatus: statusOrPrior(c.MobileStatus, prior.MobileStatus),
 		DateCreated:  rfc3339(c.DateCreated),
 		DateModified: rfc3339(c.DateModified),
+	}
+}
+
+// statusOrPrior is the status a contact answer shows, else prior's known
+// value, else null.
+func statusOrPrior(shown string, prior types.String) types.String {
+	switch {
+	case shown != "":
+		return types.StringValue(shown)
+	case prior.IsUnknown():
+		return types.StringNull()
+	default:
+		return prior
 	}
 }
 
@@ -431,7 +484,7 @@ func contactFields(listID string, c *client.Contact, props types.Map) contactMod
 func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
 	props, diags := managedProperties(ctx, r.data.attributes, c.Properties, prior.Properties)
 	listID := prior.ListID.ValueString()
-	return contactFields(listID, c, props), diags
+	return contactFields(listID, c, props, prior), diags
 }
 
 // managedProperties reads back the keys of prior from server (keyed by
@@ -439,10 +492,15 @@ func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior 
 // value of the attribute with that id. A key whose value the contact no
 // longer has is left out, so the next plan sets it again; keys the user does
 // not manage are ignored. A null prior stays null.
-func managedProperties(ctx context.Context, attrs *attributeCache, server map[string]string, prior types.Map) (types.Map, diag.Diagnostics) {
+func managedProperties(ctx context.Context, attrs *attributeCache, server client.PropertyValues, prior types.Map) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if prior.IsNull() || prior.IsUnknown() {
 		return types.MapNull(types.StringType), diags
+	}
+	server, err := attrs.byName(ctx, server)
+	if err != nil {
+		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
+		return prior, diags
 	}
 	out := make(map[string]attr.Value, len(prior.Elements()))
 	for key := range prior.Elements() {

@@ -57,6 +57,36 @@ func (a *attributeCache) nameOf(ctx context.Context, key string) (name string, o
 	return name, ok, nil
 }
 
+// byName returns a contact's properties keyed by attribute name. The
+// interface lets a service key them by name or by id in its answers; every
+// conversion to state goes through here, so either form reads the same and
+// neither causes a diff. Properties keyed by name come back as they are.
+// An id the account does not know keeps its id as key.
+func (a *attributeCache) byName(ctx context.Context, props client.PropertyValues) (client.PropertyValues, error) {
+	byID := false
+	for k := range props {
+		if isAttributeID(k) {
+			byID = true
+			break
+		}
+	}
+	if !byID {
+		return props, nil
+	}
+	out := make(client.PropertyValues, len(props))
+	for k, v := range props {
+		name, ok, err := a.nameOf(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			name = k
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
 func (a *attributeCache) loadLocked(ctx context.Context) error {
 	props, err := a.client.ListProperties(ctx)
 	if err != nil {

@@ -130,6 +130,11 @@ func (d *contactsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	err = d.data.client.EachContactPage(ctx, listID, 0, func(page []client.Contact) error {
 		for _, c := range page {
 			count++
+			named, err := d.data.attributes.byName(ctx, c.Properties)
+			if err != nil {
+				return err
+			}
+			c.Properties = named
 			if v := strings.ToLower(strings.TrimSpace(c.Properties[name])); v != "" {
 				groups[v] = append(groups[v], types.StringValue(c.OriginalID))
 			}
@@ -140,7 +145,7 @@ func (d *contactsDataSource) Read(ctx context.Context, req datasource.ReadReques
 			resp.Diagnostics.Append(diags...)
 			m.Contacts = append(m.Contacts, contactsDataItemModel{
 				OriginalID: types.StringValue(c.OriginalID), Properties: props,
-				EmailStatus: types.StringValue(c.Status), MobileStatus: types.StringValue(c.MobileStatus),
+				EmailStatus: nullIfEmpty(c.Status), MobileStatus: nullIfEmpty(c.MobileStatus),
 				DateCreated: rfc3339(c.DateCreated), DateModified: rfc3339(c.DateModified),
 			})
 		}

@@ -97,6 +97,10 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	e, err := r.data.client.CreateEntityOnce(ctx, collection, body)
 	if err != nil {
+		if id, made := client.MadeID(err); made {
+			plan.ID, plan.Output = types.StringValue(id), types.DynamicNull()
+			saveMade(ctx, &resp.State, resp.Identity, plan, genericIdentity(plan), &resp.Diagnostics)
+		}
 		addEntityError(&resp.Diagnostics, "Unable to create entity in "+collection, collection, err)
 		return
 	}

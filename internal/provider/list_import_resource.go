@@ -303,6 +303,10 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	if !ok {
 		return
 	}
+	if m.BatchID.IsNull() { // accepted without a batch to wait on (see startListImport)
+		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+		return
+	}
 
 	r.wait(ctx, &m, timeout, true, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)

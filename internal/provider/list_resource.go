@@ -99,6 +99,10 @@ func (r *listResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	l, err := r.data.client.CreateListOnce(ctx, listInput(plan))
 	if err != nil {
+		if id, made := client.MadeID(err); made {
+			plan.ID, plan.DateCreated, plan.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+			saveMade(ctx, &resp.State, resp.Identity, plan, idIdentity(plan.ID), &resp.Diagnostics)
+		}
 		addAPIError(&resp.Diagnostics, "Unable to create list", err, listFields)
 		return
 	}

@@ -86,6 +86,10 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	p, err := r.data.client.CreateProjectOnce(ctx, projectInput(plan))
 	if err != nil {
+		if id, made := client.MadeID(err); made {
+			plan.ID, plan.DateCreated, plan.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+			saveMade(ctx, &resp.State, resp.Identity, plan, idIdentity(plan.ID), &resp.Diagnostics)
+		}
 		addAPIError(&resp.Diagnostics, "Unable to create project", err, projectFields)
 		return
 	}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -107,6 +109,13 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[
 // describeAPIError explains an error in the words a user needs: what the
 // service said and what to do about it.
 func describeAPIError(err error) string {
+	if id, made := client.MadeID(err); made {
+		return err.Error() + "\n\nThe service carried out the write (it answered with success), so Terraform recorded object " + id +
+			" in state rather than leave it behind: a create is saved as tainted, so the next apply replaces it (or `terraform untaint` keeps it once `terraform plan` reads it fine). If the service's answers keep failing to read, report the answer shown above."
+	}
+	if errors.Is(err, client.ErrPagingIgnored) {
+		return err.Error()
+	}
 	apiErr, ok := client.AsAPIError(err)
 	if !ok {
 		if isCertificateError(err) {
@@ -126,6 +135,12 @@ func describeAPIError(err error) string {
 		hint = "The service kept rate-limiting after all retries; lower max_requests_per_second or -parallelism, or raise max_retries."
 	case apiErr.StatusCode >= 500:
 		hint = "The service failed; retry later."
+	case errors.Is(err, client.ErrNotFound):
+		hint = "The service does not know this object or path: check the id in the configuration; an object deleted outside Terraform is re-created by the next apply of its resource."
+	case errors.Is(err, client.ErrValidation):
+		hint = "The service refused the request as invalid: check the values of the configuration against what the service accepts (the message above names what it refused, when it said)."
+	case apiErr.StatusCode == http.StatusMethodNotAllowed || apiErr.StatusCode == http.StatusNotImplemented:
+		hint = "The service does not offer this call here: check that base_url names the account's server and that the collection supports the operation."
 	}
 	if hint == "" {
 		return err.Error()
@@ -156,4 +171,13 @@ func int64OrNull(s string) types.Int64 {
 		return types.Int64Null()
 	}
 	return types.Int64Value(n)
+}
+
+// saveMade records an object a create made whose answer could not be read
+// (client.MadeID): m is the plan with the id set and every value only the
+// service could give null. The create's error then makes Terraform save it
+// tainted, so nothing is left behind unmanaged and the next apply settles it.
+func saveMade(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, m any, id any, diags *diag.Diagnostics) {
+	diags.Append(state.Set(ctx, m)...)
+	setIdentity(ctx, identity, id, diags)
 }

@@ -167,6 +167,11 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	w, err := r.data.client.CreateWebhookOnce(ctx, in)
 	if err != nil {
+		if id, made := client.MadeID(err); made {
+			plan.ID, plan.DateCreated, plan.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+			plan.HasSecret = types.BoolValue(in.Secret != nil)
+			saveMade(ctx, &resp.State, resp.Identity, plan, idIdentity(plan.ID), &resp.Diagnostics)
+		}
 		addAPIError(&resp.Diagnostics, "Unable to create webhook", err, webhookFields)
 		return
 	}
