@@ -314,15 +314,21 @@ func wireCases() []wireCase {
 			}},
 		{name: "optional-null batch", profile: WireOptionalNull, opts: func(o *Options) { o.BatchPendingFor = time.Minute },
 			run: withExport(http.MethodGet, "/rest/1000/batches/5"),
-			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantNoField(t, decodeObject(t, rec), "endTime", "error") },
+			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantNoField(t, decodeObject(t, rec), "endTime", "error")
+			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				b := decodeObject(t, rec)
 				wantField(t, b, "endTime", nil)
 				wantField(t, b, "error", nil)
 			}},
 		{name: "optional-empty", profile: WireOptionalEmpty, run: withProject(http.MethodGet, wireProjects+"/5", nil),
-			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantNoField(t, decodeObject(t, rec), "description") },
-			alt: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "description", "") }},
+			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantNoField(t, decodeObject(t, rec), "description")
+			},
+			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantField(t, decodeObject(t, rec), "description", "")
+			}},
 		{name: "extra-fields", profile: WireExtraFields, run: withProject(http.MethodGet, wireProjects, nil),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantNoField(t, decodeArray(t, rec)[0], "_links", "xVersion", "tags")
@@ -374,10 +380,14 @@ func wireCases() []wireCase {
 				}
 			}},
 		{name: "charset-none", profile: WireCharsetNone, run: req(http.MethodGet, wireProjects, nil),
-			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantContentType(t, rec, "application/json; charset=utf-8") },
+			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantContentType(t, rec, "application/json; charset=utf-8")
+			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) { wantContentType(t, rec, "application/json") }},
 		{name: "charset-upper", profile: WireCharsetUpper, run: missingProject,
-			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantContentType(t, rec, "application/json; charset=utf-8") },
+			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantContentType(t, rec, "application/json; charset=utf-8")
+			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantContentType(t, rec, "application/json;charset=UTF-8")
 				wantErrorCode(t, rec, 404, CodeNotFound)
@@ -491,14 +501,24 @@ func wireCases() []wireCase {
 			}},
 		{name: "batch-status-other pending", profile: WireBatchStatusOther, opts: func(o *Options) { o.BatchPendingFor = time.Minute },
 			run: withExport(http.MethodGet, "/rest/1000/batches/5"),
-			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "status", "PENDING") },
-			alt: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "status", "QUEUED") }},
+			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantField(t, decodeObject(t, rec), "status", "PENDING")
+			},
+			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantField(t, decodeObject(t, rec), "status", "QUEUED")
+			}},
 		{name: "batch-status-other finished", profile: WireBatchStatusOther, run: withExport(http.MethodGet, "/rest/1000/batches/5"),
-			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "status", "FINISHED") },
-			alt: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "status", "COMPLETED") }},
+			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantField(t, decodeObject(t, rec), "status", "FINISHED")
+			},
+			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantField(t, decodeObject(t, rec), "status", "COMPLETED")
+			}},
 		{name: "batch-status-other failed", profile: WireBatchStatusOther, opts: func(o *Options) { o.BatchError = func(string) string { return "disk full" } },
 			run: withExport(http.MethodGet, "/rest/1000/batches/5"),
-			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "status", "FINISHED") },
+			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
+				wantField(t, decodeObject(t, rec), "status", "FINISHED")
+			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				b := decodeObject(t, rec)
 				wantField(t, b, "status", "FAILED")
