@@ -7,7 +7,8 @@
 // Batches (imports, statistics exports) finish at once unless the -batch-*
 // flags give them a pace, e.g. -batch-pending 2s -batch-min-duration 5s
 // -batch-rows-per-second 1000 to watch them move PENDING -> IN_PROGRESS ->
-// FINISHED.
+// FINISHED. -wire PROFILES (or -wire all) answers in the shapes another
+// service could have chosen where the interface shows nothing; -h lists them.
 //
 // It prints the base URL and the provider block to use, and runs until
 // SIGINT or SIGTERM. The guide "Running the emulator in your own CI"
