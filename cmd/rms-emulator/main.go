@@ -7,7 +7,8 @@
 // Batches (imports, statistics exports) finish at once unless the -batch-*
 // flags give them a pace, e.g. -batch-pending 2s -batch-min-duration 5s
 // -batch-rows-per-second 1000 to watch them move PENDING -> IN_PROGRESS ->
-// FINISHED.
+// FINISHED. -wire PROFILES (or -wire all) answers in the shapes another
+// service could have chosen where the interface shows nothing; -h lists them.
 //
 // It prints the base URL and the provider block to use, and runs until
 // SIGINT or SIGTERM. The guide "Running the emulator in your own CI"
@@ -69,6 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		showVersion = fs.Bool("version", false, "print the version and exit")
 		retired     = retireFlag{}
 		accounts    accountFlag
+		wire        wireFlag
 		faults      = registerFaultFlags(fs)
 
 		batchPending     = fs.Duration("batch-pending", 0, "how long a new import or export batch stays PENDING, e.g. 2s")
@@ -78,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		exportExtraRows  = fs.Int64("export-extra-rows", 0, "synthetic rows added to every statistics export file (for large-file tests)")
 	)
 	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` on the same address, with its own data; repeatable")
+	fs.Var(&wire, "wire", "answer with these wire `profiles` (comma-separated, or all): alternatives the service may have chosen where the interface shows nothing; listed below")
+	fs.Usage = wireUsage(fs)
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -133,6 +137,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Faults:     faultOpts,
 		Fixtures:   fx,
 		DataDir:    *dataDir,
+		Wire:       wire.wire,
 		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 
 		BatchPendingFor:           *batchPending,
@@ -164,6 +169,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	banner := fmt.Sprintf("rms-emulator listening on %s\n", l.URL)
 	if fx != nil || *dataDir != "" {
 		banner += fmt.Sprintf("account: %s\n", l.Server.Loaded())
+	}
+	if !wire.wire.IsZero() {
+		banner += fmt.Sprintf("wire profiles: %s\n", wire.wire)
 	}
 	for _, s := range l.Accounts {
 		opts := s.Options()

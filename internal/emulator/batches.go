@@ -335,7 +335,10 @@ var batchTypes = []string{batchTypeImport, batchTypeStatExport}
 // shows no such call; it is a documented convention so that a client whose
 // start of a batch had an unknown outcome can find the batch it made.
 func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apiError {
-	page, pageSize, err := pageParams(r)
+	if err := s.refuseListing(r); err != nil {
+		return err
+	}
+	page, pageSize, err := s.pageParams(r)
 	if err != nil {
 		return err
 	}
@@ -354,13 +357,13 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apiError {
 	}
 	e.mu.Unlock()
 	slices.SortFunc(all, func(a, b *batch) int { return cmp.Compare(a.id, b.id) })
-	views := []batchView{}
+	views := []any{}
 	if from := pageOffset(page, pageSize); from < len(all) {
 		for _, b := range all[from:min(len(all), from+pageSize)] {
-			views = append(views, b.view(s.opts.CustomerID))
+			views = append(views, s.presentBatch(b.view(s.opts.CustomerID)))
 		}
 	}
-	w.Header().Set("X-Total-Count", strconv.Itoa(len(all)))
+	s.setTotal(w, len(all))
 	s.writeJSON(w, http.StatusOK, views)
 	return nil
 }
@@ -384,7 +387,7 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) *apiError {
 	if err != nil {
 		return err
 	}
-	s.writeJSON(w, http.StatusOK, b.view(s.opts.CustomerID))
+	s.writeJSON(w, http.StatusOK, s.presentBatch(b.view(s.opts.CustomerID)))
 	return nil
 }
 

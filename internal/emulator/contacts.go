@@ -36,7 +36,7 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError 
 	if err != nil {
 		return err
 	}
-	page, pageSize, err := pageParams(r)
+	page, pageSize, err := s.pageParams(r)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,10 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError 
 	if err != nil {
 		return err
 	}
-	w.Header().Set("X-Total-Count", strconv.Itoa(total))
+	for i := range items {
+		items[i] = s.presentContact(items[i])
+	}
+	s.setTotal(w, total)
 	s.writeJSON(w, http.StatusOK, items)
 	return nil
 }
@@ -65,13 +68,34 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 	if in.originalID == "" {
 		return fieldError("originalId", "originalId is mandatory")
 	}
+	in = s.contactCreateInput(in)
+	if s.opts.Wire.Has(WireContactUpsert) {
+		c, created, err := s.store.upsertContact(listID, in, s.now(), true)
+		if err != nil {
+			return err
+		}
+		if !created {
+			s.writeJSON(w, http.StatusOK, s.presentContact(c))
+			return nil
+		}
+		s.writeCreatedContact(w, listID, c)
+		return nil
+	}
 	c, err := s.store.createContact(listID, in, s.now())
 	if err != nil {
+		if err.status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
+			return fieldError("originalId", "originalId already exists in this list")
+		}
 		return err
 	}
-	w.Header().Set("Location", "/rest/"+strconv.FormatInt(s.opts.CustomerID, 10)+"/lists/"+strconv.FormatInt(listID, 10)+"/contacts/"+url.PathEscape(c.OriginalID))
-	s.writeJSON(w, http.StatusCreated, c)
+	s.writeCreatedContact(w, listID, c)
 	return nil
+}
+
+// writeCreatedContact answers 201 with a new contact and its Location.
+func (s *Server) writeCreatedContact(w http.ResponseWriter, listID int64, c contactView) {
+	w.Header().Set("Location", "/rest/"+strconv.FormatInt(s.opts.CustomerID, 10)+"/lists/"+strconv.FormatInt(listID, 10)+"/contacts/"+url.PathEscape(c.OriginalID))
+	s.writeJSON(w, http.StatusCreated, s.presentContact(c))
 }
 
 func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apiError {
@@ -83,7 +107,7 @@ func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apiError {
 	if err != nil {
 		return err
 	}
-	s.writeJSON(w, http.StatusOK, c)
+	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
 
@@ -112,7 +136,7 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError
 	if err != nil {
 		return err
 	}
-	s.writeJSON(w, http.StatusOK, c)
+	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
 
@@ -142,7 +166,7 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 	if err != nil {
 		return err
 	}
-	s.writeJSON(w, http.StatusOK, c)
+	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
 

@@ -47,8 +47,8 @@ type contactView struct {
 	ID           int64             `json:"id"`
 	OriginalID   string            `json:"originalId"`
 	Properties   map[string]string `json:"properties"`
-	Status       string            `json:"status"`
-	MobileStatus string            `json:"mobileStatus"`
+	Status       string            `json:"status,omitempty"` // empty only under no-statuses
+	MobileStatus string            `json:"mobileStatus,omitempty"`
 	DateCreated  string            `json:"dateCreated"`
 	DateModified string            `json:"dateModified"`
 }
@@ -62,6 +62,11 @@ type contactInput struct {
 	props        map[string]*string
 	status       string
 	mobileStatus string
+	// initialStatus and initialMobileStatus, when set, are the states of a
+	// new contact whose input gives none (wire profiles double-opt-in and
+	// status-other); they never change an existing contact.
+	initialStatus       string
+	initialMobileStatus string
 }
 
 // view renders c with the attribute names of names; values of attributes
@@ -143,11 +148,15 @@ func (st *store) newContactLocked(in contactInput, props map[int64]*string, now 
 			c.props[id] = *v
 		}
 	}
-	if in.status != "" {
-		c.status = in.status
+	for _, st := range []string{in.initialStatus, in.status} {
+		if st != "" {
+			c.status = st
+		}
 	}
-	if in.mobileStatus != "" {
-		c.mobileStatus = in.mobileStatus
+	for _, st := range []string{in.initialMobileStatus, in.mobileStatus} {
+		if st != "" {
+			c.mobileStatus = st
+		}
 	}
 	return c
 }

@@ -81,5 +81,8 @@ func (s *Server) writeError(w http.ResponseWriter, e *apiError) {
 	if !ok {
 		code = CodeInternal
 	}
+	if s.writeWireError(w, e, code) {
+		return
+	}
 	s.writeJSON(w, e.status, ErrorBody{Status: e.status, Code: code, Message: e.message, Field: e.field})
 }

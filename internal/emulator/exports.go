@@ -344,6 +344,17 @@ func (s *Server) exportResult(r *http.Request) (*batch, *apiError) {
 // this call must not be sent with Accept: application/json; a request whose
 // Accept excludes text/plain is answered 406.
 func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Wire.Has(WireResultURLJSON) {
+		// result-url-json: the URL as JSON, whatever the Accept header.
+		b, err := s.exportResult(r)
+		if err != nil {
+			s.writeError(w, err)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		s.writeJSON(w, http.StatusOK, map[string]string{"url": s.mintResultURL(r, b.id)})
+		return
+	}
 	if !accepts(r, "text/plain") {
 		s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in text/plain; the Accept header excludes it (do not send Accept: application/json)"))
 		return
@@ -367,6 +378,11 @@ func (s *Server) serveResultRedirect(w http.ResponseWriter, r *http.Request) {
 	b, err := s.exportResult(r)
 	if err != nil {
 		s.writeError(w, err)
+		return
+	}
+	if s.opts.Wire.Has(WireResultDirect) {
+		// result-direct: the file itself instead of a redirect.
+		s.writeExportFile(w, r, b, b.work.(*exportJob))
 		return
 	}
 	w.Header().Set("Location", s.mintResultURL(r, b.id))

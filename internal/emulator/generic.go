@@ -104,7 +104,7 @@ func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apiError {
 	if err != nil {
 		return err
 	}
-	page, pageSize, err := pageParams(r)
+	page, pageSize, err := s.pageParams(r)
 	if err != nil {
 		return err
 	}

@@ -203,11 +203,14 @@ func (imp *listImport) view() importView {
 // listImports answers the list's imports in ascending id order (the order
 // they were created), paged like every collection.
 func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apiError {
+	if err := s.refuseListing(r); err != nil {
+		return err
+	}
 	listID, err := s.importListID(r)
 	if err != nil {
 		return err
 	}
-	page, pageSize, err := pageParams(r)
+	page, pageSize, err := s.pageParams(r)
 	if err != nil {
 		return err
 	}
@@ -226,7 +229,7 @@ func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apiError {
 		}
 	}
 	s.imports.mu.Unlock()
-	w.Header().Set("X-Total-Count", strconv.Itoa(len(all)))
+	s.setTotal(w, len(all))
 	s.writeJSON(w, http.StatusOK, views)
 	return nil
 }

@@ -99,6 +99,11 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, errorf(http.StatusNotFound, "no object at this URL"))
 		return
 	}
+	s.writeExportFile(w, r, b, job)
+}
+
+// writeExportFile streams an export's file as the answer.
+func (s *Server) writeExportFile(w http.ResponseWriter, r *http.Request, b *batch, job *exportJob) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="statistics-`+strconv.FormatInt(b.id, 10)+`.csv"`)
 	w.Header().Set("Cache-Control", "private, no-store")

@@ -71,6 +71,11 @@ type Options struct {
 	// after changes and on Close (persist.go; rms-emulator -data-dir). One
 	// emulator at a time may use a data directory.
 	DataDir string
+	// Wire switches open dimensions of the answers to alternatives a
+	// service could have chosen (wire.go; rms-emulator -wire). The zero
+	// value answers as the conventions guide says.
+	Wire Wire
+
 	// SnapshotDelay is how long after a change the data directory is
 	// written, so that a burst of changes is written once; default 200ms.
 	SnapshotDelay time.Duration

@@ -47,6 +47,6 @@ func pageOffset(page, pageSize int) int {
 
 // writePage answers one page of a collection with its X-Total-Count.
 func (s *Server) writePage(w http.ResponseWriter, items []entity, total int) {
-	w.Header().Set("X-Total-Count", strconv.Itoa(total))
+	s.setTotal(w, total)
 	s.writeJSON(w, http.StatusOK, items)
 }

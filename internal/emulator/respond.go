@@ -16,7 +16,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		body = []byte(`{"status":500,"code":"INTERNAL_ERROR","message":"encoding the response failed"}`)
 	}
-	w.Header().Set("Content-Type", jsonContentType)
+	w.Header().Set("Content-Type", s.jsonContentTypeFor())
 	w.WriteHeader(status)
 	if _, err := w.Write(append(body, '\n')); err != nil {
 		s.log.Debug("writing response", "error", err)

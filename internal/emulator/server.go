@@ -84,7 +84,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
 	var pattern string
-	s.withFaults(sw, r, func(w http.ResponseWriter, r *http.Request) { pattern = s.serve(w, r) })
+	s.withFaults(sw, r, func(w http.ResponseWriter, r *http.Request) { pattern = s.serveWire(w, r) })
 	status := sw.status
 	if status == 0 {
 		status = http.StatusOK

@@ -63,7 +63,7 @@ func (s *Server) webhooksPath() string {
 }
 
 func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) *apiError {
-	page, pageSize, err := pageParams(r)
+	page, pageSize, err := s.pageParams(r)
 	if err != nil {
 		return err
 	}
