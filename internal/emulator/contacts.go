@@ -69,6 +69,7 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 	if err != nil {
 		return err
 	}
+	s.emitContactChange(listID, nil, s.store.contactRef(listID, c.OriginalID))
 	w.Header().Set("Location", "/rest/"+strconv.FormatInt(s.opts.CustomerID, 10)+"/lists/"+strconv.FormatInt(listID, 10)+"/contacts/"+url.PathEscape(c.OriginalID))
 	s.writeJSON(w, http.StatusCreated, c)
 	return nil
@@ -108,10 +109,12 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError
 	if in.originalID != "" && in.originalID != originalID {
 		return fieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.originalID)
 	}
+	before := s.store.contactRef(listID, originalID)
 	c, err := s.store.updateContactProperties(listID, originalID, in.props, s.now())
 	if err != nil {
 		return err
 	}
+	s.emitContactChange(listID, before, s.store.contactRef(listID, originalID))
 	s.writeJSON(w, http.StatusOK, c)
 	return nil
 }
@@ -138,10 +141,12 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 	if status == "" && mobileStatus == "" {
 		return fieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
 	}
+	before := s.store.contactRef(listID, r.PathValue("originalId"))
 	c, err := s.store.setContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
 	if err != nil {
 		return err
 	}
+	s.emitContactChange(listID, before, s.store.contactRef(listID, r.PathValue("originalId")))
 	s.writeJSON(w, http.StatusOK, c)
 	return nil
 }
