@@ -17,7 +17,6 @@ require (
 	github.com/hashicorp/terraform-plugin-log v0.11.0
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	golang.org/x/text v0.43.0
-	golang.org/x/time v0.16.0
 )
 
 require (

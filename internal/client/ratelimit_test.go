@@ -7,23 +7,21 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 func TestNewRateLimitedTransport(t *testing.T) {
 	next := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
 	tests := []struct {
-		perSecond float64
-		wantSame  bool
-		wantLimit rate.Limit
-		wantBurst int
+		perSecond  float64
+		wantSame   bool
+		wantN      int
+		wantWindow time.Duration
 	}{
 		{perSecond: 0, wantSame: true},
 		{perSecond: -1, wantSame: true},
-		{perSecond: 20, wantLimit: 20, wantBurst: 20},
-		{perSecond: 2.5, wantLimit: 2.5, wantBurst: 2},
-		{perSecond: 0.5, wantLimit: 0.5, wantBurst: 1},
+		{perSecond: 20, wantN: 20, wantWindow: time.Second + windowSlack},
+		{perSecond: 2.5, wantN: 2, wantWindow: time.Second + windowSlack},
+		{perSecond: 0.5, wantN: 1, wantWindow: 2*time.Second + windowSlack},
 	}
 	for _, tt := range tests {
 		got := newRateLimitedTransport(next, tt.perSecond)
@@ -38,8 +36,8 @@ func TestNewRateLimitedTransport(t *testing.T) {
 			t.Errorf("perSecond %v: got %T, want *rateLimitedTransport", tt.perSecond, got)
 			continue
 		}
-		if rl.next == nil || rl.limiter.Limit() != tt.wantLimit || rl.limiter.Burst() != tt.wantBurst {
-			t.Errorf("perSecond %v: limit %v burst %d, want %v and %d", tt.perSecond, rl.limiter.Limit(), rl.limiter.Burst(), tt.wantLimit, tt.wantBurst)
+		if rl.next == nil || len(rl.limiter.sent) != tt.wantN || rl.limiter.window != tt.wantWindow {
+			t.Errorf("perSecond %v: %d per %v, want %d per %v", tt.perSecond, len(rl.limiter.sent), rl.limiter.window, tt.wantN, tt.wantWindow)
 		}
 	}
 
@@ -56,8 +54,8 @@ func TestRateLimitedTransportRoundTrip(t *testing.T) {
 		calls.Add(1)
 		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody}, nil
 	})
-	// One token, refilled once every 1000 s: the second request must wait.
-	rt := &rateLimitedTransport{next: next, limiter: rate.NewLimiter(0.001, 1)}
+	// One request per 1000 s: the second request must wait.
+	rt := &rateLimitedTransport{next: next, limiter: newWindowLimiter(0.001)}
 
 	req, _ := http.NewRequest(http.MethodGet, "https://server.example.com/", nil)
 	if resp, err := rt.RoundTrip(req); err != nil || resp.StatusCode != http.StatusNoContent {
@@ -71,12 +69,12 @@ func TestRateLimitedTransportRoundTrip(t *testing.T) {
 			t.Errorf("RoundTrip = %v, want context.Canceled", err)
 		}
 	})
-	t.Run("deadline before the next token", func(t *testing.T) {
+	t.Run("deadline before the next slot", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		// The limiter knows at once that a minute is not enough.
 		if _, err := rt.RoundTrip(req.WithContext(ctx)); err == nil {
-			t.Error("RoundTrip succeeded without a token")
+			t.Error("RoundTrip succeeded before its slot")
 		}
 	})
 	if n := calls.Load(); n != 1 {

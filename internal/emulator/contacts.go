@@ -70,10 +70,12 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 	}
 	in = s.contactCreateInput(in)
 	if s.opts.Wire.Has(WireContactUpsert) {
+		before := s.store.contactRef(listID, in.originalID)
 		c, created, err := s.store.upsertContact(listID, in, s.now(), true)
 		if err != nil {
 			return err
 		}
+		s.emitContactChange(listID, before, s.store.contactRef(listID, c.OriginalID))
 		if !created {
 			s.writeJSON(w, http.StatusOK, s.presentContact(c))
 			return nil
@@ -88,6 +90,7 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 		}
 		return err
 	}
+	s.emitContactChange(listID, nil, s.store.contactRef(listID, c.OriginalID))
 	s.writeCreatedContact(w, listID, c)
 	return nil
 }
@@ -132,10 +135,12 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError
 	if in.originalID != "" && in.originalID != originalID {
 		return fieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.originalID)
 	}
+	before := s.store.contactRef(listID, originalID)
 	c, err := s.store.updateContactProperties(listID, originalID, in.props, s.now())
 	if err != nil {
 		return err
 	}
+	s.emitContactChange(listID, before, s.store.contactRef(listID, originalID))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
@@ -162,10 +167,12 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 	if status == "" && mobileStatus == "" {
 		return fieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
 	}
+	before := s.store.contactRef(listID, r.PathValue("originalId"))
 	c, err := s.store.setContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
 	if err != nil {
 		return err
 	}
+	s.emitContactChange(listID, before, s.store.contactRef(listID, r.PathValue("originalId")))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }

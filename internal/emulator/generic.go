@@ -191,9 +191,14 @@ func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apiError
 		return err
 	}
 	raw, id, ok := itemID(r)
+	var contacts *listContacts // a deleted list's, for contact.deleted
+	if ok && t.key == listsKey {
+		contacts = s.store.listHolder(id)
+	}
 	if !ok || !s.store.delete(t.key, id) {
 		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
+	s.emitListDeleted(id, contacts)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -418,6 +418,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 		seen[h] = true
 	}
 	job := &importJob{s: s, listID: imp.listID, importID: imp.id, typ: imp.typ, identityIdx: slices.Index(header, imp.identity)}
+	job.events = s.newContactEventBatch(imp.listID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.id, 10), "importType": imp.typ})
 	if job.identityIdx < 0 {
 		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.identity, strings.Join(header, ", "))
 		if imp.identity == defaultIdentityColumn {
@@ -461,7 +462,8 @@ type importJob struct {
 	columns     []int    // header positions of the attribute columns
 	attrKeys    []string // their attribute ids, as property keys
 	rows        importRows
-	good        int64 // rows handled that were not bad (REPLACE applies them at the end)
+	good        int64              // rows handled that were not bad (REPLACE applies them at the end)
+	events      *contactEventBatch // contact webhook events, bounded (contact_events.go)
 }
 
 func (j *importJob) total() int64 { return j.rows.n }
@@ -485,16 +487,20 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 		}
 		switch j.typ {
 		case "ADD":
+			before := j.s.store.contactRef(j.listID, fields[0])
 			if _, _, err := j.s.store.upsertContact(j.listID, j.input(fields, true), now, true); err != nil {
 				failed++
 			} else {
 				affected++
+				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
 			}
 		case "UNSUBSCRIBE":
+			before := j.s.store.contactRef(j.listID, fields[0])
 			_, err := j.s.store.setContactStatus(j.listID, fields[0], statusUnsubscribed, "", now)
 			switch {
 			case err == nil:
 				affected++
+				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
 			case err.status == http.StatusNotFound && j.s.listExists(j.listID):
 				// No contact has this row's identity: nothing to do.
 			default:
@@ -510,6 +516,7 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 // finish applies a REPLACE, all rows at once, and releases the rows.
 func (j *importJob) finish() (affected int64, failure string) {
 	defer func() { j.rows = importRows{n: j.rows.n} }()
+	defer j.events.end()
 	if j.typ != "REPLACE" {
 		return 0, ""
 	}
@@ -520,9 +527,11 @@ func (j *importJob) finish() (affected int64, failure string) {
 			ins = append(ins, j.input(fields, false))
 		}
 	}
+	old := j.s.store.listHolder(j.listID)
 	if err := j.s.store.replaceContacts(j.listID, ins, j.s.now()); err != nil {
 		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.message
 	}
+	j.events.noteListChange(old, j.s.store.listHolder(j.listID))
 	return int64(len(ins)), ""
 }
 

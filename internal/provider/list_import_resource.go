@@ -352,6 +352,9 @@ func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	importBatchToModel(b, &state)
+	if isAdopting(state) {
+		fillFromImportListing(ctx, r.data.client, &state)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
@@ -422,7 +425,7 @@ func importBatchToModel(b *client.Batch, m *listImportModel) {
 
 // contentHashModifier plans content_sha256: the SHA-256 of the file (read
 // as a stream) or of content. A different hash than the state's runs the
-// import again; a resource just imported (no import_id) adopts it.
+// import again; a resource just imported (see importedState) adopts it.
 type contentHashModifier struct{}
 
 func (contentHashModifier) Description(context.Context) string {
@@ -472,14 +475,6 @@ func (contentHashModifier) PlanModifyString(ctx context.Context, req planmodifie
 	if !req.StateValue.IsNull() && req.StateValue.ValueString() != sum && !importedState(ctx, req.State.GetAttribute, &resp.Diagnostics) {
 		resp.RequiresReplace = true
 	}
-}
-
-// importedState reports whether the prior state came from terraform import
-// (it has no import_id of its own run); such a state adopts settings.
-func importedState(ctx context.Context, get func(context.Context, path.Path, any) diag.Diagnostics, diags *diag.Diagnostics) bool {
-	var importID types.String
-	diags.Append(get(ctx, path.Root("import_id"), &importID)...)
-	return importID.IsNull()
 }
 
 // replaceUnlessImported is RequiresReplace, except for the first plan after

@@ -92,7 +92,7 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			attrMaxRequestsPerSecond: schema.Float64Attribute{
 				Optional:    true,
-				Description: "Caps the provider's own request rate across all resources of one run. Unset or `0` means no cap; the provider always honours the service's `Retry-After`.",
+				Description: "Caps the provider's own request rate across all resources of one run: no window of one second (any sliding window, not only whole clock seconds) holds more than `max(1, floor(cap))` requests, retries included, however high `-parallelism` is; a cap below 1 spaces requests `1/cap` seconds apart. The cap holds per provider configuration: each alias counts its requests on its own. Unset or `0` means no cap; the provider always honours the service's `Retry-After`.",
 				Validators:  []validator.Float64{float64validator.AtLeast(0)},
 			},
 		},

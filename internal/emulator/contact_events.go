@@ -1,0 +1,207 @@
+package emulator
+
+import (
+	"maps"
+	"strconv"
+	"sync"
+)
+
+// Contact webhook events (see "Webhook events" in the service conventions
+// guide). The interface names none; the emulator sends:
+//
+//   - contact.created: a contact was added to a list (POST .../contacts, or
+//     a row of an ADD or REPLACE import). A new contact's states are in its
+//     data; it sends no contact.subscribed.
+//   - contact.updated: a contact's properties changed (PUT .../contacts/{id},
+//     or an ADD or REPLACE import row). A write that changes no value sends
+//     nothing; a status change alone is not an update.
+//   - contact.subscribed / contact.unsubscribed: the e-mail or the mobile
+//     state of an existing contact changed (PUT .../subscriptionstatus, an
+//     UNSUBSCRIBE import, a REPLACE or ADD row giving a state). data.channel
+//     says which: "email" or "mobile". Setting the state a contact already
+//     has sends nothing.
+//   - contact.deleted: a contact left a list. The interface has no contact
+//     DELETE, so this happens when a REPLACE import leaves it out, or when
+//     its list is deleted (data.source "list.deleted").
+//
+// Bound: one import (one batch), or one list deletion, sends at most
+// contactEventsPerBatch events of each kind one by one; when more happened,
+// it then sends one summary event of that kind ({summary: true, count,
+// omitted}) when it ends. Single calls are not bounded (each sends at most
+// two events). The seeding Go API (UpsertContacts, ReplaceContacts) and
+// fixtures set up state and send nothing.
+//
+// Events are found by comparing a contact before and after the write:
+// stored contacts are never modified in place, so holding the old pointer is
+// a snapshot. The handlers and the import job take both around their store
+// call; the store itself is unchanged.
+
+// contactEventsPerBatch bounds the single events of one kind per batch.
+const contactEventsPerBatch = 100
+
+// contactRef returns the stored contact (never modified in place) or nil.
+func (st *store) contactRef(listID int64, originalID string) *contact {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if lc := st.contacts[listID]; lc != nil {
+		return lc.byID[originalID]
+	}
+	return nil
+}
+
+// contactChangeKinds are the events a change from before to after makes
+// (nil before: created; nil after: deleted), with the channel of each
+// subscription event.
+func contactChangeKinds(before, after *contact) (kinds, channels []string) {
+	switch {
+	case before == nil && after == nil:
+		return nil, nil
+	case before == nil:
+		return []string{"contact.created"}, []string{""}
+	case after == nil:
+		return []string{"contact.deleted"}, []string{""}
+	}
+	if !maps.Equal(before.props, after.props) {
+		kinds, channels = append(kinds, "contact.updated"), append(channels, "")
+	}
+	for _, ch := range []struct{ name, from, to string }{
+		{"email", before.status, after.status},
+		{"mobile", before.mobileStatus, after.mobileStatus},
+	} {
+		if ch.from == ch.to || ch.to == "" {
+			continue
+		}
+		kind := "contact.subscribed"
+		if ch.to == statusUnsubscribed {
+			kind = "contact.unsubscribed"
+		}
+		kinds, channels = append(kinds, kind), append(channels, ch.name)
+	}
+	return kinds, channels
+}
+
+// contactEventData is an event's data: the contact as the interface shows
+// it (after the change; before it for contact.deleted) and where it came
+// from.
+func (s *Server) contactEventData(listID int64, c *contact, channel string, extra map[string]any) map[string]any {
+	s.store.mu.RLock()
+	v := c.view(s.store.propertyNamesLocked())
+	s.store.mu.RUnlock()
+	data := map[string]any{
+		"listId": strconv.FormatInt(listID, 10), "originalId": v.OriginalID, "contactId": v.ID,
+		"properties": v.Properties, "status": v.Status, "mobileStatus": v.MobileStatus,
+	}
+	if channel != "" {
+		data["channel"] = channel
+	}
+	maps.Copy(data, extra)
+	return data
+}
+
+// emitContactChange sends the events of one change made by a single call.
+func (s *Server) emitContactChange(listID int64, before, after *contact) {
+	kinds, channels := contactChangeKinds(before, after)
+	for i, kind := range kinds {
+		c := after
+		if c == nil {
+			c = before
+		}
+		s.Emit(kind, s.contactEventData(listID, c, channels[i], map[string]any{"source": "api"}))
+	}
+}
+
+// contactEventBatch sends the contact events of one batch (or one list
+// deletion) within the bound, and the summaries at its end.
+type contactEventBatch struct {
+	s      *Server
+	listID int64
+	extra  map[string]any // source and ids, in every event of the batch
+
+	mu    sync.Mutex
+	count map[string]int64
+}
+
+func (s *Server) newContactEventBatch(listID int64, extra map[string]any) *contactEventBatch {
+	return &contactEventBatch{s: s, listID: listID, extra: extra, count: map[string]int64{}}
+}
+
+// note records a change and sends its events while the bound allows.
+func (b *contactEventBatch) note(before, after *contact) {
+	kinds, channels := contactChangeKinds(before, after)
+	for i, kind := range kinds {
+		b.mu.Lock()
+		b.count[kind]++
+		send := b.count[kind] <= contactEventsPerBatch
+		b.mu.Unlock()
+		if !send {
+			continue
+		}
+		c := after
+		if c == nil {
+			c = before
+		}
+		b.s.Emit(kind, b.s.contactEventData(b.listID, c, channels[i], b.extra))
+	}
+}
+
+// end sends one summary event of each kind that went over the bound.
+func (b *contactEventBatch) end() {
+	b.mu.Lock()
+	counts := maps.Clone(b.count)
+	b.mu.Unlock()
+	for kind, n := range counts {
+		if n <= contactEventsPerBatch {
+			continue
+		}
+		data := map[string]any{"listId": strconv.FormatInt(b.listID, 10), "summary": true, "count": n, "omitted": n - contactEventsPerBatch}
+		maps.Copy(data, b.extra)
+		b.s.Emit(kind, data)
+	}
+}
+
+// noteListChange records what happened to a list between two states of its
+// contacts holder: REPLACE builds a new holder and never changes the old
+// one. next may be changed by concurrent writes, so it is read locked.
+func (b *contactEventBatch) noteListChange(old, next *listContacts) {
+	type change struct{ before, after *contact }
+	var changes []change
+	b.s.store.mu.RLock()
+	if next != nil {
+		for _, oid := range next.order {
+			var before *contact
+			if old != nil {
+				before = old.byID[oid]
+			}
+			changes = append(changes, change{before, next.byID[oid]})
+		}
+	}
+	if old != nil {
+		for _, oid := range old.order {
+			if next == nil || next.byID[oid] == nil {
+				changes = append(changes, change{old.byID[oid], nil})
+			}
+		}
+	}
+	b.s.store.mu.RUnlock()
+	for _, c := range changes {
+		b.note(c.before, c.after)
+	}
+}
+
+// listHolder returns a list's contacts holder (nil when it has none).
+func (st *store) listHolder(listID int64) *listContacts {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return st.contacts[listID]
+}
+
+// emitListDeleted sends contact.deleted for the contacts of a deleted list,
+// within the bound; gone is the list's holder from before the delete.
+func (s *Server) emitListDeleted(listID int64, gone *listContacts) {
+	if gone == nil {
+		return
+	}
+	b := s.newContactEventBatch(listID, map[string]any{"source": "list.deleted"})
+	b.noteListChange(gone, nil)
+	b.end()
+}
