@@ -76,8 +76,9 @@ resource "rms_contact" "c" {
 `, n, listID, firstname, email, mobile)
 }
 
-// Creates and updates write once per contact and change, and read nothing:
-// every write answers with the contact.
+// Creates and updates write once per contact and change, and read nothing
+// after a write: every write answers with the contact. Creates look for
+// the contact first, sharing one listing of the list.
 func TestAccContactResource_writesAtTheFloor(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
@@ -112,7 +113,10 @@ func TestAccContactResource_writesAtTheFloor(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			// Statuses a new contact does not start with go in the create body.
-			step("Ada", U, U, map[string]int64{"POST": n}),
+			// Before creating, each contact is looked for (a service may
+			// answer the create of an existing one as an upsert): the first
+			// with a GET, the rest in one listing of the list, shared.
+			step("Ada", U, U, map[string]int64{"POST": n, "GET": 2}),
 			// A status-only update is one subscription-status call, no read.
 			step("Ada", S, U, map[string]int64{"PUT": n}),
 			// A properties-only update is one PUT, no read.
