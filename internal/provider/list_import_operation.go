@@ -67,6 +67,14 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 				"An import without a file has not changed the list.\n\n%s", run.Type, run.ListID, len(amb.IDs), strings.Join(amb.IDs, ", "), run.RetryNote))
 		return "", false
 	}
+	if client.IsUncertain(err) {
+		// Checked before a 404: the 404 may be the imports listing's (a
+		// service without it), not the list's.
+		diags.AddError("Unable to create the import",
+			fmt.Sprintf("%s\n\nCreating the %s import into list %s may have made an import (without its file, so the list is unchanged), which could not be read back by the list's imports. Nothing is uploaded; an import without a file has no effect and needs no clean-up. %s",
+				describeAPIError(err), run.Type, run.ListID, run.RetryNote))
+		return "", false
+	}
 	if client.IsNotFound(err) {
 		diags.AddAttributeError(path.Root("list_id"), "List not found",
 			fmt.Sprintf("No list has id %q in this account: %s", run.ListID, describeAPIError(err)))

@@ -39,6 +39,18 @@ func startStatisticsExport(ctx context.Context, c *client.Client, exportType, pe
 			fmt.Sprintf("Starting the %s export for %s got no answer, and reading the account's batches back found %d %s exports for %s started just now (batch ids %s): the provider cannot tell which one this start made, so it adopts none and starts none.\n\n%s",
 				exportType, period, len(amb.IDs), exportType, period, strings.Join(amb.IDs, ", "), advice))
 		return "", false
+	case client.IsActed(err):
+		// The export was started: never start it again unasked. Without a
+		// listing of batches (it is our convention, not the interface's)
+		// only the user can find it.
+		how := "find its batch id in the service and look at it with the rms_batch data source"
+		if importable {
+			how = fmt.Sprintf("find its batch id in the service and import it: `terraform import rms_statistics_export.<name> <batch_id>/%s/%s`", exportType, period)
+		}
+		diags.AddError("Statistics export started, its batch unknown",
+			fmt.Sprintf("%s\n\nThe service started the %s export for %s (it answered with success) but its answer named no batch, and the account's batches could not be read back to find it. A %s export for %s started just now therefore exists: %s. Applying again instead starts a second export.",
+				describeAPIError(err), exportType, period, exportType, period, how))
+		return "", false
 	case client.IsUncertain(err):
 		diags.AddError("Unable to start statistics export",
 			describeAPIError(err)+"\n\nNo answer came back, and reading the account's batches back did not find an export this start made (or could not be done, as said above), so none is recorded; "+retryNote)
