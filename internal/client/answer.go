@@ -197,7 +197,11 @@ func (c *Client) created(ctx context.Context, a *writeAnswer, readPath func(id s
 	if out == nil {
 		return nil
 	}
-	if obj := a.object(); a.holds(skip...) && (!keyed || obj["id"] != nil) && a.decode(out) == nil {
+	// An entity is complete only with an id of its own: {"id":null} (or
+	// "") decoded as is would hand the caller an empty id while the
+	// Location names the real one, and what the create made would be
+	// lost.
+	if a.holds(skip...) && (!keyed || idIn(a.object(), "id") != "") && a.decode(out) == nil {
 		return nil
 	}
 	if id == "" {
@@ -239,13 +243,20 @@ func isJSONMediaType(contentType string) bool {
 // the last segment of the Location header; "" when the answer names
 // nothing.
 func (a *writeAnswer) startedID(key string) string {
-	if obj := a.object(); obj != nil {
-		var id ID
-		if raw, ok := obj[key]; ok && json.Unmarshal(raw, &id) == nil && id != "" {
-			return id.String()
-		}
+	if id := idIn(a.object(), key); id != "" {
+		return id
 	}
 	return locationID(a.location)
+}
+
+// idIn is the id obj holds under key, a number or a string; "" when it
+// holds none (absent, null, "", or another JSON type).
+func idIn(obj map[string]json.RawMessage, key string) string {
+	var id ID
+	if raw, ok := obj[key]; ok && json.Unmarshal(raw, &id) == nil {
+		return id.String()
+	}
+	return ""
 }
 
 // namedNothing is the error of a start whose success answer named nothing:

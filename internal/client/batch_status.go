@@ -80,5 +80,7 @@ func normalBatchStatus(raw string, ended bool) string {
 // above names; an unknown one is waited on as running, and worth a log line.
 func (b *Batch) KnownStatus() bool {
 	s := upperStatus(b.RawStatus)
-	return s == "IN_PROGRESS" || batchFinishedWords[s] || batchFailedWords[s] || batchPendingWords[s]
+	// No status at all is a case the rule names (endTime decides), not an
+	// unknown word: WaitForBatch must not warn of a status "".
+	return s == "" || s == "IN_PROGRESS" || batchFinishedWords[s] || batchFailedWords[s] || batchPendingWords[s]
 }

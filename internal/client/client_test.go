@@ -344,6 +344,54 @@ func TestAPIErrors(t *testing.T) {
 			name: "broken JSON", status: 400, contentType: "application/json", body: `{"code":"VALIDATION_`,
 			want: APIError{StatusCode: 400, Body: `{"code":"VALIDATION_`}, wantIs: ErrValidation,
 		},
+		{
+			name: "HTML without a title", status: 503, contentType: "text/html",
+			body:       `<html><body><h1>Service Unavailable</h1><p>try &amp; later</p></body></html>`,
+			want:       APIError{StatusCode: 503, Body: "an HTML page: Service Unavailable try & later"},
+			wantText:   []string{"GET /rest/1000/projects/5: 503 Service Unavailable: an HTML page: Service Unavailable try & later"},
+			wantReason: "an HTML page: Service Unavailable try & later",
+		},
+		{
+			name: "text/html with a charset, title, script and style", status: 403, contentType: "text/html; charset=UTF-8",
+			body: `<html><head><title>Access Denied</title><style>p{color:red}</style></head><body><script>track()</script><p>blocked by policy</p></body></html>`,
+			want: APIError{StatusCode: 403, Body: "an HTML page: Access Denied: blocked by policy"}, wantIs: ErrForbidden,
+			wantText: []string{"403 Forbidden: an HTML page: Access Denied: blocked by policy"},
+		},
+		{
+			name: "HTML recognised without a content type", status: 500, contentType: "",
+			body: "<!DOCTYPE html>\n<html><body>oops</body></html>",
+			want: APIError{StatusCode: 500, Body: "an HTML page: oops"}, wantText: []string{"500 Internal Server Error: an HTML page: oops"},
+		},
+		{
+			name: "other JSON: nested error object in plain JSON", status: 422, contentType: "application/json",
+			body: `{"error":{"code":"InvalidInput","description":"name is too long","target":"name","details":[]}}`,
+			want: APIError{StatusCode: 422, Code: "InvalidInput", Message: "name is too long", Field: "name"}, wantIs: ErrValidation,
+			wantText: []string{`422 InvalidInput: name is too long (field "name")`},
+		},
+		{
+			name: "other JSON: nested error with a numeric code", status: 400, contentType: "application/json",
+			body: `{"error":{"code":4001,"message":"bad value","target":"properties.age"}}`,
+			want: APIError{StatusCode: 400, Code: "4001", Message: "bad value", Field: "properties.age"}, wantIs: ErrValidation,
+		},
+		{
+			name: "other JSON: OAuth style", status: 401, contentType: "application/json",
+			body: `{"error":"invalid_token","error_description":"the token expired"}`,
+			want: APIError{StatusCode: 401, Code: "invalid_token", Message: "the token expired"}, wantIs: ErrUnauthorized,
+			wantText: []string{"401 invalid_token: the token expired"},
+		},
+		{
+			name: "other JSON: errors list, first entry wins", status: 400, contentType: "application/json",
+			body: `{"errors":[{"code":"TOO_SHORT","detail":"name is too short","property":"name"},{"code":"OTHER","detail":"x"}]}`,
+			want: APIError{StatusCode: 400, Code: "TOO_SHORT", Message: "name is too short", Field: "name"}, wantIs: ErrValidation,
+		},
+		{
+			name: "empty body with 502 names the status and path", status: 502, contentType: "application/json",
+			want: APIError{StatusCode: 502}, wantText: []string{"GET /rest/1000/projects/5: 502 Bad Gateway"},
+		},
+		{
+			name: "blank body with 500", status: 500, contentType: "text/plain",
+			body: " \n ", want: APIError{StatusCode: 500}, wantText: []string{"GET /rest/1000/projects/5: 500 Internal Server Error"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -408,6 +456,26 @@ func TestAPIErrors(t *testing.T) {
 		}
 		if !strings.HasSuffix(msg, "...") {
 			t.Errorf("truncated excerpt should end with an ellipsis: %q", msg)
+		}
+	})
+
+	t.Run("empty 502 to a POST is uncertain and names the call", func(t *testing.T) {
+		var n counter
+		c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.inc()
+			w.WriteHeader(http.StatusBadGateway)
+		}))
+		_, err := c.CreateProject(context.Background(), ProjectInput{Name: "n"})
+		if !IsUncertain(err) || IsActed(err) {
+			t.Fatalf("err = %v, want uncertain and not acted", err)
+		}
+		mustContain(t, err.Error(), "POST /rest/1000/projects")
+		mustContain(t, err.Error(), "502 Bad Gateway")
+		if apiErr, ok := AsAPIError(err); !ok || apiErr.StatusCode != 502 {
+			t.Errorf("AsAPIError = %v, %v", apiErr, ok)
+		}
+		if n.get() != 1 {
+			t.Errorf("%d POSTs, want 1: a 502 may hide a create that happened", n.get())
 		}
 	})
 

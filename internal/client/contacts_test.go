@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -322,4 +323,157 @@ func TestListContactsPage(t *testing.T) {
 		t.Errorf("unknown list: %v", err)
 	}
 	mustContain(t, fmt.Sprint(err), "reading the contacts of list 6 (page 0)")
+}
+
+// CreateContact never takes over an existing contact, whichever way the
+// service reports one (409, a 400 while the contact exists, an upsert
+// answer), and completes an answer that lacks the contact with a GET by
+// originalId.
+func TestCreateContactAnswers(t *testing.T) {
+	const post = "POST /rest/1000/lists/5/contacts"
+	now := time.Now().UTC()
+	contactWith := func(created string) string {
+		return `{"id":17,"originalId":"a/b c","properties":{"email":"ada@example.com"},"status":"SUBSCRIBED","dateCreated":` + created + `}`
+	}
+	fresh := contactWith(`"` + now.Format(time.RFC3339) + `"`)
+	hourAgo := contactWith(`"` + now.Add(-time.Hour).Format(time.RFC3339) + `"`)
+	tests := []struct {
+		name         string
+		post, get    func(http.ResponseWriter, *http.Request)
+		wantConflict bool
+		wantValid    bool   // errors.Is(err, ErrValidation)
+		wantErr      string // any other error
+		wantMadeID   bool
+		wantReqs     []string
+	}{
+		{
+			name: "409", post: func(w http.ResponseWriter, _ *http.Request) { writeError(w, 409, "CONFLICT", "exists", "originalId") },
+			get: answer(200, fresh), wantConflict: true, wantReqs: []string{post},
+		},
+		{
+			name: "400 while the contact exists", post: func(w http.ResponseWriter, _ *http.Request) {
+				writeError(w, 400, "VALIDATION_ERROR", "originalId is taken", "originalId")
+			},
+			get: answer(200, hourAgo), wantConflict: true, wantValid: true, wantErr: "already exists in the list",
+			wantReqs: []string{post, "GET " + escapedContact},
+		},
+		{
+			name: "422 while the contact exists", post: func(w http.ResponseWriter, _ *http.Request) { writeError(w, 422, "VALIDATION_ERROR", "duplicate", "") },
+			get: answer(200, hourAgo), wantConflict: true, wantValid: true,
+			wantReqs: []string{post, "GET " + escapedContact},
+		},
+		{
+			name: "400 while it does not exist", post: func(w http.ResponseWriter, _ *http.Request) {
+				writeError(w, 400, "VALIDATION_ERROR", "email is malformed", "properties.email")
+			},
+			wantValid: true, wantErr: "email is malformed",
+			wantReqs: []string{post, "GET " + escapedContact},
+		},
+		{
+			name: "upsert answer: 200 with a contact created an hour ago", post: answer(200, hourAgo),
+			wantConflict: true, wantErr: "already existed", wantReqs: []string{post},
+		},
+		{
+			name: "upsert answer with dateCreated in epoch ms", post: answer(200, contactWith(fmt.Sprint(now.Add(-time.Hour).UnixMilli()))),
+			wantConflict: true, wantReqs: []string{post},
+		},
+		{
+			name: "upsert found by the read-back of an empty answer", post: answer(201, `{}`), get: answer(200, hourAgo),
+			wantConflict: true, wantReqs: []string{post, "GET " + escapedContact},
+		},
+		{name: "a fresh contact", post: answer(201, fresh), wantReqs: []string{post}},
+		{name: "a contact without dateCreated", post: answer(201, contactWith("null")), wantReqs: []string{post}},
+		{name: "answer {}", post: answer(201, `{}`), get: answer(200, fresh), wantReqs: []string{post, "GET " + escapedContact}},
+		{name: "204", post: answer(204, ""), get: answer(200, fresh), wantReqs: []string{post, "GET " + escapedContact}},
+		{name: "only an id", post: answer(201, `{"id":17}`), get: answer(200, fresh), wantReqs: []string{post, "GET " + escapedContact}},
+		{name: "garbled", post: answer(200, `{"originalId":"a/b`), get: answer(200, fresh), wantReqs: []string{post, "GET " + escapedContact}},
+		{
+			name: "empty answer and a failing read-back", post: answer(204, ""),
+			get:        func(w http.ResponseWriter, _ *http.Request) { writeError(w, 500, "INTERNAL_ERROR", "down", "") },
+			wantMadeID: true, wantErr: "down", wantReqs: []string{post, "GET " + escapedContact},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			answers := map[string]func(http.ResponseWriter, *http.Request){post: tt.post}
+			if tt.get != nil {
+				answers["GET "+escapedContact] = tt.get
+			}
+			srv := &scriptedServer{answers: answers}
+			c, _ := newTestClient(t, srv, noRetries)
+			got, err := c.CreateContact(context.Background(), "5", ContactInput{OriginalID: "a/b c", Properties: map[string]string{"email": "ada@example.com"}})
+			if diff := cmp.Diff(tt.wantReqs, srv.requests()); diff != "" {
+				t.Errorf("requests (-want +got):\n%s", diff)
+			}
+			failing := tt.wantConflict || tt.wantValid || tt.wantErr != "" || tt.wantMadeID
+			if !failing {
+				if err != nil {
+					t.Fatalf("CreateContact: %v", err)
+				}
+				if got.ID != "17" || got.OriginalID != "a/b c" || got.Properties["email"] != "ada@example.com" {
+					t.Errorf("contact = %+v", got)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("CreateContact = %+v, want an error", got)
+			}
+			if errors.Is(err, ErrConflict) != tt.wantConflict {
+				t.Errorf("errors.Is(%v, ErrConflict) = %v, want %v", err, !tt.wantConflict, tt.wantConflict)
+			}
+			if errors.Is(err, ErrValidation) != tt.wantValid {
+				t.Errorf("errors.Is(%v, ErrValidation) = %v, want %v", err, !tt.wantValid, tt.wantValid)
+			}
+			if tt.wantErr != "" {
+				mustContain(t, err.Error(), tt.wantErr)
+			}
+			mustContain(t, err.Error(), `creating contact "a/b c" in list 5`)
+			if id, ok := MadeID(err); ok != tt.wantMadeID || (ok && id != "a/b c") {
+				t.Errorf("MadeID = %q, %v; want the originalId: %v", id, ok, tt.wantMadeID)
+			}
+		})
+	}
+}
+
+// Properties are read whatever JSON type the service writes a value in,
+// and whether they are keyed by attribute name or id.
+func TestContactPropertyValues(t *testing.T) {
+	body := `{"originalId":"x","properties":{"3":"Ada","4":42,"5":1.50,"6":true,"7":false,"8":null,"9":"","email":"caf\u00e9@example.com","10":-7e2}}`
+	srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){
+		"GET /rest/1000/lists/5/contacts/x": answer(200, body),
+	}}
+	c, _ := newTestClient(t, srv)
+	got, err := c.GetContact(context.Background(), "5", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := PropertyValues{"3": "Ada", "4": "42", "5": "1.50", "6": "true", "7": "false", "9": "", "email": "café@example.com", "10": "-7e2"}
+	if diff := cmp.Diff(want, got.Properties); diff != "" {
+		t.Errorf("properties (-want +got):\n%s", diff)
+	}
+	if _, ok := got.Properties["8"]; ok {
+		t.Error("a null value was kept")
+	}
+
+	for _, tc := range []struct {
+		json    string
+		want    PropertyValues
+		wantErr bool
+	}{
+		{json: `null`, want: nil},
+		{json: `{}`, want: PropertyValues{}},
+		{json: `{"a":null}`, want: PropertyValues{}},
+		{json: `[]`, wantErr: true},
+		{json: `"a=b"`, wantErr: true},
+	} {
+		var p PropertyValues
+		err := json.Unmarshal([]byte(tc.json), &p)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("Unmarshal(%s) error = %v, want error %v", tc.json, err, tc.wantErr)
+			continue
+		}
+		if !tc.wantErr && !cmp.Equal(tc.want, p) {
+			t.Errorf("Unmarshal(%s) = %#v, want %#v", tc.json, p, tc.want)
+		}
+	}
 }

@@ -152,3 +152,52 @@ func TestSendTransactionalMessage(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotFound", err)
 	}
 }
+
+// A message the service accepted (2xx) is sent: whatever the answer says,
+// or fails to say, SendTransactionalMessage returns what it knows and
+// never an error that could lead to a second send.
+func TestSendTransactionalMessageAnswers(t *testing.T) {
+	const path = "/rest/1000/triggers/5/messages"
+	msg := TransactionalMessage{Recipient: Recipient{Email: "a@example.com"}}
+	base := SentMessage{TriggerID: "5", Recipient: msg.Recipient}
+	with := func(f func(*SentMessage)) SentMessage { m := base; f(&m); return m }
+	tests := []struct {
+		name   string
+		answer func(http.ResponseWriter, *http.Request)
+		want   SentMessage
+	}{
+		{name: "empty 200", answer: answer(200, ""), want: base},
+		{name: "204", answer: answer(204, ""), want: base},
+		{name: "202 with {}", answer: answer(202, `{}`), want: base},
+		{name: "garbled", answer: answer(200, `{"id":3,"sta`), want: base},
+		{name: "not an object", answer: answer(200, `["queued"]`), want: base},
+		{name: "text", answer: func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			_, _ = w.Write([]byte("Accepted"))
+		}, want: base},
+		{name: "an object of the wrong shape", answer: answer(200, `{"id":{"x":1},"status":"SENT"}`), want: base},
+		{name: "id from Location", answer: withLocation(201, "/rest/1000/triggers/5/messages/77", ""), want: with(func(m *SentMessage) { m.ID = "77" })},
+		{name: "garbled with a Location", answer: withLocation(201, "{host}/rest/1000/triggers/5/messages/78", `{"id`), want: with(func(m *SentMessage) { m.ID = "78" })},
+		{name: "body id wins over Location", answer: withLocation(201, "/rest/1000/triggers/5/messages/77", `{"id":"m-3","status":"QUEUED"}`),
+			want: with(func(m *SentMessage) { m.ID = "m-3"; m.Status = "QUEUED" })},
+		{name: "sentAt in epoch ms", answer: answer(200, `{"id":3,"sentAt":1795341600000}`),
+			want: with(func(m *SentMessage) { m.ID = "3"; m.SentAt = Timestamp{refInstant} })},
+		{name: "sentAt unreadable", answer: answer(200, `{"id":3,"sentAt":"soon"}`), want: with(func(m *SentMessage) { m.ID = "3" })},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){"POST " + path: tt.answer}}
+			c, _ := newTestClient(t, srv)
+			got, err := c.SendTransactionalMessage(context.Background(), "5", msg)
+			if err != nil {
+				t.Fatalf("SendTransactionalMessage: %v", err)
+			}
+			if diff := cmp.Diff(&tt.want, got); diff != "" {
+				t.Errorf("sent message (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{"POST " + path}, srv.requests()); diff != "" {
+				t.Errorf("requests (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

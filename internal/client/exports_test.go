@@ -236,3 +236,81 @@ func TestDownloadResultTruncated(t *testing.T) {
 	}
 	mustContain(t, err.Error(), "downloading the result of batch 7")
 }
+
+// resultURLText reads each shape a service may answer the result URL call
+// with, and refuses the rest (shapes GetResultURL is tested with end to end
+// above are not repeated).
+func TestResultURLText(t *testing.T) {
+	const u = "https://store.example.com/x?sig=abc"
+	tests := []struct {
+		name, contentType, body string
+		want                    string
+		wantOK                  bool
+	}{
+		{"href", "application/json", `{"href":"` + u + `"}`, u, true},
+		{"location", "application/json", `{"location":"` + u + `"}`, u, true},
+		{"Location", "application/json", `{"Location":"` + u + `"}`, u, true},
+		{"url wins over href", "application/json", `{"href":"https://other/","url":"` + u + `"}`, u, true},
+		{"empty url falls through to href", "application/json", `{"url":"","href":"` + u + `"}`, u, true},
+		{"blanks trimmed in JSON", "application/json", `{"url":"  ` + u + ` "}`, u, true},
+		{"vendor +json", "application/vnd.rms.v1+json; charset=utf-8", `{"resultUrl":"` + u + `"}`, u, true},
+		{"JSON string labelled text", "text/plain", `"` + u + `"`, u, true},
+		{"JSON object after blanks, labelled text", "text/plain", "\n {\"url\":\"" + u + "\"}", u, true},
+		{"uri-list", "text/uri-list", u + "\r\n", u, true},
+		{"unparsable content type reads as text", "text/plain;;;=", u, u, true},
+		{"text in upper case", "TEXT/PLAIN", u, u, true},
+		{"url not a string", "application/json", `{"url":5}`, "", false},
+		{"url an object", "application/json", `{"url":{"href":"` + u + `"}}`, "", false},
+		{"JSON number", "application/json", `5`, "", false},
+		{"JSON array", "application/json", `["` + u + `"]`, "", false},
+		{"broken JSON", "application/json", `{"url":"` + u, "", false},
+		{"octet-stream", "application/octet-stream", u, "", false},
+		{"XML", "application/xml", `<url>` + u + `</url>`, "", false},
+		{"CSV", "text/csv", u, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := resultURLText(tt.contentType, []byte(tt.body))
+			if ok != tt.wantOK || got != tt.want {
+				t.Errorf("resultURLText(%q, %s) = %q, %v; want %q, %v", tt.contentType, tt.body, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+// End to end, the refusals name what was sent but never echo the text.
+func TestGetResultURLMoreAnswers(t *testing.T) {
+	tests := []struct {
+		name, contentType, body, wantErr string
+	}{
+		{"href in vendor JSON", "application/vnd.rms+json", `{"href":"https://store.example.com/x?sig=abc"}`, ""},
+		{"uri-list", "text/uri-list", "https://store.example.com/x?sig=abc\r\n", ""},
+		{"JSON null", "application/json", `null`, "the answer is not an absolute http(s) URL"},
+		{"ftp", "text/plain", "ftp://secret.example.com/x", "the answer is not an absolute http(s) URL"},
+		{"no host", "text/plain", "https:///x", "the answer is not an absolute http(s) URL"},
+		{"octet-stream", "application/octet-stream", "https://secret.example.com/x", "but the service sent application/octet-stream"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.contentType)
+				_, _ = io.WriteString(w, tt.body)
+			}))
+			got, err := c.GetResultURL(context.Background(), "7")
+			if tt.wantErr == "" {
+				if err != nil || got != "https://store.example.com/x?sig=abc" {
+					t.Errorf("GetResultURL = %q, %v", got, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("GetResultURL = %q, want an error", got)
+			}
+			mustContain(t, err.Error(), tt.wantErr)
+			mustContain(t, err.Error(), "getting the result URL of batch 7")
+			if strings.Contains(err.Error(), "secret.example.com") {
+				t.Errorf("the error echoes the answer: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,225 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// pagingMode is how a service treats the page and pageSize parameters.
+type pagingMode int
+
+const (
+	honoursPaging pagingMode = iota // both, as the interface means them
+	ignoresPaging                   // neither: every answer is the whole collection
+	ignoresPage                     // pageSize only: every answer is the first page
+)
+
+// modalPagingServer serves n items with the given paging behaviour and
+// records page/pageSize of every request.
+type modalPagingServer struct {
+	n     int
+	mode  pagingMode
+	mu    sync.Mutex
+	asked []string
+}
+
+func (s *modalPagingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	s.mu.Lock()
+	s.asked = append(s.asked, q.Get("page")+"/"+q.Get("pageSize"))
+	if len(s.asked) > 50 {
+		s.mu.Unlock()
+		writeError(w, 500, "LOOP", "the client loops", "")
+		return
+	}
+	s.mu.Unlock()
+	page, _ := strconv.Atoi(q.Get("page"))
+	size, _ := strconv.Atoi(q.Get("pageSize"))
+	from, to := page*size, (page+1)*size
+	switch s.mode {
+	case ignoresPaging:
+		from, to = 0, s.n
+	case ignoresPage:
+		from, to = 0, size
+	}
+	var items []string
+	for i := from; i < min(s.n, to); i++ {
+		items = append(items, fmt.Sprintf(`{"id":%d}`, i+1))
+	}
+	writeJSON(w, http.StatusOK, "["+strings.Join(items, ",")+"]")
+}
+
+func (s *modalPagingServer) requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.asked...)
+}
+
+// EachPage reads every entity exactly once, or fails with
+// ErrPagingIgnored, whatever the service does with paging, and never
+// loops.
+func TestEachPageWhateverThePaging(t *testing.T) {
+	tests := []struct {
+		name      string
+		srv       *modalPagingServer
+		pageSize  int
+		wantAsked []string // page/pageSize, in order
+		wantIDs   int      // ids 1..wantIDs, each once
+		wantErr   error
+	}{
+		{
+			name: "honoured: three pages", srv: &modalPagingServer{n: 5, mode: honoursPaging}, pageSize: 2,
+			wantAsked: []string{"0/2", "1/2", "2/2"}, wantIDs: 5,
+		},
+		{
+			name: "ignored, more than a page: one request", srv: &modalPagingServer{n: 5, mode: ignoresPaging}, pageSize: 2,
+			wantAsked: []string{"0/2"}, wantIDs: 5,
+		},
+		{
+			name: "ignored, far more than a page", srv: &modalPagingServer{n: 1200, mode: ignoresPaging}, pageSize: 0,
+			wantAsked: []string{"0/500"}, wantIDs: 1200,
+		},
+		{
+			name: "ignored, exactly a page: confirmed with another size", srv: &modalPagingServer{n: 2, mode: ignoresPaging}, pageSize: 2,
+			wantAsked: []string{"0/2", "1/2", "0/1"}, wantIDs: 2,
+		},
+		{
+			name: "ignored, exactly a page of one", srv: &modalPagingServer{n: 1, mode: ignoresPaging}, pageSize: 1,
+			wantAsked: []string{"0/1", "1/1", "0/2"}, wantIDs: 1,
+		},
+		{
+			name: "ignored, fewer than a page", srv: &modalPagingServer{n: 1, mode: ignoresPaging}, pageSize: 2,
+			wantAsked: []string{"0/2"}, wantIDs: 1,
+		},
+		{
+			name: "page ignored, size honoured: an error, not half a collection", srv: &modalPagingServer{n: 5, mode: ignoresPage}, pageSize: 2,
+			wantAsked: []string{"0/2", "1/2", "0/1"}, wantIDs: 2, wantErr: ErrPagingIgnored,
+		},
+		{
+			name: "empty collection, paging honoured", srv: &modalPagingServer{n: 0, mode: honoursPaging}, pageSize: 2,
+			wantAsked: []string{"0/2"},
+		},
+		{
+			name: "empty collection, paging ignored", srv: &modalPagingServer{n: 0, mode: ignoresPaging}, pageSize: 2,
+			wantAsked: []string{"0/2"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := newTestClient(t, tt.srv)
+			seen := map[ID]int{}
+			var order []ID
+			err := EachPage(context.Background(), c, "lists", nil, tt.pageSize, func(page []item) error {
+				for _, it := range page {
+					seen[it.ID]++
+					order = append(order, it.ID)
+				}
+				return nil
+			})
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("EachPage = %v, want %v", err, tt.wantErr)
+				}
+				mustContain(t, err.Error(), "listing lists: ")
+				mustContain(t, err.Error(), "cannot be read")
+			} else if err != nil {
+				t.Fatalf("EachPage: %v", err)
+			}
+			if diff := cmp.Diff(tt.wantAsked, tt.srv.requests()); diff != "" {
+				t.Errorf("requests page/pageSize (-want +got):\n%s", diff)
+			}
+			for id, n := range seen {
+				if n != 1 {
+					t.Errorf("entity %s handed to fn %d times", id, n)
+				}
+			}
+			var want []ID
+			for i := 1; i <= tt.wantIDs; i++ {
+				want = append(want, ID(strconv.Itoa(i)))
+			}
+			if diff := cmp.Diff(want, order); diff != "" {
+				t.Errorf("entities (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A collection that changes between two pages is not taken for a
+// repeated page: only the same bytes are.
+func TestEachPageChangingCollectionIsNotARepeat(t *testing.T) {
+	var n counter
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.inc() {
+		case 1:
+			writeJSON(w, 200, `[{"id":1},{"id":2}]`)
+		case 2:
+			writeJSON(w, 200, `[{"id":3},{"id":4}]`)
+		default:
+			writeJSON(w, 200, `[]`)
+		}
+	}))
+	var got []ID
+	err := EachPage(context.Background(), c, "lists", nil, 2, func(page []item) error {
+		for _, it := range page {
+			got = append(got, it.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]ID{"1", "2", "3", "4"}, got); diff != "" {
+		t.Errorf("entities (-want +got):\n%s", diff)
+	}
+	if n.get() != 3 {
+		t.Errorf("%d requests, want 3", n.get())
+	}
+}
+
+// The confirming request failing is the listing's error.
+func TestEachPageConfirmFails(t *testing.T) {
+	var n counter
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.inc() <= 2 {
+			writeJSON(w, 200, `[{"id":1},{"id":2}]`)
+			return
+		}
+		writeError(w, 403, "FORBIDDEN", "no", "")
+	}))
+	err := EachPage(context.Background(), c, "lists", nil, 2, func([]item) error { return nil })
+	if !errors.Is(err, ErrForbidden) || errors.Is(err, ErrPagingIgnored) {
+		t.Errorf("EachPage = %v, want the confirming request's ErrForbidden", err)
+	}
+	if n.get() != 3 {
+		t.Errorf("%d requests, want 3", n.get())
+	}
+}
+
+func TestPagingGuard(t *testing.T) {
+	var g pagingGuard
+	a, b := [32]byte{1}, [32]byte{2}
+	steps := []struct {
+		digest [32]byte
+		n      int
+		want   pageVerdict
+	}{
+		{a, 2, pageNew},
+		{b, 3, pageWhole},
+		{a, 2, pageRepeated},
+		{b, 0, pageNew}, // an empty page is never a repeat
+		{b, 0, pageNew},
+	}
+	for i, s := range steps {
+		if got := g.next(s.digest, s.n, 2); got != s.want {
+			t.Errorf("step %d: next = %v, want %v", i, got, s.want)
+		}
+	}
+}
