@@ -58,13 +58,19 @@ func (c *Client) DeleteOne(ctx context.Context, collection, id string) error {
 // a large collection is never held whole. It stops at the first page shorter
 // than the page size.
 //
-// The interface does not show paging, so a service may ignore it. EachPage
-// never loops, duplicates or drops entities whatever the service does
-// (paging_guard.go): a page longer than the page size is the whole
-// collection (the service ignores pageSize); a page the same as an earlier
-// one means the service ignores page, and then either the collection was
-// that page (it ignores pageSize too) or it cannot be read completely, which
-// is an error matching ErrPagingIgnored rather than a silent half.
+// The interface does not show paging, so a service may ignore it or page
+// its own way. EachPage never loops, duplicates or drops entities whatever
+// the service does (paging_guard.go):
+//   - a first page longer than asked means the service pages by a size of
+//     its own, or not at all: that length becomes the page size, and the
+//     next page tells which (the same page again: it answered everything);
+//   - a first page shorter than asked while X-Total-Count says there are
+//     more means the service caps pageSize: that length becomes the page
+//     size too;
+//   - a page the same as an earlier one is never handed on: the service
+//     ignores page, and then either the collection was that page (it
+//     ignores pageSize too) or it cannot be read completely, which is an
+//     error matching ErrPagingIgnored rather than a silent half.
 func EachPage[T any](ctx context.Context, c *Client, collection string, query url.Values, pageSize int, fn func([]T) error) error {
 	if pageSize <= 0 {
 		pageSize = DefaultPageSize
@@ -74,25 +80,31 @@ func EachPage[T any](ctx context.Context, c *Client, collection string, query ur
 		q[k] = v
 	}
 	var guard pagingGuard
+	size := pageSize // the page size the service really uses
 	for page := 0; ; page++ {
-		items, digest, err := getPage[T](ctx, c, collection, q, page, pageSize)
+		p, err := getPage[T](ctx, c, collection, q, page, pageSize)
 		if err != nil {
 			return fmt.Errorf("listing %s (page %d): %w", collection, page, err)
 		}
-		switch guard.next(digest, len(items), pageSize) {
-		case pageRepeated:
-			// Already handed to fn: is the collection that one page?
-			if err := c.confirmSinglePage(ctx, collection, q, pageSize); err != nil {
-				return fmt.Errorf("listing %s: %w", collection, err)
+		if guard.repeated(p.digest, len(p.items)) {
+			if page == 1 && size == pageSize {
+				// Page 0 was exactly pageSize long: is that the whole
+				// collection, or all of it the service lets us reach?
+				if err := c.confirmSinglePage(ctx, collection, q, pageSize); err != nil {
+					return fmt.Errorf("listing %s: %w", collection, err)
+				}
 			}
-			return nil
-		case pageWhole:
-			return fn(items)
+			return nil // everything was handed on already
 		}
-		if err := fn(items); err != nil {
+		if page == 0 && len(p.items) != pageSize && len(p.items) > 0 &&
+			(len(p.items) > pageSize || p.total > len(p.items)) {
+			c.logger.Debug(ctx, "the service pages by a size of its own", map[string]any{"path": collection, "asked": pageSize, "got": len(p.items)})
+			size = len(p.items)
+		}
+		if err := fn(p.items); err != nil {
 			return err
 		}
-		if len(items) < pageSize {
+		if len(p.items) < size || len(p.items) == 0 {
 			return nil
 		}
 	}

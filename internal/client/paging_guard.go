@@ -15,56 +15,59 @@ import (
 // number: every page is the first one, so the rest cannot be reached.
 var ErrPagingIgnored = errors.New("the service ignores the page parameter")
 
-// pagingGuard watches the pages of one listing for a service that ignores
-// paging (see EachPage).
+// pagingGuard watches the pages of one listing for a page the service
+// answered before (see EachPage).
 type pagingGuard struct {
 	seen map[[sha256.Size]byte]bool
 }
 
-type pageVerdict int
-
-const (
-	pageNew      pageVerdict = iota // a page to use
-	pageWhole                       // longer than asked: the whole collection, the last page
-	pageRepeated                    // the same as an earlier page: do not use it
-)
-
-func (g *pagingGuard) next(digest [sha256.Size]byte, n, pageSize int) pageVerdict {
+// repeated reports whether a non-empty page is one seen before, and
+// remembers it.
+func (g *pagingGuard) repeated(digest [sha256.Size]byte, n int) bool {
+	if n == 0 {
+		return false
+	}
 	if g.seen == nil {
 		g.seen = map[[sha256.Size]byte]bool{}
 	}
-	if n > 0 && g.seen[digest] {
-		return pageRepeated
+	if g.seen[digest] {
+		return true
 	}
 	g.seen[digest] = true
-	if n > pageSize {
-		return pageWhole
-	}
-	return pageNew
+	return false
 }
 
-// getPage reads one page and a digest of its body, by which a repeated
-// page is recognised whatever the entities look like.
-func getPage[T any](ctx context.Context, c *Client, collection string, q url.Values, page, pageSize int) ([]T, [sha256.Size]byte, error) {
+// listPage is one page of a collection, with a digest of its body, by
+// which a repeated page is recognised whatever the entities look like, and
+// the X-Total-Count the service gave (-1 without one).
+type listPage[T any] struct {
+	items  []T
+	digest [sha256.Size]byte
+	total  int
+}
+
+func getPage[T any](ctx context.Context, c *Client, collection string, q url.Values, page, pageSize int) (listPage[T], error) {
 	q.Set("page", strconv.Itoa(page))
 	q.Set("pageSize", strconv.Itoa(pageSize))
-	var digest [sha256.Size]byte
+	out := listPage[T]{total: -1}
 	resp, err := c.send(ctx, request{method: http.MethodGet, path: collection, query: q})
 	if err != nil {
-		return nil, digest, err
+		return out, err
 	}
 	defer resp.Body.Close()
+	if n, err := strconv.Atoi(resp.Header.Get("X-Total-Count")); err == nil && n >= 0 {
+		out.total = n
+	}
 	h := sha256.New()
 	resp.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.TeeReader(resp.Body, h), resp.Body}
-	var items []T
-	if err := decodeJSON(resp, &items); err != nil {
-		return nil, digest, err
+	if err := decodeJSON(resp, &out.items); err != nil {
+		return out, err
 	}
-	copy(digest[:], h.Sum(nil))
-	return items, digest, nil
+	copy(out.digest[:], h.Sum(nil))
+	return out, nil
 }
 
 // confirmSinglePage tells apart the two services that answer every page
@@ -77,11 +80,11 @@ func (c *Client) confirmSinglePage(ctx context.Context, collection string, q url
 	if other < 1 {
 		other = pageSize + 1
 	}
-	items, _, err := getPage[struct{}](ctx, c, collection, q, 0, other)
+	p, err := getPage[struct{}](ctx, c, collection, q, 0, other)
 	if err != nil {
 		return err
 	}
-	if len(items) == pageSize {
+	if len(p.items) == pageSize {
 		c.logger.Debug(ctx, "the service ignores paging; its one answer is the whole collection", map[string]any{"path": collection})
 		return nil
 	}

@@ -20,6 +20,8 @@ const (
 	honoursPaging pagingMode = iota // both, as the interface means them
 	ignoresPaging                   // neither: every answer is the whole collection
 	ignoresPage                     // pageSize only: every answer is the first page
+	ownPageSize                     // page only, with a page size of its own (size)
+	capsPageSize                    // both, but pageSize no larger than size; X-Total-Count given
 )
 
 // modalPagingServer serves n items with the given paging behaviour and
@@ -27,6 +29,7 @@ const (
 type modalPagingServer struct {
 	n     int
 	mode  pagingMode
+	size  int // ownPageSize, capsPageSize
 	mu    sync.Mutex
 	asked []string
 }
@@ -49,6 +52,12 @@ func (s *modalPagingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		from, to = 0, s.n
 	case ignoresPage:
 		from, to = 0, size
+	case ownPageSize:
+		from, to = page*s.size, (page+1)*s.size
+	case capsPageSize:
+		size = min(size, s.size)
+		from, to = page*size, (page+1)*size
+		w.Header().Set("X-Total-Count", strconv.Itoa(s.n))
 	}
 	var items []string
 	for i := from; i < min(s.n, to); i++ {
@@ -80,12 +89,26 @@ func TestEachPageWhateverThePaging(t *testing.T) {
 			wantAsked: []string{"0/2", "1/2", "2/2"}, wantIDs: 5,
 		},
 		{
-			name: "ignored, more than a page: one request", srv: &modalPagingServer{n: 5, mode: ignoresPaging}, pageSize: 2,
-			wantAsked: []string{"0/2"}, wantIDs: 5,
+			name: "ignored, more than a page", srv: &modalPagingServer{n: 5, mode: ignoresPaging}, pageSize: 2,
+			wantAsked: []string{"0/2", "1/2"}, wantIDs: 5,
 		},
 		{
+			// Longer than asked: a page size of its own, or everything; the
+			// next page (the same again) tells.
 			name: "ignored, far more than a page", srv: &modalPagingServer{n: 1200, mode: ignoresPaging}, pageSize: 0,
-			wantAsked: []string{"0/500"}, wantIDs: 1200,
+			wantAsked: []string{"0/500", "1/500"}, wantIDs: 1200,
+		},
+		{
+			name: "pages of its own, larger than asked", srv: &modalPagingServer{n: 7, mode: ownPageSize, size: 3}, pageSize: 2,
+			wantAsked: []string{"0/2", "1/2", "2/2"}, wantIDs: 7,
+		},
+		{
+			name: "pageSize capped, with a total", srv: &modalPagingServer{n: 5, mode: capsPageSize, size: 2}, pageSize: 3,
+			wantAsked: []string{"0/3", "1/3", "2/3"}, wantIDs: 5,
+		},
+		{
+			name: "pageSize capped, all on the first page", srv: &modalPagingServer{n: 2, mode: capsPageSize, size: 2}, pageSize: 3,
+			wantAsked: []string{"0/3"}, wantIDs: 2,
 		},
 		{
 			name: "ignored, exactly a page: confirmed with another size", srv: &modalPagingServer{n: 2, mode: ignoresPaging}, pageSize: 2,
@@ -209,17 +232,18 @@ func TestPagingGuard(t *testing.T) {
 	steps := []struct {
 		digest [32]byte
 		n      int
-		want   pageVerdict
+		want   bool
 	}{
-		{a, 2, pageNew},
-		{b, 3, pageWhole},
-		{a, 2, pageRepeated},
-		{b, 0, pageNew}, // an empty page is never a repeat
-		{b, 0, pageNew},
+		{a, 2, false},
+		{b, 3, false},
+		{a, 2, true},
+		{b, 3, true},
+		{a, 0, false}, // an empty page is never a repeat
+		{a, 0, false},
 	}
 	for i, s := range steps {
-		if got := g.next(s.digest, s.n, 2); got != s.want {
-			t.Errorf("step %d: next = %v, want %v", i, got, s.want)
+		if got := g.repeated(s.digest, s.n); got != s.want {
+			t.Errorf("step %d: repeated = %v, want %v", i, got, s.want)
 		}
 	}
 }
