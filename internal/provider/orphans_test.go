@@ -249,11 +249,6 @@ func statExportBatches(t *testing.T, env *acctest.Env) []string {
 	return ids
 }
 
-// exportStarts counts the statistics exports the emulator accepted.
-func exportStarts(env *acctest.Env) int64 {
-	return env.Emulator.Requests().ByRoute["POST /rest/{customerid}/batches/exports/statistics"]
-}
-
 const orphanExportConfig = `
 resource "rms_statistics_export" "test" {
   export_type = "LISTS"
@@ -320,17 +315,19 @@ func TestAccOrphans_statisticsExportStartNamesNoBatchWithoutListings(t *testing.
 					"terraform import rms_statistics_export.<name> <batch_id>/LISTS/LAST_WEEK"),
 			},
 			{
-				// Nothing in state: the plan creates.
+				// Nothing in state, and nothing started twice.
 				PreConfig: func() {
 					if n := exportStarts(env); n != 1 {
 						t.Fatalf("the emulator accepted %d exports, want exactly the one started", n)
 					}
 				},
-				Config:             g.Env.Config(orphanExportConfig),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_statistics_export.test", plancheck.ResourceActionCreate)},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true, // the config's export is not in state
+				Check: func(s *terraform.State) error {
+					if r, ok := s.RootModule().Resources["rms_statistics_export.test"]; ok {
+						return fmt.Errorf("state holds the export %s, want nothing", r.Primary.ID)
+					}
+					return nil
 				},
 			},
 		},

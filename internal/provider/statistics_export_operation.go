@@ -39,6 +39,21 @@ func startStatisticsExport(ctx context.Context, c *client.Client, exportType, pe
 			fmt.Sprintf("Starting the %s export for %s got no answer, and reading the account's batches back found %d %s exports for %s started just now (batch ids %s): the provider cannot tell which one this start made, so it adopts none and starts none.\n\n%s",
 				exportType, period, len(amb.IDs), exportType, period, strings.Join(amb.IDs, ", "), advice))
 		return "", false
+	case client.IsActed(err):
+		// The service answered the start with success but named no batch,
+		// and the read-back could not find it (the account has no batches
+		// listing, or it failed). An export may exist: say which and how to
+		// record it, rather than "no answer came back", which is not so. The
+		// raw error, not describeAPIError: the listing's 404/405 hint would
+		// point at base_url, which is fine.
+		advice := "Check the account's batches (the rms_batch data source reads one by id) before running it again."
+		if importable {
+			advice = fmt.Sprintf("To record it, find the id of the STAT_EXPORT batch started just now in the service and run `terraform import rms_statistics_export.<name> <batch_id>/%s/%s` before the next apply; otherwise the next apply starts another export.", exportType, period)
+		}
+		diags.AddError("Statistics export started, its batch unknown",
+			fmt.Sprintf("The service accepted the start of the %s export for %s (it answered with success) but its answer named no batch, and the account's batches could not be read back to find it, so a %s export for %s may now exist that Terraform does not record. It is not started again.\n\n%s\n\n%s",
+				exportType, period, exportType, period, advice, err))
+		return "", false
 	case client.IsUncertain(err):
 		diags.AddError("Unable to start statistics export",
 			describeAPIError(err)+"\n\nNo answer came back, and reading the account's batches back did not find an export this start made (or could not be done, as said above), so none is recorded; "+retryNote)
