@@ -94,12 +94,14 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 		// The service took the file (it answered with success) but named no
 		// batch, and it has no listing of imports to find it by. Uploading
 		// again would import the file twice: keep what is known and say
-		// how to attach the batch.
+		// how to attach the batch. The raw error, not describeAPIError: the
+		// hint for the listing's 404 ("re-created by the next apply") would
+		// be wrong here.
 		diags.AddWarning("Import file accepted, its batch unknown",
 			fmt.Sprintf("The service accepted the file of import %s into list %s but its answer named no batch, and the list's imports could not be read back to find it: %s\n\n"+
 				"The file is not uploaded again. Terraform records the import without its batch, so status and counts stay unknown. To follow the batch, find its id in the service and run "+
 				"`terraform import rms_list_import.<name> %s/%s/%s/<batch_id>` (after `terraform state rm` of this one).",
-				importID, run.ListID, describeAPIError(err), run.ListID, run.Type, importID))
+				importID, run.ListID, err, run.ListID, run.Type, importID))
 		return "", true
 	}
 	if err != nil {

@@ -40,16 +40,19 @@ func startStatisticsExport(ctx context.Context, c *client.Client, exportType, pe
 				exportType, period, len(amb.IDs), exportType, period, strings.Join(amb.IDs, ", "), advice))
 		return "", false
 	case client.IsActed(err):
-		// The export was started: never start it again unasked. Without a
-		// listing of batches (it is our convention, not the interface's)
-		// only the user can find it.
-		how := "find its batch id in the service and look at it with the rms_batch data source"
+		// The service answered the start with success but named no batch,
+		// and the read-back could not find it (the account has no batches
+		// listing, or it failed). An export may exist: say which and how to
+		// record it, rather than "no answer came back", which is not so. The
+		// raw error, not describeAPIError: the listing's 404/405 hint would
+		// point at base_url, which is fine.
+		advice := "Check the account's batches (the rms_batch data source reads one by id) before running it again."
 		if importable {
-			how = fmt.Sprintf("find its batch id in the service and import it: `terraform import rms_statistics_export.<name> <batch_id>/%s/%s`", exportType, period)
+			advice = fmt.Sprintf("To record it, find the id of the STAT_EXPORT batch started just now in the service and run `terraform import rms_statistics_export.<name> <batch_id>/%s/%s` before the next apply; otherwise the next apply starts another export.", exportType, period)
 		}
 		diags.AddError("Statistics export started, its batch unknown",
-			fmt.Sprintf("%s\n\nThe service started the %s export for %s (it answered with success) but its answer named no batch, and the account's batches could not be read back to find it. A %s export for %s started just now therefore exists: %s. Applying again instead starts a second export.",
-				describeAPIError(err), exportType, period, exportType, period, how))
+			fmt.Sprintf("The service accepted the start of the %s export for %s (it answered with success) but its answer named no batch, and the account's batches could not be read back to find it, so a %s export for %s may now exist that Terraform does not record. It is not started again.\n\n%s\n\n%s",
+				exportType, period, exportType, period, advice, err))
 		return "", false
 	case client.IsUncertain(err):
 		diags.AddError("Unable to start statistics export",
