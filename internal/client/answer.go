@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -29,6 +30,8 @@ type writeAnswer struct {
 	location     string
 	body         []byte
 	readErr      error
+	parsed       bool                       // obj is set (object)
+	obj          map[string]json.RawMessage // the body as an object, once parsed
 	sent         map[string]json.RawMessage // the request body's keys
 }
 
@@ -72,15 +75,18 @@ func answerOf(resp *http.Response) *writeAnswer {
 // JSON, or is not an object. A body labelled with another media type is
 // still read when it parses as a JSON object: some gateways relabel.
 func (a *writeAnswer) object() map[string]json.RawMessage {
+	if a.parsed {
+		return a.obj
+	}
+	a.parsed = true
 	body := bytes.TrimSpace(a.body)
 	if len(body) == 0 || body[0] != '{' {
 		return nil
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(body, &obj) != nil {
-		return nil
+	if json.Unmarshal(body, &a.obj) != nil {
+		a.obj = nil
 	}
-	return obj
+	return a.obj
 }
 
 // holds reports whether the answer is an object that carries every key the
@@ -92,7 +98,7 @@ func (a *writeAnswer) holds(skip ...string) bool {
 		return false
 	}
 	for k, v := range a.sent {
-		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) || contains(skip, k) {
+		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) || slices.Contains(skip, k) {
 			continue
 		}
 		if _, ok := obj[k]; !ok {
@@ -100,15 +106,6 @@ func (a *writeAnswer) holds(skip ...string) bool {
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // createdID is the id of what a create made: the answer's "id" (number or
