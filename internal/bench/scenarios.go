@@ -79,7 +79,7 @@ type requestKind struct {
 	// is looked for before it is created (the interface's own advice; a
 	// service may answer the create of an existing one as an upsert).
 	createReads int64
-	config func(e *Emulator, listID string, n, version int) string
+	config      func(e *Emulator, listID string, n, version int) string
 }
 
 var requestKinds = []requestKind{
