@@ -8,8 +8,11 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// accountFlag collects repeated -account customerid:username:password
-// flags: further accounts served beside the first, on the same address.
+// accountFlag collects repeated -account customerid:username:password (or
+// customerid:token:TOKEN) flags: further accounts served beside the first,
+// on the same address. The token form reads like the Basic one with the
+// keyword "token" in the user name's place, so the two line up in a script;
+// the price is that a Basic user named "token" cannot be declared here.
 // Values are checked after parsing (options), not in Set, because the flag
 // package repeats a refused value, password and all, in its error.
 type accountFlag []string
@@ -27,25 +30,34 @@ func (f *accountFlag) Set(v string) error {
 	return nil
 }
 
+// tokenKeyword in the user name's place makes an -account a token account.
+const tokenKeyword = "token"
+
 // options are the accounts' ids and credentials.
 func (f accountFlag) options() ([]emulator.Options, error) {
 	out := make([]emulator.Options, 0, len(f))
 	for _, v := range f {
-		// The password comes last and may itself hold colons.
+		// The password (or token) comes last and may itself hold colons.
 		parts := strings.SplitN(v, ":", 3)
 		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
-			return nil, fmt.Errorf("-account %q: want customerid:username:password, e.g. 2000:bob:bob-password", redactPassword(v))
+			return nil, fmt.Errorf("-account %q: want customerid:username:password or customerid:token:TOKEN, e.g. 2000:bob:bob-password or 3000:token:t0k3n", redactPassword(v))
 		}
 		id, err := strconv.ParseInt(parts[0], 10, 64)
 		if err != nil || id <= 0 {
 			return nil, fmt.Errorf("-account %q: the customer id must be a positive number", redactPassword(v))
+		}
+		if parts[1] == tokenKeyword {
+			// A token-only account: no Basic user (emulator.Options.Token).
+			out = append(out, emulator.Options{CustomerID: id, Token: parts[2]})
+			continue
 		}
 		out = append(out, emulator.Options{CustomerID: id, Username: parts[1], Password: parts[2]})
 	}
 	return out, nil
 }
 
-// redactPassword keeps the password of an -account value out of messages.
+// redactPassword keeps the password (or token) of an -account value out of
+// messages.
 func redactPassword(v string) string {
 	parts := strings.SplitN(v, ":", 3)
 	if len(parts) == 3 {

@@ -9,6 +9,8 @@
 // -batch-rows-per-second 1000 to watch them move PENDING -> IN_PROGRESS ->
 // FINISHED. -wire PROFILES (or -wire all) answers in the shapes another
 // service could have chosen where the interface shows nothing; -h lists them.
+// -token adds a bearer token; -tls-cert and -tls-key serve HTTPS, and
+// -client-ca then requires client certificates signed by that authority.
 //
 // It prints the base URL and the provider block to use, and runs until
 // SIGINT or SIGTERM. The guide "Running the emulator in your own CI"
@@ -59,10 +61,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var (
 		addr        = fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
-		allowRemote = fs.Bool("allow-remote", false, "allow a non-loopback -addr (the emulator has no TLS and well-known credentials)")
+		allowRemote = fs.Bool("allow-remote", false, "allow a non-loopback -addr; credentials then cross the network, so serve HTTPS (-tls-cert, -tls-key) and replace the well-known -password (or use -token)")
 		customerID  = fs.Int64("customer-id", emulator.DefaultCustomerID, "the account's customer id")
 		username    = fs.String("username", emulator.DefaultUsername, "Basic auth user name")
 		password    = fs.String("password", emulator.DefaultPassword, "Basic auth password")
+		token       = fs.String("token", "", "also accept this static bearer `token` (Authorization: Bearer TOKEN)")
+		tlsCert     = fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (chain, leaf first); needs -tls-key")
+		tlsKey      = fs.String("tls-key", "", "the PEM private key `file` of -tls-cert")
+		clientCA    = fs.String("client-ca", "", "require a client certificate signed by an authority in this PEM `file` (mutual TLS); needs -tls-cert")
 		logRequests = fs.Bool("log-requests", false, "log every request to stderr")
 		portFile    = fs.String("port-file", "", "write the base URL to this `file` once listening (removed on exit)")
 		fixtures    = fs.String("fixtures", "", "preload a new account from this JSON `file` (lists, contacts, properties, triggers, webhooks, ...)")
@@ -79,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		resultURLTTL     = fs.Duration("result-url-ttl", emulator.DefaultResultURLTTL, "how long an export's result URL stays valid")
 		exportExtraRows  = fs.Int64("export-extra-rows", 0, "synthetic rows added to every statistics export file (for large-file tests)")
 	)
-	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` on the same address, with its own data; repeatable")
+	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` (or customerid:token:TOKEN, accepting only that bearer token) on the same address, with its own data; repeatable")
 	fs.Var(&wire, "wire", "answer with these wire `profiles` (comma-separated, or all): alternatives the service may have chosen where the interface shows nothing; listed below")
 	fs.Usage = wireUsage(fs)
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
@@ -99,6 +105,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *batchRowsPerSec < 0 || *exportExtraRows < 0 {
 		return errors.New("-batch-rows-per-second and -export-extra-rows must not be negative")
+	}
+	if (*tlsCert == "") != (*tlsKey == "") {
+		return errors.New("-tls-cert and -tls-key go together: give both to serve HTTPS, or neither")
+	}
+	if *clientCA != "" && *tlsCert == "" {
+		return errors.New("-client-ca needs -tls-cert and -tls-key: client certificates are part of TLS")
 	}
 	if *showVersion {
 		_, err := fmt.Fprintln(stdout, "rms-emulator", version)
@@ -133,6 +145,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		CustomerID: *customerID,
 		Username:   *username,
 		Password:   *password,
+		Token:      *token,
 		Retired:    retired,
 		Faults:     faultOpts,
 		Fixtures:   fx,
@@ -151,7 +164,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// Further accounts share the first one's settings but not its data:
 		// no fixtures, and a data directory of their own under -data-dir.
 		o := first
-		o.CustomerID, o.Username, o.Password, o.Fixtures = a.CustomerID, a.Username, a.Password, nil
+		o.CustomerID, o.Username, o.Password, o.Token, o.Fixtures = a.CustomerID, a.Username, a.Password, a.Token, nil
 		if *dataDir != "" {
 			o.DataDir = filepath.Join(*dataDir, "accounts", strconv.FormatInt(a.CustomerID, 10))
 			if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
@@ -161,7 +174,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		o.Logger = first.Logger.With("customer", a.CustomerID)
 		all = append(all, o)
 	}
-	l, err := emulator.ListenAccounts(*addr, all...)
+	var l *emulator.Listener
+	if *tlsCert != "" {
+		t, terr := emulator.ReadTLSFiles(*tlsCert, *tlsKey, *clientCA)
+		if terr != nil {
+			return terr
+		}
+		l, err = emulator.ListenTLS(*addr, t, all...)
+	} else {
+		l, err = emulator.ListenAccounts(*addr, all...)
+	}
 	if err != nil {
 		return err
 	}
@@ -173,10 +195,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !wire.wire.IsZero() {
 		banner += fmt.Sprintf("wire profiles: %s\n", wire.wire)
 	}
+	if *tlsCert != "" {
+		banner += "HTTPS: set ca_bundle_file to the authority that signed -tls-cert\n"
+	}
+	if *clientCA != "" {
+		banner += "client certificates required: set client_certificate_file and client_key_file to a certificate signed by -client-ca\n"
+	}
 	for _, s := range l.Accounts {
-		opts := s.Options()
-		banner += fmt.Sprintf("\nprovider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n  username    = %s\n  password    = %s\n}\n",
-			hclString(l.URL), opts.CustomerID, hclString(opts.Username), hclString(opts.Password))
+		banner += providerBlock(l.URL, s.Options())
 	}
 	_, _ = io.WriteString(stdout, banner)
 	// The port file comes last: a script that sees it may rely on the banner.
@@ -195,6 +221,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("shutting down: %w", err)
 	}
 	return nil
+}
+
+// providerBlock is the provider configuration that reaches one account.
+// The provider takes one scheme at a time, so an account with both Basic
+// credentials and a token shows the token as a comment.
+func providerBlock(url string, o emulator.Options) string {
+	b := fmt.Sprintf("\nprovider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n", hclString(url), o.CustomerID)
+	switch {
+	case o.Username == "":
+		b += fmt.Sprintf("  token       = %s\n", hclString(o.Token))
+	case o.Token != "":
+		b += fmt.Sprintf("  username    = %s\n  password    = %s\n  # or, instead of username and password:\n  # token     = %s\n", hclString(o.Username), hclString(o.Password), hclString(o.Token))
+	default:
+		b += fmt.Sprintf("  username    = %s\n  password    = %s\n", hclString(o.Username), hclString(o.Password))
+	}
+	return b + "}\n"
 }
 
 // checkLoopback refuses addresses reachable from other machines: the

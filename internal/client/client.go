@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -50,6 +51,10 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Auth == nil {
 		return nil, errors.New("no credentials configured")
 	}
+	if err := checkHeaders(cfg.Headers); err != nil {
+		return nil, fmt.Errorf("extra headers: %w", err)
+	}
+	cfg.Headers = maps.Clone(cfg.Headers) // the caller's map may change later
 	transport := newRateLimitedTransport(cfg.Transport, cfg.MaxRequestsPerSecond)
 	c := &Client{
 		cfg:     cfg,
@@ -140,6 +145,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building %s %s: %w", r.method, r.path, err)
 	}
+	setExtraHeaders(req.Header, c.cfg.Headers)
 	accept := r.accept
 	if accept == "" {
 		accept = "application/json"

@@ -30,6 +30,10 @@ type Config struct {
 	CustomerID int64
 	// Auth presents the credentials on every request.
 	Auth Authenticator
+	// Headers are sent on every request, e.g. for a gateway in front of the
+	// service. They may not replace the headers the client owns
+	// (ReservedHeaders); their values are treated as secrets and never logged.
+	Headers map[string]string
 	// RequestTimeout bounds one attempt of one JSON call (not file transfers,
 	// which are bounded by the caller's context).
 	RequestTimeout time.Duration

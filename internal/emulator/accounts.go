@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,7 +14,8 @@ import (
 // can reach another account's data through shared state: isolation holds by
 // construction, and the tests in accounts_test.go check it from outside.
 //
-// A request under /rest/ goes to the account whose credentials it carries,
+// A request under /rest/ goes to the account whose credentials (Basic or
+// bearer token) it carries,
 // which then refuses (403) a {customerid} that is not its own. A request
 // whose credentials match no account goes to the first account, which
 // refuses it (401) like any wrong credentials. Result URLs
@@ -27,14 +27,15 @@ type Accounts struct {
 }
 
 // NewAccounts fronts servers (at least one). Customer ids must differ, and
-// so must user names, so that credentials name exactly one account; two
-// accounts may not share a data directory.
+// so must user names and tokens, so that credentials name exactly one
+// account; two accounts may not share a data directory.
 func NewAccounts(servers ...*Server) (*Accounts, error) {
 	if len(servers) == 0 {
 		return nil, errors.New("emulator: no account to serve")
 	}
 	ids := map[int64]bool{}
 	users := map[string]int64{}
+	tokens := map[string]int64{}
 	dirs := map[string]int64{}
 	for _, s := range servers {
 		o := s.opts
@@ -45,7 +46,16 @@ func NewAccounts(servers ...*Server) (*Accounts, error) {
 		if other, ok := users[o.Username]; ok {
 			return nil, fmt.Errorf("emulator: accounts %d and %d have the same user name %q; give each account its own user", other, o.CustomerID, o.Username)
 		}
-		users[o.Username] = o.CustomerID
+		if o.Username != "" { // a token-only account has no user
+			users[o.Username] = o.CustomerID
+		}
+		if o.Token != "" {
+			if other, ok := tokens[o.Token]; ok {
+				// The token itself stays out of the message: it is a secret.
+				return nil, fmt.Errorf("emulator: accounts %d and %d have the same token; give each account its own", other, o.CustomerID)
+			}
+			tokens[o.Token] = o.CustomerID
+		}
 		if o.DataDir != "" {
 			dir := filepath.Clean(o.DataDir)
 			if other, ok := dirs[dir]; ok {
@@ -83,19 +93,14 @@ func (a *Accounts) route(r *http.Request) *Server {
 	return a.servers[0]
 }
 
-// byCredentials is the account whose user name and password r carries, or
-// nil. Every account is compared, in constant time, whatever matches first,
-// so the time taken does not tell which accounts exist.
+// byCredentials is the account whose user name and password, or token, r
+// carries, or nil. Every account is compared, in constant time, whatever
+// matches first, so the time taken does not tell which accounts exist.
 func (a *Accounts) byCredentials(r *http.Request) *Server {
-	user, pass, ok := r.BasicAuth()
-	if !ok {
-		return nil
-	}
+	p := credentialsOf(r)
 	var found *Server
 	for _, s := range a.servers {
-		userOK := subtle.ConstantTimeCompare([]byte(user), []byte(s.opts.Username))
-		passOK := subtle.ConstantTimeCompare([]byte(pass), []byte(s.opts.Password))
-		if userOK&passOK == 1 {
+		if s.accepts(p) {
 			found = s
 		}
 	}

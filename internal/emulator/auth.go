@@ -7,16 +7,64 @@ import (
 	"strings"
 )
 
-// authorized checks the request's HTTP Basic credentials in constant time, so
-// the emulator does not teach timing-dependent code to anyone copying it.
-func (s *Server) authorized(r *http.Request) bool {
-	user, pass, ok := r.BasicAuth()
-	if !ok {
-		return false
+// presented is what a request's Authorization header carries: HTTP Basic
+// credentials, a bearer token, or nothing the emulator understands.
+type presented struct {
+	basic, bearer bool
+	user, pass    string
+	token         string
+}
+
+func credentialsOf(r *http.Request) presented {
+	if user, pass, ok := r.BasicAuth(); ok {
+		return presented{basic: true, user: user, pass: pass}
 	}
-	userOK := subtle.ConstantTimeCompare([]byte(user), []byte(s.opts.Username)) == 1
-	passOK := subtle.ConstantTimeCompare([]byte(pass), []byte(s.opts.Password)) == 1
-	return userOK && passOK
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	// RFC 9110: the scheme is case-insensitive.
+	if ok && strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) != "" {
+		return presented{bearer: true, token: strings.TrimSpace(token)}
+	}
+	return presented{}
+}
+
+// accepts reports whether the account accepts the credentials, comparing
+// in constant time so the emulator does not teach timing-dependent code to
+// anyone copying it. A scheme the account has not configured (no Basic
+// user, no token) accepts nothing.
+func (s *Server) accepts(p presented) bool {
+	switch {
+	case p.basic && s.opts.Username != "":
+		userOK := subtle.ConstantTimeCompare([]byte(p.user), []byte(s.opts.Username))
+		passOK := subtle.ConstantTimeCompare([]byte(p.pass), []byte(s.opts.Password))
+		return userOK&passOK == 1
+	case p.bearer && s.opts.Token != "":
+		return subtle.ConstantTimeCompare([]byte(p.token), []byte(s.opts.Token)) == 1
+	}
+	return false
+}
+
+// authorized checks the request's credentials.
+func (s *Server) authorized(r *http.Request) bool { return s.accepts(credentialsOf(r)) }
+
+// refuseCredentials answers 401 with the schemes the account accepts.
+func (s *Server) refuseCredentials(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Username != "" {
+		w.Header().Add("WWW-Authenticate", `Basic realm="rms"`)
+	}
+	if s.opts.Token != "" {
+		w.Header().Add("WWW-Authenticate", `Bearer realm="rms"`)
+	}
+	p := credentialsOf(r)
+	msg := "credentials are wrong"
+	switch {
+	case p.bearer:
+		msg = "the bearer token is wrong"
+	case !p.basic && s.opts.Token != "" && s.opts.Username == "":
+		msg = "credentials are missing; send Authorization: Bearer <token>"
+	case !p.basic:
+		msg = "credentials are missing; use HTTP Basic authentication"
+	}
+	s.writeError(w, errorf(http.StatusUnauthorized, "%s", msg))
 }
 
 // guardAccount applies, in order, the checks every path under
@@ -30,12 +78,7 @@ func (s *Server) authorized(r *http.Request) bool {
 // paths exist, and a POST to an unknown collection is 404, not 405.
 func (s *Server) guardAccount(w http.ResponseWriter, r *http.Request, rest string) bool {
 	if !s.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Basic realm="rms"`)
-		msg := "credentials are wrong"
-		if _, _, ok := r.BasicAuth(); !ok {
-			msg = "credentials are missing; use HTTP Basic authentication"
-		}
-		s.writeError(w, errorf(http.StatusUnauthorized, "%s", msg))
+		s.refuseCredentials(w, r)
 		return false
 	}
 	seg, tail, _ := strings.Cut(rest, "/")

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -35,6 +36,23 @@ func Listen(addr string, opts Options) (*Listener, error) {
 // ListenAccounts is Listen for several accounts on one address (see
 // Accounts): one Server per Options, opened in order.
 func ListenAccounts(addr string, opts ...Options) (*Listener, error) {
+	return listen(addr, nil, opts)
+}
+
+// ListenTLS is ListenAccounts serving HTTPS with t (see TLS); the
+// Listener's URL is then https://.
+func ListenTLS(addr string, t TLS, opts ...Options) (*Listener, error) {
+	cfg, err := t.config()
+	if err != nil {
+		return nil, err
+	}
+	return listen(addr, cfg, opts)
+}
+
+func listen(addr string, tlsCfg *tls.Config, opts []Options) (*Listener, error) {
+	if len(opts) == 0 {
+		return nil, errors.New("emulator: no account to serve")
+	}
 	servers := make([]*Server, 0, len(opts))
 	closeAll := func() {
 		for _, s := range servers {
@@ -59,13 +77,18 @@ func ListenAccounts(addr string, opts ...Options) (*Listener, error) {
 		closeAll()
 		return nil, fmt.Errorf("emulator: listening on %s: %w", addr, err)
 	}
+	scheme := "http"
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
+		scheme = "https"
+	}
 	first := servers[0]
 	var handler http.Handler = front
 	if len(servers) == 1 {
 		handler = first
 	}
 	l := &Listener{
-		URL:      baseURL(ln.Addr()),
+		URL:      baseURL(scheme, ln.Addr()),
 		Server:   first,
 		Accounts: servers,
 		http: &http.Server{
@@ -133,9 +156,9 @@ func (l *Listener) wait() error {
 // baseURL is the URL clients use to reach addr. An unspecified address
 // (0.0.0.0, ::) is not a destination, so the URL names the loopback address,
 // which such a listener also serves.
-func baseURL(addr net.Addr) string {
+func baseURL(scheme string, addr net.Addr) string {
 	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
-		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+		return scheme + "://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 	}
-	return "http://" + addr.String()
+	return scheme + "://" + addr.String()
 }

@@ -11,9 +11,14 @@ type Options struct {
 	// CustomerID is the one account this emulator serves; default 1000.
 	CustomerID int64
 	// Username and Password are the Basic credentials of that account;
-	// defaults "rms" and "rms-password".
+	// defaults "rms" and "rms-password", unless Token is set and both are
+	// empty: such an account accepts its token only, as behind a gateway.
 	Username string
 	Password string
+	// Token, when set, is a static bearer token the account also accepts
+	// (`Authorization: Bearer <token>`); a wrong or missing one is 401 like
+	// wrong Basic credentials.
+	Token string
 	// Retired maps a path below /rest/{customerid}/ (e.g. "campaigns" or
 	// "campaigns/5") to the reason the service gives. That path and every path
 	// under it answer 410 GONE on every method, with the reason as message.
@@ -99,11 +104,15 @@ func (o Options) withDefaults() Options {
 	if o.CustomerID == 0 {
 		o.CustomerID = DefaultCustomerID
 	}
-	if o.Username == "" {
-		o.Username = DefaultUsername
-	}
-	if o.Password == "" {
-		o.Password = DefaultPassword
+	// A token-only account keeps Basic off: defaults would open a second,
+	// well-known door to an account the test means to reach by token.
+	if o.Token == "" || o.Username != "" || o.Password != "" {
+		if o.Username == "" {
+			o.Username = DefaultUsername
+		}
+		if o.Password == "" {
+			o.Password = DefaultPassword
+		}
 	}
 	o.Retired = maps.Clone(o.Retired)
 	if o.Logger == nil {

@@ -40,7 +40,7 @@ func providerWith(env *acctest.Env, settings map[string]string) string {
 	}
 	var b strings.Builder
 	b.WriteString("provider \"rms\" {\n")
-	for _, k := range []string{"base_url", "customer_id", "username", "password", "request_timeout", "max_retries", "batch_poll_interval", "ca_bundle_file", "max_requests_per_second"} {
+	for _, k := range []string{"base_url", "customer_id", "username", "password", "token", "headers", "client_certificate_file", "client_key_file", "client_certificate_pem", "client_key_pem", "request_timeout", "max_retries", "batch_poll_interval", "ca_bundle_file", "max_requests_per_second"} {
 		if v := base[k]; v != "" {
 			fmt.Fprintf(&b, "  %s = %s\n", k, v)
 		}
@@ -115,6 +115,17 @@ func badInputCatalogue() map[string]badInput {
 		"ca_bundle_file missing":               {config: withProvider(map[string]string{"ca_bundle_file": `"/nonexistent/ca.pem"`}, aProject), want: []string{"Unreadable CA bundle", "PEM file"}},
 		"wrong password":                       {config: withProvider(map[string]string{"password": `"wrong"`}, aProject), want: []string{"401 UNAUTHORIZED", "Check username and password"}, empty: []string{"projects"}},
 		"customer_id of another account":       {config: withProvider(map[string]string{"customer_id": "4242"}, aProject), want: []string{"403 FORBIDDEN", "Check customer_id"}, empty: []string{"projects"}},
+
+		// Connections: credentials, extra headers, client certificates.
+		"no credentials at all":                    {config: withProvider(map[string]string{"username": "", "password": ""}, aProject), want: []string{"Missing credentials", "RMS_USERNAME", "RMS_TOKEN"}},
+		"token and username/password both set":     {config: withProvider(map[string]string{"token": `"t"`}, aProject), want: []string{"Conflicting credentials", "token (or RMS_TOKEN) is set", "one scheme"}},
+		"wrong token":                              {opts: emulator.Options{Token: "right-token", Username: emulator.DefaultUsername}, config: withProvider(map[string]string{"username": "", "password": "", "token": `"wrong-token"`}, aProject), want: []string{"401 UNAUTHORIZED", "or token"}, empty: []string{"projects"}},
+		"header the provider owns":                 {config: withProvider(map[string]string{"headers": `{ "authorization" = "Bearer x" }`}, aProject), want: []string{"Invalid header", `header "authorization" is set by the provider itself`}},
+		"header name invalid":                      {config: withProvider(map[string]string{"headers": `{ "X Key" = "x" }`}, aProject), want: []string{"Invalid header", "not a valid HTTP header name"}},
+		"client certificate without its key":       {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`}, aProject), want: []string{"Incomplete client certificate", "client_key_file"}},
+		"client certificate as file and as PEM":    {config: withProvider(map[string]string{"client_certificate_file": `"/a.crt"`, "client_key_file": `"/a.key"`, "client_certificate_pem": `"x"`, "client_key_pem": `"y"`}, aProject), want: []string{"Conflicting client certificate settings", "use one form only"}},
+		"client certificate file missing":          {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`, "client_key_file": `"/nonexistent/client.key"`}, aProject), want: []string{"Unreadable client certificate", "client_certificate_file"}},
+		"client certificate PEM not a certificate": {config: withProvider(map[string]string{"client_certificate_pem": `"not a certificate"`, "client_key_pem": `"nor a key"`}, aProject), want: []string{"Invalid client certificate", "client_certificate_pem and client_key_pem"}},
 
 		// Server answers a broken proxy might give.
 		"server answers HTML instead of JSON": {opts: corrupt(emulator.FaultHTML), config: withEnv(readProject), want: []string{"expected a JSON answer but the server sent text/html"}},

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 var (
@@ -60,12 +61,41 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			attrUsername: schema.StringAttribute{
 				Optional:    true,
-				Description: "User of the account, sent with HTTP Basic authentication. A dedicated API user is recommended for production. Required, here or in `" + envUsername + "`.",
+				Description: "User of the account, sent with HTTP Basic authentication together with `" + attrPassword + "`. A dedicated API user is recommended for production. Also read from `" + envUsername + "`. Either `" + attrUsername + "` and `" + attrPassword + "`, or `" + attrToken + "`, is required.",
 			},
 			attrPassword: schema.StringAttribute{
 				Optional:    true,
 				Sensitive:   true,
-				Description: "Password of the user; never logged. Required, here or in `" + envPassword + "`.",
+				Description: "Password of the user; never logged. Also read from `" + envPassword + "` (preferred: it keeps the password out of the configuration).",
+			},
+			attrToken: schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "A static bearer token, sent as `Authorization: Bearer <token>`, for accounts fronted by a token gateway; an alternative to `" + attrUsername + "` and `" + attrPassword + "`, never together with them. Never logged. Also read from `" + envToken + "` (preferred).",
+			},
+			attrHeaders: schema.MapAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+				Description: "Extra HTTP headers sent on every request, e.g. a key a gateway in front of the service asks for. The headers the provider sets itself (`Authorization`, `Content-Type`, `Accept`, `Host`, `Content-Length`, `User-Agent`, in any case) are refused. Values are treated as secrets and never logged. Also read, when the attribute is not set, from `" + envHeaders + "` as a JSON object, e.g. `{\"X-Gateway-Key\": \"...\"}`.",
+				Validators:  []validator.Map{headersValidator{}},
+			},
+			attrClientCertificateFile: schema.StringAttribute{
+				Optional:    true,
+				Description: "Path of a PEM client certificate shown to a server that requires mutual TLS; needs `" + attrClientKeyFile + "`. Conflicts with `" + attrClientCertificatePEM + "`. Also read from `" + envClientCertificateFile + "`.",
+			},
+			attrClientKeyFile: schema.StringAttribute{
+				Optional:    true,
+				Description: "Path of the PEM private key of `" + attrClientCertificateFile + "`. Also read from `" + envClientKeyFile + "`.",
+			},
+			attrClientCertificatePEM: schema.StringAttribute{
+				Optional:    true,
+				Description: "A PEM client certificate as text (e.g. from a secret store), instead of `" + attrClientCertificateFile + "`; needs `" + attrClientKeyPEM + "`.",
+			},
+			attrClientKeyPEM: schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "The PEM private key of `" + attrClientCertificatePEM + "`, as text; never logged.",
 			},
 			attrRequestTimeout: schema.StringAttribute{
 				Optional:    true,
@@ -106,7 +136,7 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data, diags := newProviderData(ctx, cfg, p.version, envLookup)
+	data, diags := newProviderData(ctx, cfg, p.version, req.TerraformVersion, envLookup)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() || data == nil {
 		return

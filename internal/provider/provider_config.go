@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,16 +50,22 @@ const (
 
 // providerModel is the provider block.
 type providerModel struct {
-	BaseURL              types.String         `tfsdk:"base_url"`
-	CustomerID           types.Int64          `tfsdk:"customer_id"`
-	Username             types.String         `tfsdk:"username"`
-	Password             types.String         `tfsdk:"password"`
-	RequestTimeout       timetypes.GoDuration `tfsdk:"request_timeout"`
-	MaxRetries           types.Int64          `tfsdk:"max_retries"`
-	BatchPollInterval    timetypes.GoDuration `tfsdk:"batch_poll_interval"`
-	MaxRequestsPerSecond types.Float64        `tfsdk:"max_requests_per_second"`
-	CABundleFile         types.String         `tfsdk:"ca_bundle_file"`
-	InsecureSkipVerify   types.Bool           `tfsdk:"insecure_skip_verify"`
+	BaseURL               types.String         `tfsdk:"base_url"`
+	CustomerID            types.Int64          `tfsdk:"customer_id"`
+	Username              types.String         `tfsdk:"username"`
+	Password              types.String         `tfsdk:"password"`
+	RequestTimeout        timetypes.GoDuration `tfsdk:"request_timeout"`
+	MaxRetries            types.Int64          `tfsdk:"max_retries"`
+	BatchPollInterval     timetypes.GoDuration `tfsdk:"batch_poll_interval"`
+	MaxRequestsPerSecond  types.Float64        `tfsdk:"max_requests_per_second"`
+	CABundleFile          types.String         `tfsdk:"ca_bundle_file"`
+	InsecureSkipVerify    types.Bool           `tfsdk:"insecure_skip_verify"`
+	Token                 types.String         `tfsdk:"token"`
+	Headers               types.Map            `tfsdk:"headers"`
+	ClientCertificateFile types.String         `tfsdk:"client_certificate_file"`
+	ClientKeyFile         types.String         `tfsdk:"client_key_file"`
+	ClientCertificatePEM  types.String         `tfsdk:"client_certificate_pem"`
+	ClientKeyPEM          types.String         `tfsdk:"client_key_pem"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -83,12 +90,14 @@ func envLookup(key string) (string, bool) { return os.LookupEnv(key) }
 // It returns nil without an error when a value is still unknown (it comes
 // from a resource not yet created): Terraform configures the provider again
 // once it is known.
-func newProviderData(ctx context.Context, cfg providerModel, version string, env func(string) (string, bool)) (*providerData, diag.Diagnostics) {
+func newProviderData(ctx context.Context, cfg providerModel, version, terraformVersion string, env func(string) (string, bool)) (*providerData, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if cfg.BaseURL.IsUnknown() || cfg.CustomerID.IsUnknown() || cfg.Username.IsUnknown() ||
 		cfg.Password.IsUnknown() || cfg.RequestTimeout.IsUnknown() || cfg.MaxRetries.IsUnknown() ||
 		cfg.BatchPollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() ||
-		cfg.CABundleFile.IsUnknown() || cfg.InsecureSkipVerify.IsUnknown() {
+		cfg.CABundleFile.IsUnknown() || cfg.InsecureSkipVerify.IsUnknown() ||
+		cfg.Token.IsUnknown() || !mapKnown(cfg.Headers) || cfg.ClientCertificateFile.IsUnknown() ||
+		cfg.ClientKeyFile.IsUnknown() || cfg.ClientCertificatePEM.IsUnknown() || cfg.ClientKeyPEM.IsUnknown() {
 		tflog.Debug(ctx, "provider configuration has unknown values; deferring client set-up")
 		return nil, nil
 	}
@@ -123,16 +132,9 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 		customerID = n
 	}
 
-	username := stringSetting(cfg.Username, env, envUsername)
-	if username == "" {
-		diags.AddAttributeError(path.Root(attrUsername), "Missing username",
-			fmt.Sprintf("Set %s in the provider block or the %s environment variable to a user of the account.", attrUsername, envUsername))
-	}
-	password := stringSetting(cfg.Password, env, envPassword)
-	if password == "" {
-		diags.AddAttributeError(path.Root(attrPassword), "Missing password",
-			fmt.Sprintf("Set %s in the provider block or the %s environment variable.", attrPassword, envPassword))
-	}
+	creds := resolveCredentials(cfg, env, &diags)
+	headers := resolveHeaders(ctx, cfg, env, &diags)
+	clientCert := resolveClientCertificate(cfg, env, &diags)
 
 	requestTimeout := durationSetting(cfg.RequestTimeout, env, envRequestTimeout, attrRequestTimeout, client.DefaultRequestTimeout, time.Second, &diags)
 	pollInterval := durationSetting(cfg.BatchPollInterval, env, envBatchPollInterval, attrBatchPollInterval, defaultBatchPollInterval, minBatchPollInterval, &diags)
@@ -158,7 +160,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 		}
 		contactListingOff = err == nil && !on
 	}
-	transport, tlsDiags := newTransport(stringSetting(cfg.CABundleFile, env, envCABundleFile), cfg.InsecureSkipVerify.ValueBool())
+	transport, tlsDiags := newTransport(stringSetting(cfg.CABundleFile, env, envCABundleFile), cfg.InsecureSkipVerify.ValueBool(), clientCert)
 	diags.Append(tlsDiags...)
 	if diags.HasError() {
 		return nil, diags
@@ -167,16 +169,28 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 		maxRetries = -1 // client: negative means no retries, zero means default
 	}
 
-	ctx = tflog.MaskMessageStrings(ctx, password)
+	// Every header value counts as a secret: gateways put keys in them.
+	secrets := append([]string(nil), creds.secrets...)
+	headerNames := make([]string, 0, len(headers))
+	for n, v := range headers {
+		headerNames = append(headerNames, n)
+		if v != "" {
+			secrets = append(secrets, v)
+		}
+	}
+	slices.Sort(headerNames)
+	ctx = tflog.MaskMessageStrings(ctx, secrets...)
+	ctx = tflog.MaskAllFieldValuesStrings(ctx, secrets...)
 	c, err := client.New(client.Config{
 		BaseURL:              baseURL,
 		CustomerID:           customerID,
-		Auth:                 client.BasicAuth{Username: username, Password: password},
+		Auth:                 creds.auth,
+		Headers:              headers,
 		RequestTimeout:       requestTimeout,
 		MaxRetries:           int(maxRetries),
 		MaxRequestsPerSecond: cfg.MaxRequestsPerSecond.ValueFloat64(),
-		UserAgent:            "terraform-provider-rms/" + version,
-		Logger:               newClientLogger(password),
+		UserAgent:            userAgent(version, terraformVersion),
+		Logger:               newClientLogger(secrets...),
 		Transport:            transport,
 	})
 	if err != nil {
@@ -184,7 +198,8 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 		return nil, diags
 	}
 	tflog.Info(ctx, "configured rms client", map[string]any{
-		"base_url": c.BaseURL(), "customer_id": customerID, "username": username,
+		"base_url": c.BaseURL(), "customer_id": customerID, "auth": creds.scheme, "username": creds.username,
+		"headers": headerNames, "client_certificate": clientCert != nil,
 		"max_retries": maxRetries, "batch_poll_interval": pollInterval.String(),
 	})
 	return &providerData{
@@ -192,6 +207,29 @@ func newProviderData(ctx context.Context, cfg providerModel, version string, env
 		attributes: newAttributeCache(c), released: newReleasedContacts(),
 		contacts: newContactListings(c, contactListingOff),
 	}, diags
+}
+
+// mapKnown reports whether a map and every element are known.
+func mapKnown(m types.Map) bool {
+	if m.IsUnknown() {
+		return false
+	}
+	for _, v := range m.Elements() {
+		if v.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
+// userAgent names the provider and the Terraform that runs it, so that the
+// service's operators can tell clients apart in their logs.
+func userAgent(version, terraformVersion string) string {
+	ua := "terraform-provider-rms/" + version + " (+https://registry.terraform.io/providers/rms-labs/rms)"
+	if terraformVersion != "" {
+		ua += " Terraform/" + terraformVersion
+	}
+	return ua
 }
 
 func stringSetting(v types.String, env func(string) (string, bool), key string) string {

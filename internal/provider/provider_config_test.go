@@ -44,8 +44,8 @@ func TestNewProviderData(t *testing.T) {
 		},
 		"everything missing gives one diagnostic each": {
 			cfg:       empty,
-			wantErrs:  []string{"Missing base URL", "Missing customer id", "Missing username", "Missing password"},
-			wantAttrs: []string{"RMS_BASE_URL", "RMS_CUSTOMER_ID", "RMS_USERNAME", "RMS_PASSWORD"},
+			wantErrs:  []string{"Missing base URL", "Missing customer id", "Missing credentials"},
+			wantAttrs: []string{"RMS_BASE_URL", "RMS_CUSTOMER_ID", "RMS_USERNAME", "RMS_PASSWORD", "RMS_TOKEN"},
 		},
 		"malformed customer id variable": {
 			cfg:       withCustomer(full, types.Int64Null()),
@@ -92,7 +92,7 @@ func TestNewProviderData(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			env := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
-			data, diags := newProviderData(context.Background(), tc.cfg, "test", env)
+			data, diags := newProviderData(context.Background(), tc.cfg, "test", "1.11.4", env)
 			var got []string
 			var text strings.Builder
 			for _, d := range diags.Errors() {

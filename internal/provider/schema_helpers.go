@@ -6,8 +6,10 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -121,12 +123,15 @@ func describeAPIError(err error) string {
 		if isCertificateError(err) {
 			return err.Error() + "\n\nThe server's TLS certificate is not trusted. If it is signed by a private certificate authority, set ca_bundle_file (or RMS_CA_BUNDLE_FILE) to a PEM file of that authority."
 		}
+		if isClientCertificateRefused(err) {
+			return err.Error() + "\n\nThe server requires a client certificate (mutual TLS) and refused the connection without one it accepts. Set client_certificate_file and client_key_file (or RMS_CLIENT_CERTIFICATE_FILE and RMS_CLIENT_KEY_FILE), or client_certificate_pem and client_key_pem, to a certificate signed by an authority the server trusts."
+		}
 		return err.Error()
 	}
 	var hint string
 	switch {
 	case errors.Is(err, client.ErrUnauthorized):
-		hint = "Check username and password (or RMS_USERNAME and RMS_PASSWORD): the service refused the credentials."
+		hint = "Check username and password (or RMS_USERNAME and RMS_PASSWORD), or token (or RMS_TOKEN) if the account uses one: the service refused the credentials."
 	case errors.Is(err, client.ErrForbidden):
 		hint = "Check customer_id (or RMS_CUSTOMER_ID): the credentials do not belong to that account."
 	case errors.Is(err, client.ErrGone):
@@ -153,6 +158,21 @@ func isCertificateError(err error) bool {
 	var unknown x509.UnknownAuthorityError
 	var host x509.HostnameError
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host)
+}
+
+// isClientCertificateRefused recognises the TLS alert a server sends when
+// it requires a client certificate and got none, or one it does not trust.
+// The alert type is not exported, so the "remote error" is matched by its
+// text: "tls: certificate required" (TLS 1.3) or "tls: bad certificate"
+// (TLS 1.2, or a certificate of an unknown authority).
+func isClientCertificateRefused(err error) bool {
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
+		return false
+	}
+	msg := op.Err.Error()
+	return strings.Contains(msg, "certificate required") || strings.Contains(msg, "bad certificate") ||
+		strings.Contains(msg, "unknown certificate authority")
 }
 
 // nullIfEmpty is a string the service may leave out: null when it did.

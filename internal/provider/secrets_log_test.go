@@ -18,7 +18,9 @@ import (
 
 // TestAccSecretsNeverLogged applies, refreshes and destroys with TRACE
 // logging of Terraform and the provider, then searches every log line and
-// the state for the password and the Authorization header value.
+// the state for the password, the Authorization header value, and, in a
+// second run against a token-only account, the bearer token and the value
+// of an extra header.
 //
 // It sets environment variables, so it cannot run in parallel; Go runs it
 // before the parallel tests resume, so they never see TF_LOG.
@@ -75,10 +77,39 @@ resource "rms_webhook" "w" {
 		}},
 	})
 
+	// Second run: a token-only account, the token from RMS_TOKEN and an
+	// extra header from RMS_HEADERS, as the docs recommend for secrets.
+	const token = "tok-Mm40-never-in-logs"
+	const gatewayKey = "gk-Pp19-never-in-logs"
+	tokenEnv := acctest.NewEnv(t, emulator.Options{Token: token, CustomerID: 1001})
+	t.Setenv("RMS_PASSWORD", "")
+	t.Setenv("RMS_TOKEN", token)
+	t.Setenv("RMS_HEADERS", `{"X-Gateway-Key": "`+gatewayKey+`"}`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "rms" {
+  base_url    = %q
+  customer_id = %d
+}
+`, tokenEnv.URL, tokenEnv.CustomerID) + projectConfig("Logged by token", ""),
+			Check: func(s *terraform.State) error {
+				states = append(states, s.String())
+				if n := tokenEnv.Emulator.Requests().ByStatus[200] + tokenEnv.Emulator.Requests().ByStatus[201]; n == 0 {
+					return fmt.Errorf("no request of the token run succeeded, so the test proves nothing")
+				}
+				return nil
+			},
+		}},
+	})
+
 	secrets := []string{
 		password,
 		webhookSecret,
 		base64.StdEncoding.EncodeToString([]byte(env.Username + ":" + password)),
+		token,
+		gatewayKey,
 	}
 	files, err := filepath.Glob(filepath.Join(logDir, "*"))
 	if err != nil || len(files) == 0 {

@@ -14,11 +14,15 @@ import (
 // newTransport builds the HTTP transport's TLS settings. Verification is on
 // by default; a CA bundle adds private authorities to the system pool rather
 // than replacing it; skipping verification is possible only explicitly, and
-// then warned about on every run so it is never forgotten.
-func newTransport(caBundleFile string, insecure bool) (http.RoundTripper, diag.Diagnostics) {
+// then warned about on every run so it is never forgotten. clientCert, when
+// not nil, is shown to servers that ask for one (mutual TLS).
+func newTransport(caBundleFile string, insecure bool, clientCert *tls.Certificate) (http.RoundTripper, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	if clientCert != nil {
+		t.TLSClientConfig.Certificates = []tls.Certificate{*clientCert}
+	}
 	if caBundleFile != "" {
 		pem, err := os.ReadFile(caBundleFile)
 		if err != nil {

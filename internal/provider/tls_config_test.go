@@ -28,7 +28,7 @@ func TestNewTransport(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			rt, diags := newTransport(tc.file, tc.insecure)
+			rt, diags := newTransport(tc.file, tc.insecure, nil)
 			if tc.wantError != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Summary(), tc.wantError) {
 					t.Fatalf("diagnostics %v, want error %q", diags, tc.wantError)
