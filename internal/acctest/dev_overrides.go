@@ -61,10 +61,10 @@ func RequireCLI(t testing.TB, feature, terraform, opentofu string) CLI {
 // in dir a CLI configuration that installs rms-labs/rms from that mirror
 // only, for Terraform and OpenTofu alike. It returns the configuration's
 // path, for TF_CLI_CONFIG_FILE. Unlike dev_overrides, a mirror survives
-// `terraform init`, which terraform-plugin-testing runs before every step:
-// use it where a test needs the CLI to start the provider as its own
-// process per provider block (aliased blocks configured apart), which the
-// in-process ProviderFactories cannot do.
+// `terraform init`, which a configuration calling modules needs: use it
+// where a test runs the CLI on such a configuration, or needs the CLI to
+// start the provider as its own process per provider block (aliased blocks
+// configured apart), which the in-process ProviderFactories cannot do.
 func FilesystemMirror(t testing.TB, dir string) (cliConfig string) {
 	t.Helper()
 	_, built := DevOverrides(t, t.TempDir())
