@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -18,11 +19,18 @@ import (
 // first version of each CLI that has them ("": none yet). Where the CLI
 // running the test lacks the feature they are left out of validation;
 // everything else must validate on every supported CLI.
+//
+// A folder named opentofu holds an example of a feature only OpenTofu has
+// (provider for_each, say): under Terraform it is reported as not
+// applicable (a skip naming the feature), under OpenTofu it is validated
+// like any other. Its Terraform counterpart sits beside it, in a folder
+// named terraform, and runs everywhere.
 var newerCLIOnly = []struct {
 	match               func(rel string) bool
-	terraform, opentofu string // "" for opentofu: no release has it yet
+	terraform, opentofu string // "": no release of that CLI has it (yet)
 	why                 string
 }{
+	{isOpenTofuOnly, "", "1.9.0", "provider for_each (OpenTofu only)"},
 	{func(rel string) bool { return filepath.Base(rel) == "import-by-identity.tf" }, "1.12.0", "", "import blocks by identity"},
 	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "actions/") }, "1.14.0", "", "actions"},
 	// OpenTofu 1.10 has neither ephemeral blocks nor write-only attributes;
@@ -69,20 +77,113 @@ func TestExamplesValidate(t *testing.T) {
 		for suffix, keep := range variants {
 			t.Run(filepath.ToSlash(rel)+suffix, func(t *testing.T) {
 				t.Parallel()
-				dir := filepath.Join(t.TempDir(), "example")
+				// The copy keeps the example's place below examples/, so
+				// that relative module sources lead to the modules copied
+				// beside it.
+				dir := filepath.Join(t.TempDir(), "examples", rel)
 				include := func(name string) bool { return !strings.HasPrefix(name, "import-") || name == keep }
+				if isOpenTofuOnly(filepath.Join(rel, "main.tf")) && tfCLI.Name != "OpenTofu" {
+					t.Skipf("not applicable to %s: examples/%s shows a feature only OpenTofu has", tfCLI, rel)
+				}
 				copied := copyExample(t, filepath.Join("examples", rel), dir, rel, tfCLI, include)
 				if copied == 0 {
 					t.Skipf("every file of examples/%s needs a newer CLI than %s", rel, tfCLI)
 				}
-				cmd := exec.Command(tf, "validate", "-no-color") //nolint:misspell // terraform's flag
-				cmd.Dir = dir
-				cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-				out, err := cmd.CombinedOutput()
-				if err != nil {
+				copyLocalModules(t, filepath.Join("examples", rel), dir, rel)
+				// validate needs the example's local modules installed;
+				// `get` installs modules only (init would also look up
+				// providers, which the dev overrides serve without a
+				// registry), so it runs offline.
+				if usesModules(t, dir) {
+					run(t, dir, cliConfig, tf, "get", "-no-color")
+				}
+				if out, err := cliCommand(dir, cliConfig, tf, "validate", "-no-color").CombinedOutput(); err != nil { //nolint:misspell // terraform's flag
 					t.Errorf("terraform validate rejects examples/%s (with %s):\n%s", rel, orAll(keep), withoutOverridesWarning(string(out)))
 				}
 			})
+		}
+	}
+}
+
+// isOpenTofuOnly reports whether rel (a file below examples/) is in a
+// folder named opentofu: see newerCLIOnly.
+func isOpenTofuOnly(rel string) bool {
+	return filepath.Base(filepath.Dir(rel)) == "opentofu"
+}
+
+// cliCommand is the CLI run in dir with the dev overrides' configuration.
+func cliCommand(dir, cliConfig, tf string, args ...string) *exec.Cmd {
+	cmd := exec.Command(tf, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	return cmd
+}
+
+// run runs the CLI in dir and fails the test when it fails.
+func run(t *testing.T, dir, cliConfig, tf string, args ...string) {
+	t.Helper()
+	if out, err := cliCommand(dir, cliConfig, tf, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s in %s: %v\n%s", filepath.Base(tf), strings.Join(args, " "), dir, err, withoutOverridesWarning(string(out)))
+	}
+}
+
+// usesModules reports whether the .tf files in dir call a module.
+func usesModules(t *testing.T, dir string) bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moduleBlock.Match(b) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	moduleBlock = regexp.MustCompile(`(?m)^\s*module\s+"`)
+	// localSource is a module source that is a relative path, which
+	// Terraform and OpenTofu resolve against the calling folder.
+	localSource = regexp.MustCompile(`(?m)^\s*source\s*=\s*"(\.\.?/[^"]*)"`)
+)
+
+// copyLocalModules copies, for each relative module source in the .tf
+// files of src (the folder examples/rel), the module's folder to where the
+// same relative path leads from dst, the copy of src at the same place
+// below a temporary examples/, so that the copy finds its modules. Modules
+// calling modules are followed. A source leading out of examples/ fails
+// the test: an example must be whole in examples/ to be copied by users.
+func copyLocalModules(t *testing.T, src, dst, rel string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(src, "*.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range localSource.FindAllSubmatch(b, -1) {
+			modRel := filepath.Join(rel, filepath.FromSlash(string(m[1])))
+			if modRel == ".." || strings.HasPrefix(modRel, ".."+string(filepath.Separator)) {
+				t.Fatalf("examples/%s calls module %s, outside examples/", rel, m[1])
+			}
+			modDst := filepath.Join(dst, filepath.FromSlash(string(m[1])))
+			if _, err := os.Stat(modDst); err == nil {
+				continue // copied for an earlier call
+			}
+			modSrc := filepath.Join(src, filepath.FromSlash(string(m[1])))
+			if err := os.CopyFS(modDst, os.DirFS(modSrc)); err != nil {
+				t.Fatal(err)
+			}
+			copyLocalModules(t, modSrc, modDst, modRel)
 		}
 	}
 }

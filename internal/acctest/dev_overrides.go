@@ -55,3 +55,44 @@ func RequireCLI(t testing.TB, feature, terraform, opentofu string) CLI {
 	}
 	return c
 }
+
+// FilesystemMirror builds the provider as DevOverrides does, lays it out as
+// a filesystem mirror (the unpacked layout) under version 0.0.1, and writes
+// in dir a CLI configuration that installs rms-labs/rms from that mirror
+// only, for Terraform and OpenTofu alike. It returns the configuration's
+// path, for TF_CLI_CONFIG_FILE. Unlike dev_overrides, a mirror survives
+// `terraform init`, which a configuration calling modules needs: use it
+// where a test runs the CLI on such a configuration, or needs the CLI to
+// start the provider as its own process per provider block (aliased blocks
+// configured apart), which the in-process ProviderFactories cannot do.
+func FilesystemMirror(t testing.TB, dir string) (cliConfig string) {
+	t.Helper()
+	_, built := DevOverrides(t, t.TempDir())
+	mirror := t.TempDir()
+	const version = "0.0.1"
+	name := "terraform-provider-rms_v" + version
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	b, err := os.ReadFile(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
+		d := filepath.Join(mirror, host, "rms-labs", "rms", version, runtime.GOOS+"_"+runtime.GOARCH)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, name), b, 0o755); err != nil { //nolint:gosec // a plugin must be executable
+			t.Fatal(err)
+		}
+	}
+	rc := "provider_installation {\n  filesystem_mirror {\n    path    = " + strconv.Quote(mirror) + "\n" +
+		"    include = [\"registry.terraform.io/rms-labs/rms\", \"registry.opentofu.org/rms-labs/rms\"]\n  }\n" +
+		"  direct {\n    exclude = [\"registry.terraform.io/rms-labs/rms\", \"registry.opentofu.org/rms-labs/rms\"]\n  }\n}\n"
+	cliConfig = filepath.Join(dir, "terraformrc-mirror")
+	if err := os.WriteFile(cliConfig, []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cliConfig
+}

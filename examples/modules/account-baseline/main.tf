@@ -1,0 +1,52 @@
+# The baseline every account of the fleet gets. The module has no provider
+# block of its own: the caller passes the account's configuration in
+# (`providers = { rms = rms.acme }`), which is also what lets the caller
+# use count or for_each on the module.
+
+resource "rms_resource" "contact_attribute" {
+  for_each = toset(var.contact_attributes)
+
+  collection = "properties"
+  body = {
+    name = each.key
+  }
+}
+
+resource "rms_list" "this" {
+  for_each = var.lists
+
+  name         = "${var.name_prefix}${each.key}"
+  description  = each.value.description
+  sender_name  = each.value.sender_name
+  sender_email = each.value.sender_email
+}
+
+resource "rms_project" "this" {
+  name        = "${var.name_prefix}${var.project_name}"
+  description = var.project_description
+}
+
+resource "rms_webhook" "this" {
+  url         = var.webhook_url
+  events      = var.webhook_events
+  description = "${var.name_prefix}baseline webhook"
+  secret      = var.webhook_secret
+}
+
+resource "rms_resource" "trigger" {
+  collection = "triggers"
+  # A subject is sent only when set: an SMS trigger has none, and a key
+  # written as null would be compared with what the service holds.
+  body = merge(
+    {
+      name    = "${var.name_prefix}${var.trigger.name}"
+      channel = var.trigger.channel
+      content = var.trigger.content
+    },
+    var.trigger.subject == null ? {} : { subject = var.trigger.subject },
+  )
+
+  # A message template may use the account's own attributes by name
+  # ({{plan}}), so they exist before it.
+  depends_on = [rms_resource.contact_attribute]
+}
