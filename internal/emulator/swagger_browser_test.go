@@ -44,8 +44,8 @@ func findBrowser(t *testing.T) string {
 	return ""
 }
 
-// A user opens /mail/swagger in a real browser, sees the domains, authorizes
-// with the account's credentials and runs GET /rest/{customerid}/projects
+// A user opens /mail/swagger in a real browser, sees the domains, enters the
+// account's credentials under Authorize and runs GET /rest/{customerid}/projects
 // from the page: the call reaches this emulator and answers 200 with the
 // account's data, and the page fetched nothing from anywhere else.
 func TestSwaggerPageInBrowser(t *testing.T) {
