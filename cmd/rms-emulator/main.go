@@ -189,6 +189,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// The banner is best effort: a closed stdout must not stop the emulator.
 	banner := fmt.Sprintf("rms-emulator listening on %s\n", l.URL)
+	banner += fmt.Sprintf("interactive documentation: %s/mail/swagger (Authorize with the credentials below)\n", l.URL)
 	if fx != nil || *dataDir != "" {
 		banner += fmt.Sprintf("account: %s\n", l.Server.Loaded())
 	}

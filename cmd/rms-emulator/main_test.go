@@ -79,7 +79,8 @@ func TestRunServesUntilCancelled(t *testing.T) {
 
 	// The banner is printed once listening, before the port file appears.
 	out := stdout.String()
-	wantOut := "rms-emulator listening on " + baseURL + "\n\n" +
+	wantOut := "rms-emulator listening on " + baseURL + "\n" +
+		"interactive documentation: " + baseURL + "/mail/swagger (Authorize with the credentials below)\n\n" +
 		"provider \"rms\" {\n" +
 		"  base_url    = \"" + baseURL + "\"\n" +
 		"  customer_id = 77\n" +

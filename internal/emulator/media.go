@@ -19,9 +19,17 @@ const maxJSONBody = 1 << 20
 // ("type/subtype"). An absent header allows everything. The most specific
 // matching range decides, so "application/json;q=0, */*" refuses JSON.
 func accepts(r *http.Request, mediaType string) bool {
+	return acceptQuality(r, mediaType) > 0
+}
+
+// acceptQuality is the weight (q, 0 to 1) the request's Accept header gives
+// mediaType, taken from the most specific range that matches it: 0 when none
+// does, 1 when there is no header. Comparing two types' weights is how a
+// route with several representations picks one.
+func acceptQuality(r *http.Request, mediaType string) float64 {
 	values := r.Header.Values("Accept")
 	if len(values) == 0 {
-		return true
+		return 1
 	}
 	typ, _, _ := strings.Cut(mediaType, "/")
 	bestSpecificity, bestQ := -1, 0.0
@@ -58,7 +66,10 @@ func accepts(r *http.Request, mediaType string) bool {
 			}
 		}
 	}
-	return bestSpecificity >= 0 && bestQ > 0
+	if bestSpecificity < 0 {
+		return 0
+	}
+	return bestQ
 }
 
 // checkJSONContentType enforces Content-Type: application/json on a body;

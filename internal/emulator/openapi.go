@@ -28,9 +28,17 @@ func OpenAPIDocument() []byte {
 	return append([]byte(nil), openAPIDocument...)
 }
 
-// serveOpenAPI answers GET /mail/swagger. It needs no credentials: it is
-// documentation, as on the service, and holds no account data.
+// serveOpenAPI answers GET /mail/swagger: the document, or for a browser the
+// interactive page that shows it (see wantsSwaggerPage). It needs no
+// credentials: it is documentation, as on the service, and holds no account
+// data.
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	// Both answers live at one URL: a cache must key them on Accept.
+	w.Header().Add("Vary", "Accept")
+	if wantsSwaggerPage(r) {
+		s.serveSwaggerPage(w, r)
+		return
+	}
 	w.Header().Set("Content-Type", jsonContentType)
 	w.WriteHeader(http.StatusOK)
 	if _, err := w.Write(openAPIDocument); err != nil {

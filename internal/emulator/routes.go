@@ -11,6 +11,7 @@ import (
 // its more specific patterns win over the generic ones below.
 func (s *Server) registerRoutes() {
 	s.handle("GET /mail/swagger", s.serveOpenAPI)
+	s.handle("GET "+swaggerUIBase+"{file}", s.serveSwaggerUIAsset)
 	s.registerContacts()
 	s.registerBatches()
 	s.registerExports()
