@@ -1,0 +1,32 @@
+package provider
+
+import "testing"
+
+func TestConsentDecision(t *testing.T) {
+	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
+	tests := []struct {
+		name                      string
+		desired, applied, service string
+		allow                     bool
+		want                      statusDecision
+	}{
+		{name: "not configured: never sent", desired: "", applied: S, service: U, want: statusDecision{}},
+		{name: "as desired", desired: S, applied: S, service: S, want: statusDecision{}},
+		{name: "opted out after Terraform subscribed: honoured", desired: S, applied: S, service: U, want: statusDecision{OptedOut: true}},
+		{name: "opted out, applied unknown (imported): honoured", desired: S, applied: "", service: U, want: statusDecision{OptedOut: true}},
+		{name: "opted out, re-subscription allowed", desired: S, applied: S, service: U, allow: true, want: statusDecision{Send: true}},
+		{name: "the configuration asks to re-subscribe", desired: S, applied: U, service: U, want: statusDecision{Send: true}},
+		{name: "unsubscribing is always sent", desired: U, applied: U, service: S, want: statusDecision{Send: true}},
+		{name: "a state of the service's own is not an opt-out", desired: S, applied: S, service: "PENDING", want: statusDecision{Send: true}},
+		{name: "statuses not shown: sent when the desired one changed", desired: S, applied: U, service: "", want: statusDecision{Send: true}},
+		{name: "statuses not shown: nothing to send when unchanged", desired: S, applied: S, service: "", want: statusDecision{}},
+		{name: "statuses not shown, applied unknown: sent", desired: U, applied: "", service: "", want: statusDecision{Send: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := consentDecision(tt.desired, tt.applied, tt.service, tt.allow); got != tt.want {
+				t.Errorf("consentDecision(%q, %q, %q, %v) = %+v, want %+v", tt.desired, tt.applied, tt.service, tt.allow, got, tt.want)
+			}
+		})
+	}
+}
