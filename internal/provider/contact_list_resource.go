@@ -125,6 +125,7 @@ func (m contactModel) terraformValue(ctx context.Context, typ tftypes.Type) (tft
 		"id": m.ID, "list_id": m.ListID, "original_id": m.OriginalID, "properties": m.Properties,
 		"email_status": m.EmailStatus, "mobile_status": m.MobileStatus,
 		"date_created": m.DateCreated, "date_modified": m.DateModified,
+		"allow_resubscribe": m.AllowResubscribe, "service_email_status": m.ServiceEmailStatus, "service_mobile_status": m.ServiceMobileStatus,
 	}
 	obj, ok := typ.(tftypes.Object)
 	if !ok || len(obj.AttributeTypes) != len(fields) {

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -28,6 +29,7 @@ var (
 	_ resource.ResourceWithConfigure   = &contactResource{}
 	_ resource.ResourceWithImportState = &contactResource{}
 	_ resource.ResourceWithIdentity    = &contactResource{}
+	_ resource.ResourceWithModifyPlan  = &contactResource{}
 )
 
 // NewContactResource returns the rms_contact resource.
@@ -46,6 +48,10 @@ type contactModel struct {
 	MobileStatus types.String      `tfsdk:"mobile_status"`
 	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
 	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
+
+	AllowResubscribe    types.Bool   `tfsdk:"allow_resubscribe"`
+	ServiceEmailStatus  types.String `tfsdk:"service_email_status"`
+	ServiceMobileStatus types.String `tfsdk:"service_mobile_status"`
 }
 
 var subscriptionStates = []string{client.StatusSubscribed, client.StatusUnsubscribed}
@@ -58,9 +64,11 @@ func (r *contactResource) Metadata(_ context.Context, req resource.MetadataReque
 }
 
 func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	statusDescription := func(what string) string {
-		return "Subscription status for " + what + ": `SUBSCRIBED` or `UNSUBSCRIBED`. A new contact starts `SUBSCRIBED` on the emulator (a double opt-in service may start it `UNSUBSCRIBED` or in a state of its own, such as `PENDING`). Set it to manage it (changed through the service's subscription-status call, and a change made elsewhere is planned back); leave it out to only read it, so that an opt-out made elsewhere is kept. " +
-			"A service whose contact answers do not show statuses (the interface does not promise them) cannot show drift: a configured status then keeps its configured value, set once with the subscription-status call when the contact is created, and an unconfigured one is null."
+	statusDescription := func(what, service string) string {
+		return "The desired subscription status for " + what + ": `SUBSCRIBED` or `UNSUBSCRIBED`. Leave it out to leave the status to the service (it is then only read, and follows what the service shows). A new contact starts `SUBSCRIBED` on the emulator (a double opt-in service may start it `UNSUBSCRIBED` or in a state of its own, such as `PENDING`). " +
+			"Set it to manage it, through the service's subscription-status call. Unsubscribing always works, and a change made elsewhere to anything but an opt-out (a subscription, a `PENDING`) is planned back. " +
+			"**An opt-out made outside Terraform is never undone**: when the recipient unsubscribed (on a hosted opt-out page, say) after Terraform applied `SUBSCRIBED`, or after an import, this keeps its configured `SUBSCRIBED` (no diff), `" + service + "` shows `UNSUBSCRIBED`, the plan warns and names the contact, and the apply sends nothing; set it to `UNSUBSCRIBED` to agree with the recipient, or set `allow_resubscribe = true` to re-subscribe. Changing it in the configuration from `UNSUBSCRIBED` to `SUBSCRIBED` re-subscribes the contact. " +
+			"A service whose contact answers do not show statuses (the interface does not promise them) cannot show drift nor opt-outs: a configured status then keeps its configured value and is sent only when the configuration changes it (and when the contact is created), and an unconfigured one is null."
 	}
 	resp.Schema = schema.Schema{
 		Description: "A contact (recipient) of a list, identified in it by `original_id`, with its properties and its e-mail and mobile subscription status.\n\n" +
@@ -91,20 +99,39 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"email_status": schema.StringAttribute{
 				Optional:      true,
 				Computed:      true,
-				Description:   statusDescription("e-mail"),
+				Description:   statusDescription("e-mail", "service_email_status"),
 				Validators:    []validator.String{stringvalidator.OneOf(subscriptionStates...)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"mobile_status": schema.StringAttribute{
 				Optional:      true,
 				Computed:      true,
-				Description:   statusDescription("mobile (SMS)"),
+				Description:   statusDescription("mobile (SMS)", "service_mobile_status"),
 				Validators:    []validator.String{stringvalidator.OneOf(subscriptionStates...)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"date_created":  dateCreatedAttribute("contact"),
 			"date_modified": dateModifiedAttribute("contact"),
+			"allow_resubscribe": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				Description: "Allow an apply to re-subscribe a contact that opted out outside Terraform (default `false`). By default a configured `SUBSCRIBED` is not sent to a contact the service shows `UNSUBSCRIBED` unless the configuration itself changed it from `UNSUBSCRIBED`: the recipient's opt-out is honoured and the plan warns. " +
+					"Set it to `true` only where you have the recipient's consent (a new opt-in collected elsewhere, say): the next plan then sets `SUBSCRIBED` again. Where the service does not show statuses, opt-outs cannot be seen and this has no effect.",
+			},
+			"service_email_status":  serviceStatusAttribute("e-mail", "email_status"),
+			"service_mobile_status": serviceStatusAttribute("mobile (SMS)", "mobile_status"),
 		},
+	}
+}
+
+// serviceStatusAttribute is the read-only status of one channel as the
+// service shows it, apart from the desired one.
+func serviceStatusAttribute(what, desired string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Computed: true,
+		Description: "The " + what + " subscription status as the service shows it (`SUBSCRIBED`, `UNSUBSCRIBED`, or a state of the service's own such as `PENDING`). It differs from `" + desired + "` where a recipient's opt-out made outside Terraform is honoured. " +
+			"Null when the service's contact answers do not show statuses: opt-outs cannot be seen then.",
 	}
 }
 
@@ -166,11 +193,15 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		}
 		// This run destroyed the contact a moment ago (a replacement): take
 		// it over, and give it back its states unless they are configured.
+		// A configured SUBSCRIBED the recipient had opted out of before
+		// is not sent (what Terraform applied before is not known here:
+		// the opt-out is honoured, and the next plan warns).
 		tflog.Info(ctx, "taking over a contact this run released", map[string]any{"list_id": listID, "original_id": originalID})
-		if want.Status == "" {
+		allow := plan.AllowResubscribe.ValueBool()
+		if want.Status == "" || consentDecision(want.Status, "", released.Status, allow).OptedOut {
 			want.Status = released.Status
 		}
-		if want.MobileStatus == "" {
+		if want.MobileStatus == "" || consentDecision(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
 			want.MobileStatus = released.MobileStatus
 		}
 		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
@@ -191,7 +222,10 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	tflog.Info(ctx, "created contact", map[string]any{"list_id": listID, "original_id": originalID})
 
 	// The contact exists now: save it before the next call, so that a
-	// failure there leaves it in state with what the server holds.
+	// failure there leaves it in state with what the server holds. What
+	// the configuration asks for is what Terraform applies to it: the
+	// consent rule compares later opt-outs with that.
+	writeApplied(ctx, resp.Private, configuredStatus(plan), &resp.Diagnostics)
 	state, diags := r.toModel(ctx, c, plan)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
@@ -199,7 +233,19 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.applyStatus(ctx, listID, originalID, statusOf(c), want, plan, &resp.State, &resp.Diagnostics)
+	// A new contact has no opt-out of its own to honour (one this run
+	// released is dealt with above): the wanted states are sent unless it
+	// already has them. When one differs, every wanted state is sent in
+	// one call.
+	current := statusOf(c)
+	if (want.Status == "" || want.Status == current.Status) && (want.MobileStatus == "" || want.MobileStatus == current.MobileStatus) {
+		// State holds the configured statuses even where a taken-over
+		// contact's opt-out kept the service from being asked for them.
+		keepDesired(&state, plan)
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+		return
+	}
+	r.applyStatus(ctx, listID, originalID, want, plan, plan, &resp.State, &resp.Diagnostics)
 }
 
 // saveUnreadContact saves a contact the service made whose answer could not
@@ -210,6 +256,7 @@ func saveUnreadContact(ctx context.Context, plan contactModel, state stateSetter
 	plan.EmailStatus = statusOrPrior("", plan.EmailStatus)
 	plan.MobileStatus = statusOrPrior("", plan.MobileStatus)
 	plan.DateCreated, plan.DateModified = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+	plan.ServiceEmailStatus, plan.ServiceMobileStatus = types.StringNull(), types.StringNull()
 	diags.Append(state.Set(ctx, plan)...)
 }
 
@@ -218,18 +265,15 @@ func statusOf(c *client.Contact) client.SubscriptionStatus {
 	return client.SubscriptionStatus{Status: c.Status, MobileStatus: c.MobileStatus}
 }
 
-// applyStatus makes the contact's states those of want (empty: keep) and
-// saves the result. current is what the contact holds as far as this call
-// knows. When a wanted state differs from it, one subscription-status call
-// sends every wanted state (writing a state the contact already has is
-// accepted), so that a state changed elsewhere since current was read is
-// set too, and the state saved matches the plan. It reports whether it
+// applyStatus sends the states of send (empty: keep) with one
+// subscription-status call, unless it has none, and saves the result, with
+// the configured statuses of config (see keepDesired). It reports whether it
 // called the service.
-func (r *contactResource) applyStatus(ctx context.Context, listID, originalID string, current, want client.SubscriptionStatus, prior contactModel, state stateSetter, diags *diag.Diagnostics) bool {
-	if (want.Status == "" || want.Status == current.Status) && (want.MobileStatus == "" || want.MobileStatus == current.MobileStatus) {
+func (r *contactResource) applyStatus(ctx context.Context, listID, originalID string, send client.SubscriptionStatus, plan, config contactModel, state stateSetter, diags *diag.Diagnostics) bool {
+	if send.Status == "" && send.MobileStatus == "" {
 		return false
 	}
-	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, want)
+	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
 	if err == nil && updated == nil {
 		updated, err = r.data.client.GetContact(ctx, listID, originalID)
 	}
@@ -237,7 +281,8 @@ func (r *contactResource) applyStatus(ctx context.Context, listID, originalID st
 		r.addContactError(diags, "Unable to set the subscription status", listID, err)
 		return true
 	}
-	m, d := r.toModel(ctx, updated, prior)
+	m, d := r.toModel(ctx, updated, plan)
+	keepDesired(&m, config)
 	diags.Append(d...)
 	diags.Append(state.Set(ctx, m)...)
 	return true
@@ -270,6 +315,10 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	m, diags := r.toModel(ctx, c, state)
 	resp.Diagnostics.Append(diags...)
+	applied, recorded := readApplied(ctx, req.Private)
+	if learned := honourOptOuts(&m, state, applied, recorded); learned != nil {
+		writeApplied(ctx, resp.Private, *learned, &resp.Diagnostics)
+	}
 	if v, err := m.terraformValue(ctx, contactObjectType); err == nil {
 		resp.State.Raw = v
 	} else {
@@ -298,12 +347,17 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
 	r.data.contacts.wrote(listID, originalID)
-	// The configured states only: the plan carries an unconfigured state
-	// over from state, and that one is read, never written.
-	want := client.SubscriptionStatus{Status: knownString(config.EmailStatus), MobileStatus: knownString(config.MobileStatus)}
-	// The states as the refresh of this plan read them; a properties update
+	// The configured states only (the plan carries an unconfigured state
+	// over from state, and that one is read, never written), as the
+	// consent rule allows: applied is what Terraform applied before, and
+	// what this apply applies is recorded whatever it sends.
+	applied, recorded := readApplied(ctx, req.Private)
+	writeApplied(ctx, resp.Private, configuredStatus(config), &resp.Diagnostics)
+	allow := plan.AllowResubscribe.ValueBool()
+	// What the service holds as the refresh of this plan read it (not the
+	// statuses in state: those are the desired ones); a properties update
 	// below answers with fresher ones.
-	current := client.SubscriptionStatus{Status: state.EmailStatus.ValueString(), MobileStatus: state.MobileStatus.ValueString()}
+	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
 	called := false
 	if !plan.Properties.Equal(state.Properties) {
 		patch, diags := r.propertiesPatch(ctx, plan.Properties, state.Properties)
@@ -317,6 +371,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 			return
 		}
 		m, diags := r.toModel(ctx, c, plan)
+		keepDesired(&m, config)
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		if resp.Diagnostics.HasError() {
@@ -325,7 +380,8 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 		current, called = statusOf(c), true
 	}
 	// Every write answers with the contact, so no read follows one.
-	if r.applyStatus(ctx, listID, originalID, current, want, plan, &resp.State, &resp.Diagnostics) || called {
+	send := statusToSend(config, allow, applied, recorded, current)
+	if r.applyStatus(ctx, listID, originalID, send, plan, config, &resp.State, &resp.Diagnostics) || called {
 		return
 	}
 	// Nothing to write (the plan differed from state in nothing this
@@ -337,8 +393,36 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	m, diags := r.toModel(ctx, c, plan)
+	keepDesired(&m, config)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// ModifyPlan warns about each opt-out the plan honours (see
+// honourOptOuts): the plan shows no change for it, so without the warning
+// nobody would learn that the configuration and the recipient disagree.
+// It runs for every contact on every plan, so it reads the values without
+// the framework's reflection (contact_values.go).
+func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return // a create (nothing opted out yet) or a destroy
+	}
+	config, errConfig := contactModelOf(ctx, req.Config.Raw)
+	state, errState := contactModelOf(ctx, req.State.Raw)
+	plan, errPlan := contactModelOf(ctx, req.Plan.Raw)
+	if errConfig != nil || errState != nil || errPlan != nil {
+		resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if !plan.ListID.Equal(state.ListID) || !plan.OriginalID.Equal(state.OriginalID) {
+		return // another contact replaces this one
+	}
+	applied, recorded := readApplied(ctx, req.Private)
+	resp.Diagnostics.Append(optOutWarnings(config, state, applied, recorded, plan.AllowResubscribe.ValueBool())...)
 }
 
 // propertiesPatch is the PUT body that turns the contact's managed values
@@ -397,8 +481,11 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 		addAPIError(&resp.Diagnostics, "Unable to unsubscribe contact", err, nil)
 		return
 	}
+	// What the service showed before this unsubscribed it (a status kept
+	// for an honoured opt-out is the desired one, not the contact's).
 	r.data.released.add(listID, originalID, client.SubscriptionStatus{
-		Status: state.EmailStatus.ValueString(), MobileStatus: state.MobileStatus.ValueString(),
+		Status:       knownString(statusOrPrior(knownString(state.ServiceEmailStatus), state.EmailStatus)),
+		MobileStatus: knownString(statusOrPrior(knownString(state.ServiceMobileStatus), state.MobileStatus)),
 	})
 	resp.Diagnostics.AddWarning("Contact unsubscribed, not deleted",
 		fmt.Sprintf("The service has no call that deletes a single contact. Contact %q of list %s was unsubscribed from e-mail and mobile and is no longer managed by Terraform, but it remains in the list. "+
@@ -426,6 +513,9 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	m, diags := importedContactModel(ctx, r.data.attributes, listID, c)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	// What was applied to the contact before is not known: an opt-out it
+	// shows, or makes later, is honoured (see appliedStatus.Unknown).
+	writeApplied(ctx, resp.Private, appliedStatus{Unknown: true}, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
 }
 
@@ -463,7 +553,20 @@ func contactFields(listID string, c *client.Contact, props types.Map, prior cont
 		MobileStatus: statusOrPrior(c.MobileStatus, prior.MobileStatus),
 		DateCreated:  rfc3339(c.DateCreated),
 		DateModified: rfc3339(c.DateModified),
+		// Null in state written before it existed (and after an import):
+		// false, its default, so that no plan shows it changing.
+		AllowResubscribe:    types.BoolValue(prior.AllowResubscribe.ValueBool()),
+		ServiceEmailStatus:  shownStatus(c.Status),
+		ServiceMobileStatus: shownStatus(c.MobileStatus),
 	}
+}
+
+// shownStatus is a status as the service shows it: null when not shown.
+func shownStatus(shown string) types.String {
+	if shown == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(shown)
 }
 
 // statusOrPrior is the status a contact answer shows, else prior's known

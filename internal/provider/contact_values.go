@@ -30,6 +30,10 @@ var contactObjectType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 	"mobile_status": tftypes.String,
 	"date_created":  tftypes.String,
 	"date_modified": tftypes.String,
+
+	"allow_resubscribe":     tftypes.Bool,
+	"service_email_status":  tftypes.String,
+	"service_mobile_status": tftypes.String,
 }}
 
 // contactIdentityType is the Terraform type of rms_contact's identity.
@@ -98,6 +102,17 @@ func contactModelOf(ctx context.Context, v tftypes.Value) (contactModel, error) 
 		return m, err
 	}
 	if m.DateModified, err = date("date_modified"); err != nil {
+		return m, err
+	}
+	allow, err := types.BoolType.ValueFromTerraform(ctx, vals["allow_resubscribe"])
+	if err != nil {
+		return m, fmt.Errorf("allow_resubscribe: %w", err)
+	}
+	m.AllowResubscribe = allow.(types.Bool)
+	if m.ServiceEmailStatus, err = str("service_email_status"); err != nil {
+		return m, err
+	}
+	if m.ServiceMobileStatus, err = str("service_mobile_status"); err != nil {
 		return m, err
 	}
 	return m, nil
