@@ -423,6 +423,22 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	applied, recorded := readApplied(ctx, req.Private)
 	resp.Diagnostics.Append(optOutWarnings(config, state, applied, recorded, plan.AllowResubscribe.ValueBool())...)
+	// A status the configuration no longer sets follows the service; where
+	// Read kept a desired value for it (an opt-out honoured while it was
+	// configured), plan what the service shows: the update sends nothing
+	// and records that the status is left to the service.
+	for _, ch := range []struct {
+		attribute       string
+		config, planned types.String
+		service         types.String
+	}{
+		{"email_status", config.EmailStatus, plan.EmailStatus, state.ServiceEmailStatus},
+		{"mobile_status", config.MobileStatus, plan.MobileStatus, state.ServiceMobileStatus},
+	} {
+		if ch.config.IsNull() && knownString(ch.service) != "" && !ch.planned.IsUnknown() && !ch.planned.Equal(ch.service) {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.attribute), ch.service)...)
+		}
+	}
 }
 
 // propertiesPatch is the PUT body that turns the contact's managed values

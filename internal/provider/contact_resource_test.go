@@ -51,6 +51,12 @@ resource "rms_contact" "test" {
 	return cfg + "}\n"
 }
 
+// withContactAttribute adds an attribute line to the last resource block of
+// cfg (a contactConfig).
+func withContactAttribute(cfg, line string) string {
+	return strings.TrimSuffix(cfg, "}\n") + "  " + line + "\n}\n"
+}
+
 // serverContact is a contact as the emulator answers it.
 type serverContact struct {
 	OriginalID   string            `json:"originalId"`
@@ -155,11 +161,22 @@ func TestAccContactResource_lifecycle(t *testing.T) {
 				ImportState:       true,
 				ImportStateVerify: true,
 			},
-			{ // drift: status changed out of band is reported and corrected
+			{ // drift: an opt-out made out of band is honoured: no change
+				// planned, the service's status shown apart (the consent
+				// tests, contact_consent_acc_test.go, cover it whole)
 				PreConfig: func() {
 					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/customer-1/subscriptionstatus", map[string]any{"status": U}, nil)
 				},
-				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S)),
+				Config: env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_contact.test", plancheck.ResourceActionNoop)},
+				},
+				ConfigStateChecks: append(expectStatuses(S, S),
+					statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("service_email_status"), knownvalue.StringExact(U))),
+				Check: wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, U, S),
+			},
+			{ // ...and undone when the configuration allows it
+				Config:            env.Config(withContactAttribute(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S), "allow_resubscribe = true")),
 				ConfigPlanChecks:  update,
 				ConfigStateChecks: expectStatuses(S, S),
 				Check:             wantServer(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, S),
@@ -174,15 +191,26 @@ func TestAccContactResource_lifecycle(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{expectProperties(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"})},
 				Check:             wantServer(map[string]string{"email": "ada@example.org", "firstname": "Ada", "lastname": "Lovelace"}, S, S),
 			},
-			{ // an unmanaged status drifting is only read
+			{ // a status the configuration stops setting while its opt-out
+				// is honoured catches up with the service: an update that
+				// sends nothing
 				PreConfig: func() {
 					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/customer-1/subscriptionstatus", map[string]any{"mobileStatus": U}, nil)
+				},
+				Config:            env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, "")),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: expectStatuses(S, U),
+				Check:             wantServer(map[string]string{"email": "ada@example.org", "firstname": "Ada", "lastname": "Lovelace"}, S, U),
+			},
+			{ // an unmanaged status drifting is only read
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/customer-1/subscriptionstatus", map[string]any{"mobileStatus": S}, nil)
 				},
 				Config: env.Config(contactConfig(map[string]string{"email": "ada@example.org", "lastname": "Lovelace"}, S, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				ConfigStateChecks: expectStatuses(S, U),
+				ConfigStateChecks: expectStatuses(S, S),
 			},
 			{ // drift: the contact left the list out of band (as a replace
 				// import with an empty file does): created again
