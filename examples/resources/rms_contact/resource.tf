@@ -2,6 +2,9 @@ resource "rms_list" "newsletter" {
   name = "Newsletter subscribers"
 }
 
+# The safe pattern: leave the subscription statuses to the service (and to
+# the recipients, who opt in and out on the service's hosted pages).
+# email_status and mobile_status then only read them.
 resource "rms_contact" "ada" {
   list_id     = rms_list.newsletter.id
   original_id = "customer-1815"
@@ -13,9 +16,30 @@ resource "rms_contact" "ada" {
     "3"      = "Ada"
     lastname = "Lovelace"
   }
+}
 
-  # Managed: an opt-out made elsewhere is planned back. Leave these out to
-  # only read the states.
-  email_status  = "SUBSCRIBED"
+# Managing statuses: unsubscribing always works. A configured SUBSCRIBED
+# never undoes an opt-out the recipient made outside Terraform: the plan
+# warns and names the contact, service_email_status / service_mobile_status
+# show the service's status, and the apply sends nothing. Changing a status
+# here from UNSUBSCRIBED to SUBSCRIBED does re-subscribe.
+resource "rms_contact" "charles" {
+  list_id     = rms_list.newsletter.id
+  original_id = "customer-1791"
+  properties  = { email = "charles@example.com" }
+
+  # Has asked for e-mail only.
   mobile_status = "UNSUBSCRIBED"
+}
+
+# Only with the recipient's consent (a new opt-in collected elsewhere):
+# allow_resubscribe = true lets an apply undo an opt-out made outside
+# Terraform.
+resource "rms_contact" "grace" {
+  list_id     = rms_list.newsletter.id
+  original_id = "customer-1906"
+  properties  = { email = "grace@example.com" }
+
+  email_status      = "SUBSCRIBED"
+  allow_resubscribe = true
 }
