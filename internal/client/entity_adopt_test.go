@@ -24,12 +24,15 @@ func TestCreateEntityOnceIgnoresUnechoedKeys(t *testing.T) {
 		{"every key matched (the secret too)", nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, _ := emulatorClientWith(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}}, dropKeyOnPOST("password"))
+			c, s := emulatorClientWith(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}}, dropKeyOnPOST("password"))
 			ctx := context.Background()
 			_, err := c.CreateEntityOnce(ctx, "campaigns", Entity{"name": "Secretive", "password": "s3cret"}, tc.unechoed...)
 			all, lerr := c.ListEntities(ctx, "campaigns")
 			if lerr != nil {
 				t.Fatal(lerr)
+			}
+			if s.Faults().ActThenDrop == 0 {
+				t.Fatal("no create was acted on then dropped: the read-back never ran")
 			}
 			if tc.adopted {
 				if err != nil || len(all) != 1 {

@@ -293,7 +293,7 @@ func (r *genericResource) ImportState(ctx context.Context, req resource.ImportSt
 // sensitive_body: a service that echoes a secret must not put it in state.
 func setOutput(m *genericResourceModel, e client.Entity, secretKeys []string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	out, err := dynamicFromJSON(map[string]any(without(e, secretKeys)), types.DynamicNull())
+	out, err := dynamicFromJSON(without(e, secretKeys), types.DynamicNull())
 	if err != nil {
 		diags.AddError("Unable to convert the entity", err.Error())
 		return diags
