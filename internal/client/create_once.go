@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 	"time"
 )
@@ -230,11 +231,16 @@ func (c *Client) CreateWebhookOnce(ctx context.Context, in WebhookInput) (*Webho
 
 // CreateEntityOnce creates an entity of a generic collection; after an
 // unknown outcome it looks for an entity created since the attempt began
-// whose every key of body holds the value sent.
-func (c *Client) CreateEntityOnce(ctx context.Context, collection string, body Entity) (Entity, error) {
+// whose every key of body holds the value sent, except the keys in
+// unechoed: secrets a service may keep without ever showing them, which
+// would otherwise make the read-back miss the entity it made and create a
+// second one.
+func (c *Client) CreateEntityOnce(ctx context.Context, collection string, body Entity, unechoed ...string) (Entity, error) {
 	want := map[string]string{}
 	for k, v := range body {
-		want[k] = sameJSONKey(v)
+		if !slices.Contains(unechoed, k) {
+			want[k] = sameJSONKey(v)
+		}
 	}
 	found, err := CreateOrAdopt(ctx, c, "entity in "+collection,
 		func(ctx context.Context) (*Entity, error) {

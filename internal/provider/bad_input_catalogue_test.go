@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -24,6 +25,9 @@ type badInput struct {
 	// empty lists collections that must hold nothing afterwards: a failed
 	// apply leaves nothing on the server.
 	empty []string
+	// needs are the CLI features the row's configuration uses (the suite
+	// also runs on OpenTofu 1.10, which lacks write-only attributes).
+	needs []tfversion.TerraformVersionCheck
 }
 
 // providerWith is a provider block for env with extra settings, or with
@@ -210,9 +214,16 @@ func badInputCatalogue() map[string]badInput {
 		"generic body given as a JSON string": {config: withEnv(aResource("campaigns", `jsonencode({ name = "x" })`)), want: []string{"body must be an object, not a string", "Pass the object itself"}},
 		"generic body not an object":          {config: withEnv(aResource("campaigns", `["a", "b"]`)), want: []string{"body must be an object"}},
 		"generic body sets id":                {config: withEnv(aResource("campaigns", `{ id = 5, name = "x" }`)), want: []string{"Key set by the server", `body must not contain "id"`}},
-		"generic collection internal-only":    {config: withEnv(aResource("systemusers", `{ name = "x" }`)), want: []string{"internal-only domain"}},
-		"generic collection unknown":          {config: withEnv(aResource("gadgets", `{ name = "x" }`)), want: []string{`collection "gadgets" is not a public domain`}},
-		"generic collection retired":          {opts: emulator.Options{Retired: map[string]string{"campaigns": "Campaigns were replaced by journeys"}}, config: withEnv(aResource("campaigns", `{ name = "x" }`)), want: []string{"Campaigns were replaced by journeys"}},
+		"generic key in both body and sensitive_body": {needs: []tfversion.TerraformVersionCheck{acctest.SkipWithoutWriteOnly}, config: withEnv(`
+resource "rms_resource" "r" {
+  collection             = "campaigns"
+  body                   = { name = "x", apiKey = "plain" }
+  sensitive_body         = { apiKey = "secret" }
+  sensitive_body_version = 1
+}`), want: []string{"Key in both body and sensitive_body", `"apiKey" is set in both`}, empty: []string{"campaigns"}},
+		"generic collection internal-only": {config: withEnv(aResource("systemusers", `{ name = "x" }`)), want: []string{"internal-only domain"}},
+		"generic collection unknown":       {config: withEnv(aResource("gadgets", `{ name = "x" }`)), want: []string{`collection "gadgets" is not a public domain`}},
+		"generic collection retired":       {opts: emulator.Options{Retired: map[string]string{"campaigns": "Campaigns were replaced by journeys"}}, config: withEnv(aResource("campaigns", `{ name = "x" }`)), want: []string{"Campaigns were replaced by journeys"}},
 
 		// rms_webhook and rms_transactional_message.
 		"webhook url plain http to a remote host": {config: withEnv(aWebhook(`  url = "http://hooks.example.com/rms"
@@ -243,6 +254,7 @@ func TestAccBadInputCatalogue(t *testing.T) {
 				tc.seed(t, env)
 			}
 			resource.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks:   tc.needs,
 				ProtoV6ProviderFactories: acctest.ProviderFactories(),
 				Steps: []resource.TestStep{{
 					Config:      tc.config(env),

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
@@ -98,7 +99,8 @@ func (collectionValidator) ValidateString(_ context.Context, req validator.Strin
 var reservedBodyKeys = []string{"id", "dateCreated", "dateModified"}
 
 // bodyValidator requires an object (an HCL { } or a map) without the keys
-// the server sets.
+// the server sets; it serves body and sensitive_body, and names the one it
+// checks.
 type bodyValidator struct{}
 
 var _ validator.Dynamic = bodyValidator{}
@@ -113,29 +115,49 @@ func (bodyValidator) ValidateDynamic(_ context.Context, req validator.DynamicReq
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.IsUnderlyingValueNull() || req.ConfigValue.IsUnderlyingValueUnknown() {
 		return
 	}
-	var keys []string
-	switch v := req.ConfigValue.UnderlyingValue().(type) {
-	case basetypes.StringValue:
-		resp.Diagnostics.AddAttributeError(req.Path, "body must be an object, not a string",
-			"body takes the entity as an HCL object, so that plans show a change per key. Pass the object itself, e.g. body = { name = \"Spring sale\" }, instead of jsonencode({ ... }); a JSON string you already have can be turned into an object with jsondecode(...).")
-		return
-	case basetypes.ObjectValue:
-		for k := range v.Attributes() {
-			keys = append(keys, k)
+	name := req.Path.String()
+	keys, isObject := topLevelKeys(req.ConfigValue)
+	if !isObject {
+		if _, isString := req.ConfigValue.UnderlyingValue().(basetypes.StringValue); isString {
+			resp.Diagnostics.AddAttributeError(req.Path, name+" must be an object, not a string",
+				name+" takes the entity as an HCL object, so that plans show a change per key. Pass the object itself, e.g. "+name+" = { name = \"Spring sale\" }, instead of jsonencode({ ... }); a JSON string you already have can be turned into an object with jsondecode(...).")
+			return
 		}
-	case basetypes.MapValue:
-		for k := range v.Elements() {
-			keys = append(keys, k)
-		}
-	default:
-		resp.Diagnostics.AddAttributeError(req.Path, "body must be an object",
-			fmt.Sprintf("body takes the entity as an HCL object, e.g. body = { name = \"Spring sale\" }; got a value of type %s.", v.Type(context.Background())))
+		// The type only: a value of sensitive_body must never reach a message.
+		resp.Diagnostics.AddAttributeError(req.Path, name+" must be an object",
+			fmt.Sprintf("%s takes the entity as an HCL object, e.g. %s = { name = \"Spring sale\" }; got a value of type %s.", name, name, req.ConfigValue.UnderlyingValue().Type(context.Background())))
 		return
 	}
 	for _, k := range keys {
 		if slices.Contains(reservedBodyKeys, k) {
 			resp.Diagnostics.AddAttributeError(req.Path, "Key set by the server",
-				fmt.Sprintf("body must not contain %q: the service sets id, dateCreated and dateModified itself. Remove the key; read it from output instead.", k))
+				fmt.Sprintf("%s must not contain %q: the service sets id, dateCreated and dateModified itself. Remove the key; read it from output instead.", name, k))
 		}
 	}
+}
+
+// topLevelKeys are the keys of an object or map held in a dynamic value,
+// sorted; they are known even where some values are not. ok is false when
+// the value holds no object or map, or is not known.
+func topLevelKeys(v types.Dynamic) (keys []string, ok bool) {
+	if v.IsNull() || v.IsUnknown() || v.IsUnderlyingValueNull() || v.IsUnderlyingValueUnknown() {
+		return nil, false
+	}
+	switch u := v.UnderlyingValue().(type) {
+	case basetypes.ObjectValue:
+		for k := range u.Attributes() {
+			keys = append(keys, k)
+		}
+	case basetypes.MapValue:
+		if u.IsNull() || u.IsUnknown() {
+			return nil, false
+		}
+		for k := range u.Elements() {
+			keys = append(keys, k)
+		}
+	default:
+		return nil, false
+	}
+	slices.Sort(keys)
+	return keys, true
 }

@@ -92,7 +92,7 @@ func importedEntityModel(collection, id string, e client.Entity) (genericResourc
 		return m, diags
 	}
 	m.Body = body
-	diags.Append(setOutput(&m, e)...)
+	diags.Append(setOutput(&m, e, nil)...)
 	return m, diags
 }
 

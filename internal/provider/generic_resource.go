@@ -2,9 +2,13 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/dynamicvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -12,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -19,11 +24,18 @@ import (
 )
 
 var (
-	_ resource.Resource                = &genericResource{}
-	_ resource.ResourceWithConfigure   = &genericResource{}
-	_ resource.ResourceWithImportState = &genericResource{}
-	_ resource.ResourceWithIdentity    = &genericResource{}
+	_ resource.Resource                   = &genericResource{}
+	_ resource.ResourceWithConfigure      = &genericResource{}
+	_ resource.ResourceWithImportState    = &genericResource{}
+	_ resource.ResourceWithIdentity       = &genericResource{}
+	_ resource.ResourceWithValidateConfig = &genericResource{}
 )
+
+// sensitiveKeysPrivate is the private-state key under which the names (never
+// the values) of the sensitive_body keys last sent are kept: Read never sees
+// write-only values, and needs the names to leave them out of output, also
+// in a later run of the provider.
+const sensitiveKeysPrivate = "sensitive_body_keys"
 
 // NewGenericResource returns the rms_resource resource: any entity of a
 // domain that follows the generic resource pattern, its body an HCL object.
@@ -37,7 +49,11 @@ type genericResourceModel struct {
 	ID         types.String  `tfsdk:"id"`
 	Collection types.String  `tfsdk:"collection"`
 	Body       types.Dynamic `tfsdk:"body"`
-	Output     types.Dynamic `tfsdk:"output"`
+	// SensitiveBody is write-only: it holds a value only in the
+	// configuration, never in plan or state.
+	SensitiveBody        types.Dynamic `tfsdk:"sensitive_body"`
+	SensitiveBodyVersion types.String  `tfsdk:"sensitive_body_version"`
+	Output               types.Dynamic `tfsdk:"output"`
 }
 
 func (r *genericResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -48,7 +64,8 @@ func (r *genericResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		Description: "Any entity of a domain of the service that follows the generic resource pattern (campaigns, filters, forms, placeholders, properties, scheduled, triggers, auto, ...), whose fields the interface does not show. " +
 			"The entity is written as an HCL object in `body`; plans show a change per key, and only the keys written in `body` are compared with what the service holds, so fields the service adds never cause a diff. " +
-			"The whole entity, server-added fields included, is in `output`.",
+			"The whole entity, server-added fields included, is in `output`. " +
+			"Secret fields (a password, an API key) go in the write-only `sensitive_body` instead of `body` (Terraform 1.11+ or OpenTofu 1.11+), so that they are never stored in plan or state.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("entity"),
 			"collection": schema.StringAttribute{
@@ -65,9 +82,33 @@ func (r *genericResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 					"Drift is reported on these keys only (recursively). Removing a key removes it from the entity. Updates send the whole entity as last read with this object laid over it, as the interface recommends.",
 				Validators: []validator.Dynamic{bodyValidator{}},
 			},
+			"sensitive_body": schema.DynamicAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				Description: "Secret fields of the entity as an HCL object, e.g. `{ apiKey = var.api_key }`: write-only (Terraform 1.11 and later, OpenTofu 1.11 and later), so never stored in plan or state. " +
+					"Its top-level keys are laid over `body` on create and on every update, and may not also appear in `body` (a plan-time error names the key). " +
+					"Terraform cannot compare a write-only value: changing only `sensitive_body` plans nothing and sends nothing; change `sensitive_body_version` to send it. Any other update (a change of `body`) sends the configured `sensitive_body` too, so that the entity always gets the secrets with the rest of it. " +
+					"Keys the service echoes back are left out of `output`, and a change made to them outside Terraform is not detected (no drift). A key removed from `sensitive_body` (and not moved to `body`) is removed from the entity by the next update. " +
+					"Required with `sensitive_body_version`.",
+				Validators: []validator.Dynamic{
+					bodyValidator{},
+					dynamicvalidator.AlsoRequires(path.MatchRoot("sensitive_body_version")),
+				},
+			},
+			"sensitive_body_version": schema.StringAttribute{
+				Optional: true,
+				Description: "Version of `sensitive_body`, a number or a string (kept as a string, so `2` and `\"2\"` are the same version): any change sends the configured `sensitive_body` on the next apply. Required with `sensitive_body`. " +
+					"After `terraform import` the version is unset, so the first apply with `sensitive_body` sends it without a version change.",
+				Validators: []validator.String{
+					stringvalidator.LengthAtLeast(1),
+					stringvalidator.AlsoRequires(path.MatchRoot("sensitive_body")),
+				},
+			},
 			"output": schema.DynamicAttribute{
-				Computed:    true,
-				Description: "The whole entity as the service holds it, including `id`, `dateCreated`, `dateModified` and fields the service added; navigate it directly, e.g. `rms_resource.campaign.output.status`.",
+				Computed: true,
+				Description: "The whole entity as the service holds it, including `id`, `dateCreated`, `dateModified` and fields the service added; navigate it directly, e.g. `rms_resource.campaign.output.status`. " +
+					"Keys of `sensitive_body` are left out, even when the service echoes them (except after an import, until the first apply with `sensitive_body`).",
 			},
 		},
 	}
@@ -86,19 +127,25 @@ func (r *genericResource) Configure(_ context.Context, req resource.ConfigureReq
 func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan genericResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	secrets := configSensitiveBody(ctx, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
+	plan.SensitiveBody = types.DynamicNull()
 	collection := plan.Collection.ValueString()
 	body, err := dynamicObjectToJSON(plan.Body)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("body"), "Invalid body", err.Error())
 		return
 	}
-	e, err := r.data.client.CreateEntityOnce(ctx, collection, body)
+	secretKeys := sortedKeys(secrets)
+	// The read-back after an interrupted create matches the plain keys only:
+	// the service may keep the secrets without echoing them.
+	e, err := r.data.client.CreateEntityOnce(ctx, collection, withSecrets(body, secrets), secretKeys...)
 	if err != nil {
 		if id, made := client.MadeID(err); made {
 			plan.ID, plan.Output = types.StringValue(id), types.DynamicNull()
+			resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
 			saveMade(ctx, &resp.State, resp.Identity, plan, genericIdentity(plan), &resp.Diagnostics)
 		}
 		addEntityError(&resp.Diagnostics, "Unable to create entity in "+collection, collection, err)
@@ -110,9 +157,10 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 			fmt.Sprintf("The service created an entity in %s but its answer holds no id, so Terraform cannot manage it. Check the collection; the entity may need removing by hand.", collection))
 		return
 	}
-	tflog.Info(ctx, "created entity", map[string]any{"collection": collection, "id": id})
+	tflog.Info(ctx, "created entity", map[string]any{"collection": collection, "id": id, "sensitive_keys": len(secretKeys)})
 	plan.ID = types.StringValue(id)
-	resp.Diagnostics.Append(setOutput(&plan, e)...)
+	resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
+	resp.Diagnostics.Append(setOutput(&plan, e, secretKeys)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
 }
@@ -134,7 +182,9 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addEntityError(&resp.Diagnostics, "Unable to read "+collection+"/"+id, collection, err)
 		return
 	}
-	remote := withoutReserved(e)
+	secretKeys, diags := sensitiveKeys(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	remote := without(withoutReserved(e), secretKeys)
 	var bodyJSON any = remote
 	if !state.Body.IsNull() && !state.Body.IsUnderlyingValueNull() {
 		// Compare only the keys the configuration wrote: server-added keys
@@ -152,7 +202,7 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	state.Body = body
-	resp.Diagnostics.Append(setOutput(&state, e)...)
+	resp.Diagnostics.Append(setOutput(&state, e, secretKeys)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	setIdentity(ctx, resp.Identity, genericIdentity(state), &resp.Diagnostics)
 }
@@ -161,9 +211,13 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 	var plan, state genericResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	secrets := configSensitiveBody(ctx, req.Config, &resp.Diagnostics)
+	priorSecretKeys, diags := sensitiveKeys(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
+	plan.SensitiveBody = types.DynamicNull()
 	collection, id := state.Collection.ValueString(), state.ID.ValueString()
 	planned, err := dynamicObjectToJSON(plan.Body)
 	if err != nil {
@@ -182,13 +236,28 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 		addEntityError(&resp.Diagnostics, "Unable to read "+collection+"/"+id+" before updating it", collection, err)
 		return
 	}
-	e, err := r.data.client.UpdateEntity(ctx, collection, id, mergeBody(withoutReserved(current), planned, prior))
+	put := mergeBody(withoutReserved(current), planned, prior)
+	// Every update sends the configured secrets: the configuration holds
+	// them, and a service that replaces rather than merges on PUT would
+	// otherwise lose keys it never echoes. A key dropped from sensitive_body
+	// (and not moved to body) is removed, as a key dropped from body is.
+	for _, k := range priorSecretKeys {
+		_, inBody := planned[k]
+		_, stillSecret := secrets[k]
+		if !inBody && !stillSecret {
+			put[k] = nil
+		}
+	}
+	put = withSecrets(put, secrets)
+	e, err := r.data.client.UpdateEntity(ctx, collection, id, put)
 	if err != nil {
 		addEntityError(&resp.Diagnostics, "Unable to update "+collection+"/"+id, collection, err)
 		return
 	}
 	plan.ID = state.ID
-	resp.Diagnostics.Append(setOutput(&plan, e)...)
+	secretKeys := sortedKeys(secrets)
+	resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
+	resp.Diagnostics.Append(setOutput(&plan, e, secretKeys)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
 }
@@ -220,16 +289,123 @@ func (r *genericResource) ImportState(ctx context.Context, req resource.ImportSt
 	setIdentity(ctx, resp.Identity, genericIdentityModel{Collection: types.StringValue(collection), ID: types.StringValue(id)}, &resp.Diagnostics)
 }
 
-// setOutput stores the whole entity in m.Output.
-func setOutput(m *genericResourceModel, e client.Entity) diag.Diagnostics {
+// setOutput stores the whole entity in m.Output, without the keys of
+// sensitive_body: a service that echoes a secret must not put it in state.
+func setOutput(m *genericResourceModel, e client.Entity, secretKeys []string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	out, err := dynamicFromJSON(e, types.DynamicNull())
+	out, err := dynamicFromJSON(without(e, secretKeys), types.DynamicNull())
 	if err != nil {
 		diags.AddError("Unable to convert the entity", err.Error())
 		return diags
 	}
 	m.Output = out
 	return diags
+}
+
+// without is a copy of e without keys.
+func without(e client.Entity, keys []string) client.Entity {
+	out := make(client.Entity, len(e))
+	for k, v := range e {
+		out[k] = v
+	}
+	for _, k := range keys {
+		delete(out, k)
+	}
+	return out
+}
+
+// withSecrets is body with the top-level keys of secrets laid over it.
+func withSecrets(body, secrets map[string]any) client.Entity {
+	out := make(client.Entity, len(body)+len(secrets))
+	for k, v := range body {
+		out[k] = v
+	}
+	for k, v := range secrets {
+		out[k] = v
+	}
+	return out
+}
+
+// configSensitiveBody reads sensitive_body as a JSON object (nil when not
+// set). It is write-only, so it holds a value only in the configuration of
+// the current operation, never in plan or state. Errors name the problem,
+// never the value.
+func configSensitiveBody(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) map[string]any {
+	var v types.Dynamic
+	diags.Append(cfg.GetAttribute(ctx, path.Root("sensitive_body"), &v)...)
+	if v.IsNull() || v.IsUnderlyingValueNull() {
+		return nil
+	}
+	obj, err := dynamicObjectToJSON(v)
+	if err != nil {
+		diags.AddAttributeError(path.Root("sensitive_body"), "Invalid sensitive_body", err.Error())
+		return nil
+	}
+	return obj
+}
+
+// privateGetter and privateSetter are the framework's private state of a
+// resource (its type is internal to the framework).
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// sensitiveKeys are the names of the sensitive_body keys last sent, from
+// private state (none after an import).
+func sensitiveKeys(ctx context.Context, p privateGetter) ([]string, diag.Diagnostics) {
+	raw, diags := p.GetKey(ctx, sensitiveKeysPrivate)
+	if diags.HasError() || len(raw) == 0 {
+		return nil, diags
+	}
+	var keys []string
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		diags.AddError("Unable to read the private state of rms_resource", "The names of the sensitive_body keys kept in private state are not a JSON list of strings: "+err.Error()+". Apply again to record them anew.")
+	}
+	return keys, diags
+}
+
+// setSensitiveKeys records the names of the sensitive_body keys sent (the
+// names only; values never leave the configuration). No keys remove the
+// record.
+func setSensitiveKeys(ctx context.Context, p privateSetter, keys []string) diag.Diagnostics {
+	if len(keys) == 0 {
+		return p.SetKey(ctx, sensitiveKeysPrivate, nil)
+	}
+	raw, err := json.Marshal(keys)
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddError("Unable to record the sensitive_body keys", err.Error())
+		return diags
+	}
+	return p.SetKey(ctx, sensitiveKeysPrivate, raw)
+}
+
+// ValidateConfig refuses a key in both body and sensitive_body, at plan
+// time: a key is either plain (kept in state and compared) or secret
+// (never stored); both at once would put the secret in state, or leave
+// unclear which value the service gets. Only key names reach the message.
+func (r *genericResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var body, secrets types.Dynamic
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("body"), &body)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("sensitive_body"), &secrets)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plain, ok := topLevelKeys(body)
+	secret, ok2 := topLevelKeys(secrets)
+	if !ok || !ok2 {
+		return
+	}
+	for _, k := range secret {
+		if slices.Contains(plain, k) {
+			resp.Diagnostics.AddAttributeError(path.Root("sensitive_body"), "Key in both body and sensitive_body",
+				fmt.Sprintf("%q is set in both body and sensitive_body. A key is either plain (in body: stored in state and compared on every plan) or secret (in sensitive_body: never stored, sent on create and updates). Remove it from one of them.", k))
+		}
+	}
 }
 
 // withoutReserved is a copy of e without the keys the server sets.

@@ -6,10 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -53,6 +57,44 @@ func TestAccGuideGenericDomainExamplesApply(t *testing.T) {
 				statecheck.ExpectKnownValue("rms_resource.delivery_sms", tfjsonpath.New("output").AtMapKey("channel"), knownvalue.StringExact("SMS")),
 				statecheck.ExpectKnownValue("rms_resource.spring_sale_review", tfjsonpath.New("output").AtMapKey("text"), knownvalue.StringExact("Approved by marketing")),
 				statecheck.ExpectKnownOutputValue("order_confirmation_trigger_id", knownvalue.NotNull()),
+			},
+		}},
+	})
+}
+
+// The resource example of rms_resource (examples/resources/rms_resource/
+// resource.tf, shown on its docs page) applies on the minimum CLI, its
+// secret reaching the service but not the state, and plans no changes
+// afterwards.
+func TestAccGenericResourceExampleApplies(t *testing.T) {
+	const password = "example-smtp-Jd83"
+	env := acctest.NewEnv(t, emulator.Options{})
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "resources", "rms_resource", "resource.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutEphemeral, acctest.SkipWithoutWriteOnly},
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config:          env.Config(string(src)),
+			ConfigVariables: config.Variables{"smtp_password": config.StringVariable(password)},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("rms_resource.spring_sale_note", tfjsonpath.New("output").AtMapKey("text"), knownvalue.StringExact("Reviewed by marketing")),
+				statecheck.ExpectKnownValue("rms_resource.mail_relay", tfjsonpath.New("output").AtMapKey("host"), knownvalue.StringExact("smtp.example.com")),
+				noSecretInState{password},
+				outputLacks{"rms_resource.mail_relay", []string{"password"}},
+			},
+			Check: func(s *terraform.State) error {
+				var e map[string]any
+				env.MustDo(t, "GET", "integration/"+s.RootModule().Resources["rms_resource.mail_relay"].Primary.ID, nil, &e)
+				if e["password"] != password {
+					t.Errorf("the service holds password %v, want the variable's value", e["password"])
+				}
+				return nil
 			},
 		}},
 	})

@@ -27,6 +27,7 @@ import (
 func TestAccSecretsNeverLogged(t *testing.T) {
 	const password = "pw-Zx81-never-in-logs"
 	const webhookSecret = "whsec-Qq72-never-in-logs"
+	const entitySecret = "sbody-Vr19-never-in-logs"
 	logDir := t.TempDir()
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_ACC_LOG_PATH", filepath.Join(logDir, "acc.log"))
@@ -38,6 +39,7 @@ func TestAccSecretsNeverLogged(t *testing.T) {
 	t.Setenv("RMS_PASSWORD", password)
 	// Likewise the webhook secret comes from a variable, never a literal.
 	t.Setenv("TF_VAR_webhook_secret", webhookSecret)
+	t.Setenv("TF_VAR_entity_secret", entitySecret)
 	providerBlock := fmt.Sprintf(`
 provider "rms" {
   base_url    = %q
@@ -64,6 +66,18 @@ resource "rms_webhook" "w" {
   secret_wo         = var.webhook_secret
   secret_wo_version = 1
 }
+variable "entity_secret" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+# rms_resource's write-only sensitive_body: the service echoes the key.
+resource "rms_resource" "e" {
+  collection             = "integration"
+  body                   = { name = "traced" }
+  sensitive_body         = { apiKey = var.entity_secret }
+  sensitive_body_version = 1
+}
 `,
 			Check: func(s *terraform.State) error {
 				states = append(states, s.String())
@@ -71,6 +85,11 @@ resource "rms_webhook" "w" {
 				env.MustDo(t, "GET", "webhooks", nil, &hooks)
 				if len(hooks) != 1 || hooks[0]["hasSecret"] != true {
 					return fmt.Errorf("the webhook secret never reached the service, so the test proves nothing: %v", hooks)
+				}
+				var entities []map[string]any
+				env.MustDo(t, "GET", "integration", nil, &entities)
+				if len(entities) != 1 || entities[0]["apiKey"] != entitySecret {
+					return fmt.Errorf("the sensitive_body never reached the service, so the test proves nothing")
 				}
 				return nil
 			},
@@ -107,6 +126,7 @@ provider "rms" {
 	secrets := []string{
 		password,
 		webhookSecret,
+		entitySecret,
 		base64.StdEncoding.EncodeToString([]byte(env.Username + ":" + password)),
 		token,
 		gatewayKey,
