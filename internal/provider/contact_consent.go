@@ -43,16 +43,6 @@ func (a appliedStatus) knownApplied(recorded bool) (email, mobile string) {
 	return a.Email, a.Mobile
 }
 
-// privateGetter and privateSetter are the parts of the framework's private
-// state (resp.Private, req.Private) used here; its type is internal.
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 // readApplied is the appliedStatus kept in private state; recorded is false
 // for state written before it was kept (and for a value that cannot be
 // read: the safe default, since an unknown applied status honours opt-outs).

@@ -344,16 +344,6 @@ func configSensitiveBody(ctx context.Context, cfg tfsdk.Config, diags *diag.Diag
 	return obj
 }
 
-// privateGetter and privateSetter are the framework's private state of a
-// resource (its type is internal to the framework).
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 // sensitiveKeys are the names of the sensitive_body keys last sent, from
 // private state (none after an import).
 func sensitiveKeys(ctx context.Context, p privateGetter) ([]string, diag.Diagnostics) {

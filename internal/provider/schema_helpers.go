@@ -201,3 +201,14 @@ func saveMade(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceI
 	diags.Append(state.Set(ctx, m)...)
 	setIdentity(ctx, identity, id, diags)
 }
+
+// privateGetter and privateSetter are the parts of the framework's private
+// state (resp.Private, req.Private) that resources use; its type is
+// internal to the framework.
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
