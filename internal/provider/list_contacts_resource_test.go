@@ -75,13 +75,17 @@ func listContactsConfig(listID string, contacts map[string]listContact, extra st
 // listContactsOf reads every contact of a list from the emulator.
 func listContactsOf(t *testing.T, env *acctest.Env, listID string) map[string]serverContact {
 	t.Helper()
-	var all []serverContact
-	env.Inspect(t, "lists/"+listID+"/contacts?pageSize=1000", &all)
 	out := map[string]serverContact{}
-	for _, c := range all {
-		out[c.OriginalID] = c
+	for page := 0; ; page++ {
+		var all []serverContact
+		env.Inspect(t, fmt.Sprintf("lists/%s/contacts?pageSize=1000&page=%d", listID, page), &all)
+		for _, c := range all {
+			out[c.OriginalID] = c
+		}
+		if len(all) < 1000 {
+			return out
+		}
 	}
-	return out
 }
 
 func TestAccListContactsMap(t *testing.T) {
