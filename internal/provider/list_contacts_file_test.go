@@ -182,4 +182,3 @@ func TestAccListContactsFile(t *testing.T) {
 		},
 	})
 }
-
