@@ -154,6 +154,7 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 		NewProjectResource,
 		NewListResource,
 		NewContactResource,
+		NewListContactsResource,
 		NewStatisticsExportResource,
 		NewListImportResource,
 		NewGenericResource,

@@ -79,6 +79,9 @@ type providerData struct {
 	// contacts shares listings of lists' contacts among this run's
 	// rms_contact refreshes (contact_listing.go).
 	contacts *contactListings
+	// listContacts hands rms_list_contacts' refresh listings to its plans
+	// (list_contacts_listing.go).
+	listContacts *listContactsSnapshots
 }
 
 // envLookup is os.LookupEnv; tests pass their own.
@@ -205,7 +208,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 	return &providerData{
 		client: c, batchPollInterval: pollInterval,
 		attributes: newAttributeCache(c), released: newReleasedContacts(),
-		contacts: newContactListings(c, contactListingOff),
+		contacts: newContactListings(c, contactListingOff), listContacts: &listContactsSnapshots{},
 	}, diags
 }
 

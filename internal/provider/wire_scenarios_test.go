@@ -429,3 +429,75 @@ func wirePagingRefusedScenario(t *testing.T, opts emulator.Options) {
 		},
 	})
 }
+
+// wireListContactsConfig: rms_list_contacts with a map input, properties
+// by id and by name, one contact with statuses and one without.
+const wireListContactsConfig = `
+resource "rms_list" "l" {
+  name = "Wire members"
+}
+
+resource "rms_list_contacts" "c" {
+  list_id = rms_list.l.id
+  contacts = {
+    ada = {
+      properties    = { email = "ada@example.com", "3" = "Ada" }
+      email_status  = "SUBSCRIBED"
+      mobile_status = "UNSUBSCRIBED"
+    }
+    bob = {
+      properties = { email = "bob@example.com", lastname = "Builder" }
+    }
+    cy = {
+      properties = { "1" = "cy@example.com" }
+    }
+  }
+}
+`
+
+// wireListContactsScenario: the contacts of a list as one resource read
+// back without a diff whatever form the service answers in (properties by
+// id, statuses absent, paging ignored, creates answered by id only, updates
+// answered 204), and drift on a managed contact is planned back.
+func wireListContactsScenario(t *testing.T, opts emulator.Options) {
+	env := acctest.NewEnv(t, opts)
+	var listID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config: env.Config(wireListContactsConfig),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("rms_list_contacts.c", tfjsonpath.New("contacts").AtMapKey("ada").AtMapKey("properties"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"email": knownvalue.StringExact("ada@example.com"), "3": knownvalue.StringExact("Ada"),
+					})),
+					statecheck.ExpectKnownValue("rms_list_contacts.c", tfjsonpath.New("contacts").AtMapKey("ada").AtMapKey("mobile_status"), knownvalue.StringExact("UNSUBSCRIBED")),
+					statecheck.ExpectKnownValue("rms_list_contacts.c", tfjsonpath.New("contact_count"), knownvalue.Int64Exact(3)),
+				},
+				Check: func(s *terraform.State) error {
+					listID = s.RootModule().Resources["rms_list.l"].Primary.ID
+					var contacts []map[string]any
+					env.MustDo(t, "GET", "lists/"+listID+"/contacts", nil, &contacts)
+					if len(contacts) != 3 {
+						return fmt.Errorf("the list holds %d contacts, want 3", len(contacts))
+					}
+					return nil
+				},
+			},
+			{ // drift on a managed contact is planned back in place
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/ada", map[string]any{"properties": map[string]any{"firstname": "Eve"}}, nil)
+				},
+				Config: env.Config(wireListContactsConfig),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("rms_list_contacts.c", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("rms_list.l", plancheck.ResourceActionNoop),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("rms_list_contacts.c", tfjsonpath.New("contacts").AtMapKey("ada").AtMapKey("properties").AtMapKey("3"), knownvalue.StringExact("Ada")),
+				},
+			},
+		},
+		CheckDestroy: func(*terraform.State) error { return wireGone(t, env, "lists/"+listID) },
+	})
+}

@@ -29,16 +29,17 @@ var wireScenarios = map[string]wireScenario{
 	"contact-exists": wireContactExistsScenario,
 	"paging":         wirePagingScenario,
 	"paging-refused": wirePagingRefusedScenario,
+	"list-contacts":  wireListContactsScenario,
 }
 
 // wireProfileScenarios says which scenarios each profile's dimension
 // touches. Every profile the emulator has must be here (a test checks).
 var wireProfileScenarios = map[string][]string{
-	emulator.WireCreateIDOnly:       {"entities", "contact-exists"},
-	emulator.WireCreateLocation:     {"entities", "contact-exists"},
+	emulator.WireCreateIDOnly:       {"entities", "contact-exists", "list-contacts"},
+	emulator.WireCreateLocation:     {"entities", "contact-exists", "list-contacts"},
 	emulator.WireWrite200:           {"entities", "batches"},
-	emulator.WireUpdateEmpty:        {"entities"},
-	emulator.WireUpdate204:          {"entities"},
+	emulator.WireUpdateEmpty:        {"entities", "list-contacts"},
+	emulator.WireUpdate204:          {"entities", "list-contacts"},
 	emulator.WireIDsString:          {"entities", "batches"},
 	emulator.WireIDsNumber:          {"batches"},
 	emulator.WireTimeMillis:         {"entities", "batches"},
@@ -53,13 +54,13 @@ var wireProfileScenarios = map[string][]string{
 	emulator.WireErrorsOtherJSON:    {"errors", "contact-exists"},
 	emulator.WireCharsetNone:        {"entities", "batches"},
 	emulator.WireCharsetUpper:       {"entities", "batches"},
-	emulator.WirePropertiesByID:     {"entities", "paging"},
-	emulator.WireNoStatuses:         {"entities"},
-	emulator.WireDoubleOptIn:        {"entities"},
-	emulator.WireStatusOther:        {"entities"},
+	emulator.WirePropertiesByID:     {"entities", "paging", "list-contacts"},
+	emulator.WireNoStatuses:         {"entities", "list-contacts"},
+	emulator.WireDoubleOptIn:        {"entities", "list-contacts"},
+	emulator.WireStatusOther:        {"entities", "list-contacts"},
 	emulator.WireContactConflict400: {"contact-exists"},
 	emulator.WireContactUpsert:      {"contact-exists"},
-	emulator.WirePagingIgnored:      {"paging", "entities"},
+	emulator.WirePagingIgnored:      {"paging", "entities", "list-contacts"},
 	emulator.WirePagingPageIgnored:  {"paging-refused"},
 	emulator.WireBatchSparse:        {"batches"},
 	emulator.WireBatchStatusOther:   {"batches"},
@@ -68,7 +69,7 @@ var wireProfileScenarios = map[string][]string{
 	emulator.WireNoListings:         {"batches"},
 	// Every scenario but the one that proves an unreadable collection is
 	// refused: `all` pages the way a service that ignores paging does.
-	emulator.WireAllName: {"entities", "batches", "errors", "contact-exists", "paging"},
+	emulator.WireAllName: {"entities", "batches", "errors", "contact-exists", "paging", "list-contacts"},
 }
 
 func TestAccWire(t *testing.T) {

@@ -1,0 +1,205 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// How rms_list_contacts writes: up to batch_threshold changed contacts by
+// single calls, run side by side (at most listContactsConcurrency at once;
+// the provider's max_requests_per_second caps them further); above it, by
+// import batches for what an import can do, and single calls for the rest:
+//
+//   - ADD import: new contacts, and the non-empty values of changed ones
+//     (an ADD import merges only non-empty cells, so it can neither remove
+//     a value nor set a status);
+//   - UNSUBSCRIBE import: contacts whose e-mail status goes UNSUBSCRIBED
+//     (exclusive, or the configuration says so);
+//   - single calls: removed values, mobile statuses, re-subscriptions, and
+//     new contacts that must start UNSUBSCRIBED (an ADD import would
+//     create them subscribed for a moment).
+//
+// After the batches the list is read again and whatever is still not as
+// configured (the single-call part, and anything a batch could not do) is
+// written by single calls: the result is checked, not assumed.
+
+// listContactsConcurrency bounds the single calls in flight, as Terraform's
+// own parallelism (10) bounds resources.
+const listContactsConcurrency = 8
+
+// defaultBatchThreshold is batch_threshold's default.
+const defaultBatchThreshold = 100
+
+// contactWriter writes changes to one list.
+type contactWriter struct {
+	data     *providerData
+	listID   string
+	creating bool // Create: a batch wait cut short warns, the state is kept
+	timeout  time.Duration
+	// released are the statuses this run's destroy of the same list's
+	// contacts took away (a replacement): they are given back.
+	released map[string]client.SubscriptionStatus
+}
+
+// writeSingles applies changes by single calls, side by side. It returns
+// the ids whose change failed, and reports each failure (the first few in
+// full).
+func (w *contactWriter) writeSingles(ctx context.Context, changes []contactChange, diags *diag.Diagnostics) map[string]bool {
+	var mu sync.Mutex
+	failed := map[string]bool{}
+	var errs []string
+	work := make(chan contactChange)
+	var wg sync.WaitGroup
+	for range min(listContactsConcurrency, len(changes)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ch := range work {
+				if err := w.writeOne(ctx, ch); err != nil {
+					mu.Lock()
+					failed[ch.ID] = true
+					errs = append(errs, fmt.Sprintf("contact %q: %s", ch.ID, describeAPIError(err)))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, ch := range changes {
+		w.data.contacts.wrote(w.listID, ch.ID)
+		work <- ch
+	}
+	close(work)
+	wg.Wait()
+	if len(errs) > 0 {
+		shown := errs[:min(len(errs), 5)]
+		diags.AddError("Unable to write some contacts",
+			fmt.Sprintf("%d of %d contact changes in list %s failed; the others were made, and the next plan shows what is left:\n\n%s",
+				len(errs), len(changes), w.listID, strings.Join(shown, "\n\n")))
+	}
+	return failed
+}
+
+// writeOne makes one contact as its change says.
+func (w *contactWriter) writeOne(ctx context.Context, ch contactChange) error {
+	c := w.data.client
+	if ch.Unsubscribe {
+		_, err := c.SetSubscriptionStatus(ctx, w.listID, ch.ID, client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
+		if errors.Is(err, client.ErrNotFound) {
+			return nil // gone meanwhile: nothing to unsubscribe
+		}
+		return err
+	}
+	if ch.Create {
+		// CreateContactOnce adopts a contact an unanswered create made,
+		// and refuses one that existed before: never a contact twice.
+		_, err := c.CreateContactOnce(ctx, w.listID, client.ContactInput{
+			OriginalID: ch.ID, Properties: ch.Set, Status: ch.Status.Status, MobileStatus: ch.Status.MobileStatus,
+		})
+		if !errors.Is(err, client.ErrConflict) {
+			return err
+		}
+		// It appeared since the listing: update it instead. Its statuses
+		// are written only when the create asked for UNSUBSCRIBED (always
+		// allowed); a SUBSCRIBED would need the consent rule, which the
+		// next plan applies with the contact listed.
+		tflog.Info(ctx, "contact appeared since the listing; updating it", map[string]any{"list_id": w.listID, "original_id": ch.ID})
+		ch.Create = false
+		if ch.Status.Status != client.StatusUnsubscribed {
+			ch.Status.Status = ""
+		}
+		if ch.Status.MobileStatus != client.StatusUnsubscribed {
+			ch.Status.MobileStatus = ""
+		}
+	}
+	if len(ch.Set) > 0 || len(ch.Remove) > 0 {
+		patch := pointerMap(ch.Set)
+		for _, k := range ch.Remove {
+			patch[k] = nil
+		}
+		if _, err := c.UpdateContactProperties(ctx, w.listID, ch.ID, patch); err != nil {
+			return err
+		}
+	}
+	if ch.Status != (client.SubscriptionStatus{}) {
+		if _, err := c.SetSubscriptionStatus(ctx, w.listID, ch.ID, ch.Status); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importPlan splits changes for the batches: the ADD rows, the ids of the
+// UNSUBSCRIBE import, and which contacts the ADD import creates.
+func importPlan(changes []contactChange) (add []contactChange, unsubscribe []string, created map[string]bool) {
+	created = map[string]bool{}
+	for _, ch := range changes {
+		switch {
+		case ch.Unsubscribe:
+			unsubscribe = append(unsubscribe, ch.ID)
+		case ch.Create:
+			if ch.Status.Status == client.StatusUnsubscribed || ch.Status.MobileStatus == client.StatusUnsubscribed {
+				continue // must start unsubscribed: a single call
+			}
+			add = append(add, ch)
+			created[ch.ID] = true
+		default:
+			if len(ch.Set) > 0 {
+				add = append(add, contactChange{ID: ch.ID, Set: ch.Set})
+			}
+			if ch.Status.Status == client.StatusUnsubscribed {
+				unsubscribe = append(unsubscribe, ch.ID)
+			}
+		}
+	}
+	return add, unsubscribe, created
+}
+
+// runImport runs one import of the generated file and waits for its batch.
+// started sees the batch id as soon as there is one, so the caller keeps it
+// (private state) and a later apply resumes the wait. finished is false
+// when the wait was cut short or failed.
+func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*os.File) error, started func(string), diags *diag.Diagnostics) (finished bool) {
+	f, err := os.CreateTemp("", "rms-list-contacts-*.csv")
+	if err != nil {
+		diags.AddError("Unable to write the import file", err.Error())
+		return false
+	}
+	defer func() { _ = os.Remove(f.Name()); _ = f.Close() }()
+	if err := write(f); err == nil {
+		_, err = f.Seek(0, 0)
+	} else {
+		diags.AddError("Unable to write the import file", err.Error())
+		return false
+	}
+	batchID, ok := startListImport(ctx, w.data, listImportRun{
+		ListID: w.listID, Type: typ, Delimiter: ",", Encoding: "UTF8",
+		Body: f, FileAttr: path.Root("contacts"),
+		RetryNote: "The next apply reads the list again and writes what is still missing; nothing is created twice.",
+	}, diags)
+	if !ok || batchID == "" {
+		return false
+	}
+	started(batchID)
+	return w.wait(ctx, batchID, diags)
+}
+
+// wait waits for one import batch of this resource.
+func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Diagnostics) bool {
+	_, ok := waitForBatch(ctx, w.data, batchWait{
+		what: "Contacts import", id: batchID, timeout: w.timeout, creating: true,
+		pendingNote: "The list's contacts are as far as the batch got; the next plan shows what is left.",
+		failedNote:  "The next apply reads the list again and writes what is still missing.",
+	}, diags)
+	return ok
+}

@@ -1,0 +1,342 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// privateState is the framework's private state of a response.
+type privateState interface {
+	privateGetter
+	privateSetter
+}
+
+func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan listContactsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultListContactsTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, plan, types.MapNull(listContactEntryType), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state listContactsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultListContactsTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, plan, state.Contacts, req.Private, resp.Private, false, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// apply makes the list as plan says and saves the state: the plan, with the
+// computed attributes as the apply leaves them. prior is the contacts map
+// of the state (removals); priorPrivate holds what earlier applies left.
+func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior types.Map, priorPrivate privateGetter, private privateSetter,
+	creating bool, timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	listID := plan.ListID.ValueString()
+	w := &contactWriter{data: r.data, listID: listID, creating: creating, timeout: timeout}
+
+	desired, d := r.desiredOf(ctx, plan, prior)
+	diags.Append(d...)
+	applied, d := readApplied(ctx, priorPrivate, plan.isFile())
+	diags.Append(d...)
+	pending, d := readBatches(ctx, priorPrivate)
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+
+	out := plan
+	out.ID = types.StringValue(listID)
+	out.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
+	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
+	if plan.isFile() {
+		out.DesiredSHA256 = types.StringValue(desiredDigest(desired.Contacts, desired.Columns))
+		out.ServiceSHA256 = types.StringValue("")
+	}
+	out.UnmanagedSubscribed = types.Int64Value(0)
+	// save records the state and the private state; it runs before every
+	// return from here on, so a failure leaves what is known (the next
+	// refresh reads what the service really holds).
+	save := func() {
+		diags.Append(state.Set(ctx, out)...)
+		setIdentity(ctx, identity, listContactsIdentity{ListID: out.ListID}, diags)
+		diags.Append(writeJSONKey(ctx, private, privateApplied, applied)...)
+		diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
+	}
+
+	// Batches an earlier apply stopped waiting for are waited for first: a
+	// second import of the same rows must not run beside them.
+	for len(pending) > 0 {
+		if !w.wait(ctx, pending[0], diags) {
+			save()
+			return
+		}
+		pending = pending[1:]
+	}
+
+	service, err := listService(ctx, r.data, listID)
+	if err != nil {
+		r.listError(diags, listID, err)
+		save()
+		return
+	}
+	if creating {
+		r.restoreReleased(listID, service)
+	}
+	opts := diffOptions{Applied: applied.lookup, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
+	diff := diffContacts(desired.Contacts, service, opts)
+	add, change, unsub := diff.counts()
+	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
+
+	if int64(len(diff.Changes)) > plan.BatchThreshold.ValueInt64() {
+		rows, unsubscribe, created := importPlan(diff.Changes)
+		started := func(id string) {
+			pending = append(pending, id)
+			diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
+		}
+		if len(rows) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return writeAddImport(f, rows) }, started, diags) {
+			save()
+			return
+		}
+		if len(unsubscribe) > 0 && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return writeUnsubscribeImport(f, unsubscribe) }, started, diags) {
+			save()
+			return
+		}
+		pending = nil
+		// What the imports did is read back, not assumed: the rest (and
+		// anything an import left undone) goes by single calls.
+		if service, err = listService(ctx, r.data, listID); err != nil {
+			r.listError(diags, listID, err)
+			save()
+			return
+		}
+		opts.Fresh = created
+		diff = diffContacts(desired.Contacts, service, opts)
+	}
+	failed := w.writeSingles(ctx, diff.Changes, diags)
+
+	// The applied statuses: what this apply wanted, except for contacts
+	// whose write failed, which keep what was applied before.
+	before := applied
+	applied = appliedRecord{File: plan.isFile()}
+	applied.record(desired.Contacts)
+	for id := range failed {
+		if st, ok := before.Contacts[id]; ok {
+			applied.Contacts[id] = st
+		} else {
+			delete(applied.Contacts, id)
+		}
+	}
+	if len(failed) == 0 && plan.isFile() {
+		out.ServiceSHA256 = out.DesiredSHA256
+	}
+	if !plan.Exclusive.ValueBool() {
+		n, _ := unmanagedSubscribed(service, namedSet(desired.Contacts))
+		out.UnmanagedSubscribed = types.Int64Value(int64(n))
+	}
+	if len(diff.OptedOut) > 0 {
+		diags.AddWarning("Opt-outs honoured",
+			fmt.Sprintf("%d contacts of list %s opted out outside Terraform and were not re-subscribed, though the configuration says SUBSCRIBED: %s. "+
+				"Set allow_resubscribe = true only if they agreed to be re-subscribed.", len(diff.OptedOut), listID, firstNames(diff.OptedOut[:min(len(diff.OptedOut), maxNamedInWarning)], len(diff.OptedOut))))
+	}
+	save()
+}
+
+// restoreReleased gives contacts this run's destroy unsubscribed (a
+// replacement of this resource) the statuses they had before, so that the
+// create that follows sees them as they were and the consent rule is not
+// fooled by Terraform's own unsubscribing.
+func (r *listContactsResource) restoreReleased(listID string, service map[string]serviceContact) {
+	for id, s := range service {
+		st, ok := r.data.released.take(listID, id)
+		if !ok {
+			continue
+		}
+		if st.Status != "" {
+			s.Email = st.Status
+		}
+		if st.MobileStatus != "" {
+			s.Mobile = st.MobileStatus
+		}
+		service[id] = s
+	}
+}
+
+func (r *listContactsResource) listError(diags *diag.Diagnostics, listID string, err error) {
+	if client.IsNotFound(err) {
+		diags.AddAttributeError(path.Root("list_id"), "List not found",
+			fmt.Sprintf("No list has id %q in this account: %s", listID, describeAPIError(err)))
+		return
+	}
+	addAPIError(diags, "Unable to read the contacts of list "+listID, err, nil)
+}
+
+// Read lists the list once and records what the service holds for the
+// managed contacts; the plan that follows in the same run takes the
+// listing to name what it changes.
+func (r *listContactsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state listContactsModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	listID := state.ListID.ValueString()
+	ident := listContactsIdentity{ListID: state.ListID}
+	service, err := listService(ctx, r.data, listID)
+	if client.IsNotFound(err) {
+		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
+		removeGone(ctx, resp, ident)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
+		return
+	}
+	r.data.listContacts.put(listID, service)
+	applied, d := readApplied(ctx, req.Private, state.isFile())
+	resp.Diagnostics.Append(d...)
+	allow := state.AllowResubscribe.ValueBool()
+	var named func(string) bool
+	if state.isFile() {
+		desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+		if d.HasError() {
+			// The file is gone or unreadable: the plan reports it; the
+			// service's side cannot be compared without it.
+			resp.Diagnostics.AddWarning("Source file not readable at refresh", fmt.Sprintf("%s; service_sha256 keeps its last value.", d.Errors()[0].Detail()))
+			named = func(string) bool { return false }
+		} else {
+			state.ServiceSHA256 = types.StringValue(serviceDigest(desired.Contacts, desired.Columns, service, applied.lookup, allow))
+			named = namedSet(desired.Contacts)
+		}
+	} else {
+		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)
+		resp.Diagnostics.Append(d...)
+		keys, _ := contactEntries(ctx, state.Contacts)
+		named = func(id string) bool { _, ok := keys[id]; return ok }
+	}
+	n, _ := unmanagedSubscribed(service, named)
+	state.UnmanagedSubscribed = types.Int64Value(int64(n))
+	state.ID = types.StringValue(listID)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
+}
+
+// Delete unsubscribes the managed contacts (the interface cannot delete
+// one) and forgets them: by single calls, or above batch_threshold by an
+// UNSUBSCRIBE import (e-mail) plus single calls for mobile.
+func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state listContactsModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultListContactsTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	listID := state.ListID.ValueString()
+	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+	if d.HasError() {
+		resp.Diagnostics.AddWarning("Contacts forgotten, not unsubscribed",
+			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it managed; they were left as they are: %s", listID, d.Errors()[0].Detail()))
+		return
+	}
+	service, err := listService(ctx, r.data, listID)
+	if client.IsNotFound(err) {
+		return // the list is gone, and its contacts with it
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
+		return
+	}
+	var targets []contactChange
+	var emails []string
+	for _, w := range desired.Contacts {
+		s, ok := service[w.ID]
+		if !ok || !s.subscribedOnSomeChannel() {
+			continue
+		}
+		r.data.released.add(listID, w.ID, client.SubscriptionStatus{Status: s.Email, MobileStatus: s.Mobile})
+		targets = append(targets, contactChange{ID: w.ID, Unsubscribe: true})
+		if s.Email != client.StatusUnsubscribed {
+			emails = append(emails, w.ID)
+		}
+	}
+	wr := &contactWriter{data: r.data, listID: listID, timeout: timeout}
+	if int64(len(targets)) > state.BatchThreshold.ValueInt64() {
+		if len(emails) > 0 && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return writeUnsubscribeImport(f, emails) }, func(string) {}, &resp.Diagnostics) {
+			resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state, and the next destroy tries again.")
+			return
+		}
+		// The import unsubscribes e-mail only; mobile goes by single calls.
+		mobile := targets[:0]
+		for _, t := range targets {
+			if service[t.ID].Mobile != client.StatusUnsubscribed {
+				mobile = append(mobile, contactChange{ID: t.ID, Status: client.SubscriptionStatus{MobileStatus: client.StatusUnsubscribed}})
+			}
+		}
+		targets = mobile
+	}
+	wr.writeSingles(ctx, targets, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
+		fmt.Sprintf("The service has no call that deletes a contact. The %d contacts of list %s that this resource managed were unsubscribed from e-mail and mobile and are no longer managed by Terraform, but they remain in the list (they go with the list).",
+			len(desired.Contacts), listID))
+}
+
+// ImportState takes the list id, as `terraform import` string or as
+// `identity = { list_id = "42" }`. Nothing is managed until the first
+// apply, which writes only what differs from the configuration.
+func (r *listContactsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	listID := req.ID
+	if listID == "" {
+		var ident listContactsIdentity
+		if !importIdentity(ctx, "rms_list_contacts", req, &ident, &resp.Diagnostics) {
+			return
+		}
+		listID = ident.ListID.ValueString()
+	}
+	if !isEntityID(listID) {
+		resp.Diagnostics.AddError("Invalid import id", "Import an rms_list_contacts by the numeric id of its list, e.g. `terraform import rms_list_contacts.example 42`; got "+quote(listID)+".")
+		return
+	}
+	for name, v := range map[string]any{
+		"id": listID, "list_id": listID, "delimiter": ",", "encoding": "UTF8",
+		"exclusive": false, "allow_resubscribe": false, "batch_threshold": int64(defaultBatchThreshold),
+		"contact_count": int64(0), "unmanaged_subscribed": int64(0),
+	} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	setIdentity(ctx, resp.Identity, listContactsIdentity{ListID: types.StringValue(listID)}, &resp.Diagnostics)
+}

@@ -1,0 +1,131 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// desiredSet is what a model wants: the contacts sorted by id, and for a
+// file the attribute columns the digests cover.
+type desiredSet struct {
+	Contacts []desiredContact
+	Columns  []string
+}
+
+// desiredOf reads what m wants. For a map input, prior (the state before
+// this change; null on create) adds the removals: a property key the state
+// had and m no longer names is removed from that contact, unless another
+// key of m names the same attribute (rewriting "3" as "firstname").
+func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (desiredSet, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if m.isFile() {
+		fc, err := readSourceFile(ctx, m.fileOptions(), r.data.attributes.nameOf)
+		if err != nil {
+			diags.AddAttributeError(path.Root("source_file"), "Unable to read the source file", err.Error())
+			return desiredSet{}, diags
+		}
+		return desiredSet{Contacts: fc.Contacts, Columns: fc.Columns}, diags
+	}
+	want, d := contactEntries(ctx, m.Contacts)
+	diags.Append(d...)
+	old, d := contactEntries(ctx, prior)
+	diags.Append(d...)
+	if diags.HasError() {
+		return desiredSet{}, diags
+	}
+	out := desiredSet{Contacts: make([]desiredContact, 0, len(want))}
+	for id, e := range want {
+		w := desiredContact{ID: id, Props: map[string]string{}, Email: knownString(e.EmailStatus), Mobile: knownString(e.MobileStatus)}
+		props, d := stringMap(ctx, e.Properties)
+		diags.Append(d...)
+		for k, v := range props {
+			name, err := r.resolveKey(ctx, k)
+			if err != nil {
+				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), "Unknown contact attribute", err.Error())
+				continue
+			}
+			w.Props[name] = v
+		}
+		if o, had := old[id]; had {
+			oldProps, d := stringMap(ctx, o.Properties)
+			diags.Append(d...)
+			for k := range oldProps {
+				name, err := r.resolveKey(ctx, k)
+				if err != nil {
+					continue // an attribute gone from the account has no value to remove
+				}
+				if _, kept := w.Props[name]; !kept {
+					w.Props[name] = ""
+				}
+			}
+		}
+		out.Contacts = append(out.Contacts, w)
+	}
+	sort.Slice(out.Contacts, func(i, j int) bool { return out.Contacts[i].ID < out.Contacts[j].ID })
+	return out, diags
+}
+
+// resolveKey is the attribute name of a property key (a name, or an id).
+func (r *listContactsResource) resolveKey(ctx context.Context, key string) (string, error) {
+	name, ok, err := r.data.attributes.nameOf(ctx, key)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reading the account's contact attributes: %s", describeAPIError(err))
+	case !ok:
+		return "", fmt.Errorf("the account has no contact attribute with id %s; use an attribute name or an id of the service's Properties domain", key)
+	}
+	return name, nil
+}
+
+// contactEntries converts the contacts map; null or unknown is empty.
+func contactEntries(ctx context.Context, m types.Map) (map[string]listContactEntry, diag.Diagnostics) {
+	out := map[string]listContactEntry{}
+	if m.IsNull() || m.IsUnknown() {
+		return out, nil
+	}
+	diags := m.ElementsAs(ctx, &out, false)
+	return out, diags
+}
+
+// refreshedEntries is the contacts map a refresh records: for each key of
+// prior the contact as the service holds it (properties under prior's key
+// form, statuses where prior manages them, through effectiveStatus); a key
+// whose contact the list no longer has is left out, so the plan adds it
+// again.
+func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service map[string]serviceContact, applied appliedRecord, allow bool) (types.Map, diag.Diagnostics) {
+	entries, diags := contactEntries(ctx, prior)
+	if diags.HasError() || prior.IsNull() || prior.IsUnknown() {
+		return prior, diags
+	}
+	out := make(map[string]attr.Value, len(entries))
+	for id, e := range entries {
+		have, ok := service[id]
+		if !ok {
+			continue
+		}
+		props, d := managedProperties(ctx, r.data.attributes, have.Props, e.Properties)
+		diags.Append(d...)
+		ae, am := applied.lookup(id)
+		email, mobile := e.EmailStatus, e.MobileStatus
+		if !email.IsNull() {
+			email = types.StringValue(effectiveStatus(email.ValueString(), ae, have.Email, allow))
+		}
+		if !mobile.IsNull() {
+			mobile = types.StringValue(effectiveStatus(mobile.ValueString(), am, have.Mobile, allow))
+		}
+		v, d := types.ObjectValue(listContactEntryType.AttrTypes, map[string]attr.Value{
+			"properties": props, "email_status": email, "mobile_status": mobile,
+		})
+		diags.Append(d...)
+		out[id] = v
+	}
+	m, d := types.MapValue(listContactEntryType, out)
+	diags.Append(d...)
+	return m, diags
+}

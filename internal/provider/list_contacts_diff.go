@@ -1,0 +1,298 @@
+package provider
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// rms_list_contacts compares what the configuration wants (desiredContact,
+// from the map or the file) with one listing of the list (serviceContact)
+// and turns the difference into contactChanges. Everything here is pure, so
+// the rules (consent above all) are unit-tested without a service.
+
+// desiredContact is one contact as the configuration wants it. Props are
+// keyed by attribute name; an empty value means the contact must not have
+// one (a removed map key, an empty cell of the file). An empty status is
+// left to the service.
+type desiredContact struct {
+	ID            string
+	Props         map[string]string
+	Email, Mobile string
+}
+
+// serviceContact is one contact as the listing shows it, properties by
+// attribute name. An empty status is one the service does not show.
+type serviceContact struct {
+	Props         map[string]string
+	Email, Mobile string
+}
+
+// subscribedOnSomeChannel: a contact the listing does not show as
+// unsubscribed on both channels. A status the service does not show counts
+// as subscribed: unsubscribing is always allowed, so when in doubt an
+// exclusive apply unsubscribes.
+func (s serviceContact) subscribedOnSomeChannel() bool {
+	return s.Email != client.StatusUnsubscribed || s.Mobile != client.StatusUnsubscribed
+}
+
+// appliedStatuses are the desired statuses Terraform last applied, per
+// contact ("" unknown): the consent rule needs them to tell an opt-out the
+// recipient made from a change the configuration asked for.
+type appliedStatuses func(id string) (email, mobile string)
+
+// contactChange is what one contact needs.
+type contactChange struct {
+	ID     string
+	Create bool              // not in the list: create it with Set and Status
+	Set    map[string]string // attribute name -> non-empty value to write
+	Remove []string          // attribute names whose value is removed
+	Status client.SubscriptionStatus
+	// Unsubscribe: exclusive, and the configuration does not name the
+	// contact: both channels are unsubscribed.
+	Unsubscribe bool
+}
+
+// empty reports whether the change writes nothing.
+func (c contactChange) empty() bool {
+	return !c.Create && !c.Unsubscribe && len(c.Set) == 0 && len(c.Remove) == 0 && c.Status == (client.SubscriptionStatus{})
+}
+
+// contactDiff is the difference between configuration and service.
+type contactDiff struct {
+	Changes []contactChange
+	// OptedOut names the contacts whose opt-out made outside Terraform is
+	// honoured (the configuration wants SUBSCRIBED; nothing is sent).
+	OptedOut []string
+}
+
+// counts returns how many contacts are created, changed and unsubscribed.
+func (d contactDiff) counts() (add, change, unsubscribe int) {
+	for _, c := range d.Changes {
+		switch {
+		case c.Create:
+			add++
+		case c.Unsubscribe:
+			unsubscribe++
+		default:
+			change++
+		}
+	}
+	return add, change, unsubscribe
+}
+
+// firstIDs names at most n contacts of the changes that match keep.
+func (d contactDiff) firstIDs(n int, keep func(contactChange) bool) []string {
+	var out []string
+	for _, c := range d.Changes {
+		if len(out) == n {
+			break
+		}
+		if keep(c) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// diffOptions are the settings that shape a diff.
+type diffOptions struct {
+	Applied          appliedStatuses
+	AllowResubscribe bool
+	Exclusive        bool
+	// Fresh names contacts this apply has just created (by an import): a
+	// contact that did not exist cannot have opted out, so whatever initial
+	// state the service gave it is set to the desired one.
+	Fresh map[string]bool
+}
+
+// diffContacts compares desired with the service's contacts. Changes come
+// in the order of desired, then the unsubscriptions of unnamed contacts in
+// id order, so plans and applies are repeatable.
+func diffContacts(desired []desiredContact, service map[string]serviceContact, opts diffOptions) contactDiff {
+	var d contactDiff
+	named := make(map[string]bool, len(desired))
+	for _, w := range desired {
+		named[w.ID] = true
+		have, exists := service[w.ID]
+		if !exists {
+			ch := contactChange{ID: w.ID, Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: w.Email, MobileStatus: w.Mobile}}
+			for k, v := range w.Props {
+				if v != "" {
+					ch.Set[k] = v
+				}
+			}
+			d.Changes = append(d.Changes, ch)
+			continue
+		}
+		ch := contactChange{ID: w.ID}
+		for _, k := range idsOf(w.Props) {
+			v, cur := w.Props[k], have.Props[k]
+			switch {
+			case v == "" && cur != "":
+				ch.Remove = append(ch.Remove, k)
+			case v != "" && v != cur:
+				if ch.Set == nil {
+					ch.Set = map[string]string{}
+				}
+				ch.Set[k] = v
+			}
+		}
+		appliedEmail, appliedMobile := "", ""
+		if opts.Applied != nil {
+			appliedEmail, appliedMobile = opts.Applied(w.ID)
+		}
+		email := decideStatus(w.Email, appliedEmail, have.Email, opts, w.ID)
+		mobile := decideStatus(w.Mobile, appliedMobile, have.Mobile, opts, w.ID)
+		if email.Send {
+			ch.Status.Status = w.Email
+		}
+		if mobile.Send {
+			ch.Status.MobileStatus = w.Mobile
+		}
+		if email.OptedOut || mobile.OptedOut {
+			d.OptedOut = append(d.OptedOut, w.ID)
+		}
+		if !ch.empty() {
+			d.Changes = append(d.Changes, ch)
+		}
+	}
+	if !opts.Exclusive {
+		return d
+	}
+	for _, id := range idsOf(service) {
+		if !named[id] && service[id].subscribedOnSomeChannel() {
+			d.Changes = append(d.Changes, contactChange{ID: id, Unsubscribe: true})
+		}
+	}
+	return d
+}
+
+// decideStatus is consentDecision, except for a contact this apply created.
+func decideStatus(desired, applied, service string, opts diffOptions, id string) statusDecision {
+	if opts.Fresh[id] && desired != "" {
+		return statusDecision{Send: service != desired}
+	}
+	return consentDecision(desired, applied, service, opts.AllowResubscribe)
+}
+
+// effectiveStatus is the status a refresh records for a channel the
+// configuration manages: what the service shows, except where it shows
+// nothing (the desired one is assumed) or where the consent rule honours an
+// opt-out (the desired one is kept, so that an honoured opt-out is not
+// drift on every plan; the plan warns about it instead).
+func effectiveStatus(desired, applied, service string, allowResubscribe bool) string {
+	if desired == "" || service == "" {
+		return desired
+	}
+	if consentDecision(desired, applied, service, allowResubscribe).OptedOut {
+		return desired
+	}
+	return service
+}
+
+// unmanagedSubscribed counts the contacts of the list that named does not
+// hold and that the service shows subscribed on some channel (a status it
+// does not show is not counted: only a shown one can be drift).
+func unmanagedSubscribed(service map[string]serviceContact, named func(string) bool) (n int, first []string) {
+	for _, id := range idsOf(service) {
+		s := service[id]
+		if named(id) || (s.Email != client.StatusSubscribed && s.Mobile != client.StatusSubscribed) {
+			continue
+		}
+		n++
+		if len(first) < maxNamedInWarning {
+			first = append(first, id)
+		}
+	}
+	return n, first
+}
+
+// maxNamedInWarning bounds the ids a plan warning names.
+const maxNamedInWarning = 10
+
+// contactsDigest is the hexadecimal SHA-256 of contacts in a canonical form:
+// sorted by id, the attributes of columns in name order, then the statuses.
+// The desired and the service's digest of a file input are both made here,
+// from the same columns, so they are equal exactly when the list is as the
+// file wants it.
+type contactsDigest struct {
+	h       hash.Hash
+	columns []string
+	buf     strings.Builder
+}
+
+func newContactsDigest(columns []string) *contactsDigest {
+	cols := slices.Clone(columns)
+	sort.Strings(cols)
+	return &contactsDigest{h: sha256.New(), columns: cols}
+}
+
+// add writes one contact; calls must come in id order.
+func (d *contactsDigest) add(id string, props map[string]string, email, mobile string) {
+	d.buf.Reset()
+	d.buf.WriteString(id)
+	for _, c := range d.columns {
+		d.buf.WriteByte(0)
+		d.buf.WriteString(props[c])
+	}
+	d.buf.WriteByte(0)
+	d.buf.WriteString(email)
+	d.buf.WriteByte(0)
+	d.buf.WriteString(mobile)
+	d.buf.WriteByte('\n')
+	_, _ = d.h.Write([]byte(d.buf.String())) // a hash never fails to write
+}
+
+// absent writes a contact the list does not have.
+func (d *contactsDigest) absent(id string) {
+	_, _ = d.h.Write([]byte(id + "\x00\x01absent\n"))
+}
+
+func (d *contactsDigest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
+
+// desiredDigest is the digest of what the configuration wants; desired must
+// be sorted by id.
+func desiredDigest(desired []desiredContact, columns []string) string {
+	d := newContactsDigest(columns)
+	for _, w := range desired {
+		d.add(w.ID, w.Props, w.Email, w.Mobile)
+	}
+	return d.sum()
+}
+
+// serviceDigest is the digest of what the service holds for the desired
+// contacts, in desiredDigest's form, statuses through effectiveStatus.
+func serviceDigest(desired []desiredContact, columns []string, service map[string]serviceContact, applied appliedStatuses, allowResubscribe bool) string {
+	d := newContactsDigest(columns)
+	for _, w := range desired {
+		have, ok := service[w.ID]
+		if !ok {
+			d.absent(w.ID)
+			continue
+		}
+		ae, am := "", ""
+		if applied != nil {
+			ae, am = applied(w.ID)
+		}
+		d.add(w.ID, have.Props,
+			effectiveStatus(w.Email, ae, have.Email, allowResubscribe),
+			effectiveStatus(w.Mobile, am, have.Mobile, allowResubscribe))
+	}
+	return d.sum()
+}
+
+// idsOf returns the keys of m, sorted.
+func idsOf[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,203 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+const (
+	sub   = client.StatusSubscribed
+	unsub = client.StatusUnsubscribed
+)
+
+func TestDiffContacts(t *testing.T) {
+	applied := func(e, m string) appliedStatuses { return func(string) (string, string) { return e, m } }
+	cases := []struct {
+		name    string
+		desired []desiredContact
+		service map[string]serviceContact
+		opts    diffOptions
+		want    contactDiff
+	}{
+		{
+			name:    "new contact: created with its non-empty values and statuses",
+			desired: []desiredContact{{ID: "a", Props: map[string]string{"email": "a@x", "firstname": ""}, Email: unsub}},
+			want:    contactDiff{Changes: []contactChange{{ID: "a", Create: true, Set: map[string]string{"email": "a@x"}, Status: client.SubscriptionStatus{Status: unsub}}}},
+		},
+		{
+			name:    "equal contact: nothing",
+			desired: []desiredContact{{ID: "a", Props: map[string]string{"email": "a@x"}, Email: sub}},
+			service: map[string]serviceContact{"a": {Props: map[string]string{"email": "a@x", "other": "kept"}, Email: sub}},
+		},
+		{
+			name:    "changed and removed values",
+			desired: []desiredContact{{ID: "a", Props: map[string]string{"email": "new@x", "lastname": ""}}},
+			service: map[string]serviceContact{"a": {Props: map[string]string{"email": "a@x", "lastname": "L"}}},
+			want:    contactDiff{Changes: []contactChange{{ID: "a", Set: map[string]string{"email": "new@x"}, Remove: []string{"lastname"}}}},
+		},
+		{
+			name:    "opt-out made elsewhere is honoured",
+			desired: []desiredContact{{ID: "a", Email: sub}},
+			service: map[string]serviceContact{"a": {Email: unsub}},
+			opts:    diffOptions{Applied: applied(sub, "")},
+			want:    contactDiff{OptedOut: []string{"a"}},
+		},
+		{
+			name:    "opt-out undone with allow_resubscribe",
+			desired: []desiredContact{{ID: "a", Email: sub}},
+			service: map[string]serviceContact{"a": {Email: unsub}},
+			opts:    diffOptions{Applied: applied(sub, ""), AllowResubscribe: true},
+			want:    contactDiff{Changes: []contactChange{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
+		},
+		{
+			name:    "re-subscription the configuration asks for",
+			desired: []desiredContact{{ID: "a", Email: sub}},
+			service: map[string]serviceContact{"a": {Email: unsub}},
+			opts:    diffOptions{Applied: applied(unsub, "")},
+			want:    contactDiff{Changes: []contactChange{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
+		},
+		{
+			name:    "a contact an import just created takes the desired status",
+			desired: []desiredContact{{ID: "a", Email: sub}},
+			service: map[string]serviceContact{"a": {Email: unsub}},
+			opts:    diffOptions{Fresh: map[string]bool{"a": true}},
+			want:    contactDiff{Changes: []contactChange{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
+		},
+		{
+			name:    "exclusive unsubscribes unnamed subscribed contacts only",
+			desired: []desiredContact{{ID: "a"}},
+			service: map[string]serviceContact{"a": {Email: sub}, "b": {Email: sub, Mobile: unsub}, "c": {Email: unsub, Mobile: unsub}},
+			opts:    diffOptions{Exclusive: true},
+			want:    contactDiff{Changes: []contactChange{{ID: "b", Unsubscribe: true}}},
+		},
+		{
+			name:    "not exclusive: unnamed contacts are left alone",
+			desired: []desiredContact{{ID: "a"}},
+			service: map[string]serviceContact{"a": {}, "b": {Email: sub}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := diffContacts(c.desired, c.service, c.opts)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("diff (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestImportPlan(t *testing.T) {
+	changes := []contactChange{
+		{ID: "new", Create: true, Set: map[string]string{"email": "n@x"}, Status: client.SubscriptionStatus{Status: sub}},
+		{ID: "new-unsub", Create: true, Status: client.SubscriptionStatus{Status: unsub}},
+		{ID: "changed", Set: map[string]string{"firstname": "F"}, Remove: []string{"lastname"}},
+		{ID: "opted", Status: client.SubscriptionStatus{Status: unsub}},
+		{ID: "mobile", Status: client.SubscriptionStatus{MobileStatus: unsub}},
+		{ID: "stranger", Unsubscribe: true},
+	}
+	add, unsubscribe, created := importPlan(changes)
+	var addIDs []string
+	for _, a := range add {
+		addIDs = append(addIDs, a.ID)
+	}
+	if diff := cmp.Diff([]string{"new", "changed"}, addIDs); diff != "" {
+		t.Errorf("ADD rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"opted", "stranger"}, unsubscribe); diff != "" {
+		t.Errorf("UNSUBSCRIBE rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]bool{"new": true}, created); diff != "" {
+		t.Errorf("created (-want +got):\n%s", diff)
+	}
+}
+
+func TestContactDigests(t *testing.T) {
+	desired := []desiredContact{{ID: "a", Props: map[string]string{"email": "a@x", "firstname": ""}, Email: sub}}
+	cols := []string{"email", "firstname"}
+	want := desiredDigest(desired, cols)
+	cases := []struct {
+		name    string
+		service map[string]serviceContact
+		applied appliedStatuses
+		equal   bool
+	}{
+		{"in line", map[string]serviceContact{"a": {Props: map[string]string{"email": "a@x", "other": "x"}, Email: sub}}, nil, true},
+		{"honoured opt-out is in line", map[string]serviceContact{"a": {Props: map[string]string{"email": "a@x"}, Email: unsub}}, appliedRecord{File: true}.lookup, true},
+		{"status not shown is in line", map[string]serviceContact{"a": {Props: map[string]string{"email": "a@x"}}}, nil, true},
+		{"value drift", map[string]serviceContact{"a": {Props: map[string]string{"email": "b@x"}, Email: sub}}, nil, false},
+		{"value that should be empty", map[string]serviceContact{"a": {Props: map[string]string{"email": "a@x", "firstname": "F"}, Email: sub}}, nil, false},
+		{"absent", map[string]serviceContact{}, nil, false},
+		{"unsubscribed by the file, then wanted again", map[string]serviceContact{"a": {Props: map[string]string{"email": "a@x"}, Email: unsub}},
+			appliedRecord{File: true, Contacts: map[string][2]string{"a": {unsub, ""}}}.lookup, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := serviceDigest(desired, cols, c.service, c.applied, false)
+			if (got == want) != c.equal {
+				t.Errorf("service digest equal to desired = %v, want %v", got == want, c.equal)
+			}
+		})
+	}
+}
+
+func TestParseSourceFile(t *testing.T) {
+	names := map[string]string{"3": "firstname"}
+	nameOf := func(_ context.Context, k string) (string, bool, error) {
+		if isAttributeID(k) {
+			n, ok := names[k]
+			return n, ok, nil
+		}
+		return k, true, nil
+	}
+	cases := []struct {
+		name, file string
+		opts       fileOptions
+		want       fileContacts
+		wantErr    string
+	}{
+		{
+			name: "columns by name and id, statuses, rows sorted",
+			file: "originalId;email;3;email_status\nb;b@x;B;unsubscribed\na;a@x;;\n",
+			opts: fileOptions{Delimiter: ";"},
+			want: fileContacts{Columns: []string{"email", "firstname"}, Contacts: []desiredContact{
+				{ID: "a", Props: map[string]string{"email": "a@x", "firstname": ""}},
+				{ID: "b", Props: map[string]string{"email": "b@x", "firstname": "B"}, Email: unsub},
+			}},
+		},
+		{
+			name: "identity column by name",
+			file: "\ufeffkey,email\nk1,k@x\n",
+			opts: fileOptions{IdentityColumn: "key"},
+			want: fileContacts{Columns: []string{"email"}, Contacts: []desiredContact{{ID: "k1", Props: map[string]string{"email": "k@x"}}}},
+		},
+		{name: "no identity column", file: "email\nx@x\n", wantErr: `no identity column "originalId"`},
+		{name: "duplicate contact", file: "originalId\na\na\n", wantErr: `rows 2 and 3 both name contact "a"`},
+		{name: "empty identity", file: "originalId,email\n,x@x\n", wantErr: "row 2 has an empty identity"},
+		{name: "bad status", file: "originalId,email_status\na,MAYBE\n", wantErr: `status "MAYBE"`},
+		{name: "unknown attribute id", file: "originalId,99\na,x\n", wantErr: `column "99" names an attribute id`},
+		{name: "same attribute twice", file: "originalId,firstname,3\na,x,y\n", wantErr: `names attribute "firstname" a second time`},
+		{name: "empty file", file: "", wantErr: "the file is empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := parseSourceFile(context.Background(), strings.NewReader(c.file), c.opts, nameOf)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("parsed (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

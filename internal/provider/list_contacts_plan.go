@@ -1,0 +1,157 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// ModifyPlan plans the computed attributes and says, in a warning, what an
+// apply will change where Terraform's own diff cannot show it: for a file
+// input the contacts added, changed and unsubscribed (counts and the first
+// ids), for exclusive the contacts unsubscribed, and the opt-outs honoured.
+// It uses the listing the refresh of this run made (no second listing);
+// without one (refresh skipped, or the final plan of an apply) it works
+// from the state and says so.
+func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.planDestroy(ctx, req, resp)
+		return
+	}
+	var plan listContactsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var state *listContactsModel
+	if !req.State.Raw.IsNull() {
+		state = &listContactsModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.ListID.IsUnknown() || plan.Contacts.IsUnknown() || plan.SourceFile.IsUnknown() || !mapKnown(plan.Contacts) || r.data == nil || r.data.client == nil {
+		plan.ContactCount, plan.DesiredSHA256, plan.ServiceSHA256, plan.UnmanagedSubscribed = types.Int64Unknown(), types.StringUnknown(), types.StringUnknown(), types.Int64Unknown()
+		if plan.Exclusive.ValueBool() {
+			plan.UnmanagedSubscribed = types.Int64Value(0)
+		}
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+		return
+	}
+	prior := types.MapNull(listContactEntryType)
+	if state != nil {
+		prior = state.Contacts
+	}
+	desired, d := r.desiredOf(ctx, plan, prior)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.ListID
+	plan.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
+	plan.DesiredSHA256, plan.ServiceSHA256 = types.StringNull(), types.StringNull()
+	if plan.isFile() {
+		plan.DesiredSHA256 = types.StringValue(desiredDigest(desired.Contacts, desired.Columns))
+	}
+	changed := listContactsChanged(plan, state)
+	switch {
+	case !plan.isFile():
+	case changed:
+		plan.ServiceSHA256 = types.StringUnknown()
+	default:
+		plan.ServiceSHA256 = state.ServiceSHA256
+	}
+	switch {
+	case plan.Exclusive.ValueBool():
+		plan.UnmanagedSubscribed = types.Int64Value(0)
+	case changed || state == nil:
+		plan.UnmanagedSubscribed = types.Int64Unknown()
+	default:
+		plan.UnmanagedSubscribed = state.UnmanagedSubscribed
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+
+	service, listed := r.data.listContacts.take(plan.ListID.ValueString())
+	if !listed {
+		if changed && state != nil && plan.isFile() {
+			resp.Diagnostics.AddWarning("Contacts to change not counted",
+				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false, or this is the final plan of an apply): this plan works from the state, and the apply reads the list and writes what differs.")
+		}
+		return
+	}
+	applied, d := readApplied(ctx, req.Private, plan.isFile())
+	resp.Diagnostics.Append(d...)
+	diff := diffContacts(desired.Contacts, service, diffOptions{Applied: applied.lookup, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()})
+	if msg := planSummary(diff, plan.isFile()); msg != "" {
+		resp.Diagnostics.AddWarning("Contacts of list "+plan.ListID.ValueString()+" to change", msg)
+	}
+}
+
+// listContactsChanged reports whether an apply has anything to do: an
+// argument changed, the file's contacts changed, or the last refresh found
+// the service out of line.
+func listContactsChanged(plan listContactsModel, state *listContactsModel) bool {
+	if state == nil {
+		return true
+	}
+	switch {
+	case !plan.Contacts.Equal(state.Contacts), !plan.SourceFile.Equal(state.SourceFile),
+		!plan.Delimiter.Equal(state.Delimiter), !plan.Encoding.Equal(state.Encoding),
+		!plan.IdentityColumn.Equal(state.IdentityColumn), !plan.Exclusive.Equal(state.Exclusive),
+		!plan.AllowResubscribe.Equal(state.AllowResubscribe), !plan.BatchThreshold.Equal(state.BatchThreshold):
+		return true
+	case plan.isFile() && (!plan.DesiredSHA256.Equal(state.DesiredSHA256) || !state.ServiceSHA256.Equal(state.DesiredSHA256)):
+		return true
+	case plan.Exclusive.ValueBool() && state.UnmanagedSubscribed.ValueInt64() != 0:
+		return true
+	}
+	return false
+}
+
+// planSummary describes a diff for a plan warning; "" when there is
+// nothing the plan's own diff does not show. A map input's additions and
+// changes are in Terraform's diff per key, so only its unsubscriptions and
+// honoured opt-outs are described.
+func planSummary(diff contactDiff, file bool) string {
+	add, change, unsub := diff.counts()
+	var parts []string
+	named := func(n int, keep func(contactChange) bool) string {
+		return firstNames(diff.firstIDs(maxNamedInWarning, keep), n)
+	}
+	if file && add > 0 {
+		parts = append(parts, fmt.Sprintf("%d to add: %s", add, named(add, func(c contactChange) bool { return c.Create })))
+	}
+	if file && change > 0 {
+		parts = append(parts, fmt.Sprintf("%d to change: %s", change, named(change, func(c contactChange) bool { return !c.Create && !c.Unsubscribe })))
+	}
+	if unsub > 0 {
+		parts = append(parts, fmt.Sprintf("%d to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): %s", unsub, named(unsub, func(c contactChange) bool { return c.Unsubscribe })))
+	}
+	if len(diff.OptedOut) > 0 {
+		parts = append(parts, fmt.Sprintf("%d opted out outside Terraform and stay unsubscribed though the configuration says SUBSCRIBED (set allow_resubscribe only if they agreed): %s",
+			len(diff.OptedOut), firstNames(diff.OptedOut[:min(len(diff.OptedOut), maxNamedInWarning)], len(diff.OptedOut))))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Contacts " + strings.Join(parts, ";\n") + "."
+}
+
+// planDestroy says what destroy does instead of deleting contacts.
+func (r *listContactsResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var state listContactsModel
+	if req.State.Raw.IsNull() {
+		return
+	}
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.AddWarning("Destroy unsubscribes contacts",
+		fmt.Sprintf("The service has no call that deletes a contact: destroying rms_list_contacts for list %s unsubscribes its %d managed contacts from e-mail and mobile; they stay in the list.",
+			state.ListID.ValueString(), state.ContactCount.ValueInt64()))
+}

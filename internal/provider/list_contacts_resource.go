@@ -1,0 +1,258 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ resource.Resource                     = &listContactsResource{}
+	_ resource.ResourceWithConfigure        = &listContactsResource{}
+	_ resource.ResourceWithConfigValidators = &listContactsResource{}
+	_ resource.ResourceWithModifyPlan       = &listContactsResource{}
+	_ resource.ResourceWithImportState      = &listContactsResource{}
+	_ resource.ResourceWithIdentity         = &listContactsResource{}
+)
+
+// NewListContactsResource returns the rms_list_contacts resource.
+func NewListContactsResource() resource.Resource { return &listContactsResource{} }
+
+// listContactsResource holds the membership of one whole list: Terraform
+// core's cost grows faster than linearly with the number of resources, so
+// a list of tens of thousands of recipients cannot be one rms_contact each.
+// Refresh reads the list with one paged listing; apply writes only what
+// differs (list_contacts_apply.go); a file input keeps digests in state,
+// never the rows.
+type listContactsResource struct {
+	data *providerData
+}
+
+type listContactsModel struct {
+	ID                  types.String   `tfsdk:"id"`
+	ListID              types.String   `tfsdk:"list_id"`
+	Contacts            types.Map      `tfsdk:"contacts"`
+	SourceFile          types.String   `tfsdk:"source_file"`
+	Delimiter           types.String   `tfsdk:"delimiter"`
+	Encoding            types.String   `tfsdk:"encoding"`
+	IdentityColumn      types.String   `tfsdk:"identity_column"`
+	Exclusive           types.Bool     `tfsdk:"exclusive"`
+	AllowResubscribe    types.Bool     `tfsdk:"allow_resubscribe"`
+	BatchThreshold      types.Int64    `tfsdk:"batch_threshold"`
+	ContactCount        types.Int64    `tfsdk:"contact_count"`
+	DesiredSHA256       types.String   `tfsdk:"desired_sha256"`
+	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
+	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+}
+
+// listContactEntry is one value of the contacts map.
+type listContactEntry struct {
+	Properties   types.Map    `tfsdk:"properties"`
+	EmailStatus  types.String `tfsdk:"email_status"`
+	MobileStatus types.String `tfsdk:"mobile_status"`
+}
+
+var listContactEntryType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"properties":    types.MapType{ElemType: types.StringType},
+	"email_status":  types.StringType,
+	"mobile_status": types.StringType,
+}}
+
+// listContactsIdentity is the resource's identity: its list.
+type listContactsIdentity struct {
+	ListID types.String `tfsdk:"list_id"`
+}
+
+// defaultListContactsTimeout bounds an apply's waits for import batches.
+const defaultListContactsTimeout = 30 * time.Minute
+
+func (r *listContactsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_list_contacts"
+}
+
+func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	timeoutsBlock := timeouts.Block(ctx, timeouts.Opts{
+		Create: true, Update: true, Delete: true,
+		CreateDescription: "How long an apply that creates the resource may wait for its import batches, as a Go duration (`45m`, `2h`). Default `30m`. When it passes, the apply ends with a warning, the batch ids are kept, and the next apply waits for them before it writes anything else.",
+		UpdateDescription: "As `create`, for an apply that changes the resource. Default `30m`.",
+		DeleteDescription: "How long destroy may wait for its UNSUBSCRIBE import batch. Default `30m`.",
+	}).(schema.SingleNestedBlock)
+	timeoutsBlock.Description = "Time limits of the waits for import batches."
+	statusDescription := func(what string) string {
+		return "Desired " + what + " subscription status: `SUBSCRIBED` or `UNSUBSCRIBED`; leave it out to leave the status to the service. " +
+			"An opt-out the recipient made outside Terraform is never undone (the plan names such contacts in a warning) unless `allow_resubscribe` is set; a re-subscription the configuration itself asks for (it had set `UNSUBSCRIBED`) is applied."
+	}
+	resp.Schema = schema.Schema{
+		Description: "The contacts of one list as one resource: for lists of thousands to hundreds of thousands of recipients, where one `rms_contact` per recipient makes every plan slow (Terraform's cost per resource grows faster than linearly). " +
+			"Give the contacts as a map (`contacts`) or as a CSV file (`source_file`). A refresh reads the list with one paged listing; an apply writes only what differs: " +
+			"up to `batch_threshold` changed contacts by single calls run side by side, above it by import batches (an `ADD` import for new contacts and non-empty values, an `UNSUBSCRIBE` import for unsubscriptions) " +
+			"plus single calls for what an `ADD` import cannot do (it merges only non-empty cells): removed values, mobile statuses, re-subscriptions, and new contacts that must start unsubscribed. After batches the list is read again and anything still not as configured is written by single calls. A contact found in the list is updated, never created again.\n\n" +
+			"The service has no call that deletes a contact: contacts the configuration stops naming are only forgotten, or, with `exclusive = true`, unsubscribed (e-mail and mobile); they stay in the list. " +
+			"**Destroy unsubscribes the managed contacts** (e-mail and mobile; above `batch_threshold` through an `UNSUBSCRIBE` import for e-mail) and says so in a warning; they stay in the list.\n\n" +
+			"Consent: an opt-out a recipient made outside Terraform is never undone unless `allow_resubscribe = true`. For a map input, the statuses last applied per contact are kept in the resource's private state. " +
+			"For a file input, only the contacts the file last set `UNSUBSCRIBED` are remembered: a contact the service shows `UNSUBSCRIBED` is re-subscribed only when the file had unsubscribed it and now says `SUBSCRIBED`, or when `allow_resubscribe` is set. " +
+			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back (unsubscribing is always allowed).\n\n" +
+			"Import with the list id: `terraform import rms_list_contacts.example 42`. Nothing is managed until the first apply, which writes only the contacts that differ from the configuration.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:      true,
+				Description:   "The list id (the import id).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"list_id": schema.StringAttribute{
+				Required:      true,
+				Description:   "Id of the list whose contacts this resource holds, e.g. `rms_list.example.id`. Changing it manages another list (and destroys this resource, see above).",
+				Validators:    []validator.String{listIDValidator},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"contacts": schema.MapNestedAttribute{
+				Optional: true,
+				Description: "The contacts, keyed by `originalId`. Give `contacts` or `source_file`. The state holds, for these keys, what the service has (properties under the key form written here), so a plan shows per contact what is added, changed or, with `exclusive`, unsubscribed. " +
+					"Removing a key forgets the contact (or unsubscribes it with `exclusive = true`).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"properties": schema.MapAttribute{
+						ElementType: types.StringType,
+						Optional:    true,
+						Description: "Attribute values, keyed by attribute name (`email`, `firstname`) or id written as a string (`\"3\"`); either form reads back without a diff. Only the keys written here are managed; removing a key removes that value from the contact.",
+					},
+					"email_status": schema.StringAttribute{
+						Optional:    true,
+						Description: statusDescription("e-mail"),
+						Validators:  []validator.String{stringvalidator.OneOf(subscriptionStates...)},
+					},
+					"mobile_status": schema.StringAttribute{
+						Optional:    true,
+						Description: statusDescription("mobile (SMS)"),
+						Validators:  []validator.String{stringvalidator.OneOf(subscriptionStates...)},
+					},
+				}},
+			},
+			"source_file": schema.StringAttribute{
+				Optional: true,
+				Description: "Path of a CSV file whose rows are the contacts. Give `contacts` or `source_file`. The first row names the columns: the identity column (see `identity_column`), optional `email_status` and `mobile_status` columns (an empty cell leaves the status to the service), and contact attributes by name or id. " +
+					"An empty attribute cell means the contact must not have that value. The file is read at plan, refresh and apply, as a stream; the state keeps digests of it (`desired_sha256`), never its rows, and a plan names the first contacts it changes in a warning.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"delimiter": schema.StringAttribute{
+				Optional:    true,
+				Computed:    true,
+				Default:     stringdefault.StaticString(","),
+				Description: "The column delimiter of `source_file`, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"`, `\"|\"`.",
+				Validators:  []validator.String{delimiterValidator{}},
+			},
+			"encoding": schema.StringAttribute{
+				Optional:    true,
+				Computed:    true,
+				Default:     stringdefault.StaticString("UTF8"),
+				Description: "Encoding of `source_file`: `UTF8` (default; a byte order mark is ignored), `UTF16`, `ISO-8859-1` or `ANSI` (Windows-1252).",
+				Validators:  []validator.String{importEncodingValidator},
+			},
+			"identity_column": schema.StringAttribute{
+				Optional:    true,
+				Description: "Name of the column of `source_file` that holds each contact's `originalId`; default `originalId`. The identity column is not managed as an attribute.",
+				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"exclusive": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				Description: "When `true`, contacts of the list that the configuration does not name are unsubscribed from e-mail and mobile (the interface cannot delete a contact; they stay in the list). The plan counts them (`unmanaged_subscribed`) and names the first ones in a warning. " +
+					"When `false` (default), only the named contacts are managed.",
+			},
+			"allow_resubscribe": schema.BoolAttribute{
+				Optional:    true,
+				Computed:    true,
+				Default:     booldefault.StaticBool(false),
+				Description: "Allows an apply to re-subscribe contacts that opted out outside Terraform when the configuration says `SUBSCRIBED`. Default `false`: such opt-outs are honoured and named in a plan warning.",
+			},
+			"batch_threshold": schema.Int64Attribute{
+				Optional:    true,
+				Computed:    true,
+				Default:     int64default.StaticInt64(defaultBatchThreshold),
+				Description: fmt.Sprintf("Up to this many changed contacts an apply writes by single calls (%d at once, within the provider's `max_requests_per_second`); above it, by import batches plus single calls for what imports cannot do. Default `%d`.", listContactsConcurrency, defaultBatchThreshold),
+				Validators:  []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"contact_count": schema.Int64Attribute{
+				Computed:    true,
+				Description: "Number of contacts the configuration names.",
+			},
+			"desired_sha256": schema.StringAttribute{
+				Computed:    true,
+				Description: "For `source_file`: SHA-256 of the contacts the file wants (sorted by id, so the order of rows does not matter). Null for `contacts`.",
+			},
+			"service_sha256": schema.StringAttribute{
+				Computed: true,
+				Description: "For `source_file`: SHA-256 of what the service holds for the file's contacts, in the form of `desired_sha256` (an opt-out the consent rule honours counts as the file's value). Equal to `desired_sha256` when the list is as the file wants it; a refresh that finds drift changes it, and the plan shows it and names the first contacts in a warning. " +
+					"Empty after an apply that could not make every change. Null for `contacts`.",
+			},
+			"unmanaged_subscribed": schema.Int64Attribute{
+				Computed:    true,
+				Description: "Contacts of the list that the configuration does not name and that the service shows subscribed (e-mail or mobile). With `exclusive = true` an apply unsubscribes them, so it is planned as 0.",
+			},
+		},
+		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock},
+	}
+}
+
+func (r *listContactsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		"list_id": identityschema.StringAttribute{RequiredForImport: true, Description: "Id of the list, e.g. `\"42\"`."},
+	}}
+}
+
+func (r *listContactsResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("contacts"), path.MatchRoot("source_file")),
+	}
+}
+
+func (r *listContactsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// isFile reports whether the model uses a source file.
+func (m listContactsModel) isFile() bool { return !m.SourceFile.IsNull() }
+
+func (m listContactsModel) fileOptions() fileOptions {
+	return fileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}
+}
+
+// namedSet is what the model names, for "unmanaged" counts.
+func namedSet(desired []desiredContact) func(string) bool {
+	set := make(map[string]bool, len(desired))
+	for _, w := range desired {
+		set[w.ID] = true
+	}
+	return func(id string) bool { return set[id] }
+}
+
+// firstNames renders ids for a warning.
+func firstNames(ids []string, total int) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	s := `"` + strings.Join(ids, `", "`) + `"`
+	if total > len(ids) {
+		s += fmt.Sprintf(" and %d more", total-len(ids))
+	}
+	return s
+}
