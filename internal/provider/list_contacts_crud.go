@@ -63,7 +63,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 
 	desired, d := r.desiredOf(ctx, plan, prior)
 	diags.Append(d...)
-	applied, d := readApplied(ctx, priorPrivate, plan.isFile())
+	applied, d := readListApplied(ctx, priorPrivate, plan.isFile())
 	diags.Append(d...)
 	pending, d := readBatches(ctx, priorPrivate)
 	diags.Append(d...)
@@ -219,7 +219,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	r.data.listContacts.put(listID, service)
-	applied, d := readApplied(ctx, req.Private, state.isFile())
+	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
 	allow := state.AllowResubscribe.ValueBool()
 	var named func(string) bool

@@ -10,10 +10,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-const (
-	sub   = client.StatusSubscribed
-	unsub = client.StatusUnsubscribed
-)
+// sub and unsub are declared in contact_consent_test.go.
 
 func TestDiffContacts(t *testing.T) {
 	applied := func(e, m string) appliedStatuses { return func(string) (string, string) { return e, m } }

@@ -63,16 +63,6 @@ const (
 	privateBatches = "batches"
 )
 
-// privateGetter and privateSetter are the parts of the framework's private
-// state the resource uses.
-type privateGetter interface {
-	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}
-
-type privateSetter interface {
-	SetKey(context.Context, string, []byte) diag.Diagnostics
-}
-
 // appliedRecord is the desired statuses last applied per contact. For a
 // map input every named contact is recorded. For a file input, which may
 // name 100,000 contacts, only the contacts last applied UNSUBSCRIBED are
@@ -118,7 +108,7 @@ func (a *appliedRecord) record(desired []desiredContact) {
 	}
 }
 
-func readApplied(ctx context.Context, p privateGetter, file bool) (appliedRecord, diag.Diagnostics) {
+func readListApplied(ctx context.Context, p privateGetter, file bool) (appliedRecord, diag.Diagnostics) {
 	rec := appliedRecord{File: file}
 	if p == nil {
 		return rec, nil

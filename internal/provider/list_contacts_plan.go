@@ -83,7 +83,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		return
 	}
-	applied, d := readApplied(ctx, req.Private, plan.isFile())
+	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
 	diff := diffContacts(desired.Contacts, service, diffOptions{Applied: applied.lookup, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()})
 	if msg := planSummary(diff, plan.isFile()); msg != "" {
