@@ -32,7 +32,7 @@ func main() {
 	}
 
 	// providerserver.Serve with the provider's own protocol server
-	// (internal/provider/protocol_server.go).
+	// (internal/protocol, which releases request contexts).
 	var serveOpts []tf6server.ServeOpt
 	if debug {
 		serveOpts = append(serveOpts, tf6server.WithManagedDebug())
