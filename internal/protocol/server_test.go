@@ -367,3 +367,18 @@ func TestRequestContext(t *testing.T) {
 	cancel2()
 	<-child2.Done()
 }
+
+// TestPackage_isLeaf: the shim imports nothing of this module (DESIGN.md's
+// dependency rule for leaf packages), so deleting it later touches only its
+// callers.
+func TestPackage_isLeaf(t *testing.T) {
+	pkg, err := build.Default.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range slices.Concat(pkg.Imports, pkg.TestImports) {
+		if strings.HasPrefix(imp, "github.com/rms-labs/terraform-provider-rms/") {
+			t.Errorf("internal/protocol imports %s; a leaf package imports nothing of ours", imp)
+		}
+	}
+}
