@@ -22,11 +22,13 @@ import (
 
 // framework is what the framework's protocol 6 server implements;
 // terraform-plugin-go finds the optional parts (list resources, actions,
-// state stores) by type assertion, so the wrapper must keep them all.
+// state stores) by type assertion, so the wrapper must keep them all. They
+// are deprecated only in favour of ProviderServer itself growing the
+// methods, which has not happened yet.
 type framework interface {
-	tfprotov6.ProviderServerWithListResource
-	tfprotov6.ProviderServerWithActions
-	tfprotov6.ProviderServerWithStateStores
+	tfprotov6.ProviderServerWithListResource //nolint:staticcheck // still how tf6server finds list resources
+	tfprotov6.ProviderServerWithActions      //nolint:staticcheck // still how tf6server finds actions
+	tfprotov6.ProviderServerWithStateStores  //nolint:staticcheck // still how tf6server finds state stores
 }
 
 // logf reports a server that cannot be wrapped; a variable so a test can
