@@ -198,7 +198,7 @@ func TestRunBatchPaceFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }() // read to the end: Close has nothing to report
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)
 	}

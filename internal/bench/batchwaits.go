@@ -91,7 +91,7 @@ func (b *Bench) batchWait(ctx context.Context, pace, interval time.Duration) (Ba
 	if err != nil {
 		return BatchWaitRow{}, err
 	}
-	defer e.Close()
+	defer b.closeEmulator(e)
 	listID, err := e.CreateList(ctx, "batch")
 	if err != nil {
 		return BatchWaitRow{}, err

@@ -43,12 +43,12 @@ func WriteCSVFile(path string, rows int) (int64, error) {
 		return 0, err
 	}
 	if err := WriteCSV(f, rows); err != nil {
-		f.Close()
+		_ = f.Close() // the write's error is the one to report
 		return 0, err
 	}
 	st, err := f.Stat()
 	if err != nil {
-		f.Close()
+		_ = f.Close() // Stat's error is the one to report
 		return 0, err
 	}
 	return st.Size(), f.Close()

@@ -141,7 +141,7 @@ func (e *Emulator) Do(ctx context.Context, method, path string, body, out any) e
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to the end: Close has nothing to report
 	raw, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode >= 300 {
 		return fmt.Errorf("%s %s: status %d: %s", method, path, resp.StatusCode, raw)

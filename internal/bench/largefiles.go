@@ -109,7 +109,7 @@ func (b *Bench) fileApply(ctx context.Context, scenario string, rows int, opts e
 	if err != nil {
 		return FileRow{}, err
 	}
-	defer e.Close()
+	defer b.closeEmulator(e)
 	ws, err := b.workspace(fmt.Sprintf("files-%s-%d", scenario, rows))
 	if err != nil {
 		return FileRow{}, err

@@ -12,7 +12,10 @@ type Report struct {
 	W io.Writer
 }
 
-func (r Report) printf(format string, args ...any) { fmt.Fprintf(r.W, format, args...) }
+// printf writes to the report. Its callers write many short lines; a
+// failing writer (a full disk) shows as a short report, which the caller's
+// Close of the file reports, so the error of each line is not kept.
+func (r Report) printf(format string, args ...any) { _, _ = fmt.Fprintf(r.W, format, args...) }
 
 // Machine writes the machine section.
 func (r Report) Machine(m Machine, command string, started time.Time) {

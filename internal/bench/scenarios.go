@@ -43,13 +43,21 @@ var ErrPending = errors.New("pending")
 
 func (b *Bench) logf(format string, args ...any) {
 	if b.Log != nil {
-		fmt.Fprintf(b.Log, "bench: "+format+"\n", args...)
+		_, _ = fmt.Fprintf(b.Log, "bench: "+format+"\n", args...) // progress only: a lost line must not stop a measurement
 	}
 }
 
-func (b *Bench) workspace(name string, env ...string) (*Workspace, error) {
+// closeEmulator stops a scenario's emulator once its figures are taken: a
+// failed shutdown changes none of them, so it is logged, not returned.
+func (b *Bench) closeEmulator(e *Emulator) {
+	if err := e.Close(); err != nil {
+		b.logf("closing the emulator: %v", err)
+	}
+}
+
+func (b *Bench) workspace(name string) (*Workspace, error) {
 	b.seq++
-	return b.TF.Workspace(b.Dir, fmt.Sprintf("%03d-%s", b.seq, name), env...)
+	return b.TF.Workspace(b.Dir, fmt.Sprintf("%03d-%s", b.seq, name))
 }
 
 // Operations of the requests scenario, with the floor of each per resource:
@@ -136,7 +144,7 @@ func (b *Bench) requestsOf(ctx context.Context, k requestKind, n int) ([]Request
 	if err != nil {
 		return nil, err
 	}
-	defer e.Close()
+	defer b.closeEmulator(e)
 	listID := ""
 	if k.list {
 		if listID, err = e.CreateList(ctx, "bench"); err != nil {

@@ -46,7 +46,7 @@ func (c *Client) write(ctx context.Context, method, p string, in any) (*writeAns
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // the answer is read (answerOf); Close has nothing to add
 	a := answerOf(resp)
 	if a.readErr != nil {
 		// The service acted (2xx) but the body broke off: what the answer

@@ -227,7 +227,7 @@ func decodeJSON(resp *http.Response, out any) error {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return nil
 	}
-	body := io.Reader(io.LimitReader(resp.Body, maxJSONResponse))
+	body := io.LimitReader(resp.Body, maxJSONResponse)
 	if ct := resp.Header.Get("Content-Type"); !isJSONMediaType(ct) {
 		// Some gateways relabel JSON; anything else (an HTML page from a
 		// proxy) is reported as what it is.

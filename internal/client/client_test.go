@@ -418,7 +418,7 @@ func TestAPIErrors(t *testing.T) {
 				t.Errorf("APIError (-want +got):\n%s", diff)
 			}
 			for _, s := range sentinels {
-				if got := errors.Is(err, s); got != (s == tt.wantIs) {
+				if got := errors.Is(err, s); got != (s == tt.wantIs) { //nolint:errorlint // which sentinel of the table, by identity
 					t.Errorf("errors.Is(err, %v) = %v", s, got)
 				}
 			}

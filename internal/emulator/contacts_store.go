@@ -89,7 +89,7 @@ func (c *contact) view(names map[int64]string) contactView {
 // first use, or a 404 when the list does not exist. The caller holds mu (for
 // writing when create is true).
 func (st *store) listLocked(listID int64, create bool) (*listContacts, *apiError) {
-	if _, ok := st.getLocked(listsKey, listID); !ok {
+	if !st.hasLocked(listsKey, listID) {
 		return nil, errorf(http.StatusNotFound, "no list with id %d", listID)
 	}
 	lc := st.contacts[listID]

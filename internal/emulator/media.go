@@ -44,12 +44,12 @@ func acceptQuality(r *http.Request, mediaType string) float64 {
 				continue
 			}
 			specificity := -1
-			switch {
-			case mt == mediaType:
+			switch mt {
+			case mediaType:
 				specificity = 2
-			case mt == typ+"/*":
+			case typ + "/*":
 				specificity = 1
-			case mt == "*/*":
+			case "*/*":
 				specificity = 0
 			}
 			if specificity < bestSpecificity || specificity < 0 {

@@ -98,7 +98,7 @@ func (st *store) resolvePropertyLocked(key string) (int64, bool) {
 		if err != nil {
 			return 0, false
 		}
-		_, ok := st.getLocked(propertiesKey, id)
+		ok := st.hasLocked(propertiesKey, id)
 		return id, ok
 	}
 	var found int64

@@ -269,7 +269,7 @@ func (st *store) restoreSnapshot(raw json.RawMessage) error {
 			if rec.OriginalID == "" || lc.byID[rec.OriginalID] != nil {
 				return fmt.Errorf("%s: originalId %q is empty or repeated", where, rec.OriginalID)
 			}
-			if !(validStatus(rec.Status) || rec.Status == statusPending) || !validStatus(rec.MobileStatus) {
+			if (!validStatus(rec.Status) && rec.Status != statusPending) || !validStatus(rec.MobileStatus) {
 				return fmt.Errorf("%s: status %q / mobileStatus %q are not SUBSCRIBED or UNSUBSCRIBED", where, rec.Status, rec.MobileStatus)
 			}
 			props := make(map[int64]string, len(rec.Properties))

@@ -124,15 +124,14 @@ func (st *store) eachLocked(key string, fn func(entity) bool) {
 	}
 }
 
-// getLocked is get for a caller that holds mu; the entity is not copied and
-// must not be modified.
-func (st *store) getLocked(key string, id int64) (entity, bool) {
+// hasLocked reports whether the entity exists, for a caller that holds mu.
+func (st *store) hasLocked(key string, id int64) bool {
 	c := st.colls[key]
 	if c == nil {
-		return nil, false
+		return false
 	}
-	e, ok := c.items[id]
-	return e, ok
+	_, ok := c.items[id]
+	return ok
 }
 
 // page returns copies of the entities of key from offset, at most limit of

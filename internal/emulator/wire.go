@@ -147,10 +147,10 @@ func ParseWire(s string) (Wire, error) {
 	var w Wire
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
-		switch {
-		case name == "":
+		switch name {
+		case "":
 			continue
-		case name == WireAllName:
+		case WireAllName:
 			for _, n := range allWireNames {
 				w.bits |= 1 << wireIndex(n)
 			}

@@ -183,7 +183,8 @@ func (s *Server) rewriteAnswer(r *http.Request, pattern string, status int, h ht
 			}
 		}
 		if out, err := json.Marshal(v); err == nil {
-			body = append(out, '\n')
+			out = append(out, '\n')
+			body = out
 		}
 	}
 	if entityCreates[pattern] && status == http.StatusCreated && wire.Has(WireCreateLocation) {

@@ -64,14 +64,14 @@ func req(method, path string, body any, opts ...reqOption) func(*testing.T, http
 	}
 }
 
-// withExport starts a PROJECTS export (batch 5), then does the request.
-func withExport(method, path string, opts ...reqOption) func(*testing.T, http.Handler) *httptest.ResponseRecorder {
+// withExport starts a PROJECTS export (batch 5), then GETs path.
+func withExport(path string, opts ...reqOption) func(*testing.T, http.Handler) *httptest.ResponseRecorder {
 	return func(t *testing.T, h http.Handler) *httptest.ResponseRecorder {
 		rec := do(t, h, http.MethodPost, wireExport, map[string]any{"exportType": "PROJECTS", "period": "TODAY"})
 		if rec.Code >= 300 {
 			t.Fatalf("starting export: %d %s", rec.Code, rec.Body)
 		}
-		return do(t, h, method, path, nil, opts...)
+		return do(t, h, http.MethodGet, path, nil, opts...)
 	}
 }
 
@@ -246,7 +246,7 @@ func wireCases() []wireCase {
 		{name: "ids-string", profile: WireIDsString, run: withProject(http.MethodGet, wireProjects+"/5", nil),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "id", num(5)) },
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) { wantField(t, decodeObject(t, rec), "id", "5") }},
-		{name: "ids-string batch", profile: WireIDsString, run: withExport(http.MethodGet, "/rest/1000/batches/5"),
+		{name: "ids-string batch", profile: WireIDsString, run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				b := decodeObject(t, rec)
 				wantField(t, b, "id", num(5))
@@ -280,7 +280,7 @@ func wireCases() []wireCase {
 				wantField(t, p, "dateCreated", num(wireT0.UnixMilli()))
 				wantField(t, p, "dateModified", num(wireT0.UnixMilli()))
 			}},
-		{name: "time-seconds batch", profile: WireTimeSeconds, run: withExport(http.MethodGet, "/rest/1000/batches/5"),
+		{name: "time-seconds batch", profile: WireTimeSeconds, run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				b := decodeObject(t, rec)
 				wantField(t, b, "startTime", num(wireT0.UnixMilli()))
@@ -292,7 +292,7 @@ func wireCases() []wireCase {
 				wantField(t, b, "endTime", num(wireT0.Unix()))
 				wantField(t, b, "dateCreated", num(wireT0.Unix()))
 			}},
-		{name: "time-offset", profile: WireTimeOffset, run: withExport(http.MethodGet, "/rest/1000/batches/5"),
+		{name: "time-offset", profile: WireTimeOffset, run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantField(t, decodeObject(t, rec), "endTime", num(wireT0.UnixMilli()))
 			},
@@ -313,7 +313,7 @@ func wireCases() []wireCase {
 				}
 			}},
 		{name: "optional-null batch", profile: WireOptionalNull, opts: func(o *Options) { o.BatchPendingFor = time.Minute },
-			run: withExport(http.MethodGet, "/rest/1000/batches/5"),
+			run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantNoField(t, decodeObject(t, rec), "endTime", "error")
 			},
@@ -489,7 +489,7 @@ func wireCases() []wireCase {
 					t.Errorf("X-Total-Count = %q", rec.Header().Get("X-Total-Count"))
 				}
 			}},
-		{name: "batch-sparse", profile: WireBatchSparse, run: withExport(http.MethodGet, "/rest/1000/batches"),
+		{name: "batch-sparse", profile: WireBatchSparse, run: withExport("/rest/1000/batches"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantField(t, decodeArray(t, rec)[0], "total", num(0))
 			},
@@ -500,14 +500,14 @@ func wireCases() []wireCase {
 				}
 			}},
 		{name: "batch-status-other pending", profile: WireBatchStatusOther, opts: func(o *Options) { o.BatchPendingFor = time.Minute },
-			run: withExport(http.MethodGet, "/rest/1000/batches/5"),
+			run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantField(t, decodeObject(t, rec), "status", "PENDING")
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantField(t, decodeObject(t, rec), "status", "QUEUED")
 			}},
-		{name: "batch-status-other finished", profile: WireBatchStatusOther, run: withExport(http.MethodGet, "/rest/1000/batches/5"),
+		{name: "batch-status-other finished", profile: WireBatchStatusOther, run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantField(t, decodeObject(t, rec), "status", "FINISHED")
 			},
@@ -515,7 +515,7 @@ func wireCases() []wireCase {
 				wantField(t, decodeObject(t, rec), "status", "COMPLETED")
 			}},
 		{name: "batch-status-other failed", profile: WireBatchStatusOther, opts: func(o *Options) { o.BatchError = func(string) string { return "disk full" } },
-			run: withExport(http.MethodGet, "/rest/1000/batches/5"),
+			run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantField(t, decodeObject(t, rec), "status", "FINISHED")
 			},
@@ -524,7 +524,7 @@ func wireCases() []wireCase {
 				wantField(t, b, "status", "FAILED")
 				wantField(t, b, "error", "disk full")
 			}},
-		{name: "result-direct", profile: WireResultDirect, run: withExport(http.MethodGet, "/rest/1000/batches/5/result"),
+		{name: "result-direct", profile: WireResultDirect, run: withExport("/rest/1000/batches/5/result"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantStatus(t, rec, http.StatusFound)
 				if !strings.Contains(rec.Header().Get("Location"), objectStorePrefix) {
@@ -538,7 +538,7 @@ func wireCases() []wireCase {
 					t.Errorf("file = %q", got)
 				}
 			}},
-		{name: "result-url-json", profile: WireResultURLJSON, run: withExport(http.MethodGet, "/rest/1000/batches/5/result/url"),
+		{name: "result-url-json", profile: WireResultURLJSON, run: withExport("/rest/1000/batches/5/result/url"),
 			def: wantDefaultError(406, CodeNotAcceptable),
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				wantStatus(t, rec, http.StatusOK)

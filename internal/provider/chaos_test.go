@@ -162,8 +162,11 @@ resource "rms_statistics_export" "e" {
 					return fmt.Errorf("the list holds %d contacts after the import, want 2", len(contacts))
 				}
 				raw, err := os.ReadFile(out)
-				if err != nil || !strings.Contains(string(raw), "Chaos imports") {
-					return fmt.Errorf("export file: %v %q", err, raw)
+				if err != nil {
+					return fmt.Errorf("export file: %w", err)
+				}
+				if !strings.Contains(string(raw), "Chaos imports") {
+					return fmt.Errorf("export file: %q", raw)
 				}
 				imps := recordedImports(t, env, listID)
 				imports, exports := recordedBatches(t, env, "IMPORT"), recordedBatches(t, env, "STAT_EXPORT")

@@ -225,7 +225,9 @@ func TestContactListings_fallbacks(t *testing.T) {
 	// A new run (a new provider configuration) sees every change.
 	e.listings = newContactListings(e.client, false)
 	change("c-3", "Drifted")
-	read("c-0") // by GET; the next read loads the listing
+	if _, err := read("c-0"); err != nil { // by GET; the next read loads the listing
+		t.Fatal(err)
+	}
 	if c, err := read("c-3"); err != nil || c.Properties["firstname"] != "Drifted" {
 		t.Errorf("c-3 in the next run: %+v, %v", c, err)
 	}

@@ -181,7 +181,7 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		released, ok := r.data.released.take(listID, originalID)
 		if !ok {
 			said := ""
-			if err != client.ErrConflict {
+			if err != client.ErrConflict { //nolint:errorlint // the bare sentinel carries no message of the service; a wrapped one does
 				said = "\n\nThe service said: " + err.Error()
 			}
 			resp.Diagnostics.AddAttributeError(path.Root("original_id"), "Contact already exists",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -47,9 +48,6 @@ type contactWriter struct {
 	listID   string
 	creating bool // Create: a batch wait cut short warns, the state is kept
 	timeout  time.Duration
-	// released are the statuses this run's destroy of the same list's
-	// contacts took away (a replacement): they are given back.
-	released map[string]client.SubscriptionStatus
 }
 
 // writeSingles applies changes by single calls, side by side. It returns
@@ -176,10 +174,12 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 		return false
 	}
 	defer func() { _ = os.Remove(f.Name()); _ = f.Close() }()
-	if err := write(f); err == nil {
-		_, err = f.Seek(0, 0)
-	} else {
+	if err := write(f); err != nil {
 		diags.AddError("Unable to write the import file", err.Error())
+		return false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		diags.AddError("Unable to read back the import file", err.Error())
 		return false
 	}
 	batchID, ok := startListImport(ctx, w.data, listImportRun{

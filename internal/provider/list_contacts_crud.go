@@ -16,12 +16,6 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// privateState is the framework's private state of a response.
-type privateState interface {
-	privateGetter
-	privateSetter
-}
-
 func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan listContactsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -157,7 +151,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		out.ServiceSHA256 = out.DesiredSHA256
 	}
 	if !plan.Exclusive.ValueBool() {
-		n, _ := unmanagedSubscribed(service, namedSet(desired.Contacts))
+		n := unmanagedSubscribed(service, namedSet(desired.Contacts))
 		out.UnmanagedSubscribed = types.Int64Value(int64(n))
 	}
 	if len(diff.OptedOut) > 0 {
@@ -240,7 +234,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		keys, _ := contactEntries(ctx, state.Contacts)
 		named = func(id string) bool { _, ok := keys[id]; return ok }
 	}
-	n, _ := unmanagedSubscribed(service, named)
+	n := unmanagedSubscribed(service, named)
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.ID = types.StringValue(listID)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)

@@ -30,7 +30,7 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 			diags.AddAttributeError(path.Root("source_file"), "Unable to read the source file", err.Error())
 			return desiredSet{}, diags
 		}
-		return desiredSet{Contacts: fc.Contacts, Columns: fc.Columns}, diags
+		return desiredSet(fc), diags
 	}
 	want, d := contactEntries(ctx, m.Contacts)
 	diags.Append(d...)

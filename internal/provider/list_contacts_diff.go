@@ -199,18 +199,15 @@ func effectiveStatus(desired, applied, service string, allowResubscribe bool) st
 // unmanagedSubscribed counts the contacts of the list that named does not
 // hold and that the service shows subscribed on some channel (a status it
 // does not show is not counted: only a shown one can be drift).
-func unmanagedSubscribed(service map[string]serviceContact, named func(string) bool) (n int, first []string) {
-	for _, id := range idsOf(service) {
-		s := service[id]
+func unmanagedSubscribed(service map[string]serviceContact, named func(string) bool) int {
+	n := 0
+	for id, s := range service {
 		if named(id) || (s.Email != client.StatusSubscribed && s.Mobile != client.StatusSubscribed) {
 			continue
 		}
 		n++
-		if len(first) < maxNamedInWarning {
-			first = append(first, id)
-		}
 	}
-	return n, first
+	return n
 }
 
 // maxNamedInWarning bounds the ids a plan warning names.

@@ -144,7 +144,7 @@ func TestContactDigests(t *testing.T) {
 
 func TestParseSourceFile(t *testing.T) {
 	names := map[string]string{"3": "firstname"}
-	nameOf := func(_ context.Context, k string) (string, bool, error) {
+	nameOf := func(_ context.Context, k string) (string, bool, error) { //nolint:unparam // the signature readSourceFile takes
 		if isAttributeID(k) {
 			n, ok := names[k]
 			return n, ok, nil

@@ -21,7 +21,7 @@ import (
 
 // fileRows is the content of a generated source file: n contacts r-0000...,
 // each with an e-mail, a first name and an e-mail status; edit changes rows.
-func fileRows(n int, edit func(i int, first, status *string)) string {
+func fileRows(n int, edit func(i int, first, status *string)) string { //nolint:unparam // the test names its size where it states what it checks
 	var b strings.Builder
 	b.WriteString("originalId;email;3;email_status\n")
 	for i := range n {

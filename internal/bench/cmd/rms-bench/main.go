@@ -84,7 +84,11 @@ func run() error {
 	if *keep {
 		fmt.Fprintln(os.Stderr, "rms-bench: scratch directory", dir)
 	} else {
-		defer os.RemoveAll(dir)
+		defer func() {
+			if err := os.RemoveAll(dir); err != nil {
+				fmt.Fprintln(os.Stderr, "rms-bench: removing the scratch directory:", err)
+			}
+		}()
 	}
 
 	started := time.Now()
@@ -150,8 +154,8 @@ func run() error {
 			rep.BatchWaits(rows)
 		}
 	}
-	fmt.Fprintf(w, "Finished in %s; load average at the end (1, 5, 15 min): %s.\n", time.Since(started).Round(time.Second), bench.LoadAvg())
-	return nil
+	_, err = fmt.Fprintf(w, "Finished in %s; load average at the end (1, 5, 15 min): %s.\n", time.Since(started).Round(time.Second), bench.LoadAvg())
+	return err
 }
 
 // planVariants are the further no-change plans the timing scenario runs on
