@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
 
@@ -189,7 +188,10 @@ func (e *Env) MustDo(t testing.TB, method, path string, body any, out any) {
 
 // Inspect reads path below /rest/{customerid}/ into out as MustDo does, but
 // rides out injected faults (429, 5xx, dropped connections) by asking again,
-// so tests of fault injection can look at the emulator's record.
+// so tests of fault injection can look at the emulator's record. It asks
+// again at once: the emulator draws each request's fault independently
+// (FaultOptions.Rate), so waiting would not make the next answer likelier
+// to be clean, and its Retry-After is advice it does not enforce.
 func (e *Env) Inspect(t testing.TB, path string, out any) {
 	t.Helper()
 	for attempt := 0; attempt < 50; attempt++ {
@@ -197,7 +199,6 @@ func (e *Env) Inspect(t testing.TB, path string, out any) {
 		if err == nil && status >= 200 && status < 300 {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("GET %s kept failing", path)
 }

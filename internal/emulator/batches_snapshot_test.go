@@ -8,15 +8,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// batchOpts are options with batches that take time, on a clock shared by
-// both lives of a data directory.
-func batchOpts(clock *fakeClock) Options {
-	return Options{Now: clock.Now, BatchPendingFor: time.Second, BatchMinDuration: 2 * time.Second, StatisticsExportExtraRows: 3}
+// batchOpts are options with batches that take time. Tests use them in a
+// synctest bubble, whose fake clock both lives of a data directory share.
+func batchOpts() Options {
+	return Options{Now: time.Now, BatchPendingFor: time.Second, BatchMinDuration: 2 * time.Second, StatisticsExportExtraRows: 3}
 }
 
 func resultBytes(t *testing.T, s *Server, batchID string) string {
@@ -34,173 +35,174 @@ func resultBytes(t *testing.T, s *Server, batchID string) string {
 // import that still had rows to apply is finished by the restore with an
 // error; ids are not reused.
 func TestDataDirKeepsBatchesAndImports(t *testing.T) {
-	dir := t.TempDir()
-	clock := newFakeClock()
-	first := openDataDir(t, dir, batchOpts(clock))
-	mustCreate(t, first, "/rest/1000/projects", map[string]any{"name": "Spring, sales"})
-	list := newImportList(t, first)
-	file := []byte("originalId,email\nc1,c1@example.com\nc2,c2@example.com\n")
-	doneImport := runImport(t, first, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"}, file)
-	doneExport := startExport(t, first, "PROJECTS", "LAST_WEEK")
-	notUploaded := createImportOf(t, first, list, map[string]any{"delimiter": "59", "encoding": "ANSI", "type": "REPLACE", "identityColumn": "email"})
-	clock.Advance(5 * time.Second)
-	wantFile := resultBytes(t, first, doneExport)
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		first := openDataDir(t, dir, batchOpts())
+		mustCreate(t, first, "/rest/1000/projects", map[string]any{"name": "Spring, sales"})
+		list := newImportList(t, first)
+		file := []byte("originalId,email\nc1,c1@example.com\nc2,c2@example.com\n")
+		doneImport := runImport(t, first, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"}, file)
+		doneExport := startExport(t, first, "PROJECTS", "LAST_WEEK")
+		notUploaded := createImportOf(t, first, list, map[string]any{"delimiter": "59", "encoding": "ANSI", "type": "REPLACE", "identityColumn": "email"})
+		advance(5 * time.Second)
+		wantFile := resultBytes(t, first, doneExport)
 
-	// Two batches still running at the restart: one second into their two
-	// seconds, half their rows handled.
-	runningExport := startExport(t, first, "LISTS", "TODAY")
-	runningImport := runImport(t, first, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"},
-		[]byte("originalId\nr1\nr2\n"))
-	clock.Advance(2 * time.Second)
+		// Two batches still running at the restart: one second into their two
+		// seconds, half their rows handled.
+		runningExport := startExport(t, first, "LISTS", "TODAY")
+		runningImport := runImport(t, first, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"},
+			[]byte("originalId\nr1\nr2\n"))
+		advance(2 * time.Second)
 
-	batches := "/rest/1000/batches?pageSize=100"
-	imports := "/rest/1000/lists/" + list + "/imports"
-	batchesBefore := decodeArray(t, do(t, first, http.MethodGet, batches, nil))
-	importsBefore := do(t, first, http.MethodGet, imports, nil).Body.String()
-	runningImportBefore := decodeObject(t, do(t, first, http.MethodGet, "/rest/1000/batches/"+runningImport, nil))
-	if runningImportBefore["status"] != batchStatusRunning || runningImportBefore["processed"] != json.Number("1") {
-		t.Fatalf("the running import is not half done: %v", runningImportBefore)
-	}
-	before := snapshotOf(t, first)
-	first.Close()
+		batches := "/rest/1000/batches?pageSize=100"
+		imports := "/rest/1000/lists/" + list + "/imports"
+		batchesBefore := decodeArray(t, do(t, first, http.MethodGet, batches, nil))
+		importsBefore := do(t, first, http.MethodGet, imports, nil).Body.String()
+		runningImportBefore := decodeObject(t, do(t, first, http.MethodGet, "/rest/1000/batches/"+runningImport, nil))
+		if runningImportBefore["status"] != batchStatusRunning || runningImportBefore["processed"] != json.Number("1") {
+			t.Fatalf("the running import is not half done: %v", runningImportBefore)
+		}
+		before := snapshotOf(t, first)
+		first.Close()
 
-	second := openDataDir(t, dir, batchOpts(clock))
-	defer second.Close()
-	if got := do(t, second, http.MethodGet, imports, nil).Body.String(); got != importsBefore {
-		t.Errorf("imports after restart:\n%s\nbefore:\n%s", got, importsBefore)
-	}
-	if !strings.Contains(importsBefore, `"id":"`+notUploaded+`"`) || !strings.Contains(importsBefore, `"identityColumn":"email"`) {
-		t.Errorf("the listing lacks the import not uploaded: %s", importsBefore)
-	}
-	// Every batch reads the same but the import the restore finished.
-	after := decodeArray(t, do(t, second, http.MethodGet, batches, nil))
-	if len(after) != 4 {
-		t.Fatalf("batches after restart = %v", after)
-	}
-	for i, b := range after {
-		if b["id"] == json.Number(runningImport) {
-			continue
+		second := openDataDir(t, dir, batchOpts())
+		defer second.Close()
+		if got := do(t, second, http.MethodGet, imports, nil).Body.String(); got != importsBefore {
+			t.Errorf("imports after restart:\n%s\nbefore:\n%s", got, importsBefore)
 		}
-		if diff := cmp.Diff(batchesBefore[i], b); diff != "" {
-			t.Errorf("batch %v after restart (-before +after):\n%s", b["id"], diff)
+		if !strings.Contains(importsBefore, `"id":"`+notUploaded+`"`) || !strings.Contains(importsBefore, `"identityColumn":"email"`) {
+			t.Errorf("the listing lacks the import not uploaded: %s", importsBefore)
 		}
-	}
-	failed := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+runningImport, nil))
-	wantEnd := json.Number(strconv.FormatInt(clock.Now().UnixMilli(), 10))
-	if failed["status"] != batchStatusFinished || failed["processed"] != json.Number("1") || failed["total"] != json.Number("2") || failed["endTime"] != wantEnd ||
-		!strings.Contains(failed["error"].(string), "the emulator restarted while this import was running: 1 of its 2 rows were applied") {
-		t.Errorf("running import after restart = %v", failed)
-	}
-	// Its first row stays applied, the second was not.
-	if got := contactsOf(t, second, list); got["r1"] == "" || got["r2"] != "" {
-		t.Errorf("contacts after restart = %v, want r1 and not r2", got)
-	}
-	// The finished export serves the same file (and a failed import none).
-	if got := resultBytes(t, second, doneExport); got != wantFile {
-		t.Errorf("export file after restart:\n%s\nbefore:\n%s", got, wantFile)
-	}
-	if !strings.Contains(wantFile, "Spring, sales") || !strings.HasSuffix(wantFile, "3,synthetic row 3,synthetic row 3,synthetic row 3\n") {
-		t.Errorf("export file = %q", wantFile)
-	}
-	// The running export goes on with the clock and finishes.
-	clock.Advance(time.Second)
-	v := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+runningExport, nil))
-	if v["status"] != batchStatusFinished || v["processed"] != v["total"] {
-		t.Errorf("running export after restart and its end = %v", v)
-	}
-	if got := resultBytes(t, second, runningExport); !strings.HasPrefix(got, "listId,name,contacts,unsubscribed,dateCreated,dateModified\n"+list+",Customers,2,0,") {
-		t.Errorf("running export's file = %q", got)
-	}
-	if got := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+doneImport, nil)); got["status"] != batchStatusFinished || got["affected"] != json.Number("2") {
-		t.Errorf("finished import = %v", got)
-	}
-	// Ids continue after every id used before, batches' and imports' too.
-	var doc snapshotDoc
-	if err := json.Unmarshal([]byte(before), &doc); err != nil {
-		t.Fatal(err)
-	}
-	var st struct{ NextID int64 }
-	if err := json.Unmarshal(doc.Parts["store"], &st); err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []string{doneImport, doneExport, notUploaded, runningExport, runningImport} {
-		if mustInt(t, id) > st.NextID {
-			t.Errorf("id %s above the saved counter %d", id, st.NextID)
+		// Every batch reads the same but the import the restore finished.
+		after := decodeArray(t, do(t, second, http.MethodGet, batches, nil))
+		if len(after) != 4 {
+			t.Fatalf("batches after restart = %v", after)
 		}
-	}
-	if got := mustInt(t, startExport(t, second, "OPTOUTS", "TODAY")); got != st.NextID+1 {
-		t.Errorf("next batch id = %d, want %d", got, st.NextID+1)
-	}
-	if got := mustInt(t, createImportOf(t, second, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})); got != st.NextID+2 {
-		t.Errorf("next import id = %d, want %d", got, st.NextID+2)
-	}
-	// The import not uploaded before the restart can be uploaded after it.
-	wantStatus(t, upload(t, second, list, notUploaded, []byte("email\nz@example.com\n")), http.StatusAccepted)
+		for i, b := range after {
+			if b["id"] == json.Number(runningImport) {
+				continue
+			}
+			if diff := cmp.Diff(batchesBefore[i], b); diff != "" {
+				t.Errorf("batch %v after restart (-before +after):\n%s", b["id"], diff)
+			}
+		}
+		failed := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+runningImport, nil))
+		wantEnd := json.Number(strconv.FormatInt(time.Now().UnixMilli(), 10))
+		if failed["status"] != batchStatusFinished || failed["processed"] != json.Number("1") || failed["total"] != json.Number("2") || failed["endTime"] != wantEnd ||
+			!strings.Contains(failed["error"].(string), "the emulator restarted while this import was running: 1 of its 2 rows were applied") {
+			t.Errorf("running import after restart = %v", failed)
+		}
+		// Its first row stays applied, the second was not.
+		if got := contactsOf(t, second, list); got["r1"] == "" || got["r2"] != "" {
+			t.Errorf("contacts after restart = %v, want r1 and not r2", got)
+		}
+		// The finished export serves the same file (and a failed import none).
+		if got := resultBytes(t, second, doneExport); got != wantFile {
+			t.Errorf("export file after restart:\n%s\nbefore:\n%s", got, wantFile)
+		}
+		if !strings.Contains(wantFile, "Spring, sales") || !strings.HasSuffix(wantFile, "3,synthetic row 3,synthetic row 3,synthetic row 3\n") {
+			t.Errorf("export file = %q", wantFile)
+		}
+		// The running export goes on with the clock and finishes.
+		advance(time.Second)
+		v := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+runningExport, nil))
+		if v["status"] != batchStatusFinished || v["processed"] != v["total"] {
+			t.Errorf("running export after restart and its end = %v", v)
+		}
+		if got := resultBytes(t, second, runningExport); !strings.HasPrefix(got, "listId,name,contacts,unsubscribed,dateCreated,dateModified\n"+list+",Customers,2,0,") {
+			t.Errorf("running export's file = %q", got)
+		}
+		if got := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+doneImport, nil)); got["status"] != batchStatusFinished || got["affected"] != json.Number("2") {
+			t.Errorf("finished import = %v", got)
+		}
+		// Ids continue after every id used before, batches' and imports' too.
+		var doc snapshotDoc
+		if err := json.Unmarshal([]byte(before), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var st struct{ NextID int64 }
+		if err := json.Unmarshal(doc.Parts["store"], &st); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{doneImport, doneExport, notUploaded, runningExport, runningImport} {
+			if mustInt(t, id) > st.NextID {
+				t.Errorf("id %s above the saved counter %d", id, st.NextID)
+			}
+		}
+		if got := mustInt(t, startExport(t, second, "OPTOUTS", "TODAY")); got != st.NextID+1 {
+			t.Errorf("next batch id = %d, want %d", got, st.NextID+1)
+		}
+		if got := mustInt(t, createImportOf(t, second, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})); got != st.NextID+2 {
+			t.Errorf("next import id = %d, want %d", got, st.NextID+2)
+		}
+		// The import not uploaded before the restart can be uploaded after it.
+		wantStatus(t, upload(t, second, list, notUploaded, []byte("email\nz@example.com\n")), http.StatusAccepted)
+	})
 }
 
 // A REPLACE import that was running at the save applies its rows only when
 // it finishes, and they were not kept: the restore fails it, and the list
 // is as it was.
 func TestDataDirFailsARunningReplaceImport(t *testing.T) {
-	dir := t.TempDir()
-	clock := newFakeClock()
-	first := openDataDir(t, dir, batchOpts(clock))
-	list := newImportList(t, first)
-	mustCreate(t, first, "/rest/1000/lists/"+list+"/contacts", map[string]any{"originalId": "kept"})
-	id := runImport(t, first, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"}, []byte("originalId\nnew\n"))
-	clock.Advance(2500 * time.Millisecond) // every row read, the REPLACE not yet applied
-	first.Close()
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		first := openDataDir(t, dir, batchOpts())
+		list := newImportList(t, first)
+		mustCreate(t, first, "/rest/1000/lists/"+list+"/contacts", map[string]any{"originalId": "kept"})
+		id := runImport(t, first, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"}, []byte("originalId\nnew\n"))
+		advance(2500 * time.Millisecond) // every row read, the REPLACE not yet applied
+		first.Close()
 
-	second := openDataDir(t, dir, batchOpts(clock))
-	defer second.Close()
-	v := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+id, nil))
-	if v["status"] != batchStatusFinished || !strings.Contains(v["error"].(string), "the REPLACE was not applied") {
-		t.Errorf("batch = %v", v)
-	}
-	if got := contactsOf(t, second, list); len(got) != 1 || got["kept"] == "" {
-		t.Errorf("contacts = %v, want the list as it was", got)
-	}
+		second := openDataDir(t, dir, batchOpts())
+		defer second.Close()
+		v := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/batches/"+id, nil))
+		if v["status"] != batchStatusFinished || !strings.Contains(v["error"].(string), "the REPLACE was not applied") {
+			t.Errorf("batch = %v", v)
+		}
+		if got := contactsOf(t, second, list); len(got) != 1 || got["kept"] == "" {
+			t.Errorf("contacts = %v, want the list as it was", got)
+		}
+	})
 }
 
 // Batches progress with the clock before any request, a GET included; the
 // progress reaches the data directory without another change.
 func TestDataDirWrittenAfterBatchProgress(t *testing.T) {
-	dir := t.TempDir()
-	clock := newFakeClock()
-	opts := batchOpts(clock)
-	opts.SnapshotDelay = 5 * time.Millisecond
-	s := openDataDir(t, dir, opts)
-	defer s.Close()
-	id := startExport(t, s, "PROJECTS", "TODAY")
-	clock.Advance(time.Minute)
-	do(t, s, http.MethodGet, "/rest/1000/projects", nil) // finishes the export
-	state := filepath.Join(dir, StateFileName)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		opts := batchOpts()
+		opts.SnapshotDelay = 5 * time.Millisecond
+		s := openDataDir(t, dir, opts)
+		defer s.Close()
+		id := startExport(t, s, "PROJECTS", "TODAY")
+		advance(time.Minute)
+		do(t, s, http.MethodGet, "/rest/1000/projects", nil) // finishes the export
+		advance(opts.SnapshotDelay)                          // the persister's settling delay
+		synctest.Wait()                                      // and its write
+		state := filepath.Join(dir, StateFileName)
 		var doc snapshotDoc
 		var part batchesSnapshot
 		b, err := os.ReadFile(state)
-		if err == nil && json.Unmarshal(b, &doc) == nil && json.Unmarshal(doc.Parts["batches"], &part) == nil &&
-			len(part.Batches) == 1 && strconv.FormatInt(part.Batches[0].ID, 10) == id && part.Batches[0].Finished {
-			break
+		if err != nil || json.Unmarshal(b, &doc) != nil || json.Unmarshal(doc.Parts["batches"], &part) != nil ||
+			len(part.Batches) != 1 || strconv.FormatInt(part.Batches[0].ID, 10) != id || !part.Batches[0].Finished {
+			t.Fatalf("the finished export did not reach %s: %s (%v)", state, b, err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the finished export never reached %s: %s", state, b)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	})
 }
 
 func TestDataDirRefusesDamagedBatchesAndImports(t *testing.T) {
-	clock := newFakeClock()
-	src := openDataDir(t, t.TempDir(), batchOpts(clock))
-	list := newImportList(t, src)
-	runImport(t, src, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"}, []byte("originalId\na\n"))
-	startExport(t, src, "PROJECTS", "TODAY")
-	clock.Advance(time.Minute)
-	mustCreate(t, src, "/rest/1000/projects", map[string]any{"name": "after"}) // brings the batches up to date
-	valid := snapshotOf(t, src)
-	src.Close()
+	// The setup runs in a bubble (for its fake clock); subtests cannot.
+	var valid string
+	synctest.Test(t, func(t *testing.T) {
+		src := openDataDir(t, t.TempDir(), batchOpts())
+		list := newImportList(t, src)
+		runImport(t, src, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"}, []byte("originalId\na\n"))
+		startExport(t, src, "PROJECTS", "TODAY")
+		advance(time.Minute)
+		mustCreate(t, src, "/rest/1000/projects", map[string]any{"name": "after"}) // brings the batches up to date
+		valid = snapshotOf(t, src)
+		src.Close()
+	})
 
 	// edit changes batches[0] (the import's, id 7), batches[1] (the
 	// export's, id 8) and imports[0] (id 6) of a copy of the valid snapshot;

@@ -35,6 +35,11 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+// advance moves the fake clock of the synctest bubble the test runs in by d,
+// at once: the sleep ends when every other goroutine of the bubble is
+// blocked and the clock has jumped, never in real time.
+func advance(d time.Duration) { time.Sleep(d) }
+
 // reqOption changes a request before it is served.
 type reqOption func(*http.Request)
 

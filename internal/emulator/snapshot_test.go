@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -121,39 +122,39 @@ func TestDataDirRestoresTheWholeAccount(t *testing.T) {
 // clean shutdown (a killed emulator loses at most the last SnapshotDelay),
 // through a temporary file that is never left behind.
 func TestDataDirWrittenAfterEachChange(t *testing.T) {
-	dir := t.TempDir()
-	s := openDataDir(t, dir, Options{SnapshotDelay: 5 * time.Millisecond})
-	defer s.Close()
-	state := filepath.Join(dir, StateFileName)
-	if _, err := os.Stat(state); err != nil {
-		t.Fatalf("the state is written at once on open: %v", err)
-	}
-	mustCreate(t, s, "/rest/1000/projects", map[string]any{"name": "persisted early"})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, err := os.ReadFile(state)
-		if err == nil && strings.Contains(string(b), "persisted early") {
-			break
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		const delay = 5 * time.Millisecond
+		s := openDataDir(t, dir, Options{Now: time.Now, SnapshotDelay: delay})
+		defer s.Close()
+		state := filepath.Join(dir, StateFileName)
+		if _, err := os.Stat(state); err != nil {
+			t.Fatalf("the state is written at once on open: %v", err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the change never reached %s: %s", state, b)
+		mustCreate(t, s, "/rest/1000/projects", map[string]any{"name": "persisted early"})
+		advance(delay)  // the persister's settling delay
+		synctest.Wait() // and its write
+		if b, err := os.ReadFile(state); err != nil || !strings.Contains(string(b), "persisted early") {
+			t.Fatalf("the change did not reach %s: %s (%v)", state, b, err)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	// Reads do not rewrite the file.
-	info, _ := os.Stat(state)
-	do(t, s, http.MethodGet, "/rest/1000/projects", nil)
-	time.Sleep(50 * time.Millisecond)
-	if again, _ := os.Stat(state); !again.ModTime().Equal(info.ModTime()) {
-		t.Errorf("a GET rewrote the state")
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 1 || entries[0].Name() != StateFileName {
-		t.Errorf("data directory holds %v, want only %s", entries, StateFileName)
-	}
+		// Reads do not rewrite the file: long after a GET, with the
+		// persister idle (every goroutine of the bubble blocked), the file
+		// is the one written before.
+		info, _ := os.Stat(state)
+		do(t, s, http.MethodGet, "/rest/1000/projects", nil)
+		advance(time.Minute)
+		synctest.Wait()
+		if again, _ := os.Stat(state); !again.ModTime().Equal(info.ModTime()) {
+			t.Errorf("a GET rewrote the state")
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 1 || entries[0].Name() != StateFileName {
+			t.Errorf("data directory holds %v, want only %s", entries, StateFileName)
+		}
+	})
 }
 
 // Fixtures preload a new data directory once; later starts restore the

@@ -64,7 +64,10 @@ func TestAccListImportResource_interruptedApplyResumes(t *testing.T) {
 		}
 	}
 
-	// The first apply: interrupted once the file reached the emulator.
+	// The first apply: interrupted once the provider waits for the batch,
+	// that is once the file reached the emulator and the batch was looked
+	// at (the wait's first look); the clock holds the batch PENDING.
+	batchLooks := env.Emulator.Requests().ByRoute[routeGetBatch]
 	apply := command("apply", "-auto-approve", "-no-color")
 	var out bytes.Buffer
 	apply.Stdout, apply.Stderr = &out, &out
@@ -73,26 +76,26 @@ func TestAccListImportResource_interruptedApplyResumes(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- apply.Wait() }()
-	uploaded := false
-	for deadline := time.Now().Add(3 * time.Minute); !uploaded && time.Now().Before(deadline); {
+	waiting := false
+	for deadline := time.Now().Add(3 * time.Minute); !waiting && time.Now().Before(deadline); {
 		select {
 		case err := <-done:
 			t.Fatalf("terraform apply ended (%v) before it could be interrupted:\n%s", err, out.String())
 		case <-time.After(100 * time.Millisecond):
 		}
 		imps := recordedImports(t, env, list)
-		uploaded = len(imps) == 1 && imps[0].BatchID != nil
+		waiting = len(imps) == 1 && imps[0].BatchID != nil && env.Emulator.Requests().ByRoute[routeGetBatch] > batchLooks
 	}
-	if !uploaded {
+	if !waiting {
 		_ = apply.Process.Kill()
-		t.Fatalf("the upload never reached the emulator:\n%s", out.String())
+		t.Fatalf("the provider never started waiting for the batch:\n%s", out.String())
 	}
-	time.Sleep(500 * time.Millisecond) // into the wait for the batch
 	if err := apply.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case <-done:
+	case err := <-done:
+		t.Logf("the interrupted apply ended: %v", err) // the state and the output below say how
 	case <-time.After(2 * time.Minute):
 		_ = apply.Process.Kill()
 		t.Fatalf("terraform apply did not stop after the interrupt:\n%s", out.String())
