@@ -3,10 +3,12 @@ package client
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,6 +36,37 @@ func newEmulatorClient(t *testing.T, opts emulator.Options) (*Client, *emulator.
 		t.Fatal(err)
 	}
 	return c, s
+}
+
+// newInMemoryClient is newEmulatorClient without a socket: the emulator
+// serves each request in the calling goroutine, so a test can run in a
+// synctest bubble (a real connection would not be part of it), where the
+// emulator's clock (time.Now) and the client's poll timers are fake and a
+// wait of minutes takes none.
+func newInMemoryClient(t *testing.T, opts emulator.Options) *Client {
+	t.Helper()
+	s := emulator.New(opts)
+	t.Cleanup(s.Close)
+	o := s.Options()
+	c, err := New(Config{
+		BaseURL:    "http://127.0.0.1",
+		CustomerID: o.CustomerID,
+		Auth:       BasicAuth{Username: o.Username, Password: o.Password},
+		Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, r)
+			resp := rec.Result()
+			resp.Request = r // as http.Transport sets it
+			return resp, nil
+		}),
+		MaxRetries:   2,
+		RetryWaitMin: time.Millisecond,
+		RetryWaitMax: time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // fakeClock is the emulator's clock, moved by the client's injected sleep:
@@ -101,40 +134,42 @@ func TestPollScheduleDelay(t *testing.T) {
 }
 
 func TestWaitForBatchFollowsTheSchedule(t *testing.T) {
-	clock := newFakeClock()
-	c, _ := newEmulatorClient(t, emulator.Options{
-		Now:              clock.Now,
-		BatchPendingFor:  5 * time.Second,
-		BatchMinDuration: 20 * time.Second,
+	synctest.Test(t, func(t *testing.T) {
+		c := newInMemoryClient(t, emulator.Options{
+			BatchPendingFor:  5 * time.Second,
+			BatchMinDuration: 20 * time.Second,
+		})
+		start := time.Now()
+		id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "OPENS", Period: "TODAY"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var looks []time.Duration
+		var seen []string
+		// The real timer of the schedule, on the bubble's fake clock.
+		schedule := PollSchedule{First: time.Second, Interval: 30 * time.Second}
+		b, err := c.WaitForBatch(context.Background(), id.String(), schedule, func(b Batch) {
+			looks = append(looks, time.Since(start))
+			seen = append(seen, b.Status)
+		})
+		if err != nil {
+			t.Fatalf("WaitForBatch: %v", err)
+		}
+		// Looks at 0, 1, 3, 7, 15 and 31 seconds; the batch finishes at 25.
+		s := time.Second
+		if diff := cmp.Diff([]time.Duration{0, s, 3 * s, 7 * s, 15 * s, 31 * s}, looks); diff != "" {
+			t.Errorf("looks (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"PENDING", "PENDING", "PENDING", "IN_PROGRESS", "IN_PROGRESS", "FINISHED"}, seen); diff != "" {
+			t.Errorf("statuses seen (-want +got):\n%s", diff)
+		}
+		if !b.Finished() || b.ID != id || b.Type != BatchTypeStatsExport {
+			t.Errorf("batch = %+v", b)
+		}
+		if want := time.Now().Add(-6 * time.Second); !b.Ended().Equal(want) {
+			t.Errorf("Ended = %s, want %s", b.Ended(), want)
+		}
 	})
-	id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "OPENS", Period: "TODAY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var slept []time.Duration
-	var seen []string
-	schedule := PollSchedule{First: time.Second, Interval: 30 * time.Second, Sleep: func(_ context.Context, d time.Duration) error {
-		slept = append(slept, d)
-		clock.Advance(d)
-		return nil
-	}}
-	b, err := c.WaitForBatch(context.Background(), id.String(), schedule, func(b Batch) { seen = append(seen, b.Status) })
-	if err != nil {
-		t.Fatalf("WaitForBatch: %v", err)
-	}
-	// Looks at 0, 1, 3, 7, 15 and 31 seconds; the batch finishes at 25.
-	if diff := cmp.Diff([]time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second}, slept); diff != "" {
-		t.Errorf("sleeps (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"PENDING", "PENDING", "PENDING", "IN_PROGRESS", "IN_PROGRESS", "FINISHED"}, seen); diff != "" {
-		t.Errorf("statuses seen (-want +got):\n%s", diff)
-	}
-	if !b.Finished() || b.ID != id || b.Type != BatchTypeStatsExport {
-		t.Errorf("batch = %+v", b)
-	}
-	if want := clock.Now().Add(-6 * time.Second); !b.Ended().Equal(want) {
-		t.Errorf("Ended = %s, want %s", b.Ended(), want)
-	}
 }
 
 func TestWaitForBatchReturnsAtOnceWhenFinished(t *testing.T) {
@@ -170,28 +205,32 @@ func TestWaitForBatchFailedBatch(t *testing.T) {
 }
 
 // A deadline that passes while waiting gives a *BatchWaitError naming the
-// batch and its last state. The real timer is used here, with tiny delays.
+// batch and its last state. The real timers of the schedule and of the
+// deadline run on a synctest bubble's fake clock.
 func TestWaitForBatchDeadline(t *testing.T) {
-	c, _ := newEmulatorClient(t, emulator.Options{BatchPendingFor: time.Hour})
-	id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	looks := 0
-	b, err := c.WaitForBatch(ctx, id.String(), PollSchedule{First: time.Millisecond, Interval: 5 * time.Millisecond}, func(Batch) { looks++ })
-	var waitErr *BatchWaitError
-	if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want a *BatchWaitError for the deadline", err)
-	}
-	if waitErr.BatchID != id.String() || waitErr.Last == nil || b == nil || b.Status != BatchPending {
-		t.Errorf("wait error = %+v, batch %+v", waitErr, b)
-	}
-	mustContain(t, err.Error(), "batch "+id.String()+": it did not finish before the time limit (last seen PENDING, 0 of 0 rows processed); the batch keeps running on the service")
-	if looks < 2 {
-		t.Errorf("looked %d times in 50ms with a 5ms interval", looks)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c := newInMemoryClient(t, emulator.Options{BatchPendingFor: time.Hour})
+		id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		looks := 0
+		b, err := c.WaitForBatch(ctx, id.String(), PollSchedule{First: time.Millisecond, Interval: 5 * time.Millisecond}, func(Batch) { looks++ })
+		var waitErr *BatchWaitError
+		if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want a *BatchWaitError for the deadline", err)
+		}
+		if waitErr.BatchID != id.String() || waitErr.Last == nil || b == nil || b.Status != BatchPending {
+			t.Errorf("wait error = %+v, batch %+v", waitErr, b)
+		}
+		mustContain(t, err.Error(), "batch "+id.String()+": it did not finish before the time limit (last seen PENDING, 0 of 0 rows processed); the batch keeps running on the service")
+		// Looks at 0, 1, 3, 7, 12, ... 47 ms: exactly 12 before the deadline.
+		if looks != 12 {
+			t.Errorf("looked %d times in 50ms with a 5ms interval, want 12", looks)
+		}
+	})
 }
 
 func TestWaitForBatchCancelled(t *testing.T) {
