@@ -215,7 +215,7 @@ func (e *Env) try(method, path string, out any) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return 0, err

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path"
 	"path/filepath"
 	"time"
@@ -127,7 +128,7 @@ resource "rms_list_import" "i" {
 	returned := start.Add(run.Wall)
 	var polls []Event
 	for _, ev := range e.Events(start) {
-		if ev.Method == "GET" && ev.Route == "batches/{id}" {
+		if ev.Method == http.MethodGet && ev.Route == "batches/{id}" {
 			polls = append(polls, ev)
 		}
 	}

@@ -229,7 +229,7 @@ func (b *Bench) Timing(ctx context.Context, n int) (TimingResult, error) {
 	if err != nil {
 		return TimingResult{}, err
 	}
-	defer e.Close()
+	defer b.closeEmulator(e)
 	contact := &TimingSubject{Name: SubjectContact}
 	data := &TimingSubject{Name: SubjectData}
 	variants := make([]*TimingSubject, len(b.PlanVariants))

@@ -116,7 +116,7 @@ func TestCreateAnswers(t *testing.T) {
 			name: "text body and a Location", post: func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Location", "/rest/1000/projects/9")
 				w.Header().Set("Content-Type", "text/plain")
-				w.WriteHeader(201)
+				w.WriteHeader(http.StatusCreated)
 				_, _ = w.Write([]byte("Created"))
 			},
 			get:  map[string]func(http.ResponseWriter, *http.Request){projectsURL + "/9": answer(200, projectJSON)},
@@ -130,7 +130,7 @@ func TestCreateAnswers(t *testing.T) {
 		{
 			name: "JSON entity labelled as text", post: func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-				w.WriteHeader(201)
+				w.WriteHeader(http.StatusCreated)
 				_, _ = w.Write([]byte(projectJSON))
 			},
 			want: wantProject, wantReqs: []string{"POST " + projectsURL},

@@ -187,7 +187,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return resp, nil
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	apiErr := newAPIError(r.method, req.URL.Path, resp.StatusCode, resp.Header.Get("Content-Type"), raw)
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
@@ -215,7 +215,7 @@ func (c *Client) doJSON(ctx context.Context, method, path string, query url.Valu
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	return decodeJSON(resp, out)
 }
 

@@ -471,7 +471,7 @@ func TestAPIErrors(t *testing.T) {
 		}
 		mustContain(t, err.Error(), "POST /rest/1000/projects")
 		mustContain(t, err.Error(), "502 Bad Gateway")
-		if apiErr, ok := AsAPIError(err); !ok || apiErr.StatusCode != 502 {
+		if apiErr, ok := AsAPIError(err); !ok || apiErr.StatusCode != http.StatusBadGateway {
 			t.Errorf("AsAPIError = %v, %v", apiErr, ok)
 		}
 		if n.get() != 1 {

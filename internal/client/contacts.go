@@ -166,7 +166,7 @@ func (c *Client) SetSubscriptionStatus(ctx context.Context, listID, originalID s
 	if err != nil {
 		return nil, fmt.Errorf("setting the subscription status of contact %q of list %s: %w", originalID, listID, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONResponse))
 	if err != nil {
 		return nil, fmt.Errorf("setting the subscription status of contact %q of list %s: reading the answer: %w", originalID, listID, err)
@@ -204,7 +204,7 @@ func (c *Client) ListContactsPage(ctx context.Context, listID string, page, page
 	if err != nil {
 		return ContactsPage{}, fmt.Errorf("reading the contacts of list %s (page %d): %w", listID, page, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	out := ContactsPage{Total: -1}
 	if n, err := strconv.Atoi(resp.Header.Get("X-Total-Count")); err == nil && n >= 0 {
 		out.Total = n

@@ -51,10 +51,10 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
 		u, _ := url.Parse("http://127.0.0.1/rest/1/projects/5")
 		resp := &http.Response{
-			StatusCode: 200,
+			StatusCode: http.StatusOK,
 			Header:     http.Header{"Content-Type": []string{contentType}},
 			Body:       io.NopCloser(bytes.NewReader(body)),
-			Request:    &http.Request{Method: "GET", URL: u},
+			Request:    &http.Request{Method: http.MethodGet, URL: u},
 		}
 		var p Project
 		if err := decodeJSON(resp, &p); err != nil && !strings.Contains(err.Error(), "GET /rest/1/projects/5") {

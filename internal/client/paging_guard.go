@@ -54,7 +54,7 @@ func getPage[T any](ctx context.Context, c *Client, collection string, q url.Val
 	if err != nil {
 		return out, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	if n, err := strconv.Atoi(resp.Header.Get("X-Total-Count")); err == nil && n >= 0 {
 		out.total = n
 	}

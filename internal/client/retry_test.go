@@ -364,7 +364,7 @@ func TestBackoff(t *testing.T) {
 		resp *http.Response
 	}{
 		{"no response", nil},
-		{"503 without header", &http.Response{StatusCode: 503, Header: http.Header{}}},
+		{"503 without header", &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{}}},
 		{"502 ignores Retry-After", withRetryAfter(502, "60")},
 		{"504 ignores Retry-After", withRetryAfter(504, "60")},
 		{"429 with garbage", withRetryAfter(429, "soon")},

@@ -65,13 +65,13 @@ func req(method, path string, body any, opts ...reqOption) func(*testing.T, http
 }
 
 // withExport starts a PROJECTS export (batch 5), then GETs path.
-func withExport(path string, opts ...reqOption) func(*testing.T, http.Handler) *httptest.ResponseRecorder {
+func withExport(path string) func(*testing.T, http.Handler) *httptest.ResponseRecorder {
 	return func(t *testing.T, h http.Handler) *httptest.ResponseRecorder {
 		rec := do(t, h, http.MethodPost, wireExport, map[string]any{"exportType": "PROJECTS", "period": "TODAY"})
 		if rec.Code >= 300 {
 			t.Fatalf("starting export: %d %s", rec.Code, rec.Body)
 		}
-		return do(t, h, http.MethodGet, path, nil, opts...)
+		return do(t, h, http.MethodGet, path, nil)
 	}
 }
 

@@ -101,14 +101,14 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf 
 	seen := map[string]bool{}
 	for i, h := range header {
 		h = strings.TrimSpace(h)
-		switch {
-		case h == "":
+		switch h {
+		case "":
 			return fileContacts{}, fmt.Errorf("column %d of the header row has no name", i+1)
-		case h == identity:
+		case identity:
 			idIdx = i
-		case h == fileEmailStatusColumn:
+		case fileEmailStatusColumn:
 			emailIdx = i
-		case h == fileMobileStatusColumn:
+		case fileMobileStatusColumn:
 			mobileIdx = i
 		default:
 			name, ok, err := nameOf(ctx, h)

@@ -103,7 +103,11 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer func() {
+			if cerr := f.Close(); cerr != nil {
+				fmt.Fprintln(os.Stderr, "rms-bench: writing the report:", cerr)
+			}
+		}()
 		w = io.MultiWriter(os.Stdout, f)
 	}
 	rep := bench.Report{W: w}
