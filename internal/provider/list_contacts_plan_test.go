@@ -161,7 +161,6 @@ func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed
 	return resp
 }
 
-
 // fileModel is an rms_list_contacts of list 42 reading file.
 func fileModel(file string) listContactsModel {
 	return listContactsModel{
@@ -239,4 +238,20 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 			t.Errorf("diagnostics %v", resp.Diagnostics)
 		}
 	})
+}
+
+// TestFileChangedSincePlan: the check an apply makes before writing
+// anything for a file input.
+func TestFileChangedSincePlan(t *testing.T) {
+	if err := fileChangedSincePlan("c.csv", types.StringValue("abc"), "abc"); err != nil {
+		t.Errorf("unchanged file refused: %v", err)
+	}
+	if err := fileChangedSincePlan("c.csv", types.StringUnknown(), "abc"); err != nil {
+		t.Errorf("a digest unknown at plan refused: %v", err)
+	}
+	err := fileChangedSincePlan("c.csv", types.StringValue("abc"), "def")
+	if err == nil {
+		t.Fatal("a changed file is accepted")
+	}
+	wantParts(t, err.Error(), "c.csv changed after the plan was made", "def", "the plan has abc", "nothing was written", "Plan and apply again")
 }
