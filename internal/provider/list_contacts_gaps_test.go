@@ -240,3 +240,56 @@ func TestAccListContactsImportByIdentity(t *testing.T) {
 		},
 	})
 }
+
+// TestAccListContactsNoRefresh: with `terraform plan -refresh=false` the
+// plan works from the state: a changed file is planned (service_sha256
+// unknown, the apply reads the list itself and also writes back drift it
+// finds), and drift alone is not seen. The plan's warning that it works
+// from the state is unit-tested (TestListContactsModifyPlanWarnings).
+func TestAccListContactsNoRefresh(t *testing.T) {
+	const n = 3
+	env := acctest.NewEnv(t, emulator.Options{})
+	listID := newTestList(t, env)
+	file := filepath.Join(t.TempDir(), "contacts.csv")
+	writeFile(t, file, fileRows(n, nil))
+	cfg := env.Config(listContactsFileConfig(listID, file))
+	changed := func(i int, first, _ *string) {
+		if i == 2 {
+			*first = "Changed 2"
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		AdditionalCLIOptions:     &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}},
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/r-0001", map[string]any{"properties": map[string]any{"firstname": "Elsewhere"}}, nil)
+					writeFile(t, file, fileRows(n, changed))
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(listContactsFileAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(listContactsFileAddr, tfjsonpath.New("service_sha256")),
+				}},
+				Check: func(*terraform.State) error {
+					return wantFileRows(t, env, listID, n, func(i int) string {
+						if i == 2 {
+							return "Changed 2"
+						}
+						return defaultName(i)
+					})
+				},
+			},
+			{
+				// drift alone: a plan without refresh cannot see it (an empty plan)
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "lists/"+listID+"/contacts/r-0000", map[string]any{"properties": map[string]any{"firstname": "Elsewhere"}}, nil)
+				},
+				Config:   cfg,
+				PlanOnly: true,
+			},
+		},
+	})
+}
