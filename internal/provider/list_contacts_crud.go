@@ -64,6 +64,16 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	if diags.HasError() {
 		return
 	}
+	// A file rewritten after the plan would make the apply write contacts
+	// nobody reviewed, and Terraform would then report the new digest as
+	// an inconsistent result: refuse before anything is written, as
+	// rms_list_import does.
+	if plan.isFile() {
+		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, desiredDigest(desired.Contacts, desired.Columns)); err != nil {
+			diags.AddAttributeError(path.Root("source_file"), "Source file changed after the plan", err.Error())
+			return
+		}
+	}
 
 	out := plan
 	out.ID = types.StringValue(listID)
@@ -333,4 +343,14 @@ func (r *listContactsResource) ImportState(ctx context.Context, req resource.Imp
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
 	}
 	setIdentity(ctx, resp.Identity, listContactsIdentity{ListID: types.StringValue(listID)}, &resp.Diagnostics)
+}
+
+// fileChangedSincePlan compares the digest of the source file's contacts
+// at apply with the one planned (desired_sha256); an unknown plan value (the
+// list id was not known at plan time) is nothing to compare with.
+func fileChangedSincePlan(file string, planned types.String, got string) error {
+	if planned.IsNull() || planned.IsUnknown() || planned.ValueString() == got {
+		return nil
+	}
+	return fmt.Errorf("%s changed after the plan was made (the SHA-256 of its contacts is %s, the plan has %s); nothing was written. Plan and apply again", file, got, planned.ValueString())
 }

@@ -1,0 +1,257 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// wantParts fails t for each part msg does not contain.
+func wantParts(t *testing.T, msg string, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(msg, p) {
+			t.Errorf("the message does not say %q:\n%s", p, msg)
+		}
+	}
+}
+
+// TestPlanSummary: the text of the plan warning, from a real diff, for each
+// thing a plan's own diff cannot show.
+func TestPlanSummary(t *testing.T) {
+	lastSubscribed := func(string) (string, string) { return sub, sub }
+	// 12 new contacts n-00..n-11 and 2 changed c-1, c-2.
+	var desired []desiredContact
+	service := map[string]serviceContact{}
+	for i := range 2 {
+		id := fmt.Sprintf("c-%d", i+1)
+		desired = append(desired, desiredContact{ID: id, Props: map[string]string{"email": id + "@new"}})
+		service[id] = serviceContact{Props: map[string]string{"email": id + "@old"}, Email: sub, Mobile: sub}
+	}
+	for i := range 12 {
+		desired = append(desired, desiredContact{ID: fmt.Sprintf("n-%02d", i), Props: map[string]string{"email": "n@x"}})
+	}
+	optedOut := []desiredContact{{ID: "o-1", Props: map[string]string{}, Email: sub}, {ID: "o-2", Props: map[string]string{}, Email: sub}}
+	optedOutService := map[string]serviceContact{"o-1": {Email: unsub, Mobile: sub}, "o-2": {Email: unsub, Mobile: sub}}
+	unnamed := map[string]serviceContact{
+		"x-1": {Email: sub, Mobile: sub}, "x-2": {Email: unsub, Mobile: sub}, "x-3": {Email: sub, Mobile: unsub},
+		"x-gone": {Email: unsub, Mobile: unsub}, // already unsubscribed on both: nothing to do
+	}
+
+	cases := []struct {
+		name    string
+		desired []desiredContact
+		service map[string]serviceContact
+		opts    diffOptions
+		file    bool
+		want    []string // parts, in this order
+		not     []string
+	}{
+		{
+			name: "file: counts and first ids of adds and changes", desired: desired, service: service, file: true,
+			want: []string{
+				`12 to add: "n-00", "n-01", "n-02", "n-03", "n-04", "n-05", "n-06", "n-07", "n-08", "n-09" and 2 more`,
+				`2 to change: "c-1", "c-2"`,
+			},
+			not: []string{"n-10", "unsubscribe", "opted out"},
+		},
+		{
+			name: "map: adds and changes are in Terraform's diff, not in the warning", desired: desired, service: service,
+			want: nil,
+		},
+		{
+			name: "exclusive: count and first ids of the unsubscriptions", service: unnamed, opts: diffOptions{Exclusive: true},
+			want: []string{`3 to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): "x-1", "x-2", "x-3".`},
+			not:  []string{"x-gone"},
+		},
+		{
+			name: "opt-outs honoured", desired: optedOut, service: optedOutService, opts: diffOptions{Applied: lastSubscribed},
+			want: []string{`2 opted out outside Terraform and stay unsubscribed though the configuration says SUBSCRIBED (set allow_resubscribe only if they agreed): "o-1", "o-2".`},
+		},
+		{
+			name: "opt-outs honoured, file", desired: optedOut, service: optedOutService, opts: diffOptions{Applied: lastSubscribed}, file: true,
+			want: []string{`2 opted out outside Terraform`},
+			not:  []string{"to change"},
+		},
+		{
+			name: "allow_resubscribe: no opt-out named", desired: optedOut, service: optedOutService, opts: diffOptions{Applied: lastSubscribed, AllowResubscribe: true}, file: true,
+			want: []string{`2 to change: "o-1", "o-2"`},
+			not:  []string{"opted out"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := planSummary(diffContacts(c.desired, c.service, c.opts), c.file)
+			if len(c.want) == 0 {
+				if got != "" {
+					t.Fatalf("planSummary = %q, want none", got)
+				}
+				return
+			}
+			if !strings.HasPrefix(got, "Contacts ") || !strings.HasSuffix(got, ".") {
+				t.Errorf("not a sentence: %q", got)
+			}
+			wantParts(t, got, c.want...)
+			last := -1
+			for _, w := range c.want {
+				if i := strings.Index(got, w); i < last {
+					t.Errorf("%q comes out of order in %q", w, got)
+				} else {
+					last = i
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Errorf("the message says %q:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
+// listContactsModifyPlan drives the resource's ModifyPlan as the framework
+// calls it: state (nil: create) and plan (nil: destroy), with the listing
+// a refresh of this run would have handed over (nil: none).
+func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed map[string]serviceContact) resource.ModifyPlanResponse {
+	t.Helper()
+	ctx := context.Background()
+	r := &listContactsResource{data: &providerData{client: &client.Client{}, attributes: newAttributeCache(nil), listContacts: &listContactsSnapshots{}}}
+	var sch resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sch)
+	value := func(m *listContactsModel) tftypes.Value {
+		raw := tftypes.NewValue(sch.Schema.Type().TerraformType(ctx), nil)
+		if m == nil {
+			return raw
+		}
+		st := tfsdk.State{Schema: sch.Schema, Raw: raw}
+		if d := st.Set(ctx, m); d.HasError() {
+			t.Fatal(d)
+		}
+		return st.Raw
+	}
+	if listed != nil {
+		r.data.listContacts.put("42", listed)
+	}
+	config := plan
+	if config == nil {
+		config = state
+	}
+	req := resource.ModifyPlanRequest{
+		Config: tfsdk.Config{Raw: value(config), Schema: sch.Schema},
+		State:  tfsdk.State{Raw: value(state), Schema: sch.Schema},
+		Plan:   tfsdk.Plan{Raw: value(plan), Schema: sch.Schema},
+	}
+	resp := resource.ModifyPlanResponse{Plan: req.Plan}
+	r.ModifyPlan(ctx, req, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("ModifyPlan: %v", resp.Diagnostics)
+	}
+	return resp
+}
+
+// fileModel is an rms_list_contacts of list 42 reading file.
+func fileModel(file string) listContactsModel {
+	return listContactsModel{
+		ID: types.StringValue("42"), ListID: types.StringValue("42"), Contacts: types.MapNull(listContactEntryType),
+		SourceFile: types.StringValue(file), Delimiter: types.StringValue(","), Encoding: types.StringValue("UTF8"),
+		IdentityColumn: types.StringNull(), Exclusive: types.BoolValue(false), AllowResubscribe: types.BoolValue(false),
+		BatchThreshold: types.Int64Value(defaultBatchThreshold), ContactCount: types.Int64Value(1),
+		DesiredSHA256: types.StringValue("before"), ServiceSHA256: types.StringValue("before"), UnmanagedSubscribed: types.Int64Value(0),
+		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType})},
+	}
+}
+
+// TestListContactsModifyPlanWarnings: a file input's plan names what it
+// adds, changes and unsubscribes from the refresh's listing; without a
+// listing (-refresh=false) it says that it works from the state.
+func TestListContactsModifyPlanWarnings(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "contacts.csv")
+	if err := os.WriteFile(file, []byte("originalId,email,email_status\nnew-1,n1@x,\nnew-2,n2@x,\nold,old@new,\nout,out@x,SUBSCRIBED\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	service := map[string]serviceContact{
+		"old":      {Props: map[string]string{"email": "old@old"}, Email: sub, Mobile: sub},
+		"out":      {Props: map[string]string{"email": "out@x"}, Email: unsub, Mobile: sub},
+		"stranger": {Props: map[string]string{"email": "s@x"}, Email: sub, Mobile: sub},
+	}
+	state := fileModel(file)
+
+	t.Run("listed", func(t *testing.T) {
+		plan := fileModel(file)
+		plan.Exclusive = types.BoolValue(true)
+		resp := listContactsModifyPlan(t, &state, &plan, service)
+		if len(resp.Diagnostics) != 1 || resp.Diagnostics.WarningsCount() != 1 {
+			t.Fatalf("diagnostics %v, want one warning", resp.Diagnostics)
+		}
+		w := resp.Diagnostics[0]
+		if w.Summary() != "Contacts of list 42 to change" {
+			t.Errorf("summary %q", w.Summary())
+		}
+		wantParts(t, w.Detail(), `2 to add: "new-1", "new-2"`, `1 to change: "old"`, `1 to unsubscribe (exclusive;`, `"stranger"`, `1 opted out outside Terraform`, `"out"`)
+		var got listContactsModel
+		resp.Plan.Get(context.Background(), &got)
+		if got.DesiredSHA256.ValueString() == "before" || got.DesiredSHA256.IsUnknown() || !got.ServiceSHA256.IsUnknown() || got.UnmanagedSubscribed.ValueInt64() != 0 {
+			t.Errorf("planned desired_sha256 %s, service_sha256 %s, unmanaged_subscribed %s", got.DesiredSHA256, got.ServiceSHA256, got.UnmanagedSubscribed)
+		}
+	})
+	t.Run("refresh=false", func(t *testing.T) {
+		plan := fileModel(file)
+		resp := listContactsModifyPlan(t, &state, &plan, nil)
+		if len(resp.Diagnostics) != 1 || resp.Diagnostics.WarningsCount() != 1 {
+			t.Fatalf("diagnostics %v, want one warning", resp.Diagnostics)
+		}
+		w := resp.Diagnostics[0]
+		if w.Summary() != "Contacts to change not counted" {
+			t.Errorf("summary %q", w.Summary())
+		}
+		wantParts(t, w.Detail(), "-refresh=false", "works from the state", "the apply reads the list and writes what differs")
+	})
+	t.Run("nothing to do", func(t *testing.T) {
+		// The state says the service is as the file wants: no listing, no
+		// change, so nothing to warn about.
+		plan := fileModel(file)
+		probe := listContactsModifyPlan(t, &state, &plan, service)
+		var planned listContactsModel
+		probe.Plan.Get(context.Background(), &planned)
+		steady := fileModel(file)
+		steady.DesiredSHA256, steady.ServiceSHA256 = planned.DesiredSHA256, planned.DesiredSHA256
+		plan = steady
+		if resp := listContactsModifyPlan(t, &steady, &plan, nil); len(resp.Diagnostics) != 0 {
+			t.Errorf("diagnostics %v, want none", resp.Diagnostics)
+		}
+	})
+	t.Run("destroy", func(t *testing.T) {
+		resp := listContactsModifyPlan(t, &state, nil, nil)
+		if resp.Diagnostics.WarningsCount() != 1 || !strings.Contains(resp.Diagnostics[0].Detail(), "unsubscribes its 1 managed contacts") {
+			t.Errorf("diagnostics %v", resp.Diagnostics)
+		}
+	})
+}
+
+// TestFileChangedSincePlan: the check an apply makes before writing
+// anything for a file input.
+func TestFileChangedSincePlan(t *testing.T) {
+	if err := fileChangedSincePlan("c.csv", types.StringValue("abc"), "abc"); err != nil {
+		t.Errorf("unchanged file refused: %v", err)
+	}
+	if err := fileChangedSincePlan("c.csv", types.StringUnknown(), "abc"); err != nil {
+		t.Errorf("a digest unknown at plan refused: %v", err)
+	}
+	err := fileChangedSincePlan("c.csv", types.StringValue("abc"), "def")
+	if err == nil {
+		t.Fatal("a changed file is accepted")
+	}
+	wantParts(t, err.Error(), "c.csv changed after the plan was made", "def", "the plan has abc", "nothing was written", "Plan and apply again")
+}
