@@ -7,5 +7,5 @@
 //
 // It maps Terraform values onto internal/client and holds no HTTP code:
 // paths, headers, retries and error decoding belong to the client. Terraform
-// types never leave this package.
+// types never reach internal/client.
 package provider
