@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/logging"
+	"github.com/rms-labs/terraform-provider-rms/internal/profile"
 	"github.com/rms-labs/terraform-provider-rms/internal/provider"
 )
 
@@ -23,10 +25,10 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
-	if err := quietUnreadLogsInProcess(debug); err != nil {
+	if err := logging.QuietUnreadLogs(debug); err != nil {
 		log.Fatal(err.Error())
 	}
-	stopProfile, err := startCPUProfile(os.LookupEnv)
+	stopProfile, err := profile.StartCPU(os.LookupEnv)
 	if err != nil {
 		log.Fatal(err.Error())
 	}

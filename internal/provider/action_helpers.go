@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 // What the actions share. An action has no state: a wait it cannot finish
@@ -24,7 +24,7 @@ func actionTimeoutAttribute(what string) schema.StringAttribute {
 		Optional: true,
 		Description: fmt.Sprintf("How long to wait for the %s's batch, as a Go duration (`45m`, `2h`). Default `30m`. "+
 			"When it passes, the action fails; the batch goes on running on the service, and invoking the action again starts a new one.", what),
-		Validators: []validator.String{durationValidator{}},
+		Validators: []validator.String{validators.Timeout()},
 	}
 }
 
@@ -91,23 +91,4 @@ func nameAction(actionType string, diags diag.Diagnostics) diag.Diagnostics {
 		}
 	}
 	return out
-}
-
-// durationValidator accepts a positive Go duration.
-type durationValidator struct{}
-
-func (durationValidator) Description(context.Context) string {
-	return "a positive Go duration such as 45m or 2h"
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid timeout",
-			fmt.Sprintf("%q is not a positive Go duration; write it like 45m, 2h or 90s.", req.ConfigValue.ValueString()))
-	}
 }

@@ -10,13 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -183,44 +181,4 @@ func downloadToFile(ctx context.Context, c *client.Client, batchID, path string)
 		return nil, fmt.Errorf("moving the download into place at %s: %w", path, err)
 	}
 	return d, nil
-}
-
-// enumValidator accepts one of a fixed set of values, and names the value
-// meant where the refused one is a known mistake or differs only in case.
-type enumValidator struct {
-	allowed []string
-	hints   map[string]string // refused value (upper case) -> the value meant
-	note    string            // appended to the message, e.g. why a value is missing
-}
-
-var _ validator.String = enumValidator{}
-
-func (v enumValidator) Description(context.Context) string {
-	return "value must be one of: " + strings.Join(v.allowed, ", ")
-}
-
-func (v enumValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v enumValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	got := req.ConfigValue.ValueString()
-	if slices.Contains(v.allowed, got) {
-		return
-	}
-	upper := strings.ToUpper(strings.TrimSpace(got))
-	hint := v.hints[upper]
-	if hint == "" && slices.Contains(v.allowed, upper) {
-		hint = upper
-	}
-	msg := fmt.Sprintf("%q is not allowed", got)
-	if hint != "" {
-		msg += fmt.Sprintf("; use %q", hint)
-	}
-	msg += ". Allowed values: " + strings.Join(v.allowed, ", ") + "."
-	if v.note != "" {
-		msg += " " + v.note
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), msg)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/dynamic"
 )
 
 var (
@@ -85,7 +86,7 @@ func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			addEntityError(&resp.Diagnostics, "Unable to read "+collection+"/"+m.ID.ValueString(), collection, err)
 			return
 		}
-		out, err := dynamicFromJSON(e, types.DynamicNull())
+		out, err := dynamic.FromJSON(e, types.DynamicNull())
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to convert the entity", err.Error())
 			return
@@ -103,7 +104,7 @@ func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	for i, e := range all {
 		items[i] = e
 	}
-	v, err := jsonToValue(items, nil)
+	v, err := dynamic.JSONToValue(items, nil)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to convert the entities", err.Error())
 		return

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/dynamic"
 )
 
 var (
@@ -86,7 +87,7 @@ func (r *genericListResource) List(ctx context.Context, req list.ListRequest, st
 func importedEntityModel(collection, id string, e client.Entity) (genericResourceModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	m := genericResourceModel{ID: types.StringValue(id), Collection: types.StringValue(collection)}
-	body, err := dynamicFromJSON(withoutReserved(e), types.DynamicNull())
+	body, err := dynamic.FromJSON(withoutReserved(e), types.DynamicNull())
 	if err != nil {
 		diags.AddError("Unable to convert the entity", fmt.Sprintf("%s/%s: %s", collection, id, err))
 		return m, diags

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/dynamicvalidator"
@@ -21,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/dynamic"
 )
 
 var (
@@ -133,12 +135,12 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	plan.SensitiveBody = types.DynamicNull()
 	collection := plan.Collection.ValueString()
-	body, err := dynamicObjectToJSON(plan.Body)
+	body, err := dynamic.ObjectToJSON(plan.Body)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("body"), "Invalid body", err.Error())
 		return
 	}
-	secretKeys := sortedKeys(secrets)
+	secretKeys := slices.Sorted(maps.Keys(secrets))
 	// The read-back after an interrupted create matches the plain keys only:
 	// the service may keep the secrets without echoing them.
 	e, err := r.data.client.CreateEntityOnce(ctx, collection, withSecrets(body, secrets), secretKeys...)
@@ -189,14 +191,14 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if !state.Body.IsNull() && !state.Body.IsUnderlyingValueNull() {
 		// Compare only the keys the configuration wrote: server-added keys
 		// stay out of body (and so out of every plan).
-		prior, err := valueToJSON(state.Body)
+		prior, err := dynamic.ValueToJSON(state.Body)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to read the body in state", err.Error())
 			return
 		}
-		bodyJSON = projectJSON(remote, prior)
+		bodyJSON = dynamic.ProjectJSON(remote, prior)
 	}
-	body, err := dynamicFromJSON(bodyJSON, state.Body)
+	body, err := dynamic.FromJSON(bodyJSON, state.Body)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to convert the entity", fmt.Sprintf("%s/%s: %s", collection, id, err))
 		return
@@ -219,12 +221,12 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	plan.SensitiveBody = types.DynamicNull()
 	collection, id := state.Collection.ValueString(), state.ID.ValueString()
-	planned, err := dynamicObjectToJSON(plan.Body)
+	planned, err := dynamic.ObjectToJSON(plan.Body)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("body"), "Invalid body", err.Error())
 		return
 	}
-	prior, err := dynamicObjectToJSON(state.Body)
+	prior, err := dynamic.ObjectToJSON(state.Body)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to read the body in state", err.Error())
 		return
@@ -236,7 +238,7 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 		addEntityError(&resp.Diagnostics, "Unable to read "+collection+"/"+id+" before updating it", collection, err)
 		return
 	}
-	put := mergeBody(withoutReserved(current), planned, prior)
+	put := dynamic.MergeBody(withoutReserved(current), planned, prior)
 	// Every update sends the configured secrets: the configuration holds
 	// them, and a service that replaces rather than merges on PUT would
 	// otherwise lose keys it never echoes. A key dropped from sensitive_body
@@ -255,7 +257,7 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	plan.ID = state.ID
-	secretKeys := sortedKeys(secrets)
+	secretKeys := slices.Sorted(maps.Keys(secrets))
 	resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
 	resp.Diagnostics.Append(setOutput(&plan, e, secretKeys)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
@@ -293,7 +295,7 @@ func (r *genericResource) ImportState(ctx context.Context, req resource.ImportSt
 // sensitive_body: a service that echoes a secret must not put it in state.
 func setOutput(m *genericResourceModel, e client.Entity, secretKeys []string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	out, err := dynamicFromJSON(without(e, secretKeys), types.DynamicNull())
+	out, err := dynamic.FromJSON(without(e, secretKeys), types.DynamicNull())
 	if err != nil {
 		diags.AddError("Unable to convert the entity", err.Error())
 		return diags
@@ -336,7 +338,7 @@ func configSensitiveBody(ctx context.Context, cfg tfsdk.Config, diags *diag.Diag
 	if v.IsNull() || v.IsUnderlyingValueNull() {
 		return nil
 	}
-	obj, err := dynamicObjectToJSON(v)
+	obj, err := dynamic.ObjectToJSON(v)
 	if err != nil {
 		diags.AddAttributeError(path.Root("sensitive_body"), "Invalid sensitive_body", err.Error())
 		return nil

@@ -22,6 +22,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 var (
@@ -157,7 +159,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed:    true,
 				Default:     stringdefault.StaticString(","),
 				Description: "The column delimiter of `source_file`, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"`, `\"|\"`.",
-				Validators:  []validator.String{delimiterValidator{}},
+				Validators:  []validator.String{validators.Delimiter()},
 			},
 			"encoding": schema.StringAttribute{
 				Optional:    true,

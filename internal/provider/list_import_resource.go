@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 var (
@@ -91,8 +92,8 @@ var importFields = map[string]path.Path{
 }
 
 var (
-	importTypeValidator     = enumValidator{allowed: client.ImportTypes}
-	importEncodingValidator = enumValidator{allowed: client.ImportEncodings, hints: map[string]string{
+	importTypeValidator     = validators.Enum{Allowed: client.ImportTypes}
+	importEncodingValidator = validators.Enum{Allowed: client.ImportEncodings, Hints: map[string]string{
 		"UTF-8": "UTF8", "UTF-16": "UTF16", "UTF-16LE": "UTF16", "UTF-16BE": "UTF16",
 		"LATIN1": "ISO-8859-1", "LATIN-1": "ISO-8859-1", "ISO8859-1": "ISO-8859-1",
 		"WINDOWS-1252": "ANSI", "CP1252": "ANSI",
@@ -153,7 +154,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 				Computed:      true,
 				Default:       stringdefault.StaticString(","),
 				Description:   "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code. Changing it runs a new import.",
-				Validators:    []validator.String{delimiterValidator{}},
+				Validators:    []validator.String{validators.Delimiter()},
 				PlanModifiers: replace,
 			},
 			"encoding": schema.StringAttribute{
@@ -490,25 +491,4 @@ func mapReplaceUnlessImported() planmodifier.Map {
 	return mapplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
 		resp.RequiresReplace = !importedState(ctx, req.State.GetAttribute, &resp.Diagnostics)
 	}, "Any change runs a new import.", "Any change runs a new import.")
-}
-
-// delimiterValidator checks that the delimiter is one character the
-// service can take.
-type delimiterValidator struct{}
-
-func (delimiterValidator) Description(context.Context) string {
-	return "a single ASCII character other than a line break or the double quote"
-}
-
-func (v delimiterValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (delimiterValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := client.DelimiterCode(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid delimiter", err.Error()+".")
-	}
 }

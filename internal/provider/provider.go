@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/functions"
 )
 
 var (
@@ -208,9 +210,9 @@ func (p *RMSProvider) EphemeralResources(context.Context) []func() ephemeral.Eph
 // Functions lists the provider functions.
 func (p *RMSProvider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{
-		NewBatchTimeFunction,
-		NewContactImportIDFunction,
-		NewDelimiterCodeFunction,
-		NewWebhookSignatureFunction,
+		functions.NewBatchTime,
+		functions.NewContactImportID,
+		functions.NewDelimiterCode,
+		functions.NewWebhookSignature,
 	}
 }

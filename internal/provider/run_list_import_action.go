@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 var (
@@ -73,7 +75,7 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"delimiter": schema.StringAttribute{
 				Optional:    true,
 				Description: "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code.",
-				Validators:  []validator.String{delimiterValidator{}},
+				Validators:  []validator.String{validators.Delimiter()},
 			},
 			"encoding": schema.StringAttribute{
 				Optional:    true,

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 var (
@@ -83,8 +84,8 @@ var exportFields = map[string]path.Path{
 // plan time. The interface's own sample request uses OPENED, which the
 // service refuses: the diagnostic points at OPENS.
 var (
-	exportTypeValidator = enumValidator{allowed: client.ExportTypes, hints: map[string]string{"OPENED": "OPENS", "OPEN": "OPENS"}}
-	periodValidator     = enumValidator{allowed: client.ExportPeriods, note: "The service exports at most the last two weeks; export daily to keep a longer history."}
+	exportTypeValidator = validators.Enum{Allowed: client.ExportTypes, Hints: map[string]string{"OPENED": "OPENS", "OPEN": "OPENS"}}
+	periodValidator     = validators.Enum{Allowed: client.ExportPeriods, Note: "The service exports at most the last two weeks; export daily to keep a longer history."}
 )
 
 func (r *statisticsExportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {

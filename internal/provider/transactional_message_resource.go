@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/dynamic"
 )
 
 // No ImportState and no resource identity (Terraform 1.12+), unlike every
@@ -240,7 +241,7 @@ func transactionalMessageBody(ctx context.Context, recipient *recipientModel, pr
 		diags.Append(properties.ElementsAs(ctx, &msg.Properties, false)...)
 	}
 	if !orderRows.IsNull() && !orderRows.IsUnderlyingValueNull() {
-		rows, err := valueToJSON(orderRows)
+		rows, err := dynamic.ValueToJSON(orderRows)
 		if err != nil {
 			diags.AddAttributeError(path.Root("order_rows"), "Invalid order_rows", err.Error())
 			return msg, diags

@@ -1,4 +1,4 @@
-package provider
+package dynamic
 
 import (
 	"bytes"
@@ -20,18 +20,18 @@ func FuzzDynamicJSONRoundTrip(f *testing.F) {
 		if err := dec.Decode(&in); err != nil || dec.More() {
 			return
 		}
-		v, err := jsonToValue(in, nil)
+		v, err := JSONToValue(in, nil)
 		if err != nil {
 			return // a refusal is fine; a panic is not
 		}
-		out, err := valueToJSON(v)
+		out, err := ValueToJSON(v)
 		if err != nil {
 			t.Fatalf("value from %s does not encode back: %v", raw, err)
 		}
 		if !sameJSON(t, in, out) {
 			t.Fatalf("round trip changed the value:\n in  %s\n out %s", mustJSON(t, in), mustJSON(t, out))
 		}
-		if p := projectJSON(in, in); !sameJSON(t, in, p) {
+		if p := ProjectJSON(in, in); !sameJSON(t, in, p) {
 			t.Fatalf("projecting a value onto itself changed it:\n in  %s\n out %s", mustJSON(t, in), mustJSON(t, p))
 		}
 	})

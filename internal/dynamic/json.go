@@ -1,4 +1,4 @@
-package provider
+package dynamic
 
 import (
 	"context"
@@ -25,9 +25,9 @@ import (
 // numberPrecision is the mantissa size Terraform's own number parser uses.
 const numberPrecision = 512
 
-// valueToJSON converts a known framework value to a JSON value. Unknown
+// ValueToJSON converts a known framework value to a JSON value. Unknown
 // values are refused: the caller must only convert what is known.
-func valueToJSON(v attr.Value) (any, error) {
+func ValueToJSON(v attr.Value) (any, error) {
 	if v == nil || v.IsNull() {
 		return nil, nil
 	}
@@ -42,7 +42,7 @@ func valueToJSON(v attr.Value) (any, error) {
 		if tv.IsUnderlyingValueUnknown() {
 			return nil, fmt.Errorf("value is not known yet")
 		}
-		return valueToJSON(tv.UnderlyingValue())
+		return ValueToJSON(tv.UnderlyingValue())
 	case basetypes.StringValue:
 		return tv.ValueString(), nil
 	case basetypes.BoolValue:
@@ -74,7 +74,7 @@ func valueToJSON(v attr.Value) (any, error) {
 func attrMapToJSON(in map[string]attr.Value) (map[string]any, error) {
 	out := make(map[string]any, len(in))
 	for k, e := range in {
-		j, err := valueToJSON(e)
+		j, err := ValueToJSON(e)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}
@@ -86,7 +86,7 @@ func attrMapToJSON(in map[string]attr.Value) (map[string]any, error) {
 func attrSliceToJSON(in []attr.Value) ([]any, error) {
 	out := make([]any, len(in))
 	for i, e := range in {
-		j, err := valueToJSON(e)
+		j, err := ValueToJSON(e)
 		if err != nil {
 			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
@@ -116,13 +116,13 @@ func parseJSONNumber(n json.Number) (*big.Float, error) {
 	return f, nil
 }
 
-// jsonToValue converts a JSON value to a framework value. hint, when not
+// JSONToValue converts a JSON value to a framework value. hint, when not
 // nil, is the type the value had before (in state or configuration): a list,
 // set or map the user wrote stays a list, set or map when the JSON fits it,
 // and an object or tuple passes its element types down. Without a hint (or
 // when the JSON does not fit it) objects become objects and arrays tuples,
 // which is what HCL's { } and [ ] literals are.
-func jsonToValue(v any, hint attr.Type) (attr.Value, error) {
+func JSONToValue(v any, hint attr.Type) (attr.Value, error) {
 	if _, ok := hint.(basetypes.DynamicType); ok {
 		hint = nil
 	}
@@ -206,7 +206,7 @@ func jsonArrayToValue(items []any, hint attr.Type) (attr.Value, error) {
 		if i < len(elemHints) {
 			eh = elemHints[i]
 		}
-		e, err := jsonToValue(item, eh)
+		e, err := JSONToValue(item, eh)
 		if err != nil {
 			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
@@ -245,7 +245,7 @@ func jsonObjectToValue(obj map[string]any, hint attr.Type) (attr.Value, error) {
 	attrs := make(map[string]attr.Value, len(obj))
 	attrTypes := make(map[string]attr.Type, len(obj))
 	for k, item := range obj {
-		e, err := jsonToValue(item, attrHints[k])
+		e, err := JSONToValue(item, attrHints[k])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}
@@ -264,7 +264,7 @@ func jsonObjectToValue(obj map[string]any, hint attr.Type) (attr.Value, error) {
 func convertUniform(items []any, elemType attr.Type) ([]attr.Value, bool) {
 	out := make([]attr.Value, len(items))
 	for i, item := range items {
-		e, err := jsonToValue(item, elemType)
+		e, err := JSONToValue(item, elemType)
 		if err != nil || !e.Type(context.Background()).Equal(elemType) {
 			return nil, false
 		}
@@ -282,13 +282,13 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// projectJSON keeps of remote only what the shape of prior names: the keys
+// ProjectJSON keeps of remote only what the shape of prior names: the keys
 // of objects prior holds (recursively, also inside arrays element by
 // element). Keys the server added are dropped, so they never show as a
 // diff; a key prior holds that the server no longer has is left out (the
 // plan then shows it being added back), except a key prior holds as null,
 // which the server's silence matches.
-func projectJSON(remote, prior any) any {
+func ProjectJSON(remote, prior any) any {
 	switch p := prior.(type) {
 	case map[string]any:
 		r, ok := remote.(map[string]any)
@@ -300,7 +300,7 @@ func projectJSON(remote, prior any) any {
 			rv, present := r[k]
 			switch {
 			case present:
-				out[k] = projectJSON(rv, pv)
+				out[k] = ProjectJSON(rv, pv)
 			case pv == nil:
 				out[k] = nil
 			}
@@ -314,7 +314,7 @@ func projectJSON(remote, prior any) any {
 		out := make([]any, len(r))
 		for i, rv := range r {
 			if i < len(p) {
-				out[i] = projectJSON(rv, p[i])
+				out[i] = ProjectJSON(rv, p[i])
 			} else {
 				out[i] = rv
 			}
@@ -324,13 +324,13 @@ func projectJSON(remote, prior any) any {
 	return remote
 }
 
-// mergeBody builds the PUT body of an update (the interface: send "all
+// MergeBody builds the PUT body of an update (the interface: send "all
 // fields as returned by a GET"): the user's planned body laid over the last
 // GET, object by object. Keys the prior body held that the plan no longer
 // has are removed: at the top level they are sent as null, which is how
 // the service's PUT removes a key; deeper down they are left out of the
 // object that replaces the stored one.
-func mergeBody(remote, planned, prior map[string]any) map[string]any {
+func MergeBody(remote, planned, prior map[string]any) map[string]any {
 	out := make(map[string]any, len(remote)+len(planned))
 	for k, v := range remote {
 		out[k] = v
@@ -368,14 +368,14 @@ func mergeValue(remote, planned, prior any) any {
 	return out
 }
 
-// dynamicFromJSON wraps a JSON value as a dynamic value, using hint's type
+// FromJSON wraps a JSON value as a dynamic value, using hint's type
 // (the prior value) to keep lists, sets and maps what they were.
-func dynamicFromJSON(v any, hint types.Dynamic) (types.Dynamic, error) {
+func FromJSON(v any, hint types.Dynamic) (types.Dynamic, error) {
 	var ht attr.Type
 	if !hint.IsNull() && !hint.IsUnknown() && !hint.IsUnderlyingValueNull() && !hint.IsUnderlyingValueUnknown() {
 		ht = hint.UnderlyingValue().Type(context.Background())
 	}
-	val, err := jsonToValue(v, ht)
+	val, err := JSONToValue(v, ht)
 	if err != nil {
 		return types.DynamicNull(), err
 	}
@@ -385,10 +385,10 @@ func dynamicFromJSON(v any, hint types.Dynamic) (types.Dynamic, error) {
 	return types.DynamicValue(val), nil
 }
 
-// dynamicObjectToJSON converts a dynamic value that must hold an object (or
+// ObjectToJSON converts a dynamic value that must hold an object (or
 // a map) to a JSON object.
-func dynamicObjectToJSON(v types.Dynamic) (map[string]any, error) {
-	j, err := valueToJSON(v)
+func ObjectToJSON(v types.Dynamic) (map[string]any, error) {
+	j, err := ValueToJSON(v)
 	if err != nil {
 		return nil, err
 	}

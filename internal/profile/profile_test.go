@@ -1,4 +1,4 @@
-package main
+package profile
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-func TestStartCPUProfile(t *testing.T) {
+func TestStartCPU(t *testing.T) {
 	t.Run("unset: nothing is written", func(t *testing.T) {
-		stop, err := startCPUProfile(func(string) (string, bool) { return "", false })
+		stop, err := StartCPU(func(string) (string, bool) { return "", false })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -17,7 +17,7 @@ func TestStartCPUProfile(t *testing.T) {
 	})
 	t.Run("a prefix: one profile per process", func(t *testing.T) {
 		prefix := filepath.Join(t.TempDir(), "cpu")
-		stop, err := startCPUProfile(func(k string) (string, bool) { return prefix, k == profileVariable })
+		stop, err := StartCPU(func(k string) (string, bool) { return prefix, k == profileVariable })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func TestStartCPUProfile(t *testing.T) {
 	})
 	t.Run("an unwritable prefix is an error", func(t *testing.T) {
 		prefix := filepath.Join(t.TempDir(), "missing", "cpu")
-		if _, err := startCPUProfile(func(string) (string, bool) { return prefix, true }); err == nil {
+		if _, err := StartCPU(func(string) (string, bool) { return prefix, true }); err == nil {
 			t.Error("no error")
 		}
 	})

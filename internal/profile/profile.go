@@ -1,4 +1,4 @@
-package main
+package profile
 
 import (
 	"fmt"
@@ -12,11 +12,11 @@ import (
 // command, so each writes its own file: the prefix, a dot, the process id.
 const profileVariable = "RMS_CPU_PROFILE"
 
-// startCPUProfile starts the CPU profile RMS_CPU_PROFILE asks for and
+// StartCPU starts the CPU profile RMS_CPU_PROFILE asks for and
 // returns the function that writes it out; it is called when the plugin
 // server has stopped (Terraform ends a plugin by asking it to stop, so
 // Serve returns).
-func startCPUProfile(lookup func(string) (string, bool)) (stop func(), err error) {
+func StartCPU(lookup func(string) (string, bool)) (stop func(), err error) {
 	prefix, ok := lookup(profileVariable)
 	if !ok || prefix == "" {
 		return func() {}, nil

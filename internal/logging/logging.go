@@ -1,4 +1,4 @@
-package main
+package logging
 
 import "os"
 
@@ -38,7 +38,8 @@ func quietUnreadLogs(debug bool, lookup func(string) (string, bool), set func(ke
 	return nil
 }
 
-// quietUnreadLogsInProcess applies quietUnreadLogs to this process.
-func quietUnreadLogsInProcess(debug bool) error {
+// QuietUnreadLogs applies quietUnreadLogs to this process; main calls it
+// before it serves the provider.
+func QuietUnreadLogs(debug bool) error {
 	return quietUnreadLogs(debug, os.LookupEnv, os.Setenv)
 }

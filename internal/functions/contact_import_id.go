@@ -1,15 +1,17 @@
-package provider
+package functions
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 )
 
 var _ function.Function = &contactImportIDFunction{}
 
-// NewContactImportIDFunction returns provider::rms::contact_import_id.
-func NewContactImportIDFunction() function.Function { return &contactImportIDFunction{} }
+// NewContactImportID returns provider::rms::contact_import_id.
+func NewContactImportID() function.Function { return &contactImportIDFunction{} }
 
 type contactImportIDFunction struct{}
 
@@ -48,13 +50,25 @@ func (f *contactImportIDFunction) Run(ctx context.Context, req function.RunReque
 }
 
 // checkedContactImportID checks the two parts of a contact's import id and
-// joins them with contactImportID.
+// joins them with a slash. It must build what rms_contact's import splits
+// (contactImportID and splitContactImportID in internal/provider); a test
+// there runs this function and splits its result.
 func checkedContactImportID(listID, originalID string) (string, *argumentError) {
-	if !isEntityID(listID) {
-		return "", argErr(0, "The list id "+quote(listID)+" is not a numeric list id, e.g. \"12\".")
+	if !isListID(listID) {
+		return "", argErr(0, "The list id "+strconv.Quote(listID)+" is not a numeric list id, e.g. \"12\".")
 	}
 	if originalID == "" {
 		return "", argErr(1, "The originalId is empty: give the key of the contact inside the list, e.g. its e-mail address.")
 	}
-	return contactImportID(listID, originalID), nil
+	return listID + "/" + originalID, nil
+}
+
+// isListID reports whether s is a server-assigned list id: decimal digits,
+// without spaces (the rule of isEntityID in internal/provider).
+func isListID(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
 }

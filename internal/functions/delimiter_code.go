@@ -1,4 +1,4 @@
-package provider
+package functions
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 
 var _ function.Function = &delimiterCodeFunction{}
 
-// NewDelimiterCodeFunction returns provider::rms::delimiter_code.
-func NewDelimiterCodeFunction() function.Function { return &delimiterCodeFunction{} }
+// NewDelimiterCode returns provider::rms::delimiter_code.
+func NewDelimiterCode() function.Function { return &delimiterCodeFunction{} }
 
 type delimiterCodeFunction struct{}
 

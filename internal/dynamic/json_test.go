@@ -1,4 +1,4 @@
-package provider
+package dynamic
 
 import (
 	"bytes"
@@ -58,11 +58,11 @@ func TestJSONRoundTrip(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			in := decodeTestJSON(t, in)
-			v, err := jsonToValue(in, nil)
+			v, err := JSONToValue(in, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := valueToJSON(v)
+			out, err := ValueToJSON(v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestValueToJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := valueToJSON(tt.in)
+			got, err := ValueToJSON(tt.in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +111,7 @@ func TestValueToJSON(t *testing.T) {
 			}
 		})
 	}
-	if _, err := valueToJSON(types.StringUnknown()); err == nil {
+	if _, err := ValueToJSON(types.StringUnknown()); err == nil {
 		t.Error("an unknown value converted without error")
 	}
 }
@@ -147,7 +147,7 @@ func TestJSONToValueKeepsHintedTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := jsonToValue(decodeTestJSON(t, tt.json), tt.hint)
+			v, err := JSONToValue(decodeTestJSON(t, tt.json), tt.hint)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,12 +170,12 @@ func TestDynamicRoundTripEqual(t *testing.T) {
 		map[string]attr.Type{"rows": inner.Type(context.Background()), "tags": tags.Type(context.Background()), "ratio": types.NumberType},
 		map[string]attr.Value{"rows": inner, "tags": tags, "ratio": mustNumber(t, "0.3")},
 	))
-	j, err := valueToJSON(body)
+	j, err := ValueToJSON(body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Through the wire, as the service would echo it.
-	back, err := dynamicFromJSON(decodeTestJSON(t, encodeTestJSON(t, j)), body)
+	back, err := FromJSON(decodeTestJSON(t, encodeTestJSON(t, j)), body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestProjectJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := projectJSON(decodeTestJSON(t, tt.remote), decodeTestJSON(t, tt.prior))
+			got := ProjectJSON(decodeTestJSON(t, tt.remote), decodeTestJSON(t, tt.prior))
 			if s := encodeTestJSON(t, got); s != tt.want {
 				t.Errorf("got %s, want %s", s, tt.want)
 			}
@@ -226,7 +226,7 @@ func TestMergeBody(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			obj := func(s string) map[string]any { return decodeTestJSON(t, s).(map[string]any) }
-			got := mergeBody(obj(tt.remote), obj(tt.planned), obj(tt.prior))
+			got := MergeBody(obj(tt.remote), obj(tt.planned), obj(tt.prior))
 			if s := encodeTestJSON(t, got); s != tt.want {
 				t.Errorf("got %s, want %s", s, tt.want)
 			}

@@ -1,97 +1,21 @@
 package provider
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// idAttribute is the computed, server-assigned id of a managed entity.
-func idAttribute(what string) schema.StringAttribute {
-	return schema.StringAttribute{
-		Computed:      true,
-		Description:   "Server-assigned id of the " + what + ".",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-	}
-}
-
-// dateCreatedAttribute never changes after create, so the plan keeps it.
-func dateCreatedAttribute(what string) schema.StringAttribute {
-	return schema.StringAttribute{
-		Computed:      true,
-		CustomType:    timetypes.RFC3339Type{},
-		Description:   "When the " + what + " was created (RFC 3339, set by the service).",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-	}
-}
-
-// dateModifiedAttribute changes on every update and is unknown in its plan.
-func dateModifiedAttribute(what string) schema.StringAttribute {
-	return schema.StringAttribute{
-		Computed:    true,
-		CustomType:  timetypes.RFC3339Type{},
-		Description: "When the " + what + " was last changed (RFC 3339, set by the service).",
-	}
-}
-
-// rfc3339 turns a server timestamp into a state value; an empty one is null.
-func rfc3339(t client.Timestamp) timetypes.RFC3339 {
-	if t.IsZero() {
-		return timetypes.NewRFC3339Null()
-	}
-	return timetypes.NewRFC3339ValueMust(t.String())
-}
-
-// stringPointer is nil for a null or unknown value.
-func stringPointer(v types.String) *string {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	s := v.ValueString()
-	return &s
-}
-
-// configuredData unpacks what Configure passed on. Nil means the provider is
-// not configured yet (its block holds unknown values during plan).
-func configuredData(data any, diags *diag.Diagnostics) *providerData {
-	if data == nil {
-		return nil
-	}
-	d, ok := data.(*providerData)
-	if !ok {
-		diags.AddError("Unexpected provider data",
-			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", data))
-		return nil
-	}
-	return d
-}
-
-// requireClient reports a missing client; resources call it before a call.
-func requireClient(d *providerData, diags *diag.Diagnostics) bool {
-	if d == nil || d.client == nil {
-		diags.AddError("Provider not configured",
-			"The rms provider has no client yet: its configuration holds values that are unknown until apply. Make base_url, customer_id, username and password known, or apply the resources they depend on first.")
-		return false
-	}
-	return true
-}
+// Diagnostics of the client's errors: what the service said, the
+// attribute to blame, and what the user can do about it.
 
 // addAPIError turns a client error into a diagnostic. A validation error
 // whose field maps to an attribute is attached to that attribute, so
@@ -173,42 +97,4 @@ func isClientCertificateRefused(err error) bool {
 	msg := op.Err.Error()
 	return strings.Contains(msg, "certificate required") || strings.Contains(msg, "bad certificate") ||
 		strings.Contains(msg, "unknown certificate authority")
-}
-
-// nullIfEmpty is a string the service may leave out: null when it did.
-func nullIfEmpty(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-// int64OrNull is a number the service sends as digits, or may leave out:
-// null when it did, or sent something else.
-func int64OrNull(s string) types.Int64 {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return types.Int64Null()
-	}
-	return types.Int64Value(n)
-}
-
-// saveMade records an object a create made whose answer could not be read
-// (client.MadeID): m is the plan with the id set and every value only the
-// service could give null. The create's error then makes Terraform save it
-// tainted, so nothing is left behind unmanaged and the next apply settles it.
-func saveMade(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, m any, id any, diags *diag.Diagnostics) {
-	diags.Append(state.Set(ctx, m)...)
-	setIdentity(ctx, identity, id, diags)
-}
-
-// privateGetter and privateSetter are the parts of the framework's private
-// state (resp.Private, req.Private) that resources use; its type is
-// internal to the framework.
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }

@@ -1,4 +1,4 @@
-package provider
+package functions
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 
 var _ function.Function = &webhookSignatureFunction{}
 
-// NewWebhookSignatureFunction returns provider::rms::webhook_signature.
-func NewWebhookSignatureFunction() function.Function { return &webhookSignatureFunction{} }
+// NewWebhookSignature returns provider::rms::webhook_signature.
+func NewWebhookSignature() function.Function { return &webhookSignatureFunction{} }
 
 type webhookSignatureFunction struct{}
 

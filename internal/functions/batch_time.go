@@ -1,4 +1,4 @@
-package provider
+package functions
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 
 var _ function.Function = &batchTimeFunction{}
 
-// NewBatchTimeFunction returns provider::rms::batch_time.
-func NewBatchTimeFunction() function.Function { return &batchTimeFunction{} }
+// NewBatchTime returns provider::rms::batch_time.
+func NewBatchTime() function.Function { return &batchTimeFunction{} }
 
 type batchTimeFunction struct{}
 

@@ -1,0 +1,7 @@
+// Package profile writes a CPU profile of the provider process when
+// RMS_CPU_PROFILE asks for one, for contributors measuring the provider
+// (BENCHMARKS.md).
+//
+// It is a leaf called by package main: it imports nothing of this module
+// and no Terraform package.
+package profile

@@ -1,0 +1,48 @@
+package provider
+
+import (
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// Conversions between the service's values and Terraform values that
+// several resources share.
+
+// rfc3339 turns a server timestamp into a state value; an empty one is null.
+func rfc3339(t client.Timestamp) timetypes.RFC3339 {
+	if t.IsZero() {
+		return timetypes.NewRFC3339Null()
+	}
+	return timetypes.NewRFC3339ValueMust(t.String())
+}
+
+// stringPointer is nil for a null or unknown value.
+func stringPointer(v types.String) *string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	s := v.ValueString()
+	return &s
+}
+
+// nullIfEmpty is a string the service may leave out: null when it did.
+func nullIfEmpty(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// int64OrNull is a number the service sends as digits, or may leave out:
+// null when it did, or sent something else.
+func int64OrNull(s string) types.Int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(n)
+}
