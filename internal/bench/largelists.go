@@ -111,7 +111,7 @@ func (b *Bench) fileList(ctx context.Context, n int) (*ListRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := b.workspace(fmt.Sprintf("largelists-file-%d", n))
+	ws, err := b.workspace(fmt.Sprintf("largelists-file-%d", n), b.ListEnv...)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (b *Bench) mapAgainstContacts(ctx context.Context, n int) ([]*ListRun, erro
 	if err != nil {
 		return nil, err
 	}
-	cws, err := b.workspace(fmt.Sprintf("largelists-contact-%d", n))
+	cws, err := b.workspace(fmt.Sprintf("largelists-contact-%d", n), b.ListEnv...)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (b *Bench) mapList(ctx context.Context, n int) (*Emulator, *Workspace, *Lis
 	listID, err := b.preload(ctx, e, n, mapContact)
 	if err == nil {
 		var ws *Workspace
-		if ws, err = b.workspace(fmt.Sprintf("largelists-map-%d", n)); err == nil {
+		if ws, err = b.workspace(fmt.Sprintf("largelists-map-%d", n), b.ListEnv...); err == nil {
 			if err = ws.WriteConfig(fileProvider(e) + mapListConfig(listID, n)); err == nil {
 				run := &ListRun{Subject: "map", N: n}
 				if err = b.adopt(ctx, e, ws, run); err == nil {

@@ -23,6 +23,9 @@ type Bench struct {
 	// in the timing scenario, each with extra environment variables (to
 	// compare a provider behaviour switched off, say).
 	PlanVariants []PlanVariant
+	// ListEnv are environment variables (KEY=value) of every command of
+	// the largelists scenario: RMS_CPU_PROFILE, to profile the provider.
+	ListEnv []string
 
 	seq int
 }

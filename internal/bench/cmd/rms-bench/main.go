@@ -12,6 +12,7 @@
 //	-list-rows BENCH_LIST_ROWS file rows of the largelists scenario, default "1000 10000 50000 100000"
 //	-list-map BENCH_LIST_MAP   map sizes of the largelists scenario, default "1000 5000 10000 20000 40000"
 //	-list-compare BENCH_LIST_COMPARE  map size planned against as many rms_contact, default 5000 (0: none)
+//	-list-cpu-profile BENCH_LIST_CPU_PROFILE  prefix of provider CPU profiles of the largelists commands
 //	-out      BENCH_OUT        also write the Markdown to this file
 //	-terraform BENCH_TERRAFORM the terraform binary, default the one on PATH
 package main
@@ -54,6 +55,7 @@ func run() error {
 		listRows = flag.String("list-rows", env("BENCH_LIST_ROWS", "1000 10000 50000 100000"), "file rows of the largelists scenario")
 		listMap  = flag.String("list-map", env("BENCH_LIST_MAP", "1000 5000 10000 20000 40000"), "map sizes of the largelists scenario")
 		listCmp  = flag.Int("list-compare", atoiOr(env("BENCH_LIST_COMPARE", "5000"), 5000), "map size planned against as many rms_contact in the largelists scenario (0: none)")
+		listProf = flag.String("list-cpu-profile", env("BENCH_LIST_CPU_PROFILE", ""), "file prefix: the provider processes of the largelists scenario write CPU profiles (RMS_CPU_PROFILE) there")
 		paces    = flag.String("batch-paces", env("BENCH_BATCH_PACES", "5s"), "batch durations the batches scenario waits for through the CLI (e.g. \"5s 5m\"); 5s and 5m are also computed")
 		out      = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")
 		root     = flag.String("root", ".", "the provider module to build")
@@ -117,7 +119,11 @@ func run() error {
 		w = io.MultiWriter(os.Stdout, f)
 	}
 	rep := bench.Report{W: w}
-	b := &bench.Bench{TF: tf, Dir: dir, Log: os.Stderr, Repeat: *repeat, PlanVariants: planVariants}
+	var listEnv []string
+	if *listProf != "" {
+		listEnv = []string{"RMS_CPU_PROFILE=" + *listProf}
+	}
+	b := &bench.Bench{TF: tf, Dir: dir, Log: os.Stderr, Repeat: *repeat, PlanVariants: planVariants, ListEnv: listEnv}
 	rep.Machine(bench.DescribeMachine(ctx, tf), commandLine(), started)
 
 	if scenarios["requests"] {
