@@ -34,7 +34,9 @@ type ListRun struct {
 	// alternate, so every apply changes as many contacts).
 	Change         []time.Duration
 	ChangeRequests Counts // of the last such apply
-	PeakRSS        int64  // largest provider VmHWM over every command
+	// Largest provider VmHWM over the no-change plans, and over every
+	// command (the first apply and the changes included).
+	PlanRSS, PeakRSS int64
 	PlanCmd        string
 	ApplyCmd       string
 }
@@ -255,6 +257,7 @@ func (b *Bench) timedPlan(ctx context.Context, e *Emulator, ws *Workspace, run *
 	run.Plan = append(run.Plan, got.Wall)
 	run.PlanCPU = append(run.PlanCPU, got.ProviderCPU)
 	run.PlanRequests, run.PlanCmd = e.Counts().Sub(before), got.Command()
+	run.PlanRSS = max(run.PlanRSS, got.ProviderPeakRSS)
 	run.PeakRSS = max(run.PeakRSS, got.ProviderPeakRSS)
 	return nil
 }
