@@ -37,8 +37,8 @@ type ListRun struct {
 	// Largest provider VmHWM over the no-change plans, and over every
 	// command (the first apply and the changes included).
 	PlanRSS, PeakRSS int64
-	PlanCmd        string
-	ApplyCmd       string
+	PlanCmd          string
+	ApplyCmd         string
 }
 
 // LargeListsResult is the whole scenario: the file sizes, the map sizes,
