@@ -81,3 +81,16 @@ func TestCrossingOf(t *testing.T) {
 		t.Errorf("no points: %+v", c)
 	}
 }
+
+func TestPairedRatio(t *testing.T) {
+	s := time.Second
+	// The ratio of medians would be 46/18 = 2.56; the pairs say 3.
+	a := []time.Duration{56 * s, 46 * s, 43 * s}
+	b := []time.Duration{18 * s, 22 * s, 14 * s}
+	if got := PairedRatio(a, b); math.Abs(got-3.07) > 0.01 {
+		t.Errorf("PairedRatio = %.3f, want 3.07", got)
+	}
+	if got := PairedRatio(nil, nil); got != 0 {
+		t.Errorf("no pairs: %v", got)
+	}
+}
