@@ -10,7 +10,7 @@
 //	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches
 //	-rows     BENCH_ROWS       CSV rows of the large-file scenario, default "100000 1000000"
 //	-list-rows BENCH_LIST_ROWS file rows of the largelists scenario, default "1000 10000 50000 100000"
-//	-list-map BENCH_LIST_MAP   map sizes of the largelists scenario, default "1000 5000 10000 20000 40000"
+//	-list-map BENCH_LIST_MAP   map sizes of the largelists scenario, default "1000 2000 5000 10000"
 //	-list-compare BENCH_LIST_COMPARE  map size planned against as many rms_contact, default 5000 (0: none)
 //	-list-cpu-profile BENCH_LIST_CPU_PROFILE  prefix of provider CPU profiles of the largelists commands
 //	-out      BENCH_OUT        also write the Markdown to this file
@@ -53,7 +53,7 @@ func run() error {
 		only     = flag.String("only", env("BENCH_SCENARIOS", "requests,timing,largefiles,batches"), "scenarios to run (also: largelists, not in the default set)")
 		rows     = flag.String("rows", env("BENCH_ROWS", "100000 1000000"), "CSV rows of the large-file scenario")
 		listRows = flag.String("list-rows", env("BENCH_LIST_ROWS", "1000 10000 50000 100000"), "file rows of the largelists scenario")
-		listMap  = flag.String("list-map", env("BENCH_LIST_MAP", "1000 5000 10000 20000 40000"), "map sizes of the largelists scenario")
+		listMap  = flag.String("list-map", env("BENCH_LIST_MAP", "1000 2000 5000 10000"), "map sizes of the largelists scenario")
 		listCmp  = flag.Int("list-compare", atoiOr(env("BENCH_LIST_COMPARE", "5000"), 5000), "map size planned against as many rms_contact in the largelists scenario (0: none)")
 		listProf = flag.String("list-cpu-profile", env("BENCH_LIST_CPU_PROFILE", ""), "file prefix: the provider processes of the largelists scenario write CPU profiles (RMS_CPU_PROFILE) there")
 		paces    = flag.String("batch-paces", env("BENCH_BATCH_PACES", "5s"), "batch durations the batches scenario waits for through the CLI (e.g. \"5s 5m\"); 5s and 5m are also computed")
@@ -170,8 +170,8 @@ func run() error {
 			rep.BatchWaits(rows)
 		}
 	}
-	// Not in the default set: at its default sizes it takes about ten
-	// minutes (BENCHMARKS.md, "Large lists").
+	// Not in the default set: at its default sizes it takes about fifteen
+	// minutes (BENCHMARKS.md, "largelists"), most of it creating rms_contact.
 	if scenarios["largelists"] {
 		res, err := b.LargeLists(ctx, listRowCounts, listMapSizes, *listCmp)
 		switch {
