@@ -92,3 +92,29 @@ resource "terraform_data" "d" {
 }
 `, n, version)
 }
+
+// fileListConfig is an rms_list_contacts of the CSV file at path (the
+// columns of WriteCSV; identity column originalId).
+func fileListConfig(listID, path string) string {
+	return fmt.Sprintf(`
+resource "rms_list_contacts" "f" {
+  list_id     = %q
+  source_file = %q
+}
+`, listID, path)
+}
+
+// mapListConfig is an rms_list_contacts whose map names n contacts with
+// the values contactsConfig gives n rms_contact (version 0). It is written
+// out key by key, as a generated configuration would be: Terraform's range
+// stops at 1,024 elements.
+func mapListConfig(listID string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nresource \"rms_list_contacts\" \"m\" {\n  list_id = %q\n  contacts = {\n", listID)
+	for i := 0; i < n; i++ {
+		c := mapContact(i)
+		fmt.Fprintf(&b, "    %q = { properties = { email = %q, firstname = %q } }\n", c.OriginalID, c.Properties["email"], c.Properties["firstname"])
+	}
+	b.WriteString("  }\n}\n")
+	return b.String()
+}

@@ -23,6 +23,9 @@ type Bench struct {
 	// in the timing scenario, each with extra environment variables (to
 	// compare a provider behaviour switched off, say).
 	PlanVariants []PlanVariant
+	// ListEnv are environment variables (KEY=value) of every command of
+	// the largelists scenario: RMS_CPU_PROFILE, to profile the provider.
+	ListEnv []string
 
 	seq int
 }
@@ -55,9 +58,9 @@ func (b *Bench) closeEmulator(e *Emulator) {
 	}
 }
 
-func (b *Bench) workspace(name string) (*Workspace, error) {
+func (b *Bench) workspace(name string, env ...string) (*Workspace, error) {
 	b.seq++
-	return b.TF.Workspace(b.Dir, fmt.Sprintf("%03d-%s", b.seq, name))
+	return b.TF.Workspace(b.Dir, fmt.Sprintf("%03d-%s", b.seq, name), env...)
 }
 
 // Operations of the requests scenario, with the floor of each per resource:

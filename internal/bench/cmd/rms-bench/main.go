@@ -9,6 +9,10 @@
 //	-repeat   BENCH_REPEAT     timed runs per wall-time figure (median), default 1
 //	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches
 //	-rows     BENCH_ROWS       CSV rows of the large-file scenario, default "100000 1000000"
+//	-list-rows BENCH_LIST_ROWS file rows of the largelists scenario, default "1000 10000 50000 100000"
+//	-list-map BENCH_LIST_MAP   map sizes of the largelists scenario, default "1000 2000 5000 10000"
+//	-list-compare BENCH_LIST_COMPARE  map size planned against as many rms_contact, default 5000 (0: none)
+//	-list-cpu-profile BENCH_LIST_CPU_PROFILE  prefix of provider CPU profiles of the largelists commands
 //	-out      BENCH_OUT        also write the Markdown to this file
 //	-terraform BENCH_TERRAFORM the terraform binary, default the one on PATH
 package main
@@ -44,15 +48,19 @@ func env(key, def string) string {
 
 func run() error {
 	var (
-		ns     = flag.String("n", env("BENCH_N", "100 1000"), "resource counts, separated by spaces or commas")
-		repeat = flag.Int("repeat", atoiOr(env("BENCH_REPEAT", "1"), 1), "timed runs per wall-time figure; the median is reported")
-		only   = flag.String("only", env("BENCH_SCENARIOS", "requests,timing,largefiles,batches"), "scenarios to run")
-		rows   = flag.String("rows", env("BENCH_ROWS", "100000 1000000"), "CSV rows of the large-file scenario")
-		paces  = flag.String("batch-paces", env("BENCH_BATCH_PACES", "5s"), "batch durations the batches scenario waits for through the CLI (e.g. \"5s 5m\"); 5s and 5m are also computed")
-		out    = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")
-		root   = flag.String("root", ".", "the provider module to build")
-		tfBin  = flag.String("terraform", env("BENCH_TERRAFORM", ""), "the terraform binary (default: the one on PATH)")
-		keep   = flag.Bool("keep", false, "keep the scratch directory (workspaces, state, CLI config)")
+		ns       = flag.String("n", env("BENCH_N", "100 1000"), "resource counts, separated by spaces or commas")
+		repeat   = flag.Int("repeat", atoiOr(env("BENCH_REPEAT", "1"), 1), "timed runs per wall-time figure; the median is reported")
+		only     = flag.String("only", env("BENCH_SCENARIOS", "requests,timing,largefiles,batches"), "scenarios to run (also: largelists, not in the default set)")
+		rows     = flag.String("rows", env("BENCH_ROWS", "100000 1000000"), "CSV rows of the large-file scenario")
+		listRows = flag.String("list-rows", env("BENCH_LIST_ROWS", "1000 10000 50000 100000"), "file rows of the largelists scenario")
+		listMap  = flag.String("list-map", env("BENCH_LIST_MAP", "1000 2000 5000 10000"), "map sizes of the largelists scenario")
+		listCmp  = flag.Int("list-compare", atoiOr(env("BENCH_LIST_COMPARE", "5000"), 5000), "map size planned against as many rms_contact in the largelists scenario (0: none)")
+		listProf = flag.String("list-cpu-profile", env("BENCH_LIST_CPU_PROFILE", ""), "file prefix: the provider processes of the largelists scenario write CPU profiles (RMS_CPU_PROFILE) there")
+		paces    = flag.String("batch-paces", env("BENCH_BATCH_PACES", "5s"), "batch durations the batches scenario waits for through the CLI (e.g. \"5s 5m\"); 5s and 5m are also computed")
+		out      = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")
+		root     = flag.String("root", ".", "the provider module to build")
+		tfBin    = flag.String("terraform", env("BENCH_TERRAFORM", ""), "the terraform binary (default: the one on PATH)")
+		keep     = flag.Bool("keep", false, "keep the scratch directory (workspaces, state, CLI config)")
 	)
 	flag.Parse()
 	counts, err := ints(*ns)
@@ -62,6 +70,14 @@ func run() error {
 	rowCounts, err := ints(*rows)
 	if err != nil {
 		return fmt.Errorf("-rows / BENCH_ROWS: %w", err)
+	}
+	listRowCounts, err := ints(*listRows)
+	if err != nil {
+		return fmt.Errorf("-list-rows / BENCH_LIST_ROWS: %w", err)
+	}
+	listMapSizes, err := ints(*listMap)
+	if err != nil {
+		return fmt.Errorf("-list-map / BENCH_LIST_MAP: %w", err)
 	}
 	measuredPaces, err := durations(*paces)
 	if err != nil {
@@ -111,7 +127,11 @@ func run() error {
 		w = io.MultiWriter(os.Stdout, f)
 	}
 	rep := bench.Report{W: w}
-	b := &bench.Bench{TF: tf, Dir: dir, Log: os.Stderr, Repeat: *repeat, PlanVariants: planVariants}
+	var listEnv []string
+	if *listProf != "" {
+		listEnv = []string{"RMS_CPU_PROFILE=" + *listProf}
+	}
+	b := &bench.Bench{TF: tf, Dir: dir, Log: os.Stderr, Repeat: *repeat, PlanVariants: planVariants, ListEnv: listEnv}
 	rep.Machine(bench.DescribeMachine(ctx, tf), commandLine(), started)
 
 	if scenarios["requests"] {
@@ -158,6 +178,19 @@ func run() error {
 			rep.BatchWaits(rows)
 		}
 	}
+	// Not in the default set: at its default sizes it takes about fifteen
+	// minutes (BENCHMARKS.md, "largelists"), most of it creating rms_contact.
+	if scenarios["largelists"] {
+		res, err := b.LargeLists(ctx, listRowCounts, listMapSizes, *listCmp)
+		switch {
+		case errors.Is(err, bench.ErrPending):
+			rep.Pending("Large lists", err)
+		case err != nil:
+			return err
+		default:
+			rep.LargeLists(res, *repeat)
+		}
+	}
 	_, err = fmt.Fprintf(w, "Finished in %s; load average at the end (1, 5, 15 min): %s.\n", time.Since(started).Round(time.Second), bench.LoadAvg())
 	return err
 }
@@ -186,7 +219,7 @@ var computedPaces = []time.Duration{5 * time.Second, 5 * time.Minute}
 // commandLine is how to reproduce this run.
 func commandLine() string {
 	var parts []string
-	for _, k := range []string{"BENCH_N", "BENCH_REPEAT", "BENCH_SCENARIOS", "BENCH_ROWS", "BENCH_BATCH_PACES", "BENCH_TERRAFORM"} {
+	for _, k := range []string{"BENCH_N", "BENCH_REPEAT", "BENCH_SCENARIOS", "BENCH_ROWS", "BENCH_LIST_ROWS", "BENCH_LIST_MAP", "BENCH_LIST_COMPARE", "BENCH_BATCH_PACES", "BENCH_TERRAFORM"} {
 		if v := os.Getenv(k); v != "" {
 			parts = append(parts, k+"="+strconv.Quote(v))
 		}

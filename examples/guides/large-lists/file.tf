@@ -1,0 +1,16 @@
+# Thousands to hundreds of thousands of contacts that Terraform keeps in
+# line with a CSV file: the state holds digests of the file, never its
+# rows. exclusive = true unsubscribes contacts of the list the file does
+# not name (they stay in the list: the service cannot delete a contact).
+resource "rms_list_contacts" "customers" {
+  list_id         = rms_list.customers.id
+  source_file     = "${path.module}/customers.csv"
+  delimiter       = ";"
+  identity_column = "customer_no"
+  exclusive       = true
+
+  timeouts {
+    create = "1h"
+    update = "1h"
+  }
+}
