@@ -108,7 +108,7 @@ func (b *Bench) fileList(ctx context.Context, n int) (*ListRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer e.Close()
+	defer b.closeEmulator(e)
 	listID, err := b.preload(ctx, e, n, func(i int) emulator.Contact { return CSVContact(i, 0) })
 	if err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func (b *Bench) mapAgainstContacts(ctx context.Context, n int) ([]*ListRun, erro
 	if err != nil {
 		return nil, err
 	}
-	defer e.Close()
+	defer b.closeEmulator(e)
 	listID, err := e.CreateList(ctx, "largelists-contacts")
 	if err != nil {
 		return nil, err
