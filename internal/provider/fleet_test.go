@@ -194,19 +194,7 @@ output "%[1]s_list_ids" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tfEnv := map[string]string{}
-	for _, kv := range os.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		tfEnv[k] = v
-	}
-	for _, k := range tfexec.ProhibitedEnv(tfEnv) {
-		delete(tfEnv, k)
-	}
-	tfEnv["TF_CLI_CONFIG_FILE"] = cliConfig
-	tfEnv["CHECKPOINT_DISABLE"] = "1"
-	if err := tf.SetEnv(tfEnv); err != nil {
-		t.Fatal(err)
-	}
+	acctest.SetTerraformExecEnv(t, tf, cliConfig)
 
 	if err := tf.Init(ctx); err != nil {
 		t.Fatalf("init: %v", err)

@@ -73,18 +73,7 @@ func BenchmarkContactQueryCLI(b *testing.B) {
 	}
 
 	cliConfig, provider := acctest.DevOverrides(b, work)
-	tfEnv := map[string]string{}
-	for _, kv := range os.Environ() {
-		k, val, _ := strings.Cut(kv, "=")
-		tfEnv[k] = val
-	}
-	for _, k := range tfexec.ProhibitedEnv(tfEnv) {
-		delete(tfEnv, k)
-	}
-	tfEnv["TF_CLI_CONFIG_FILE"], tfEnv["CHECKPOINT_DISABLE"] = cliConfig, "1"
-	if err := tf.SetEnv(tfEnv); err != nil {
-		b.Fatal(err)
-	}
+	acctest.SetTerraformExecEnv(b, tf, cliConfig)
 	writeFile(b, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n"+env.ProviderBlock())
 
 	for _, include := range []bool{false, true} {

@@ -49,19 +49,7 @@ func queryRoundTrip(t *testing.T, opts emulator.Options) {
 	env := acctest.NewEnv(t, opts)
 	a := preloadAccount(t, env)
 	cliConfig, _ := acctest.DevOverrides(t, work)
-	tfEnv := map[string]string{}
-	for _, kv := range os.Environ() {
-		k, val, _ := strings.Cut(kv, "=")
-		tfEnv[k] = val
-	}
-	for _, k := range tfexec.ProhibitedEnv(tfEnv) {
-		delete(tfEnv, k)
-	}
-	tfEnv["TF_CLI_CONFIG_FILE"] = cliConfig
-	tfEnv["CHECKPOINT_DISABLE"] = "1"
-	if err := tf.SetEnv(tfEnv); err != nil {
-		t.Fatal(err)
-	}
+	acctest.SetTerraformExecEnv(t, tf, cliConfig)
 
 	writeFile(t, filepath.Join(work, "main.tf"), `terraform {
   required_providers {
