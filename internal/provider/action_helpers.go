@@ -2,44 +2,15 @@ package provider
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
-	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
-	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 // What the actions share. An action has no state: a wait it cannot finish
 // is an error, and running it again starts the operation anew.
-
-// actionTimeoutAttribute is the time limit of an action's wait for a batch.
-func actionTimeoutAttribute(what string) schema.StringAttribute {
-	return schema.StringAttribute{
-		Optional: true,
-		Description: fmt.Sprintf("How long to wait for the %s's batch, as a Go duration (`45m`, `2h`). Default `30m`. "+
-			"When it passes, the action fails; the batch goes on running on the service, and invoking the action again starts a new one.", what),
-		Validators: []validator.String{validators.Timeout()},
-	}
-}
-
-// actionTimeout reads the timeout argument, defaulting to def.
-func actionTimeout(v types.String, def time.Duration, diags *diag.Diagnostics) time.Duration {
-	if v.IsNull() || v.IsUnknown() {
-		return def
-	}
-	d, err := time.ParseDuration(v.ValueString())
-	if err != nil || d <= 0 { // the validator ran at plan time; a safety net
-		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout", fmt.Sprintf("%q is not a positive Go duration such as 45m or 2h.", v.ValueString()))
-		return 0
-	}
-	return d
-}
 
 // batchProgress turns each look at a batch into a progress message of the
 // action, e.g. "rms_run_list_import: batch 18 IN_PROGRESS, 500/1000 rows".

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -55,9 +54,6 @@ type contactModel struct {
 }
 
 var subscriptionStates = []string{client.StatusSubscribed, client.StatusUnsubscribed}
-
-// listIDValidator checks at plan time that a list id is a server id.
-var listIDValidator = stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be the numeric id of a list, e.g. rms_list.example.id")
 
 func (r *contactResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_contact"

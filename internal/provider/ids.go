@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 )
 
 // isEntityID reports whether s looks like a server-assigned entity id: a
@@ -17,3 +20,6 @@ func isEntityID(s string) bool {
 }
 
 func quote(s string) string { return strconv.Quote(s) }
+
+// listIDValidator checks at plan time that a list id is a server id.
+var listIDValidator = stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be the numeric id of a list, e.g. rms_list.example.id")

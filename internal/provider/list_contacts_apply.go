@@ -183,7 +183,7 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 		return false
 	}
 	batchID, ok := startListImport(ctx, w.data, listImportRun{
-		ListID: w.listID, Type: typ, Delimiter: ",", Encoding: "UTF8",
+		ListID: w.listID, Type: typ, Delimiter: importDefaultDelimiter, Encoding: importDefaultEncoding,
 		Body: f, FileAttr: path.Root("contacts"),
 		RetryNote: "The next apply reads the list again and writes what is still missing; nothing is created twice.",
 	}, diags)
@@ -196,10 +196,15 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 
 // wait waits for one import batch of this resource.
 func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Diagnostics) bool {
-	_, ok := waitForBatch(ctx, w.data, batchWait{
-		what: "Contacts import", id: batchID, timeout: w.timeout, creating: true,
-		pendingNote: "The list's contacts are as far as the batch got; the next plan shows what is left.",
-		failedNote:  "The next apply reads the list again and writes what is still missing.",
-	}, diags)
+	_, ok := waitForBatch(ctx, w.data, contactsImportOperation.wait(batchID, w.timeout, true), diags)
 	return ok
+}
+
+// contactsImportOperation is an import batch of rms_list_contacts, for the
+// batch core's wait. A wait cut short warns (creating is always true): the
+// next plan reads the list and shows what is left, so nothing is lost.
+var contactsImportOperation = batchOperation{
+	what: "Contacts import", noun: "import", batchType: client.BatchTypeImport,
+	pendingNote: "The list's contacts are as far as the batch got; the next plan shows what is left.",
+	failedNote:  "The next apply reads the list again and writes what is still missing.",
 }

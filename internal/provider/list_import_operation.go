@@ -16,11 +16,64 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 // The list import operation, shared by the rms_list_import resource and the
 // rms_run_list_import action: both have the same argument names, so the
 // diagnostics below name attributes of either.
+
+// listImportOperation is the import's batch, for the batch core.
+var listImportOperation = batchOperation{
+	what: "List import", noun: "import", batchType: client.BatchTypeImport,
+	defaultTimeout: 30 * time.Minute,
+	pendingNote:    "Until the batch has finished, status, processed, affected and failed show it as last seen.",
+	failedNote:     "The next apply imports the file again.",
+	redo:           "imports the file again",
+
+	batchIDDescription:  "Id of the batch that applies the file (step 2); see the `rms_batch` data source.",
+	totalDescription:    "Rows of the file (without the header).",
+	startedDescription:  "When the service accepted the file (RFC 3339).",
+	finishedDescription: "When the batch finished (RFC 3339); null while it runs.",
+}
+
+// The import's arguments, as the resource and the action both declare
+// them. The resource adds importReplaceNote where a change runs a new
+// import; an action has no state to compare with.
+const (
+	importListIDDescription = "Id of the list to import into, e.g. `rms_list.example.id`."
+	importTypeDescription   = "What the import does: `ADD` (add the file's contacts; existing ones take the file's non-empty values), `REPLACE` (the file's contacts become the whole list) or `UNSUBSCRIBE` (contacts with a matching row are unsubscribed from e-mail)."
+	importFileDescription   = "Path of the CSV file to import. Give `file` or `content`. The file is streamed to the service, never read into memory. " +
+		"Its first row names the columns: the identity column (see `identity_column`) and contact attributes by name or id."
+	importDelimiterDescription = "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code."
+	importEncodingDescription  = "Encoding of the file: `UTF8` (default; a byte order mark is ignored), `UTF16` (byte order from its byte order mark, little-endian without one), `ISO-8859-1` or `ANSI` (Windows-1252)."
+	importIdentityDescription  = "Name of the file column that identifies contacts; its value is each contact's `original_id`. Any column may serve, such as `email`. When not set, the file must have an `originalId` column."
+	importReplaceNote          = " Changing it runs a new import."
+)
+
+// The defaults of the arguments the service needs and a configuration may
+// leave out.
+const (
+	importDefaultDelimiter = ","
+	importDefaultEncoding  = "UTF8"
+)
+
+// importFields maps the service's field names onto the arguments.
+var importFields = map[string]path.Path{
+	"delimiter":      path.Root("delimiter"),
+	"encoding":       path.Root("encoding"),
+	"type":           path.Root("type"),
+	"identityColumn": path.Root("identity_column"),
+}
+
+var (
+	importTypeValidator     = validators.Enum{Allowed: client.ImportTypes}
+	importEncodingValidator = validators.Enum{Allowed: client.ImportEncodings, Hints: map[string]string{
+		"UTF-8": "UTF8", "UTF-16": "UTF16", "UTF-16LE": "UTF16", "UTF-16BE": "UTF16",
+		"LATIN1": "ISO-8859-1", "LATIN-1": "ISO-8859-1", "ISO8859-1": "ISO-8859-1",
+		"WINDOWS-1252": "ANSI", "CP1252": "ANSI",
+	}}
+)
 
 // listImportRun is one run of the service's three-step import.
 type listImportRun struct {
@@ -46,6 +99,12 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 	// An import changes the list as a whole: from here on, no rms_contact
 	// refresh of this run answers from a listing of it.
 	data.contacts.changedList(run.ListID)
+	if run.Delimiter == "" {
+		run.Delimiter = importDefaultDelimiter
+	}
+	if run.Encoding == "" {
+		run.Encoding = importDefaultEncoding
+	}
 	code, err := client.DelimiterCode(run.Delimiter)
 	if err != nil { // the validator ran at plan time; this is a safety net
 		diags.AddAttributeError(path.Root("delimiter"), "Invalid delimiter", err.Error())
@@ -128,16 +187,6 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 		return "", false
 	}
 	return batch.String(), true
-}
-
-// listImportWait is step 3 of an import: the wait for its batch, as the
-// resource does it; the action adjusts the notes and adds progress.
-func listImportWait(batchID string, timeout time.Duration, creating bool) batchWait {
-	return batchWait{
-		what: "List import", id: batchID, timeout: timeout, creating: creating,
-		pendingNote: "Until the batch has finished, status, processed, affected and failed show it as last seen.",
-		failedNote:  "The next apply imports the file again.",
-	}
 }
 
 // openImportBody opens what is to be uploaded: the file or the inline

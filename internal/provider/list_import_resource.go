@@ -10,21 +10,18 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/validators"
@@ -37,9 +34,6 @@ var (
 	_ resource.ResourceWithModifyPlan       = &listImportResource{}
 	_ resource.ResourceWithImportState      = &listImportResource{}
 )
-
-// defaultImportTimeout bounds the wait for an import's batch.
-const defaultImportTimeout = 30 * time.Minute
 
 // NewListImportResource returns the rms_list_import resource.
 func NewListImportResource() resource.Resource { return &listImportResource{} }
@@ -61,65 +55,36 @@ type listImportResource struct {
 }
 
 type listImportModel struct {
-	ID             types.String      `tfsdk:"id"`
-	ListID         types.String      `tfsdk:"list_id"`
-	Type           types.String      `tfsdk:"type"`
-	File           types.String      `tfsdk:"file"`
-	Content        types.String      `tfsdk:"content"`
-	Delimiter      types.String      `tfsdk:"delimiter"`
-	Encoding       types.String      `tfsdk:"encoding"`
-	IdentityColumn types.String      `tfsdk:"identity_column"`
-	Triggers       types.Map         `tfsdk:"triggers"`
-	ContentSHA256  types.String      `tfsdk:"content_sha256"`
-	ImportID       types.String      `tfsdk:"import_id"`
-	BatchID        types.String      `tfsdk:"batch_id"`
-	Status         types.String      `tfsdk:"status"`
-	Total          types.Int64       `tfsdk:"total"`
-	Processed      types.Int64       `tfsdk:"processed"`
-	Affected       types.Int64       `tfsdk:"affected"`
-	Failed         types.Int64       `tfsdk:"failed"`
-	StartedAt      timetypes.RFC3339 `tfsdk:"started_at"`
-	FinishedAt     timetypes.RFC3339 `tfsdk:"finished_at"`
-	Timeouts       timeouts.Value    `tfsdk:"timeouts"`
+	ID             types.String   `tfsdk:"id"`
+	ListID         types.String   `tfsdk:"list_id"`
+	Type           types.String   `tfsdk:"type"`
+	File           types.String   `tfsdk:"file"`
+	Content        types.String   `tfsdk:"content"`
+	Delimiter      types.String   `tfsdk:"delimiter"`
+	Encoding       types.String   `tfsdk:"encoding"`
+	IdentityColumn types.String   `tfsdk:"identity_column"`
+	Triggers       types.Map      `tfsdk:"triggers"`
+	ContentSHA256  types.String   `tfsdk:"content_sha256"`
+	ImportID       types.String   `tfsdk:"import_id"`
+	Processed      types.Int64    `tfsdk:"processed"`
+	Affected       types.Int64    `tfsdk:"affected"`
+	Failed         types.Int64    `tfsdk:"failed"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+	batchModel                    // batch_id, status, total, started_at, finished_at
 }
-
-// importFields maps the service's field names onto attributes.
-var importFields = map[string]path.Path{
-	"delimiter":      path.Root("delimiter"),
-	"encoding":       path.Root("encoding"),
-	"type":           path.Root("type"),
-	"identityColumn": path.Root("identity_column"),
-}
-
-var (
-	importTypeValidator     = validators.Enum{Allowed: client.ImportTypes}
-	importEncodingValidator = validators.Enum{Allowed: client.ImportEncodings, Hints: map[string]string{
-		"UTF-8": "UTF8", "UTF-16": "UTF16", "UTF-16LE": "UTF16", "UTF-16BE": "UTF16",
-		"LATIN1": "ISO-8859-1", "LATIN-1": "ISO-8859-1", "ISO8859-1": "ISO-8859-1",
-		"WINDOWS-1252": "ANSI", "CP1252": "ANSI",
-	}}
-)
 
 func (r *listImportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_list_import"
 }
 
 func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	timeoutsBlock := timeouts.Block(ctx, timeouts.Opts{
-		Create:            true,
-		Update:            true,
-		CreateDescription: "How long to wait for the import's batch when it is started, as a Go duration (`45m`, `2h`). Default `30m`. When it passes, the apply ends with a warning and the resource keeps the batch id; the next apply resumes waiting on the same batch.",
-		UpdateDescription: "How long an apply that resumes waiting on an unfinished import may take. Default `30m`. When it passes, the apply fails; the next apply resumes again.",
-	}).(schema.SingleNestedBlock)
-	timeoutsBlock.Description = "Time limits of the wait for the import's batch."
-
 	replace := []planmodifier.String{replaceUnlessImported()}
 	resp.Schema = schema.Schema{
 		Description: "Imports a CSV file into a list (the service's three-step import): creates the import, streams the file to the service, and waits for the batch that applies it. " +
 			"`ADD` adds the file's contacts or updates them, `REPLACE` makes them the whole list, `UNSUBSCRIBE` unsubscribes the contacts with a matching row. " +
 			"A create or upload that gets no answer is read back (the list's imports) and what it made adopted: no import is created twice, no file uploaded twice. " +
 			"A changed file (found at plan time by its SHA-256), changed settings or `triggers` run a new import. Destroying the resource only removes it from the state: the contacts stay as the import left them.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withBatchAttributes(listImportOperation, map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
 				Description:   "The import id (the same as `import_id`).",
@@ -127,22 +92,20 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			},
 			"list_id": schema.StringAttribute{
 				Required:      true,
-				Description:   "Id of the list to import into, e.g. `rms_list.example.id`. Changing it runs a new import.",
+				Description:   importListIDDescription + importReplaceNote,
 				Validators:    []validator.String{listIDValidator},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"type": schema.StringAttribute{
 				Required:      true,
-				Description:   "What the import does: `ADD` (add the file's contacts; existing ones take the file's non-empty values), `REPLACE` (the file's contacts become the whole list) or `UNSUBSCRIBE` (contacts with a matching row are unsubscribed from e-mail). Changing it runs a new import.",
+				Description:   importTypeDescription + importReplaceNote,
 				Validators:    []validator.String{importTypeValidator},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"file": schema.StringAttribute{
-				Optional: true,
-				Description: "Path of the CSV file to import. Give `file` or `content`. The file is streamed to the service, never read into memory. " +
-					"Its first row names the columns: the identity column (see `identity_column`) and contact attributes by name or id. " +
-					"A change of the file's content runs a new import; moving the same content to another path does not.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				Optional:    true,
+				Description: importFileDescription + " A change of the file's content runs a new import; moving the same content to another path does not.",
+				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"content": schema.StringAttribute{
 				Optional:    true,
@@ -152,22 +115,22 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"delimiter": schema.StringAttribute{
 				Optional:      true,
 				Computed:      true,
-				Default:       stringdefault.StaticString(","),
-				Description:   "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code. Changing it runs a new import.",
+				Default:       stringdefault.StaticString(importDefaultDelimiter),
+				Description:   importDelimiterDescription + importReplaceNote,
 				Validators:    []validator.String{validators.Delimiter()},
 				PlanModifiers: replace,
 			},
 			"encoding": schema.StringAttribute{
 				Optional:      true,
 				Computed:      true,
-				Default:       stringdefault.StaticString("UTF8"),
-				Description:   "Encoding of the file: `UTF8` (default; a byte order mark is ignored), `UTF16` (byte order from its byte order mark, little-endian without one), `ISO-8859-1` or `ANSI` (Windows-1252). Changing it runs a new import.",
+				Default:       stringdefault.StaticString(importDefaultEncoding),
+				Description:   importEncodingDescription + importReplaceNote,
 				Validators:    []validator.String{importEncodingValidator},
 				PlanModifiers: replace,
 			},
 			"identity_column": schema.StringAttribute{
 				Optional:      true,
-				Description:   "Name of the file column that identifies contacts; its value is each contact's `original_id`. Any column may serve, such as `email`. When not set, the file must have an `originalId` column. Changing it runs a new import.",
+				Description:   importIdentityDescription + importReplaceNote,
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 				PlanModifiers: replace,
 			},
@@ -187,44 +150,13 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 				Description:   "Id of the import on the service (step 1).",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"batch_id": schema.StringAttribute{
-				Computed:      true,
-				Description:   "Id of the batch that applies the file (step 2); see the `rms_batch` data source.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"status": schema.StringAttribute{
-				Computed:      true,
-				Description:   "Status of the batch: `PENDING`, `IN_PROGRESS` or `FINISHED`. Anything but `FINISHED` means an earlier apply stopped waiting; the next apply resumes.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"total":     batchCountAttribute("Rows of the file (without the header)."),
 			"processed": batchCountAttribute("Rows handled."),
 			"affected":  batchCountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
 			"failed":    batchCountAttribute("Bad rows that could not be handled (a wrong number of fields, an empty identity); they do not fail the import."),
-			"started_at": schema.StringAttribute{
-				Computed:      true,
-				CustomType:    timetypes.RFC3339Type{},
-				Description:   "When the service accepted the file (RFC 3339).",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"finished_at": schema.StringAttribute{
-				Computed:      true,
-				CustomType:    timetypes.RFC3339Type{},
-				Description:   "When the batch finished (RFC 3339); null while it runs.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-		},
+		}),
 		Blocks: map[string]schema.Block{
-			"timeouts": timeoutsBlock,
+			"timeouts": batchTimeoutsBlock(ctx, listImportOperation, ""),
 		},
-	}
-}
-
-func batchCountAttribute(description string) schema.Int64Attribute {
-	return schema.Int64Attribute{
-		Computed:      true,
-		Description:   description,
-		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 	}
 }
 
@@ -247,12 +179,11 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 	var state, plan listImportModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || state.Status.ValueString() == client.BatchFinished || state.BatchID.IsNull() {
+	if resp.Diagnostics.HasError() || !state.unfinished() {
 		return
 	}
-	tflog.Info(ctx, "list import has not finished in an earlier apply; planning to resume waiting", map[string]any{"batch_id": state.BatchID.ValueString(), "status": state.Status.ValueString()})
-	plan.Status, plan.FinishedAt = types.StringUnknown(), timetypes.NewRFC3339Unknown()
-	plan.Total, plan.Processed, plan.Affected, plan.Failed = types.Int64Unknown(), types.Int64Unknown(), types.Int64Unknown(), types.Int64Unknown()
+	plan.planResume(ctx, listImportOperation)
+	plan.Processed, plan.Affected, plan.Failed = types.Int64Unknown(), types.Int64Unknown(), types.Int64Unknown()
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 }
 
@@ -262,7 +193,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultImportTimeout)
+	timeout, diags := plan.Timeouts.Create(ctx, listImportOperation.defaultTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -291,9 +222,8 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 		// Step 1 made the import: record it before anything else can fail.
 		Created: func(importID string) bool {
 			m.ID, m.ImportID = types.StringValue(importID), types.StringValue(importID)
-			m.BatchID, m.Status = types.StringNull(), types.StringNull()
-			m.Total, m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null(), types.Int64Null()
-			m.StartedAt, m.FinishedAt = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+			m.batchModel = startedBatch("")
+			m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null()
 			return saved()
 		},
 		Uploaded: func(batchID string) bool {
@@ -315,9 +245,8 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 
 // wait waits for the import's batch and records what it saw in m.
 func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) {
-	b, _ := waitForBatch(ctx, r.data, listImportWait(m.BatchID.ValueString(), timeout, creating), diags)
-	if b != nil {
-		importBatchToModel(b, m)
+	if b, _ := m.waitAndRecord(ctx, r.data, listImportOperation, timeout, creating, diags); b != nil {
+		m.recordCounts(b)
 	}
 }
 
@@ -330,29 +259,12 @@ func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest,
 	if state.BatchID.IsNull() {
 		return // the upload never succeeded; the resource is replaced on the next apply
 	}
-	id := state.BatchID.ValueString()
-	b, err := r.data.client.GetBatch(ctx, id)
-	if client.IsNotFound(err) {
-		tflog.Info(ctx, "list import batch is gone; removing it from state", map[string]any{"batch_id": id})
-		resp.State.RemoveResource(ctx)
+	b := readBatch(ctx, r.data, listImportOperation, state.BatchID.ValueString(), resp)
+	if b == nil {
 		return
 	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to read list import "+id, err, nil)
-		return
-	}
-	if b.Type != "" && b.Type != client.BatchTypeImport {
-		resp.Diagnostics.AddError("Not a list import",
-			fmt.Sprintf("Batch %s is a batch of type %s, not an import (%s). Check the batch id.", id, b.Type, client.BatchTypeImport))
-		return
-	}
-	if failure := b.Err(); failure != nil {
-		resp.Diagnostics.AddWarning("List import failed",
-			fmt.Sprintf("%s.\n\nIt is removed from the state; the next apply imports the file again.", failure))
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	importBatchToModel(b, &state)
+	state.record(b)
+	state.recordCounts(b)
 	if isAdopting(state) {
 		fillFromImportListing(ctx, r.data.client, &state)
 	}
@@ -372,8 +284,8 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	m := state
 	m.File, m.Content, m.Timeouts = plan.File, plan.Content, plan.Timeouts
 	m.Delimiter, m.Encoding, m.IdentityColumn, m.Triggers, m.ContentSHA256 = plan.Delimiter, plan.Encoding, plan.IdentityColumn, plan.Triggers, plan.ContentSHA256
-	if state.Status.ValueString() != client.BatchFinished && !state.BatchID.IsNull() {
-		timeout, diags := plan.Timeouts.Update(ctx, defaultImportTimeout)
+	if state.unfinished() {
+		timeout, diags := plan.Timeouts.Update(ctx, listImportOperation.defaultTimeout)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -392,9 +304,8 @@ func (r *listImportResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.AddWarning("List import only forgotten",
-		fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",
-			state.ImportID.ValueString(), state.ListID.ValueString()))
+	forgetBatch(listImportOperation, fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",
+		state.ImportID.ValueString(), state.ListID.ValueString()), &resp.Diagnostics)
 }
 
 // ImportState takes "<list_id>/<type>/<import_id>/<batch_id>". The first
@@ -416,12 +327,10 @@ func (r *listImportResource) ImportState(ctx context.Context, req resource.Impor
 	}
 }
 
-// importBatchToModel copies what the batch says into the model.
-func importBatchToModel(b *client.Batch, m *listImportModel) {
-	m.Status = types.StringValue(b.Status)
-	m.Total, m.Processed = types.Int64Value(b.Total), types.Int64Value(b.Processed)
-	m.Affected, m.Failed = types.Int64Value(b.Affected), types.Int64Value(b.Failed)
-	m.StartedAt, m.FinishedAt = batchTimeValue(b.Started()), batchTimeValue(b.Ended())
+// recordCounts copies the counts only an import's batch has into the
+// model (batchModel.record takes the rest).
+func (m *listImportModel) recordCounts(b *client.Batch) {
+	m.Processed, m.Affected, m.Failed = types.Int64Value(b.Processed), types.Int64Value(b.Affected), types.Int64Value(b.Failed)
 }
 
 // contentHashModifier plans content_sha256: the SHA-256 of the file (read

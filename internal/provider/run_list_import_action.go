@@ -54,19 +54,18 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 		Attributes: map[string]schema.Attribute{
 			"list_id": schema.StringAttribute{
 				Required:    true,
-				Description: "Id of the list to import into, e.g. `rms_list.example.id`.",
+				Description: importListIDDescription,
 				Validators:  []validator.String{listIDValidator},
 			},
 			"type": schema.StringAttribute{
 				Required:    true,
-				Description: "What the import does: `ADD` (add the file's contacts; existing ones take the file's non-empty values), `REPLACE` (the file's contacts become the whole list) or `UNSUBSCRIBE` (contacts with a matching row are unsubscribed from e-mail).",
+				Description: importTypeDescription,
 				Validators:  []validator.String{importTypeValidator},
 			},
 			"file": schema.StringAttribute{
-				Optional: true,
-				Description: "Path of the CSV file to import. Give `file` or `content`. The file is streamed to the service, never read into memory. " +
-					"Its first row names the columns: the identity column (see `identity_column`) and contact attributes by name or id.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				Optional:    true,
+				Description: importFileDescription,
+				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"content": schema.StringAttribute{
 				Optional:    true,
@@ -74,20 +73,20 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			},
 			"delimiter": schema.StringAttribute{
 				Optional:    true,
-				Description: "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code.",
+				Description: importDelimiterDescription,
 				Validators:  []validator.String{validators.Delimiter()},
 			},
 			"encoding": schema.StringAttribute{
 				Optional:    true,
-				Description: "Encoding of the file: `UTF8` (default; a byte order mark is ignored), `UTF16` (byte order from its byte order mark, little-endian without one), `ISO-8859-1` or `ANSI` (Windows-1252).",
+				Description: importEncodingDescription,
 				Validators:  []validator.String{importEncodingValidator},
 			},
 			"identity_column": schema.StringAttribute{
 				Optional:    true,
-				Description: "Name of the file column that identifies contacts; its value is each contact's `original_id`. When not set, the file must have an `originalId` column.",
+				Description: importIdentityDescription,
 				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"timeout": actionTimeoutAttribute("import"),
+			"timeout": actionTimeoutAttribute(listImportOperation),
 		},
 	}
 }
@@ -110,7 +109,7 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	if diags.HasError() || !requireClient(a.data, diags) {
 		return
 	}
-	timeout := actionTimeout(cfg.Timeout, defaultImportTimeout, diags)
+	timeout := actionTimeout(cfg.Timeout, listImportOperation, diags)
 	if diags.HasError() {
 		return
 	}
@@ -133,18 +132,11 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 			return true
 		},
 	}
-	// The resource's defaults, which an action schema cannot declare.
-	if run.Delimiter == "" {
-		run.Delimiter = ","
-	}
-	if run.Encoding == "" {
-		run.Encoding = "UTF8"
-	}
 	batchID, ok := startListImport(ctx, a.data, run, diags)
 	if !ok {
 		return
 	}
-	b, ok := waitForBatch(ctx, a.data, actionWait(listImportWait(batchID, timeout, false), runListImportActionType, resp), diags)
+	b, ok := waitForBatch(ctx, a.data, actionWait(listImportOperation.wait(batchID, timeout, false), runListImportActionType, resp), diags)
 	if !ok {
 		return
 	}

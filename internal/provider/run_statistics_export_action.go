@@ -46,12 +46,12 @@ func (a *runStatisticsExportAction) Schema(_ context.Context, _ action.SchemaReq
 		Attributes: map[string]schema.Attribute{
 			"export_type": schema.StringAttribute{
 				Required:    true,
-				Description: "What to export: one of `LISTS`, `CAMPAIGNS`, `MESSAGES`, `OPENS`, `SENT`, `CLICKS`, `PROJECTS`, `HARD_BOUNCES`, `SOFT_BOUNCES`, `OPTOUTS`. (`OPENED`, used in a sample of the service's documentation, is refused; use `OPENS`.)",
+				Description: exportTypeDescription,
 				Validators:  []validator.String{exportTypeValidator},
 			},
 			"period": schema.StringAttribute{
 				Required:    true,
-				Description: "The period the statistics cover: `TODAY` (since midnight UTC), `LAST_DAY`, `LAST_3_DAYS`, `LAST_WEEK` or `LAST_2_WEEKS`.",
+				Description: exportPeriodDescription,
 				Validators:  []validator.String{periodValidator},
 			},
 			"output_path": schema.StringAttribute{
@@ -59,7 +59,7 @@ func (a *runStatisticsExportAction) Schema(_ context.Context, _ action.SchemaReq
 				Description: "Local path to stream the exported CSV file to once the export has finished (missing directories are created; the file is readable by its owner only; an existing file is replaced only once the whole download has arrived).",
 				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"timeout": actionTimeoutAttribute("export"),
+			"timeout": actionTimeoutAttribute(statisticsExportOperation),
 		},
 	}
 }
@@ -76,7 +76,7 @@ func (a *runStatisticsExportAction) Invoke(ctx context.Context, req action.Invok
 	if diags.HasError() || !requireClient(a.data, diags) {
 		return
 	}
-	timeout := actionTimeout(cfg.Timeout, defaultExportTimeout, diags)
+	timeout := actionTimeout(cfg.Timeout, statisticsExportOperation, diags)
 	if diags.HasError() {
 		return
 	}
@@ -89,7 +89,7 @@ func (a *runStatisticsExportAction) Invoke(ctx context.Context, req action.Invok
 		return
 	}
 	sendProgress(resp, fmt.Sprintf("%s: started export batch %s (%s, %s)", runExportActionType, id, cfg.ExportType.ValueString(), cfg.Period.ValueString()))
-	if _, ok := waitForBatch(ctx, a.data, actionWait(statisticsExportWait(id, timeout, false), runExportActionType, resp), diags); !ok {
+	if _, ok := waitForBatch(ctx, a.data, actionWait(statisticsExportOperation.wait(id, timeout, false), runExportActionType, resp), diags); !ok {
 		return
 	}
 	res, ok := fetchExportResult(ctx, a.data.client, id, cfg.OutputPath.ValueString(), retry, diags)

@@ -44,39 +44,38 @@ func (a *sendTransactionalMessageAction) Schema(_ context.Context, _ action.Sche
 		Attributes: map[string]schema.Attribute{
 			"trigger_id": schema.StringAttribute{
 				Required:    true,
-				Description: "Id of the trigger to send through, e.g. `rms_resource.order_trigger.id`. The trigger's `channel` (`EMAIL`, the default, or `SMS`) decides which recipient field is needed.",
+				Description: messageTriggerIDDescription,
 				Validators:  triggerIDValidators,
 			},
 			"recipient": schema.SingleNestedAttribute{
 				Required:    true,
-				Description: "Who receives the message. An EMAIL trigger needs `email`, an SMS trigger `mobile`.",
+				Description: messageRecipientDescription,
 				Attributes: map[string]schema.Attribute{
 					"email": schema.StringAttribute{
 						Optional:    true,
-						Description: "E-mail address; required by EMAIL triggers.",
+						Description: messageEmailDescription,
 						Validators:  recipientEmailValidators,
 					},
 					"mobile": schema.StringAttribute{
 						Optional:    true,
-						Description: "Mobile number, digits with an optional leading `+`; required by SMS triggers.",
+						Description: messageMobileDescription,
 						Validators:  recipientMobileValidators,
 					},
 					"original_id": schema.StringAttribute{
 						Optional:    true,
-						Description: "The recipient's `originalId` when the recipient is a contact of a list.",
+						Description: messageOriginalIDDescription,
 					},
 				},
 			},
 			"properties": schema.MapAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
-				Description: "Values of the trigger's placeholders, by attribute name, e.g. `{ firstname = \"Ada\" }`.",
+				Description: messagePropertiesDescription,
 			},
 			"order_rows": schema.DynamicAttribute{
-				Optional: true,
-				Description: "Rows for the trigger's order templating, as a list of HCL objects with any fields, e.g. `[{ sku = \"A1\", qty = 2, price = 9.5 }]`; " +
-					"numbers and booleans keep their JSON types.",
-				Validators: orderRowsValidators,
+				Optional:    true,
+				Description: messageOrderRowsDescription,
+				Validators:  orderRowsValidators,
 			},
 		},
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -23,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
-	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 var (
@@ -32,10 +30,6 @@ var (
 	_ resource.ResourceWithModifyPlan  = &statisticsExportResource{}
 	_ resource.ResourceWithImportState = &statisticsExportResource{}
 )
-
-// defaultExportTimeout bounds the wait for an export when the timeouts block
-// does not.
-const defaultExportTimeout = 30 * time.Minute
 
 // NewStatisticsExportResource returns the rms_statistics_export resource.
 func NewStatisticsExportResource() resource.Resource { return &statisticsExportResource{} }
@@ -57,57 +51,31 @@ type statisticsExportResource struct {
 }
 
 type statisticsExportModel struct {
-	ID           types.String      `tfsdk:"id"`
-	ExportType   types.String      `tfsdk:"export_type"`
-	Period       types.String      `tfsdk:"period"`
-	Triggers     types.Map         `tfsdk:"triggers"`
-	OutputPath   types.String      `tfsdk:"output_path"`
-	BatchID      types.String      `tfsdk:"batch_id"`
-	Status       types.String      `tfsdk:"status"`
-	Total        types.Int64       `tfsdk:"total"`
-	ResultURL    types.String      `tfsdk:"result_url"`
-	SHA256       types.String      `tfsdk:"sha256"`
-	Size         types.Int64       `tfsdk:"size"`
-	OutputSHA256 types.String      `tfsdk:"output_sha256"`
-	StartedAt    timetypes.RFC3339 `tfsdk:"started_at"`
-	FinishedAt   timetypes.RFC3339 `tfsdk:"finished_at"`
-	Timeouts     timeouts.Value    `tfsdk:"timeouts"`
+	ID           types.String   `tfsdk:"id"`
+	ExportType   types.String   `tfsdk:"export_type"`
+	Period       types.String   `tfsdk:"period"`
+	Triggers     types.Map      `tfsdk:"triggers"`
+	OutputPath   types.String   `tfsdk:"output_path"`
+	ResultURL    types.String   `tfsdk:"result_url"`
+	SHA256       types.String   `tfsdk:"sha256"`
+	Size         types.Int64    `tfsdk:"size"`
+	OutputSHA256 types.String   `tfsdk:"output_sha256"`
+	Timeouts     timeouts.Value `tfsdk:"timeouts"`
+	batchModel                  // batch_id, status, total, started_at, finished_at
 }
-
-// exportFields maps the service's field names onto attributes.
-var exportFields = map[string]path.Path{
-	"exportType": path.Root("export_type"),
-	"period":     path.Root("period"),
-}
-
-// exportTypeValidator and periodValidator check the interface's values at
-// plan time. The interface's own sample request uses OPENED, which the
-// service refuses: the diagnostic points at OPENS.
-var (
-	exportTypeValidator = validators.Enum{Allowed: client.ExportTypes, Hints: map[string]string{"OPENED": "OPENS", "OPEN": "OPENS"}}
-	periodValidator     = validators.Enum{Allowed: client.ExportPeriods, Note: "The service exports at most the last two weeks; export daily to keep a longer history."}
-)
 
 func (r *statisticsExportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_statistics_export"
 }
 
 func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	timeoutsBlock := timeouts.Block(ctx, timeouts.Opts{
-		Create:            true,
-		Update:            true,
-		CreateDescription: "How long to wait for the export to finish when it is started, as a Go duration (`45m`, `2h`). Default `30m`. When it passes, the apply ends with a warning and the resource keeps the batch id; the next apply resumes waiting on the same batch.",
-		UpdateDescription: "How long an apply that resumes waiting on an unfinished export, or fetches its file again, may take. Default `30m`. When it passes, the apply fails; the next apply resumes again.",
-	}).(schema.SingleNestedBlock)
-	timeoutsBlock.Description = "Time limits of the waits for the export batch."
-
 	resp.Schema = schema.Schema{
 		Description: "Runs a statistics export of the account (the service's Batches domain): starts the export, waits for its batch to finish, " +
 			"records its result URL and, with `output_path`, streams the exported CSV file to a local path. " +
 			"A start that gets no answer is read back (the account's exports of the same type and period) and the export it made adopted, never started twice. " +
 			"Changing `export_type`, `period` or `triggers` runs a new export. Destroying the resource only removes it from the state: " +
 			"the service has no call to delete an export, and a downloaded file is left in place.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withBatchAttributes(statisticsExportOperation, map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
 				Description:   "The export's batch id (the same as `batch_id`).",
@@ -115,13 +83,13 @@ func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.Schema
 			},
 			"export_type": schema.StringAttribute{
 				Required:      true,
-				Description:   "What to export: one of `LISTS`, `CAMPAIGNS`, `MESSAGES`, `OPENS`, `SENT`, `CLICKS`, `PROJECTS`, `HARD_BOUNCES`, `SOFT_BOUNCES`, `OPTOUTS`. (`OPENED`, used in a sample of the service's documentation, is refused; use `OPENS`.) Changing it runs a new export.",
+				Description:   exportTypeDescription + exportReplaceNote,
 				Validators:    []validator.String{exportTypeValidator},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"period": schema.StringAttribute{
 				Required:      true,
-				Description:   "The period the statistics cover: `TODAY` (since midnight UTC), `LAST_DAY`, `LAST_3_DAYS`, `LAST_WEEK` or `LAST_2_WEEKS`. Changing it runs a new export.",
+				Description:   exportPeriodDescription + exportReplaceNote,
 				Validators:    []validator.String{periodValidator},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
@@ -136,21 +104,6 @@ func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.Schema
 				Description: "Local path to stream the exported CSV file to once the export has finished (missing directories are created; the file is readable by its owner only). " +
 					"When the file there is later missing or changed, the next apply downloads it again without running a new export; changing the path downloads it to the new path and leaves the old file alone.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-			"batch_id": schema.StringAttribute{
-				Computed:      true,
-				Description:   "Id of the export's batch.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"status": schema.StringAttribute{
-				Computed:      true,
-				Description:   "Status of the batch: `PENDING`, `IN_PROGRESS` or `FINISHED`. Anything but `FINISHED` means an earlier apply stopped waiting; the next apply resumes.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"total": schema.Int64Attribute{
-				Computed:      true,
-				Description:   "Number of rows the export holds, as the batch reports it.",
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"result_url": schema.StringAttribute{
 				Computed:  true,
@@ -175,21 +128,9 @@ func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.Schema
 					"When it differs from `sha256`, the file was removed or changed locally and the next apply downloads it again.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"started_at": schema.StringAttribute{
-				Computed:      true,
-				CustomType:    timetypes.RFC3339Type{},
-				Description:   "When the service accepted the export (RFC 3339).",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"finished_at": schema.StringAttribute{
-				Computed:      true,
-				CustomType:    timetypes.RFC3339Type{},
-				Description:   "When the export finished (RFC 3339); null while it runs.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-		},
+		}),
 		Blocks: map[string]schema.Block{
-			"timeouts": timeoutsBlock,
+			"timeouts": batchTimeoutsBlock(ctx, statisticsExportOperation, ", or fetches its file again,"),
 		},
 	}
 }
@@ -202,7 +143,7 @@ func (r *statisticsExportResource) Configure(_ context.Context, req resource.Con
 // export's result was fetched: the batch was still running, or it finished
 // after the wait ended.
 func exportUnfinished(m statisticsExportModel) bool {
-	return m.Status.ValueString() != client.BatchFinished || m.ResultURL.IsNull()
+	return m.unfinished() || m.ResultURL.IsNull()
 }
 
 // exportFileStale reports whether the file at output_path must be
@@ -238,8 +179,7 @@ func (r *statisticsExportResource) ModifyPlan(ctx context.Context, req resource.
 	}
 	switch {
 	case exportUnfinished(state):
-		tflog.Info(ctx, "statistics export has not finished in an earlier apply; planning to resume waiting", map[string]any{"batch_id": state.BatchID.ValueString(), "status": state.Status.ValueString()})
-		plan.Status, plan.Total, plan.FinishedAt = types.StringUnknown(), types.Int64Unknown(), timetypes.NewRFC3339Unknown()
+		plan.planResume(ctx, statisticsExportOperation)
 		plan.ResultURL = types.StringUnknown()
 		fileUnknown()
 	case exportFileStale(state, plan):
@@ -258,7 +198,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultExportTimeout)
+	timeout, diags := plan.Timeouts.Create(ctx, statisticsExportOperation.defaultTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -274,10 +214,9 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	// The export exists on the service from here on: record it before
 	// waiting, so that whatever happens next the batch id is not lost.
 	m := plan
-	m.ID, m.BatchID = types.StringValue(id), types.StringValue(id)
-	m.Status, m.Total, m.ResultURL = types.StringNull(), types.Int64Null(), types.StringNull()
+	m.ID, m.batchModel = types.StringValue(id), startedBatch(id)
+	m.ResultURL = types.StringNull()
 	m.SHA256, m.Size, m.OutputSHA256 = types.StringNull(), types.Int64Null(), types.StringNull()
-	m.StartedAt, m.FinishedAt = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -292,10 +231,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 // wait waits for the export's batch and records what it saw in m. It
 // reports whether the batch finished successfully.
 func (r *statisticsExportResource) wait(ctx context.Context, m *statisticsExportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) bool {
-	b, ok := waitForBatch(ctx, r.data, statisticsExportWait(m.BatchID.ValueString(), timeout, creating), diags)
-	if b != nil {
-		exportBatchToModel(b, m)
-	}
+	_, ok := m.waitAndRecord(ctx, r.data, statisticsExportOperation, timeout, creating, diags)
 	return ok
 }
 
@@ -322,29 +258,11 @@ func (r *statisticsExportResource) Read(ctx context.Context, req resource.ReadRe
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	id := state.BatchID.ValueString()
-	b, err := r.data.client.GetBatch(ctx, id)
-	if client.IsNotFound(err) {
-		tflog.Info(ctx, "statistics export batch is gone; removing it from state", map[string]any{"batch_id": id})
-		resp.State.RemoveResource(ctx)
+	b := readBatch(ctx, r.data, statisticsExportOperation, state.BatchID.ValueString(), resp)
+	if b == nil {
 		return
 	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to read statistics export "+id, err, nil)
-		return
-	}
-	if b.Type != "" && b.Type != client.BatchTypeStatsExport {
-		resp.Diagnostics.AddError("Not a statistics export",
-			fmt.Sprintf("Batch %s is a batch of type %s, not a statistics export (%s). Check the batch id.", id, b.Type, client.BatchTypeStatsExport))
-		return
-	}
-	if failure := b.Err(); failure != nil {
-		resp.Diagnostics.AddWarning("Statistics export failed",
-			fmt.Sprintf("%s.\n\nIt is removed from the state; the next apply starts a new export.", failure))
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	exportBatchToModel(b, &state)
+	state.record(b)
 	if !state.OutputPath.IsNull() {
 		sum, exists, err := hashFile(state.OutputPath.ValueString())
 		switch {
@@ -368,7 +286,7 @@ func (r *statisticsExportResource) Update(ctx context.Context, req resource.Upda
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultExportTimeout)
+	timeout, diags := plan.Timeouts.Update(ctx, statisticsExportOperation.defaultTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -407,7 +325,7 @@ func (r *statisticsExportResource) Delete(ctx context.Context, req resource.Dele
 	if !state.OutputPath.IsNull() {
 		detail += fmt.Sprintf(" The downloaded file %s is left in place.", state.OutputPath.ValueString())
 	}
-	resp.Diagnostics.AddWarning("Statistics export only forgotten", detail)
+	forgetBatch(statisticsExportOperation, detail, &resp.Diagnostics)
 }
 
 // ImportState takes "<batch_id>/<export_type>/<period>": the batch does not
@@ -433,12 +351,4 @@ func (r *statisticsExportResource) ImportState(ctx context.Context, req resource
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("batch_id"), parts[0])...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("export_type"), parts[1])...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("period"), parts[2])...)
-}
-
-// exportBatchToModel copies what the batch says into the model.
-func exportBatchToModel(b *client.Batch, m *statisticsExportModel) {
-	m.Status = types.StringValue(b.Status)
-	m.Total = types.Int64Value(b.Total)
-	m.StartedAt = batchTimeValue(b.Started())
-	m.FinishedAt = batchTimeValue(b.Ended())
 }

@@ -45,8 +45,7 @@ func TestBatchWaitDiagnostic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := batchWait{what: "Statistics export", id: "12", timeout: 30 * time.Minute, creating: tt.creating,
-				pendingNote: "Until the export has finished, sha256, size, result_url and finished_at are null."}
+			w := statisticsExportOperation.wait("12", 30*time.Minute, tt.creating)
 			summary, detail := batchWaitDiagnostic(w, &client.BatchWaitError{BatchID: "12", Last: last, Err: tt.err})
 			if summary != tt.wantSummary {
 				t.Errorf("summary = %q, want %q", summary, tt.wantSummary)

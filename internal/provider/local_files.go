@@ -1,0 +1,65 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// Local files the provider reads or writes: import files (hashed at plan
+// time, streamed at apply), contact files of rms_list_contacts, and
+// exported results downloaded into place.
+
+// hashFile returns the hexadecimal SHA-256 of a file, reading it as a
+// stream. exists is false when there is no file at path.
+func hashFile(path string) (sum string, exists bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	defer func() { _ = f.Close() }() // read-only: nothing to flush
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", true, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), true, nil
+}
+
+// downloadToFile streams a finished export into path: into a temporary file
+// beside it first, renamed over path only once the whole file has arrived,
+// so a failed download never leaves a partial file under the final name.
+// Missing parent directories are created. The file is readable by its owner
+// only, since it holds account data.
+func downloadToFile(ctx context.Context, c *client.Client, batchID, path string) (*client.Download, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the directory of %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".rms-download-*")
+	if err != nil {
+		return nil, fmt.Errorf("creating a temporary file beside %s: %w", path, err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }() // no-op after a successful rename
+	d, err := c.DownloadResult(ctx, batchID, tmp)
+	if cerr := tmp.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("writing %s: %w", tmp.Name(), cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return nil, fmt.Errorf("moving the download into place at %s: %w", path, err)
+	}
+	return d, nil
+}
