@@ -75,6 +75,28 @@ var (
 	}}
 )
 
+// listImportArgs are the import's arguments: the resource's model and the
+// action's both embed them.
+type listImportArgs struct {
+	ListID         types.String `tfsdk:"list_id"`
+	Type           types.String `tfsdk:"type"`
+	File           types.String `tfsdk:"file"`
+	Content        types.String `tfsdk:"content"`
+	Delimiter      types.String `tfsdk:"delimiter"`
+	Encoding       types.String `tfsdk:"encoding"`
+	IdentityColumn types.String `tfsdk:"identity_column"`
+}
+
+// run is the run these arguments ask for, uploading body (see
+// openImportBody); the caller adds what it needs to see of each step.
+func (a listImportArgs) run(body io.ReadSeeker, retryNote string) listImportRun {
+	return listImportRun{
+		ListID: a.ListID.ValueString(), Type: a.Type.ValueString(), Delimiter: a.Delimiter.ValueString(),
+		Encoding: a.Encoding.ValueString(), IdentityColumn: a.IdentityColumn.ValueString(),
+		Body: body, FileAttr: importFileAttr(a.File), RetryNote: retryNote,
+	}
+}
+
 // listImportRun is one run of the service's three-step import.
 type listImportRun struct {
 	ListID, Type, Delimiter, Encoding, IdentityColumn string

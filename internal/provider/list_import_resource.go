@@ -56,13 +56,7 @@ type listImportResource struct {
 
 type listImportModel struct {
 	ID             types.String   `tfsdk:"id"`
-	ListID         types.String   `tfsdk:"list_id"`
-	Type           types.String   `tfsdk:"type"`
-	File           types.String   `tfsdk:"file"`
-	Content        types.String   `tfsdk:"content"`
-	Delimiter      types.String   `tfsdk:"delimiter"`
-	Encoding       types.String   `tfsdk:"encoding"`
-	IdentityColumn types.String   `tfsdk:"identity_column"`
+	listImportArgs                // list_id, type, file, content, delimiter, encoding, identity_column
 	Triggers       types.Map      `tfsdk:"triggers"`
 	ContentSHA256  types.String   `tfsdk:"content_sha256"`
 	ImportID       types.String   `tfsdk:"import_id"`
@@ -215,22 +209,19 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		return !resp.Diagnostics.HasError()
 	}
-	_, ok := startListImport(ctx, r.data, listImportRun{
-		ListID: plan.ListID.ValueString(), Type: plan.Type.ValueString(), Delimiter: plan.Delimiter.ValueString(),
-		Encoding: plan.Encoding.ValueString(), IdentityColumn: plan.IdentityColumn.ValueString(),
-		Body: body, FileAttr: importFileAttr(plan.File), RetryNote: "The next apply starts a new import.",
-		// Step 1 made the import: record it before anything else can fail.
-		Created: func(importID string) bool {
-			m.ID, m.ImportID = types.StringValue(importID), types.StringValue(importID)
-			m.batchModel = startedBatch("")
-			m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null()
-			return saved()
-		},
-		Uploaded: func(batchID string) bool {
-			m.BatchID = types.StringValue(batchID)
-			return saved()
-		},
-	}, &resp.Diagnostics)
+	run := plan.run(body, "The next apply starts a new import.")
+	// Step 1 made the import: record it before anything else can fail.
+	run.Created = func(importID string) bool {
+		m.ID, m.ImportID = types.StringValue(importID), types.StringValue(importID)
+		m.batchModel = startedBatch("")
+		m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null()
+		return saved()
+	}
+	run.Uploaded = func(batchID string) bool {
+		m.BatchID = types.StringValue(batchID)
+		return saved()
+	}
+	_, ok := startListImport(ctx, r.data, run, &resp.Diagnostics)
 	if !ok {
 		return
 	}

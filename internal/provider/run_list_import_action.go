@@ -30,13 +30,7 @@ type runListImportAction struct {
 }
 
 type runListImportModel struct {
-	ListID         types.String `tfsdk:"list_id"`
-	Type           types.String `tfsdk:"type"`
-	File           types.String `tfsdk:"file"`
-	Content        types.String `tfsdk:"content"`
-	Delimiter      types.String `tfsdk:"delimiter"`
-	Encoding       types.String `tfsdk:"encoding"`
-	IdentityColumn types.String `tfsdk:"identity_column"`
+	listImportArgs              // list_id, type, file, content, delimiter, encoding, identity_column
 	Timeout        types.String `tfsdk:"timeout"`
 }
 
@@ -123,14 +117,10 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	}
 	defer closeBody()
 
-	run := listImportRun{
-		ListID: cfg.ListID.ValueString(), Type: cfg.Type.ValueString(), Delimiter: cfg.Delimiter.ValueString(),
-		Encoding: cfg.Encoding.ValueString(), IdentityColumn: cfg.IdentityColumn.ValueString(),
-		Body: body, FileAttr: importFileAttr(cfg.File), RetryNote: "Invoking the action again starts a new import.",
-		Created: func(importID string) bool {
-			sendProgress(resp, fmt.Sprintf("%s: created import %s of list %s, uploading the file", runListImportActionType, importID, cfg.ListID.ValueString()))
-			return true
-		},
+	run := cfg.run(body, "Invoking the action again starts a new import.")
+	run.Created = func(importID string) bool {
+		sendProgress(resp, fmt.Sprintf("%s: created import %s of list %s, uploading the file", runListImportActionType, importID, cfg.ListID.ValueString()))
+		return true
 	}
 	batchID, ok := startListImport(ctx, a.data, run, diags)
 	if !ok {

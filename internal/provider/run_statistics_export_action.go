@@ -26,10 +26,8 @@ type runStatisticsExportAction struct {
 }
 
 type runStatisticsExportModel struct {
-	ExportType types.String `tfsdk:"export_type"`
-	Period     types.String `tfsdk:"period"`
-	OutputPath types.String `tfsdk:"output_path"`
-	Timeout    types.String `tfsdk:"timeout"`
+	statisticsExportArgs              // export_type, period, output_path
+	Timeout              types.String `tfsdk:"timeout"`
 }
 
 const runExportActionType = "rms_run_statistics_export"

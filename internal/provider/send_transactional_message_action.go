@@ -24,10 +24,7 @@ type sendTransactionalMessageAction struct {
 }
 
 type sendTransactionalMessageModel struct {
-	TriggerID  types.String    `tfsdk:"trigger_id"`
-	Recipient  *recipientModel `tfsdk:"recipient"`
-	Properties types.Map       `tfsdk:"properties"`
-	OrderRows  types.Dynamic   `tfsdk:"order_rows"`
+	transactionalMessageArgs // trigger_id, recipient, properties, order_rows
 }
 
 const sendMessageActionType = "rms_send_transactional_message"
@@ -93,7 +90,7 @@ func (a *sendTransactionalMessageAction) Invoke(ctx context.Context, req action.
 	if diags.HasError() || !requireClient(a.data, diags) {
 		return
 	}
-	msg, d := transactionalMessageBody(ctx, cfg.Recipient, cfg.Properties, cfg.OrderRows)
+	msg, d := cfg.body(ctx)
 	diags.Append(d...)
 	if diags.HasError() {
 		return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -40,6 +41,14 @@ const (
 	exportPeriodDescription = "The period the statistics cover: `TODAY` (since midnight UTC), `LAST_DAY`, `LAST_3_DAYS`, `LAST_WEEK` or `LAST_2_WEEKS`."
 	exportReplaceNote       = " Changing it runs a new export."
 )
+
+// statisticsExportArgs are the export's arguments: the resource's model and
+// the action's both embed them.
+type statisticsExportArgs struct {
+	ExportType types.String `tfsdk:"export_type"`
+	Period     types.String `tfsdk:"period"`
+	OutputPath types.String `tfsdk:"output_path"`
+}
 
 var pathOutput = path.Root("output_path")
 

@@ -51,17 +51,15 @@ type statisticsExportResource struct {
 }
 
 type statisticsExportModel struct {
-	ID           types.String   `tfsdk:"id"`
-	ExportType   types.String   `tfsdk:"export_type"`
-	Period       types.String   `tfsdk:"period"`
-	Triggers     types.Map      `tfsdk:"triggers"`
-	OutputPath   types.String   `tfsdk:"output_path"`
-	ResultURL    types.String   `tfsdk:"result_url"`
-	SHA256       types.String   `tfsdk:"sha256"`
-	Size         types.Int64    `tfsdk:"size"`
-	OutputSHA256 types.String   `tfsdk:"output_sha256"`
-	Timeouts     timeouts.Value `tfsdk:"timeouts"`
-	batchModel                  // batch_id, status, total, started_at, finished_at
+	ID                   types.String   `tfsdk:"id"`
+	statisticsExportArgs                // export_type, period, output_path
+	Triggers             types.Map      `tfsdk:"triggers"`
+	ResultURL            types.String   `tfsdk:"result_url"`
+	SHA256               types.String   `tfsdk:"sha256"`
+	Size                 types.Int64    `tfsdk:"size"`
+	OutputSHA256         types.String   `tfsdk:"output_sha256"`
+	Timeouts             timeouts.Value `tfsdk:"timeouts"`
+	batchModel                          // batch_id, status, total, started_at, finished_at
 }
 
 func (r *statisticsExportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {

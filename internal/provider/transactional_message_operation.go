@@ -37,6 +37,15 @@ const (
 		"numbers and booleans keep their JSON types."
 )
 
+// transactionalMessageArgs are the send's arguments: the resource's model
+// and the action's both embed them.
+type transactionalMessageArgs struct {
+	TriggerID  types.String    `tfsdk:"trigger_id"`
+	Recipient  *recipientModel `tfsdk:"recipient"`
+	Properties types.Map       `tfsdk:"properties"`
+	OrderRows  types.Dynamic   `tfsdk:"order_rows"`
+}
+
 type recipientModel struct {
 	Email      types.String `tfsdk:"email"`
 	Mobile     types.String `tfsdk:"mobile"`
@@ -62,9 +71,9 @@ var (
 	orderRowsValidators       = []validator.Dynamic{orderRowsValidator{}}
 )
 
-// transactionalMessageBody builds a send body from the arguments the
-// resource and the rms_send_transactional_message action share.
-func transactionalMessageBody(ctx context.Context, recipient *recipientModel, properties types.Map, orderRows types.Dynamic) (client.TransactionalMessage, diag.Diagnostics) {
+// body builds the send body from the arguments.
+func (a transactionalMessageArgs) body(ctx context.Context) (client.TransactionalMessage, diag.Diagnostics) {
+	recipient, properties, orderRows := a.Recipient, a.Properties, a.OrderRows
 	var diags diag.Diagnostics
 	msg := client.TransactionalMessage{}
 	if recipient != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/dynamicplanmodifier"
@@ -14,8 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // No ImportState and no resource identity (Terraform 1.12+), unlike every
@@ -37,15 +34,12 @@ type transactionalMessageResource struct {
 }
 
 type transactionalMessageModel struct {
-	ID         types.String      `tfsdk:"id"`
-	TriggerID  types.String      `tfsdk:"trigger_id"`
-	Recipient  *recipientModel   `tfsdk:"recipient"`
-	Properties types.Map         `tfsdk:"properties"`
-	OrderRows  types.Dynamic     `tfsdk:"order_rows"`
-	Triggers   types.Map         `tfsdk:"triggers"`
-	Channel    types.String      `tfsdk:"channel"`
-	Status     types.String      `tfsdk:"status"`
-	SentAt     timetypes.RFC3339 `tfsdk:"sent_at"`
+	ID                       types.String      `tfsdk:"id"`
+	transactionalMessageArgs                   // trigger_id, recipient, properties, order_rows
+	Triggers                 types.Map         `tfsdk:"triggers"`
+	Channel                  types.String      `tfsdk:"channel"`
+	Status                   types.String      `tfsdk:"status"`
+	SentAt                   timetypes.RFC3339 `tfsdk:"sent_at"`
 }
 
 func (r *transactionalMessageResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -139,7 +133,7 @@ func (r *transactionalMessageResource) Create(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	msg, diags := transactionalMessageFromModel(ctx, plan)
+	msg, diags := plan.body(ctx)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -182,10 +176,4 @@ func (r *transactionalMessageResource) Delete(ctx context.Context, req resource.
 	resp.Diagnostics.AddWarning("Transactional message only removed from state",
 		fmt.Sprintf("Message %s was sent through trigger %s and cannot be unsent; destroying rms_transactional_message only removes it from Terraform state.",
 			state.ID.ValueString(), state.TriggerID.ValueString()))
-}
-
-// transactionalMessageFromModel builds the send body from the resource's
-// arguments.
-func transactionalMessageFromModel(ctx context.Context, m transactionalMessageModel) (client.TransactionalMessage, diag.Diagnostics) {
-	return transactionalMessageBody(ctx, m.Recipient, m.Properties, m.OrderRows)
 }
