@@ -40,6 +40,12 @@ func (c *fakeClock) Advance(d time.Duration) {
 // blocked and the clock has jumped, never in real time.
 func advance(d time.Duration) { time.Sleep(d) }
 
+// rfc3339 is a time as the emulator writes dateCreated, dateModified and
+// event times by default: whole seconds, UTC, "Z". The layout is spelled
+// out rather than taken from the emulator, so a test that compares with it
+// checks the format as a literal would.
+func rfc3339(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
 // reqOption changes a request before it is served.
 type reqOption func(*http.Request)
 
