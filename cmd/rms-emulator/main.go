@@ -57,6 +57,13 @@ const shutdownGrace = 5 * time.Second
 
 // run is main without the process: it serves until ctx ends.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runReady(ctx, args, stdout, stderr, func() {})
+}
+
+// runReady is run that calls ready once the emulator serves and its banner
+// and port file are written. It is for tests, which wait on ready rather
+// than poll for the port file: a file's appearance sends no signal.
+func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, ready func()) error {
 	fs := flag.NewFlagSet("rms-emulator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -214,6 +221,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer func() { _ = os.Remove(*portFile) }()
 	}
+	ready()
 
 	<-ctx.Done()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)

@@ -32,35 +32,38 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// goRun starts run in a goroutine on a free loopback port with portFile,
+// waits until it serves (runReady's signal, with a 10s limit) and returns
+// the base URL from the port file and the channel of run's result.
+func goRun(ctx context.Context, t *testing.T, portFile string, args []string, stdout, stderr *syncBuffer) (string, <-chan error) {
+	t.Helper()
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- runReady(ctx, append([]string{"-addr", "127.0.0.1:0", "-port-file", portFile}, args...), stdout, stderr, func() { close(ready) })
+	}()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("run ended early: %v; stderr: %s", err, stderr.String())
+	case <-time.After(10 * time.Second):
+		t.Fatalf("run was not serving after 10s; stderr: %s", stderr.String())
+	}
+	b, err := os.ReadFile(portFile)
+	if err != nil {
+		t.Fatalf("run serves, but its port file is not there: %v", err)
+	}
+	return string(b), done
+}
+
 func TestRunServesUntilCancelled(t *testing.T) {
 	portFile := filepath.Join(t.TempDir(), "url")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{
-			"-addr", "127.0.0.1:0", "-port-file", portFile, "-customer-id", "77",
-			"-password", `p"w${x}`, "-retire", "campaigns=moved to flows", "-retire", "forms/3=gone too", "-log-requests",
-		}, &stdout, &stderr)
-	}()
-
-	var baseURL string
-	deadline := time.Now().Add(10 * time.Second)
-	for baseURL == "" {
-		if b, err := os.ReadFile(portFile); err == nil {
-			baseURL = string(b)
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("run ended early: %v; stderr: %s", err, stderr.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("port file never written")
-		}
-	}
+	baseURL, done := goRun(ctx, t, portFile, []string{
+		"-customer-id", "77", "-password", `p"w${x}`, "-retire", "campaigns=moved to flows", "-retire", "forms/3=gone too", "-log-requests",
+	}, &stdout, &stderr)
 	if !strings.HasPrefix(baseURL, "http://127.0.0.1:") {
 		t.Fatalf("port file holds %q", baseURL)
 	}
@@ -170,25 +173,11 @@ func TestAllowRemote(t *testing.T) {
 // The -batch-* flags reach the emulator: with a long pending time a new
 // export stays PENDING.
 func TestRunBatchPaceFlags(t *testing.T) {
-	portFile := filepath.Join(t.TempDir(), "url")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-port-file", portFile,
-			"-batch-pending", "1h", "-batch-min-duration", "1h", "-batch-rows-per-second", "5", "-result-url-ttl", "1m", "-export-extra-rows", "3"}, io.Discard, io.Discard)
-	}()
-	var baseURL string
-	for deadline := time.Now().Add(10 * time.Second); baseURL == ""; {
-		if b, err := os.ReadFile(portFile); err == nil {
-			baseURL = string(b)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("port file never written")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	baseURL, done := goRun(ctx, t, filepath.Join(t.TempDir(), "url"), []string{
+		"-batch-pending", "1h", "-batch-min-duration", "1h", "-batch-rows-per-second", "5", "-result-url-ttl", "1m", "-export-extra-rows", "3",
+	}, &syncBuffer{}, &syncBuffer{})
 	call := func(method, path, body string) string {
 		req, _ := http.NewRequest(method, baseURL+"/rest/1000"+path, strings.NewReader(body))
 		req.SetBasicAuth("rms", "rms-password")
@@ -216,14 +205,10 @@ func TestRunBatchPaceFlags(t *testing.T) {
 
 func startRun(t *testing.T, args ...string) (baseURL string, stdout *syncBuffer, stop func() error) {
 	t.Helper()
-	portFile := filepath.Join(t.TempDir(), "url")
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // also ends a run that never came to serve
 	stdout = &syncBuffer{}
-	var stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0", "-port-file", portFile}, args...), stdout, &stderr)
-	}()
+	baseURL, done := goRun(ctx, t, filepath.Join(t.TempDir(), "url"), args, stdout, &syncBuffer{})
 	stopped := false
 	stop = func() error {
 		if stopped {
@@ -240,21 +225,7 @@ func startRun(t *testing.T, args ...string) (baseURL string, stdout *syncBuffer,
 		}
 	}
 	t.Cleanup(func() { _ = stop() })
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if b, err := os.ReadFile(portFile); err == nil {
-			return string(b), stdout, stop
-		}
-		select {
-		case err := <-done:
-			stopped = true
-			t.Fatalf("run ended early: %v; stderr: %s", err, stderr.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("port file never written")
-		}
-	}
+	return baseURL, stdout, stop
 }
 
 func call(t *testing.T, method, url, body string) (int, string) {

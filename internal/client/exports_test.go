@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -44,57 +45,59 @@ func TestExportTypesAndPeriodsAreAccepted(t *testing.T) {
 	}
 }
 
+// The export's minute of PENDING passes on a synctest bubble's clock.
 func TestResultURLAndDownloadAgainstEmulator(t *testing.T) {
-	clock := newFakeClock()
-	c, s := newEmulatorClient(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Minute, StatisticsExportExtraRows: 5_000})
-	ctx := context.Background()
-	if err := c.CreateOne(ctx, "projects", map[string]any{"name": "Spring"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	id, err := c.StartStatisticsExport(ctx, StatisticsExportRequest{ExportType: "PROJECTS", Period: "LAST_WEEK"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c, s := newInMemoryClient(t, emulator.Options{BatchPendingFor: time.Minute, StatisticsExportExtraRows: 5_000})
+		ctx := context.Background()
+		if err := c.CreateOne(ctx, "projects", map[string]any{"name": "Spring"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		id, err := c.StartStatisticsExport(ctx, StatisticsExportRequest{ExportType: "PROJECTS", Period: "LAST_WEEK"})
+		if err != nil {
+			t.Fatal(err)
+		}
 
-	// Not finished yet: a conflict, in both calls.
-	if _, err := c.GetResultURL(ctx, id.String()); !errors.Is(err, ErrConflict) {
-		t.Errorf("GetResultURL before FINISHED: %v, want a conflict", err)
-	}
-	if _, err := c.DownloadResult(ctx, id.String(), io.Discard); !errors.Is(err, ErrConflict) {
-		t.Errorf("DownloadResult before FINISHED: %v, want a conflict", err)
-	}
-	clock.Advance(time.Minute)
+		// Not finished yet: a conflict, in both calls.
+		if _, err := c.GetResultURL(ctx, id.String()); !errors.Is(err, ErrConflict) {
+			t.Errorf("GetResultURL before FINISHED: %v, want a conflict", err)
+		}
+		if _, err := c.DownloadResult(ctx, id.String(), io.Discard); !errors.Is(err, ErrConflict) {
+			t.Errorf("DownloadResult before FINISHED: %v, want a conflict", err)
+		}
+		time.Sleep(time.Minute) // at once: the bubble's clock jumps
 
-	u, err := c.GetResultURL(ctx, id.String())
-	if err != nil {
-		t.Fatalf("GetResultURL: %v", err)
-	}
-	if !strings.Contains(u, "/objectstore/") {
-		t.Errorf("result URL = %q", u)
-	}
+		u, err := c.GetResultURL(ctx, id.String())
+		if err != nil {
+			t.Fatalf("GetResultURL: %v", err)
+		}
+		if !strings.Contains(u, "/objectstore/") {
+			t.Errorf("result URL = %q", u)
+		}
 
-	var file bytes.Buffer
-	d, err := c.DownloadResult(ctx, id.String(), &file)
-	if err != nil {
-		t.Fatalf("DownloadResult: %v", err)
-	}
-	sum := sha256.Sum256(file.Bytes())
-	if d.Size != int64(file.Len()) || d.SHA256 != hex.EncodeToString(sum[:]) || d.ContentType != "text/csv; charset=utf-8" {
-		t.Errorf("download = %+v; file has %d bytes, sha256 %x", d, file.Len(), sum)
-	}
-	rows, err := csv.NewReader(&file).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 1+1+5_000 || rows[0][0] != "projectId" || rows[1][1] != "Spring" {
-		t.Errorf("file has %d rows, starting %v", len(rows), rows[:2])
-	}
-	// The redirect was followed, and the emulator saw: POST, GET result (x3:
-	// conflict, URL, redirect) and the object.
-	got := s.Requests().ByRoute
-	if got["GET /objectstore/{token}"] != 1 || got["GET /rest/{customerid}/batches/{batchId}/result"] != 2 {
-		t.Errorf("routes served: %v", got)
-	}
+		var file bytes.Buffer
+		d, err := c.DownloadResult(ctx, id.String(), &file)
+		if err != nil {
+			t.Fatalf("DownloadResult: %v", err)
+		}
+		sum := sha256.Sum256(file.Bytes())
+		if d.Size != int64(file.Len()) || d.SHA256 != hex.EncodeToString(sum[:]) || d.ContentType != "text/csv; charset=utf-8" {
+			t.Errorf("download = %+v; file has %d bytes, sha256 %x", d, file.Len(), sum)
+		}
+		rows, err := csv.NewReader(&file).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 1+1+5_000 || rows[0][0] != "projectId" || rows[1][1] != "Spring" {
+			t.Errorf("file has %d rows, starting %v", len(rows), rows[:2])
+		}
+		// The redirect was followed, and the emulator saw: POST, GET result (x3:
+		// conflict, URL, redirect) and the object.
+		got := s.Requests().ByRoute
+		if got["GET /objectstore/{token}"] != 1 || got["GET /rest/{customerid}/batches/{batchId}/result"] != 2 {
+			t.Errorf("routes served: %v", got)
+		}
+	})
 }
 
 // GetResultURL asks for text/plain only, and refuses what is not a URL.

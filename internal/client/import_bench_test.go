@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,22 +113,46 @@ func startEmulatorProcess(b *testing.B, dir string) string {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("building rms-emulator: %v\n%s", err, out)
 	}
-	portFile := filepath.Join(dir, "emulator.url")
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-port-file", portFile)
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
+	// The banner's first line names the URL once the emulator listens:
+	// reading stdout waits for exactly that. The rest is drained so the
+	// emulator never blocks on a full pipe; found is closed at its end.
+	found := make(chan string, 1)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "rms-emulator listening on "); ok {
+				found <- u
+				break
+			}
+		}
+		close(found)
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
 	b.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
+		<-drained // Wait closes the pipe: every read must be done first
 		_ = cmd.Wait()
 	})
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if raw, err := os.ReadFile(portFile); err == nil && len(raw) > 0 {
-			return strings.TrimSpace(string(raw))
+	select {
+	case u, ok := <-found:
+		if !ok {
+			b.Fatal("rms-emulator ended its output without the line naming its URL")
 		}
+		return u
+	case <-time.After(30 * time.Second):
+		b.Fatal("rms-emulator did not say it was listening within 30s")
+		return ""
 	}
-	b.Fatal("rms-emulator did not start")
-	return ""
 }
 
 // startHeapSampler samples the live heap every few milliseconds until the

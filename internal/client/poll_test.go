@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -43,7 +42,7 @@ func newEmulatorClient(t *testing.T, opts emulator.Options) (*Client, *emulator.
 // synctest bubble (a real connection would not be part of it), where the
 // emulator's clock (time.Now) and the client's poll timers are fake and a
 // wait of minutes takes none.
-func newInMemoryClient(t *testing.T, opts emulator.Options) *Client {
+func newInMemoryClient(t *testing.T, opts emulator.Options) (*Client, *emulator.Server) {
 	t.Helper()
 	s := emulator.New(opts)
 	t.Cleanup(s.Close)
@@ -66,30 +65,7 @@ func newInMemoryClient(t *testing.T, opts emulator.Options) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
-}
-
-// fakeClock is the emulator's clock, moved by the client's injected sleep:
-// a batch that takes minutes is waited for without sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+	return c, s
 }
 
 func TestPollScheduleDelay(t *testing.T) {
@@ -135,7 +111,7 @@ func TestPollScheduleDelay(t *testing.T) {
 
 func TestWaitForBatchFollowsTheSchedule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := newInMemoryClient(t, emulator.Options{
+		c, _ := newInMemoryClient(t, emulator.Options{
 			BatchPendingFor:  5 * time.Second,
 			BatchMinDuration: 20 * time.Second,
 		})
@@ -209,7 +185,7 @@ func TestWaitForBatchFailedBatch(t *testing.T) {
 // deadline run on a synctest bubble's fake clock.
 func TestWaitForBatchDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := newInMemoryClient(t, emulator.Options{BatchPendingFor: time.Hour})
+		c, _ := newInMemoryClient(t, emulator.Options{BatchPendingFor: time.Hour})
 		id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
 		if err != nil {
 			t.Fatal(err)

@@ -15,9 +15,10 @@ import (
 )
 
 // batchOpts are options with batches that take time. Tests use them in a
-// synctest bubble, whose fake clock both lives of a data directory share.
+// synctest bubble, whose fake clock (the emulator's default, time.Now) both
+// lives of a data directory share.
 func batchOpts() Options {
-	return Options{Now: time.Now, BatchPendingFor: time.Second, BatchMinDuration: 2 * time.Second, StatisticsExportExtraRows: 3}
+	return Options{BatchPendingFor: time.Second, BatchMinDuration: 2 * time.Second, StatisticsExportExtraRows: 3}
 }
 
 func resultBytes(t *testing.T, s *Server, batchID string) string {

@@ -111,12 +111,12 @@ func TestContactEventsDelivered(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rc, srv := newReceiver(t)
+			rc := newReceiver()
 			s := New(Options{})
 			defer s.Close()
 			list := newImportList(t, s)
 			seed(t, s, list)
-			mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL + "/hook", "events": contactEventKinds, "secret": "s3"})
+			mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": rc.listen(t) + "/hook", "events": contactEventKinds, "secret": "s3"})
 
 			tt.change(t, s, list)
 

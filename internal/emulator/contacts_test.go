@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,48 +18,50 @@ func newList(t *testing.T, s *Server) (listID, contacts string) {
 }
 
 func TestContactCreateGetShape(t *testing.T) {
-	clock := newFakeClock()
-	s := New(Options{Now: clock.Now})
-	listID, base := newList(t, s)
+	synctest.Test(t, func(t *testing.T) {
+		t0 := time.Now()
+		s := New(Options{})
+		listID, base := newList(t, s)
 
-	rec := do(t, s, http.MethodPost, base, map[string]any{
-		"originalId": "c/1", "properties": map[string]any{"3": "Ada", "email": "ada@example.com", "lastname": nil},
-		"id": 77, "unknown": "ignored",
+		rec := do(t, s, http.MethodPost, base, map[string]any{
+			"originalId": "c/1", "properties": map[string]any{"3": "Ada", "email": "ada@example.com", "lastname": nil},
+			"id": 77, "unknown": "ignored",
+		})
+		wantStatus(t, rec, http.StatusCreated)
+		if got, want := rec.Header().Get("Location"), "/rest/1000/lists/"+listID+"/contacts/c%2F1"; got != want {
+			t.Errorf("Location = %q, want %q", got, want)
+		}
+		created := decodeObject(t, rec)
+		if created["id"] == "77" {
+			t.Error("id taken from the body")
+		}
+		delete(created, "id")
+		want := map[string]any{
+			"originalId":   "c/1",
+			"properties":   map[string]any{"firstname": "Ada", "email": "ada@example.com"},
+			"status":       "SUBSCRIBED",
+			"mobileStatus": "SUBSCRIBED",
+			"dateCreated":  rfc3339(t0), "dateModified": rfc3339(t0),
+		}
+		if diff := cmp.Diff(want, created); diff != "" {
+			t.Errorf("created (-want +got):\n%s", diff)
+		}
+
+		rec = do(t, s, http.MethodGet, base+"/c%2F1", nil)
+		wantStatus(t, rec, http.StatusOK)
+		got := decodeObject(t, rec)
+		delete(got, "id")
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("read back (-want +got):\n%s", diff)
+		}
+
+		// A create body may set the initial states.
+		rec = do(t, s, http.MethodPost, base, map[string]any{"originalId": "c2", "status": "UNSUBSCRIBED"})
+		wantStatus(t, rec, http.StatusCreated)
+		if c := decodeObject(t, rec); c["status"] != "UNSUBSCRIBED" || c["mobileStatus"] != "SUBSCRIBED" {
+			t.Errorf("states = %v / %v, want UNSUBSCRIBED / SUBSCRIBED", c["status"], c["mobileStatus"])
+		}
 	})
-	wantStatus(t, rec, http.StatusCreated)
-	if got, want := rec.Header().Get("Location"), "/rest/1000/lists/"+listID+"/contacts/c%2F1"; got != want {
-		t.Errorf("Location = %q, want %q", got, want)
-	}
-	created := decodeObject(t, rec)
-	if created["id"] == "77" {
-		t.Error("id taken from the body")
-	}
-	delete(created, "id")
-	want := map[string]any{
-		"originalId":   "c/1",
-		"properties":   map[string]any{"firstname": "Ada", "email": "ada@example.com"},
-		"status":       "SUBSCRIBED",
-		"mobileStatus": "SUBSCRIBED",
-		"dateCreated":  "2026-11-22T10:00:00Z", "dateModified": "2026-11-22T10:00:00Z",
-	}
-	if diff := cmp.Diff(want, created); diff != "" {
-		t.Errorf("created (-want +got):\n%s", diff)
-	}
-
-	rec = do(t, s, http.MethodGet, base+"/c%2F1", nil)
-	wantStatus(t, rec, http.StatusOK)
-	got := decodeObject(t, rec)
-	delete(got, "id")
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("read back (-want +got):\n%s", diff)
-	}
-
-	// A create body may set the initial states.
-	rec = do(t, s, http.MethodPost, base, map[string]any{"originalId": "c2", "status": "UNSUBSCRIBED"})
-	wantStatus(t, rec, http.StatusCreated)
-	if c := decodeObject(t, rec); c["status"] != "UNSUBSCRIBED" || c["mobileStatus"] != "SUBSCRIBED" {
-		t.Errorf("states = %v / %v, want UNSUBSCRIBED / SUBSCRIBED", c["status"], c["mobileStatus"])
-	}
 }
 
 func TestContactErrors(t *testing.T) {
@@ -150,25 +153,27 @@ func TestSubscriptionStatusTransitions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := newFakeClock()
-			s := New(Options{Now: clock.Now})
-			_, base := newList(t, s)
-			mustCreate(t, s, base, map[string]any{"originalId": "c", "status": tt.from.email, "mobileStatus": tt.from.mobile})
-			clock.Advance(time.Minute)
-			rec := do(t, s, http.MethodPut, base+"/c/subscriptionstatus", tt.body)
-			wantStatus(t, rec, http.StatusOK)
-			got := decodeObject(t, rec)
-			if got["status"] != tt.want.email || got["mobileStatus"] != tt.want.mobile {
-				t.Errorf("answer: %v / %v, want %v", got["status"], got["mobileStatus"], tt.want)
-			}
-			if got["dateModified"] != "2026-11-22T10:01:00Z" {
-				t.Errorf("dateModified = %v", got["dateModified"])
-			}
-			rec = do(t, s, http.MethodGet, base+"/c", nil)
-			got = decodeObject(t, rec)
-			if got["status"] != tt.want.email || got["mobileStatus"] != tt.want.mobile {
-				t.Errorf("read back: %v / %v, want %v", got["status"], got["mobileStatus"], tt.want)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				t0 := time.Now()
+				s := New(Options{})
+				_, base := newList(t, s)
+				mustCreate(t, s, base, map[string]any{"originalId": "c", "status": tt.from.email, "mobileStatus": tt.from.mobile})
+				advance(time.Minute)
+				rec := do(t, s, http.MethodPut, base+"/c/subscriptionstatus", tt.body)
+				wantStatus(t, rec, http.StatusOK)
+				got := decodeObject(t, rec)
+				if got["status"] != tt.want.email || got["mobileStatus"] != tt.want.mobile {
+					t.Errorf("answer: %v / %v, want %v", got["status"], got["mobileStatus"], tt.want)
+				}
+				if want := rfc3339(t0.Add(time.Minute)); got["dateModified"] != want {
+					t.Errorf("dateModified = %v, want %s", got["dateModified"], want)
+				}
+				rec = do(t, s, http.MethodGet, base+"/c", nil)
+				got = decodeObject(t, rec)
+				if got["status"] != tt.want.email || got["mobileStatus"] != tt.want.mobile {
+					t.Errorf("read back: %v / %v, want %v", got["status"], got["mobileStatus"], tt.want)
+				}
+			})
 		})
 	}
 

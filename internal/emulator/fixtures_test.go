@@ -18,7 +18,7 @@ func openFixtures(t *testing.T, fixtures string) (*Server, error) {
 	if err != nil {
 		t.Fatalf("ParseFixtures: %v", err)
 	}
-	s, err := Open(Options{Fixtures: f, Now: newFakeClock().Now})
+	s, err := Open(Options{Fixtures: f})
 	if s != nil {
 		t.Cleanup(s.Close)
 	}
@@ -32,7 +32,7 @@ func TestExampleFixturesLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(Options{Fixtures: f, Now: newFakeClock().Now})
+	s, err := Open(Options{Fixtures: f})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

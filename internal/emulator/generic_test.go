@@ -5,82 +5,85 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestProjectCRUDRoundTrip(t *testing.T) {
-	clock := newFakeClock()
-	s := New(Options{Now: clock.Now})
+	synctest.Test(t, func(t *testing.T) {
+		t0 := time.Now()
+		s := New(Options{})
 
-	// Create: 201, whole entity, Location; server-set keys in the body ignored.
-	rec := do(t, s, http.MethodPost, "/rest/1000/projects", map[string]any{
-		"name": "Spring", "colour": "green", "id": 999, "dateCreated": "1999-01-01T00:00:00Z",
+		// Create: 201, whole entity, Location; server-set keys in the body ignored.
+		rec := do(t, s, http.MethodPost, "/rest/1000/projects", map[string]any{
+			"name": "Spring", "colour": "green", "id": 999, "dateCreated": "1999-01-01T00:00:00Z",
+		})
+		wantStatus(t, rec, http.StatusCreated)
+		created := decodeObject(t, rec)
+		id := idOf(t, created)
+		if id == "999" {
+			t.Fatal("id taken from the body")
+		}
+		if got, want := rec.Header().Get("Location"), "/rest/1000/projects/"+id; got != want {
+			t.Errorf("Location = %q, want %q", got, want)
+		}
+		if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+			t.Errorf("Content-Type = %q", ct)
+		}
+		wantCreated := map[string]any{
+			"id": json.Number(id), "name": "Spring", "colour": "green",
+			"dateCreated": rfc3339(t0), "dateModified": rfc3339(t0),
+		}
+		if diff := cmp.Diff(wantCreated, created); diff != "" {
+			t.Errorf("created (-want +got):\n%s", diff)
+		}
+
+		// Read back one and all.
+		rec = do(t, s, http.MethodGet, "/rest/1000/projects/"+id, nil)
+		wantStatus(t, rec, http.StatusOK)
+		if diff := cmp.Diff(created, decodeObject(t, rec)); diff != "" {
+			t.Errorf("get one (-created +got):\n%s", diff)
+		}
+		rec = do(t, s, http.MethodGet, "/rest/1000/projects", nil)
+		wantStatus(t, rec, http.StatusOK)
+		if diff := cmp.Diff([]map[string]any{created}, decodeArray(t, rec)); diff != "" {
+			t.Errorf("get all (-want +got):\n%s", diff)
+		}
+
+		// Merge-PUT: given keys replace, null removes, left-out keys stay.
+		advance(90 * time.Second)
+		rec = do(t, s, http.MethodPut, "/rest/1000/projects/"+id, map[string]any{
+			"colour": nil, "size": 3, "id": 5, "dateModified": "1999-01-01T00:00:00Z",
+		})
+		wantStatus(t, rec, http.StatusOK)
+		wantUpdated := map[string]any{
+			"id": json.Number(id), "name": "Spring", "size": json.Number("3"),
+			"dateCreated": rfc3339(t0), "dateModified": rfc3339(t0.Add(90 * time.Second)),
+		}
+		if diff := cmp.Diff(wantUpdated, decodeObject(t, rec)); diff != "" {
+			t.Errorf("updated (-want +got):\n%s", diff)
+		}
+		rec = do(t, s, http.MethodGet, "/rest/1000/projects/"+id, nil)
+		if diff := cmp.Diff(wantUpdated, decodeObject(t, rec)); diff != "" {
+			t.Errorf("get after update (-want +got):\n%s", diff)
+		}
+
+		// Delete, then it is gone everywhere.
+		rec = do(t, s, http.MethodDelete, "/rest/1000/projects/"+id, nil)
+		wantStatus(t, rec, http.StatusNoContent)
+		if rec.Body.Len() != 0 {
+			t.Errorf("204 with body %q", rec.Body.String())
+		}
+		wantErrorCode(t, do(t, s, http.MethodGet, "/rest/1000/projects/"+id, nil), http.StatusNotFound, CodeNotFound)
+		wantErrorCode(t, do(t, s, http.MethodPut, "/rest/1000/projects/"+id, map[string]any{"name": "x"}), http.StatusNotFound, CodeNotFound)
+		wantErrorCode(t, do(t, s, http.MethodDelete, "/rest/1000/projects/"+id, nil), http.StatusNotFound, CodeNotFound)
+		rec = do(t, s, http.MethodGet, "/rest/1000/projects", nil)
+		if got := rec.Body.String(); strings.TrimSpace(got) != "[]" {
+			t.Errorf("empty collection = %q, want []", got)
+		}
 	})
-	wantStatus(t, rec, http.StatusCreated)
-	created := decodeObject(t, rec)
-	id := idOf(t, created)
-	if id == "999" {
-		t.Fatal("id taken from the body")
-	}
-	if got, want := rec.Header().Get("Location"), "/rest/1000/projects/"+id; got != want {
-		t.Errorf("Location = %q, want %q", got, want)
-	}
-	if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-		t.Errorf("Content-Type = %q", ct)
-	}
-	wantCreated := map[string]any{
-		"id": json.Number(id), "name": "Spring", "colour": "green",
-		"dateCreated": "2026-11-22T10:00:00Z", "dateModified": "2026-11-22T10:00:00Z",
-	}
-	if diff := cmp.Diff(wantCreated, created); diff != "" {
-		t.Errorf("created (-want +got):\n%s", diff)
-	}
-
-	// Read back one and all.
-	rec = do(t, s, http.MethodGet, "/rest/1000/projects/"+id, nil)
-	wantStatus(t, rec, http.StatusOK)
-	if diff := cmp.Diff(created, decodeObject(t, rec)); diff != "" {
-		t.Errorf("get one (-created +got):\n%s", diff)
-	}
-	rec = do(t, s, http.MethodGet, "/rest/1000/projects", nil)
-	wantStatus(t, rec, http.StatusOK)
-	if diff := cmp.Diff([]map[string]any{created}, decodeArray(t, rec)); diff != "" {
-		t.Errorf("get all (-want +got):\n%s", diff)
-	}
-
-	// Merge-PUT: given keys replace, null removes, left-out keys stay.
-	clock.Advance(90 * time.Second)
-	rec = do(t, s, http.MethodPut, "/rest/1000/projects/"+id, map[string]any{
-		"colour": nil, "size": 3, "id": 5, "dateModified": "1999-01-01T00:00:00Z",
-	})
-	wantStatus(t, rec, http.StatusOK)
-	wantUpdated := map[string]any{
-		"id": json.Number(id), "name": "Spring", "size": json.Number("3"),
-		"dateCreated": "2026-11-22T10:00:00Z", "dateModified": "2026-11-22T10:01:30Z",
-	}
-	if diff := cmp.Diff(wantUpdated, decodeObject(t, rec)); diff != "" {
-		t.Errorf("updated (-want +got):\n%s", diff)
-	}
-	rec = do(t, s, http.MethodGet, "/rest/1000/projects/"+id, nil)
-	if diff := cmp.Diff(wantUpdated, decodeObject(t, rec)); diff != "" {
-		t.Errorf("get after update (-want +got):\n%s", diff)
-	}
-
-	// Delete, then it is gone everywhere.
-	rec = do(t, s, http.MethodDelete, "/rest/1000/projects/"+id, nil)
-	wantStatus(t, rec, http.StatusNoContent)
-	if rec.Body.Len() != 0 {
-		t.Errorf("204 with body %q", rec.Body.String())
-	}
-	wantErrorCode(t, do(t, s, http.MethodGet, "/rest/1000/projects/"+id, nil), http.StatusNotFound, CodeNotFound)
-	wantErrorCode(t, do(t, s, http.MethodPut, "/rest/1000/projects/"+id, map[string]any{"name": "x"}), http.StatusNotFound, CodeNotFound)
-	wantErrorCode(t, do(t, s, http.MethodDelete, "/rest/1000/projects/"+id, nil), http.StatusNotFound, CodeNotFound)
-	rec = do(t, s, http.MethodGet, "/rest/1000/projects", nil)
-	if got := rec.Body.String(); strings.TrimSpace(got) != "[]" {
-		t.Errorf("empty collection = %q, want []", got)
-	}
 }
 
 func TestIDsIncreaseAcrossCollections(t *testing.T) {

@@ -6,39 +6,22 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// fakeClock is an Options.Now that tests advance by hand.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // advance moves the fake clock of the synctest bubble the test runs in by d,
 // at once: the sleep ends when every other goroutine of the bubble is
 // blocked and the clock has jumped, never in real time.
 func advance(d time.Duration) { time.Sleep(d) }
+
+// rfc3339 is a time as the emulator writes dateCreated, dateModified and
+// event times by default: whole seconds, UTC, "Z". The layout is spelled
+// out rather than taken from the emulator, so a test that compares with it
+// checks the format as a literal would.
+func rfc3339(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 
 // reqOption changes a request before it is served.
 type reqOption func(*http.Request)

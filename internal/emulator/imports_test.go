@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -153,47 +154,48 @@ func TestCreateImportValidation(t *testing.T) {
 
 // The rows really change the list, at the pace of the batch.
 func TestImportAddAppliesRowsAsTheBatchProgresses(t *testing.T) {
-	clock := newFakeClock()
-	s := New(Options{Now: clock.Now, BatchPendingFor: time.Second, BatchRowsPerSecond: 1})
-	list := newImportList(t, s)
-	if err := s.UpsertContacts(mustParseID(t, list), []Contact{{OriginalID: "c1", Properties: map[string]string{"firstname": "Old", "lastname": "Kept"}}}); err != nil {
-		t.Fatal(err)
-	}
-	file := "originalId,firstname,email\n" +
-		"c1,Ada,\n" + // merges: firstname changes, lastname stays, empty email changes nothing
-		"c2,Grace,grace@example.com\n" +
-		"c3,too,many,fields\n" + // bad row
-		",Nobody,\n" + // bad row: no identity
-		"c4,Linus,linus@example.com\n"
-	batch := runImport(t, s, list, addUTF8, []byte(file))
+	synctest.Test(t, func(t *testing.T) {
+		s := New(Options{BatchPendingFor: time.Second, BatchRowsPerSecond: 1})
+		list := newImportList(t, s)
+		if err := s.UpsertContacts(mustParseID(t, list), []Contact{{OriginalID: "c1", Properties: map[string]string{"firstname": "Old", "lastname": "Kept"}}}); err != nil {
+			t.Fatal(err)
+		}
+		file := "originalId,firstname,email\n" +
+			"c1,Ada,\n" + // merges: firstname changes, lastname stays, empty email changes nothing
+			"c2,Grace,grace@example.com\n" +
+			"c3,too,many,fields\n" + // bad row
+			",Nobody,\n" + // bad row: no identity
+			"c4,Linus,linus@example.com\n"
+		batch := runImport(t, s, list, addUTF8, []byte(file))
 
-	v := getBatchView(t, s, batch)
-	if v.Type != "IMPORT" || v.Status != "PENDING" || v.Total != 5 || v.Processed != 0 {
-		t.Fatalf("new import batch = %+v", v)
-	}
-	if got := contactsOf(t, s, list); len(got) != 1 {
-		t.Errorf("contacts changed before the batch ran: %v", got)
-	}
-	clock.Advance(3 * time.Second) // two rows handled
-	if v := getBatchView(t, s, batch); v.Status != "IN_PROGRESS" || v.Processed != 2 || v.Affected != 2 {
-		t.Errorf("after 2s of work: %+v", v)
-	}
-	if got := contactsOf(t, s, list); len(got) != 2 {
-		t.Errorf("after two rows the list holds %v", got)
-	}
-	clock.Advance(3 * time.Second)
-	v = getBatchView(t, s, batch)
-	if v.Status != "FINISHED" || v.Processed != 5 || v.Affected != 3 || v.Failed != 2 || v.Error != "" {
-		t.Errorf("finished batch = %+v, want 5 processed, 3 affected, 2 failed", v)
-	}
-	want := map[string]string{
-		"c1": "firstname=Ada lastname=Kept SUBSCRIBED",
-		"c2": "email=grace@example.com firstname=Grace SUBSCRIBED",
-		"c4": "email=linus@example.com firstname=Linus SUBSCRIBED",
-	}
-	if diff := cmp.Diff(want, contactsOf(t, s, list)); diff != "" {
-		t.Errorf("contacts (-want +got):\n%s", diff)
-	}
+		v := getBatchView(t, s, batch)
+		if v.Type != "IMPORT" || v.Status != "PENDING" || v.Total != 5 || v.Processed != 0 {
+			t.Fatalf("new import batch = %+v", v)
+		}
+		if got := contactsOf(t, s, list); len(got) != 1 {
+			t.Errorf("contacts changed before the batch ran: %v", got)
+		}
+		advance(3 * time.Second) // two rows handled
+		if v := getBatchView(t, s, batch); v.Status != "IN_PROGRESS" || v.Processed != 2 || v.Affected != 2 {
+			t.Errorf("after 2s of work: %+v", v)
+		}
+		if got := contactsOf(t, s, list); len(got) != 2 {
+			t.Errorf("after two rows the list holds %v", got)
+		}
+		advance(3 * time.Second)
+		v = getBatchView(t, s, batch)
+		if v.Status != "FINISHED" || v.Processed != 5 || v.Affected != 3 || v.Failed != 2 || v.Error != "" {
+			t.Errorf("finished batch = %+v, want 5 processed, 3 affected, 2 failed", v)
+		}
+		want := map[string]string{
+			"c1": "firstname=Ada lastname=Kept SUBSCRIBED",
+			"c2": "email=grace@example.com firstname=Grace SUBSCRIBED",
+			"c4": "email=linus@example.com firstname=Linus SUBSCRIBED",
+		}
+		if diff := cmp.Diff(want, contactsOf(t, s, list)); diff != "" {
+			t.Errorf("contacts (-want +got):\n%s", diff)
+		}
+	})
 }
 
 func mustParseID(t *testing.T, s string) int64 {
@@ -206,71 +208,72 @@ func mustParseID(t *testing.T, s string) int64 {
 }
 
 func TestImportReplaceAndUnsubscribe(t *testing.T) {
-	clock := newFakeClock()
-	s := New(Options{Now: clock.Now, BatchRowsPerSecond: 1})
-	list := newImportList(t, s)
-	seed := []Contact{
-		{OriginalID: "a", Properties: map[string]string{"email": "a@example.com", "firstname": "A"}},
-		{OriginalID: "b", Properties: map[string]string{"email": "b@example.com", "firstname": "B"}},
-		{OriginalID: "c", Properties: map[string]string{"email": "c@example.com"}},
-	}
-	if err := s.UpsertContacts(mustParseID(t, list), seed); err != nil {
-		t.Fatal(err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := New(Options{BatchRowsPerSecond: 1})
+		list := newImportList(t, s)
+		seed := []Contact{
+			{OriginalID: "a", Properties: map[string]string{"email": "a@example.com", "firstname": "A"}},
+			{OriginalID: "b", Properties: map[string]string{"email": "b@example.com", "firstname": "B"}},
+			{OriginalID: "c", Properties: map[string]string{"email": "c@example.com"}},
+		}
+		if err := s.UpsertContacts(mustParseID(t, list), seed); err != nil {
+			t.Fatal(err)
+		}
 
-	// UNSUBSCRIBE by e-mail address; other columns are ignored, even ones
-	// that are no attribute; a row without a contact changes nothing.
-	batch := runImport(t, s, list, map[string]any{"delimiter": "59", "encoding": "UTF8", "type": "UNSUBSCRIBE", "identityColumn": "email"},
-		[]byte("email;reason\na@example.com;moved\nnobody@example.com;?\n"))
-	clock.Advance(time.Minute)
-	if v := getBatchView(t, s, batch); v.Status != "FINISHED" || v.Affected != 0 || v.Processed != 2 {
-		// The identity is the originalId: "a@example.com" is no contact's.
-		t.Errorf("unsubscribe by a column that is not the originalId: %+v", v)
-	}
-	batch = runImport(t, s, list, map[string]any{"delimiter": "59", "encoding": "UTF8", "type": "UNSUBSCRIBE"},
-		[]byte("originalId;reason\na;moved\nc;?\nzz;unknown\n"))
-	clock.Advance(time.Minute)
-	if v := getBatchView(t, s, batch); v.Status != "FINISHED" || v.Affected != 2 || v.Failed != 0 || v.Processed != 3 {
-		t.Errorf("unsubscribe batch = %+v, want 2 affected of 3", v)
-	}
-	want := map[string]string{
-		"a": "email=a@example.com firstname=A UNSUBSCRIBED",
-		"b": "email=b@example.com firstname=B SUBSCRIBED",
-		"c": "email=c@example.com UNSUBSCRIBED",
-	}
-	if diff := cmp.Diff(want, contactsOf(t, s, list)); diff != "" {
-		t.Errorf("after UNSUBSCRIBE (-want +got):\n%s", diff)
-	}
+		// UNSUBSCRIBE by e-mail address; other columns are ignored, even ones
+		// that are no attribute; a row without a contact changes nothing.
+		batch := runImport(t, s, list, map[string]any{"delimiter": "59", "encoding": "UTF8", "type": "UNSUBSCRIBE", "identityColumn": "email"},
+			[]byte("email;reason\na@example.com;moved\nnobody@example.com;?\n"))
+		advance(time.Minute)
+		if v := getBatchView(t, s, batch); v.Status != "FINISHED" || v.Affected != 0 || v.Processed != 2 {
+			// The identity is the originalId: "a@example.com" is no contact's.
+			t.Errorf("unsubscribe by a column that is not the originalId: %+v", v)
+		}
+		batch = runImport(t, s, list, map[string]any{"delimiter": "59", "encoding": "UTF8", "type": "UNSUBSCRIBE"},
+			[]byte("originalId;reason\na;moved\nc;?\nzz;unknown\n"))
+		advance(time.Minute)
+		if v := getBatchView(t, s, batch); v.Status != "FINISHED" || v.Affected != 2 || v.Failed != 0 || v.Processed != 3 {
+			t.Errorf("unsubscribe batch = %+v, want 2 affected of 3", v)
+		}
+		want := map[string]string{
+			"a": "email=a@example.com firstname=A UNSUBSCRIBED",
+			"b": "email=b@example.com firstname=B SUBSCRIBED",
+			"c": "email=c@example.com UNSUBSCRIBED",
+		}
+		if diff := cmp.Diff(want, contactsOf(t, s, list)); diff != "" {
+			t.Errorf("after UNSUBSCRIBE (-want +got):\n%s", diff)
+		}
 
-	// REPLACE: the file's contacts become the list, at once when finished.
-	batch = runImport(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"},
-		[]byte("originalId,firstname\na,Ann\nd,Dee\nd,Dee again\nbad\n"))
-	clock.Advance(3 * time.Second)
-	if v := getBatchView(t, s, batch); v.Status != "IN_PROGRESS" || len(contactsOf(t, s, list)) != 3 {
-		t.Errorf("replace changed the list before finishing: %+v %v", v, contactsOf(t, s, list))
-	}
-	clock.Advance(time.Minute)
-	v := getBatchView(t, s, batch)
-	if v.Status != "FINISHED" || v.Processed != 4 || v.Affected != 3 || v.Failed != 1 {
-		t.Errorf("replace batch = %+v", v)
-	}
-	want = map[string]string{
-		"a": "firstname=Ann UNSUBSCRIBED", // kept: its state stays, its values are the file's
-		"d": "firstname=Dee again SUBSCRIBED",
-	}
-	if diff := cmp.Diff(want, contactsOf(t, s, list)); diff != "" {
-		t.Errorf("after REPLACE (-want +got):\n%s", diff)
-	}
+		// REPLACE: the file's contacts become the list, at once when finished.
+		batch = runImport(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"},
+			[]byte("originalId,firstname\na,Ann\nd,Dee\nd,Dee again\nbad\n"))
+		advance(3 * time.Second)
+		if v := getBatchView(t, s, batch); v.Status != "IN_PROGRESS" || len(contactsOf(t, s, list)) != 3 {
+			t.Errorf("replace changed the list before finishing: %+v %v", v, contactsOf(t, s, list))
+		}
+		advance(time.Minute)
+		v := getBatchView(t, s, batch)
+		if v.Status != "FINISHED" || v.Processed != 4 || v.Affected != 3 || v.Failed != 1 {
+			t.Errorf("replace batch = %+v", v)
+		}
+		want = map[string]string{
+			"a": "firstname=Ann UNSUBSCRIBED", // kept: its state stays, its values are the file's
+			"d": "firstname=Dee again SUBSCRIBED",
+		}
+		if diff := cmp.Diff(want, contactsOf(t, s, list)); diff != "" {
+			t.Errorf("after REPLACE (-want +got):\n%s", diff)
+		}
 
-	// REPLACE with a header only empties the list.
-	batch = runImport(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"}, []byte("originalId\n"))
-	clock.Advance(time.Second)
-	if v := getBatchView(t, s, batch); v.Status != "FINISHED" || v.Total != 0 {
-		t.Errorf("empty replace = %+v", v)
-	}
-	if got := contactsOf(t, s, list); len(got) != 0 {
-		t.Errorf("an empty REPLACE left %v", got)
-	}
+		// REPLACE with a header only empties the list.
+		batch = runImport(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"}, []byte("originalId\n"))
+		advance(time.Second)
+		if v := getBatchView(t, s, batch); v.Status != "FINISHED" || v.Total != 0 {
+			t.Errorf("empty replace = %+v", v)
+		}
+		if got := contactsOf(t, s, list); len(got) != 0 {
+			t.Errorf("an empty REPLACE left %v", got)
+		}
+	})
 }
 
 // Non-ASCII names survive each encoding; delimiters other than the comma
@@ -495,37 +498,38 @@ func TestImportResponsesMatchOpenAPIDocument(t *testing.T) {
 // shows each import's request, when it was made and, once uploaded, its
 // batch; it pages like every collection.
 func TestListImportsShowsRequestAndBatch(t *testing.T) {
-	clock := newFakeClock()
-	s := New(Options{Now: clock.Now})
-	list, other := newImportList(t, s), newImportList(t, s)
-	first := createImportOf(t, s, list, map[string]any{"delimiter": "59", "encoding": "ANSI", "type": "ADD", "identityColumn": " email "})
-	clock.Advance(2 * time.Second)
-	second := createImportOf(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"})
-	createImportOf(t, s, other, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})
-	rec := upload(t, s, list, first, []byte("email\na@example.com\n"))
-	wantStatus(t, rec, http.StatusAccepted)
-	var started map[string]string
-	_ = json.Unmarshal(rec.Body.Bytes(), &started)
+	synctest.Test(t, func(t *testing.T) {
+		t0 := time.Now()
+		s := New(Options{})
+		list, other := newImportList(t, s), newImportList(t, s)
+		first := createImportOf(t, s, list, map[string]any{"delimiter": "59", "encoding": "ANSI", "type": "ADD", "identityColumn": " email "})
+		advance(2 * time.Second)
+		second := createImportOf(t, s, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "REPLACE"})
+		createImportOf(t, s, other, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})
+		rec := upload(t, s, list, first, []byte("email\na@example.com\n"))
+		wantStatus(t, rec, http.StatusAccepted)
+		var started map[string]string
+		_ = json.Unmarshal(rec.Body.Bytes(), &started)
 
-	rec = do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports", nil)
-	wantStatus(t, rec, http.StatusOK)
-	if got := rec.Header().Get("X-Total-Count"); got != "2" {
-		t.Errorf("X-Total-Count = %q, want 2", got)
-	}
-	t0 := clock.Now().Add(-2 * time.Second).UTC().Format(time.RFC3339)
-	want := []map[string]any{
-		{"id": first, "listId": list, "delimiter": "59", "encoding": "ANSI", "type": "ADD", "identityColumn": "email", "dateCreated": t0, "batchId": started["batchId"]},
-		{"id": second, "listId": list, "delimiter": "44", "encoding": "UTF8", "type": "REPLACE", "identityColumn": nil, "dateCreated": clock.Now().UTC().Format(time.RFC3339), "batchId": nil},
-	}
-	if diff := cmp.Diff(want, decodeArray(t, rec)); diff != "" {
-		t.Errorf("imports (-want +got):\n%s", diff)
-	}
-	page := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports?page=1&pageSize=1", nil))
-	if len(page) != 1 || page[0]["id"] != second {
-		t.Errorf("page 1 of size 1 = %v, want import %s", page, second)
-	}
-	wantError(t, do(t, s, http.MethodGet, "/rest/1000/lists/999/imports", nil),
-		ErrorBody{Status: 404, Code: CodeNotFound, Message: "no list with id 999"})
+		rec = do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports", nil)
+		wantStatus(t, rec, http.StatusOK)
+		if got := rec.Header().Get("X-Total-Count"); got != "2" {
+			t.Errorf("X-Total-Count = %q, want 2", got)
+		}
+		want := []map[string]any{
+			{"id": first, "listId": list, "delimiter": "59", "encoding": "ANSI", "type": "ADD", "identityColumn": "email", "dateCreated": rfc3339(t0), "batchId": started["batchId"]},
+			{"id": second, "listId": list, "delimiter": "44", "encoding": "UTF8", "type": "REPLACE", "identityColumn": nil, "dateCreated": rfc3339(t0.Add(2 * time.Second)), "batchId": nil},
+		}
+		if diff := cmp.Diff(want, decodeArray(t, rec)); diff != "" {
+			t.Errorf("imports (-want +got):\n%s", diff)
+		}
+		page := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports?page=1&pageSize=1", nil))
+		if len(page) != 1 || page[0]["id"] != second {
+			t.Errorf("page 1 of size 1 = %v, want import %s", page, second)
+		}
+		wantError(t, do(t, s, http.MethodGet, "/rest/1000/lists/999/imports", nil),
+			ErrorBody{Status: 404, Code: CodeNotFound, Message: "no list with id 999"})
+	})
 }
 
 // The batch listing shows every batch as GET batches/{id} does, with the
@@ -557,45 +561,56 @@ func TestListBatchesShowsRequests(t *testing.T) {
 // Finished batches are announced to the webhooks subscribed to
 // import.finished and export.finished, once each, with their counts.
 func TestFinishedBatchesEmitWebhookEvents(t *testing.T) {
-	clock := newFakeClock()
-	s := New(Options{Now: clock.Now, BatchPendingFor: time.Second})
-	rc, srv := newReceiver(t)
-	mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL, "events": []string{"import.finished", "export.finished"}})
-	list := newImportList(t, s)
-	batch := runImport(t, s, list, addUTF8, []byte("originalId\na\n\nb\nbad,row\n"))
-	export := startExport(t, s, "LISTS", "TODAY")
-	// Unfinished: nothing yet; then both finish, seen by several requests.
-	getBatchView(t, s, batch)
-	clock.Advance(time.Second)
-	getBatchView(t, s, batch)
-	getBatchView(t, s, export)
-	got := rc.wait(t, 2)
-	events := map[string]map[string]any{}
-	for _, d := range got {
-		var body struct {
-			Event string         `json:"event"`
-			Data  map[string]any `json:"data"`
+	synctest.Test(t, func(t *testing.T) {
+		s := New(Options{BatchPendingFor: time.Second})
+		defer s.Close()
+		rc := newReceiver()
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": rc.attach(s), "events": []string{"import.finished", "export.finished"}})
+		list := newImportList(t, s)
+		batch := runImport(t, s, list, addUTF8, []byte("originalId\na\n\nb\nbad,row\n"))
+		export := startExport(t, s, "LISTS", "TODAY")
+		// Unfinished: nothing yet; then both finish, seen by several requests.
+		getBatchView(t, s, batch)
+		synctest.Wait()
+		if n := len(rc.received()); n != 0 {
+			t.Errorf("%d deliveries before the batches finished, want none", n)
 		}
-		if err := json.Unmarshal(d.body, &body); err != nil {
-			t.Fatal(err)
+		advance(time.Second)
+		getBatchView(t, s, batch)
+		getBatchView(t, s, export)
+		synctest.Wait()
+		got := rc.received()
+		if len(got) != 2 {
+			t.Fatalf("%d deliveries, want one import.finished and one export.finished", len(got))
 		}
-		events[body.Event] = body.Data
-	}
-	wantImport := map[string]any{"batchId": batch, "type": "IMPORT", "status": "FINISHED", "total": 3.0, "processed": 3.0, "affected": 2.0, "failed": 1.0,
-		"listId": list, "importId": events["import.finished"]["importId"], "importType": "ADD"}
-	if diff := cmp.Diff(wantImport, events["import.finished"]); diff != "" {
-		t.Errorf("import.finished data (-want +got):\n%s", diff)
-	}
-	wantExport := map[string]any{"batchId": export, "type": "STAT_EXPORT", "status": "FINISHED", "total": 1.0, "processed": 1.0, "affected": 1.0, "failed": 0.0,
-		"exportType": "LISTS", "period": "TODAY"}
-	if diff := cmp.Diff(wantExport, events["export.finished"]); diff != "" {
-		t.Errorf("export.finished data (-want +got):\n%s", diff)
-	}
-	// Later requests announce nothing again.
-	getBatchView(t, s, batch)
-	select {
-	case <-rc.arrived:
-		t.Error("a finished batch was announced twice")
-	case <-time.After(200 * time.Millisecond):
-	}
+		events := map[string]map[string]any{}
+		for _, d := range got {
+			var body struct {
+				Event string         `json:"event"`
+				Data  map[string]any `json:"data"`
+			}
+			if err := json.Unmarshal(d.body, &body); err != nil {
+				t.Fatal(err)
+			}
+			events[body.Event] = body.Data
+		}
+		wantImport := map[string]any{"batchId": batch, "type": "IMPORT", "status": "FINISHED", "total": 3.0, "processed": 3.0, "affected": 2.0, "failed": 1.0,
+			"listId": list, "importId": events["import.finished"]["importId"], "importType": "ADD"}
+		if diff := cmp.Diff(wantImport, events["import.finished"]); diff != "" {
+			t.Errorf("import.finished data (-want +got):\n%s", diff)
+		}
+		wantExport := map[string]any{"batchId": export, "type": "STAT_EXPORT", "status": "FINISHED", "total": 1.0, "processed": 1.0, "affected": 1.0, "failed": 0.0,
+			"exportType": "LISTS", "period": "TODAY"}
+		if diff := cmp.Diff(wantExport, events["export.finished"]); diff != "" {
+			t.Errorf("export.finished data (-want +got):\n%s", diff)
+		}
+		// Later requests announce nothing again: once every delivery
+		// goroutine is done (synctest.Wait), there are still two.
+		getBatchView(t, s, batch)
+		getBatchView(t, s, export)
+		synctest.Wait()
+		if n := len(rc.received()); n != 2 {
+			t.Errorf("%d deliveries after more requests, want 2: a finished batch was announced twice", n)
+		}
+	})
 }

@@ -14,13 +14,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// openDataDir opens a Server on dir with a fake clock.
+// openDataDir opens a Server on dir. Tests call it in a synctest bubble,
+// whose fake clock the emulator's default clock (time.Now) reads: time
+// passes only when the test advances it, so snapshots taken apart compare
+// equal, and every life of a data directory in the test shares one clock.
 func openDataDir(t *testing.T, dir string, opts Options) *Server {
 	t.Helper()
 	opts.DataDir = dir
-	if opts.Now == nil {
-		opts.Now = newFakeClock().Now
-	}
 	s, err := Open(opts)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
@@ -68,54 +68,56 @@ func fillAccount(t *testing.T, s *Server) {
 // the restored account's snapshot is the one written at shutdown, the
 // account serves the same answers, and ids continue where they stopped.
 func TestDataDirRestoresTheWholeAccount(t *testing.T) {
-	dir := t.TempDir()
-	first := openDataDir(t, dir, Options{})
-	fillAccount(t, first)
-	before := snapshotOf(t, first)
-	contactsBefore := do(t, first, http.MethodGet, "/rest/1000/lists/9/contacts", nil).Body.String()
-	first.Close()
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		first := openDataDir(t, dir, Options{})
+		fillAccount(t, first)
+		before := snapshotOf(t, first)
+		contactsBefore := do(t, first, http.MethodGet, "/rest/1000/lists/9/contacts", nil).Body.String()
+		first.Close()
 
-	second := openDataDir(t, dir, Options{})
-	defer second.Close()
-	if !strings.HasPrefix(second.Loaded(), "restored from "+filepath.Join(dir, StateFileName)) {
-		t.Errorf("Loaded() = %q", second.Loaded())
-	}
-	if diff := cmp.Diff(before, snapshotOf(t, second)); diff != "" {
-		t.Errorf("snapshot after restart (-before +after):\n%s", diff)
-	}
-	if got := do(t, second, http.MethodGet, "/rest/1000/lists/9/contacts", nil).Body.String(); got != contactsBefore {
-		t.Errorf("contacts after restart:\n%s\nbefore:\n%s", got, contactsBefore)
-	}
-	c := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/lists/9/contacts/a%2Fb%20c", nil))
-	if diff := cmp.Diff(map[string]any{"email": "ada@example.com", "tier": "pro"}, c["properties"]); diff != "" {
-		t.Errorf("contact properties (-want +got):\n%s", diff)
-	}
-	hooks := decodeArray(t, do(t, second, http.MethodGet, "/rest/1000/webhooks", nil))
-	if len(hooks) != 1 || hooks[0]["hasSecret"] != true {
-		t.Errorf("webhooks = %v", hooks)
-	}
-	if msgs := second.SentMessages(); len(msgs) != 1 || msgs[0].Channel != "SMS" || msgs[0].Recipient["mobile"] != "+4915112345678" {
-		t.Errorf("sent messages = %+v", msgs)
-	}
-	// Numbers kept exactly; a nested collection survives with its parent.
-	p := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/projects/5", nil))
-	if p["budget"] != json.Number("12.5") {
-		t.Errorf("project = %v", p)
-	}
-	wantStatus(t, do(t, second, http.MethodGet, "/rest/1000/projects/5/notes/6", nil), http.StatusOK)
-	// The id counter continues: the same next id as without the restart.
-	next := mustCreate(t, second, "/rest/1000/projects", map[string]any{"name": "next"})
-	var doc snapshotDoc
-	if err := json.Unmarshal([]byte(before), &doc); err != nil {
-		t.Fatal(err)
-	}
-	var st struct{ NextID int64 }
-	if err := json.Unmarshal(doc.Parts["store"], &st); err != nil {
-		t.Fatal(err)
-	}
-	if got := mustInt(t, idOf(t, next)); got != st.NextID+1 {
-		t.Errorf("next id = %d, want %d", got, st.NextID+1)
-	}
+		second := openDataDir(t, dir, Options{})
+		defer second.Close()
+		if !strings.HasPrefix(second.Loaded(), "restored from "+filepath.Join(dir, StateFileName)) {
+			t.Errorf("Loaded() = %q", second.Loaded())
+		}
+		if diff := cmp.Diff(before, snapshotOf(t, second)); diff != "" {
+			t.Errorf("snapshot after restart (-before +after):\n%s", diff)
+		}
+		if got := do(t, second, http.MethodGet, "/rest/1000/lists/9/contacts", nil).Body.String(); got != contactsBefore {
+			t.Errorf("contacts after restart:\n%s\nbefore:\n%s", got, contactsBefore)
+		}
+		c := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/lists/9/contacts/a%2Fb%20c", nil))
+		if diff := cmp.Diff(map[string]any{"email": "ada@example.com", "tier": "pro"}, c["properties"]); diff != "" {
+			t.Errorf("contact properties (-want +got):\n%s", diff)
+		}
+		hooks := decodeArray(t, do(t, second, http.MethodGet, "/rest/1000/webhooks", nil))
+		if len(hooks) != 1 || hooks[0]["hasSecret"] != true {
+			t.Errorf("webhooks = %v", hooks)
+		}
+		if msgs := second.SentMessages(); len(msgs) != 1 || msgs[0].Channel != "SMS" || msgs[0].Recipient["mobile"] != "+4915112345678" {
+			t.Errorf("sent messages = %+v", msgs)
+		}
+		// Numbers kept exactly; a nested collection survives with its parent.
+		p := decodeObject(t, do(t, second, http.MethodGet, "/rest/1000/projects/5", nil))
+		if p["budget"] != json.Number("12.5") {
+			t.Errorf("project = %v", p)
+		}
+		wantStatus(t, do(t, second, http.MethodGet, "/rest/1000/projects/5/notes/6", nil), http.StatusOK)
+		// The id counter continues: the same next id as without the restart.
+		next := mustCreate(t, second, "/rest/1000/projects", map[string]any{"name": "next"})
+		var doc snapshotDoc
+		if err := json.Unmarshal([]byte(before), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var st struct{ NextID int64 }
+		if err := json.Unmarshal(doc.Parts["store"], &st); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustInt(t, idOf(t, next)); got != st.NextID+1 {
+			t.Errorf("next id = %d, want %d", got, st.NextID+1)
+		}
+	})
 }
 
 // Changes reach the data directory shortly after they happen, without a
@@ -125,7 +127,7 @@ func TestDataDirWrittenAfterEachChange(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := t.TempDir()
 		const delay = 5 * time.Millisecond
-		s := openDataDir(t, dir, Options{Now: time.Now, SnapshotDelay: delay})
+		s := openDataDir(t, dir, Options{SnapshotDelay: delay})
 		defer s.Close()
 		state := filepath.Join(dir, StateFileName)
 		if _, err := os.Stat(state); err != nil {
@@ -160,31 +162,37 @@ func TestDataDirWrittenAfterEachChange(t *testing.T) {
 // Fixtures preload a new data directory once; later starts restore the
 // account as it was left and do not apply them again.
 func TestDataDirAppliesFixturesOnce(t *testing.T) {
-	dir := t.TempDir()
-	fx := &Fixtures{Projects: []map[string]any{{"name": "from fixtures"}}}
-	first := openDataDir(t, dir, Options{Fixtures: fx})
-	if got := first.Loaded(); !strings.Contains(got, "a new account in data directory") || !strings.Contains(got, "loaded fixtures: 0 properties, 1 projects") {
-		t.Errorf("Loaded() = %q", got)
-	}
-	wantStatus(t, do(t, first, http.MethodDelete, "/rest/1000/projects/5", nil), http.StatusNoContent)
-	first.Close()
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		fx := &Fixtures{Projects: []map[string]any{{"name": "from fixtures"}}}
+		first := openDataDir(t, dir, Options{Fixtures: fx})
+		if got := first.Loaded(); !strings.Contains(got, "a new account in data directory") || !strings.Contains(got, "loaded fixtures: 0 properties, 1 projects") {
+			t.Errorf("Loaded() = %q", got)
+		}
+		wantStatus(t, do(t, first, http.MethodDelete, "/rest/1000/projects/5", nil), http.StatusNoContent)
+		first.Close()
 
-	second := openDataDir(t, dir, Options{Fixtures: fx})
-	defer second.Close()
-	if got := second.Loaded(); !strings.HasSuffix(got, "fixtures not applied again") {
-		t.Errorf("Loaded() = %q", got)
-	}
-	if items := decodeArray(t, do(t, second, http.MethodGet, "/rest/1000/projects", nil)); len(items) != 0 {
-		t.Errorf("projects = %v, want none (deleted before the restart)", items)
-	}
+		second := openDataDir(t, dir, Options{Fixtures: fx})
+		defer second.Close()
+		if got := second.Loaded(); !strings.HasSuffix(got, "fixtures not applied again") {
+			t.Errorf("Loaded() = %q", got)
+		}
+		if items := decodeArray(t, do(t, second, http.MethodGet, "/rest/1000/projects", nil)); len(items) != 0 {
+			t.Errorf("projects = %v, want none (deleted before the restart)", items)
+		}
+	})
 }
 
 func TestDataDirRefusesWhatItCannotRestore(t *testing.T) {
-	// A valid snapshot to break in different ways.
-	src := openDataDir(t, t.TempDir(), Options{})
-	fillAccount(t, src)
-	valid := snapshotOf(t, src)
-	src.Close()
+	// A valid snapshot to break in different ways, made in a bubble (the
+	// cases below are subtests, which a bubble does not allow).
+	var valid string
+	synctest.Test(t, func(t *testing.T) {
+		src := openDataDir(t, t.TempDir(), Options{})
+		fillAccount(t, src)
+		valid = snapshotOf(t, src)
+		src.Close()
+	})
 
 	edit := func(f func(doc map[string]any, store map[string]any)) string {
 		var doc map[string]any
@@ -238,25 +246,27 @@ func TestDataDirRefusesWhatItCannotRestore(t *testing.T) {
 // A snapshot written before an area existed (no part for it) restores, and
 // the area starts empty: adding a part needs no new format.
 func TestSnapshotWithoutAPartRestores(t *testing.T) {
-	dir := t.TempDir()
-	doc := `{"format":1,"customerId":1000,"savedAt":"2026-11-22T10:00:00Z","parts":{}}`
-	if err := os.WriteFile(filepath.Join(dir, StateFileName), []byte(doc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s := openDataDir(t, dir, Options{})
-	defer s.Close()
-	// The store part was absent: the account keeps its standard properties.
-	if props := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/properties", nil)); len(props) != len(StandardProperties) {
-		t.Errorf("properties = %v", props)
-	}
-	// So were the batches and imports parts: none of either.
-	if items := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/batches", nil)); len(items) != 0 {
-		t.Errorf("batches = %v", items)
-	}
-	list := newImportList(t, s)
-	if items := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports", nil)); len(items) != 0 {
-		t.Errorf("imports = %v", items)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		doc := `{"format":1,"customerId":1000,"savedAt":"2026-11-22T10:00:00Z","parts":{}}`
+		if err := os.WriteFile(filepath.Join(dir, StateFileName), []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := openDataDir(t, dir, Options{})
+		defer s.Close()
+		// The store part was absent: the account keeps its standard properties.
+		if props := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/properties", nil)); len(props) != len(StandardProperties) {
+			t.Errorf("properties = %v", props)
+		}
+		// So were the batches and imports parts: none of either.
+		if items := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/batches", nil)); len(items) != 0 {
+			t.Errorf("batches = %v", items)
+		}
+		list := newImportList(t, s)
+		if items := decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists/"+list+"/imports", nil)); len(items) != 0 {
+			t.Errorf("imports = %v", items)
+		}
+	})
 }
 
 // Listener closes write the final state, so a restart on the same data

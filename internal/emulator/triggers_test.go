@@ -3,45 +3,49 @@ package emulator
 import (
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 func TestSendTransactionalMessage(t *testing.T) {
-	clock := newFakeClock()
-	rc, srv := newReceiver(t)
-	s := New(Options{Now: clock.Now, WebhookRetryWait: time.Millisecond})
-	defer s.Close()
-	mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL, "events": []string{"message.sent"}})
-	email := mustCreate(t, s, "/rest/1000/triggers", map[string]any{"name": "order confirmation", "subject": "Your order"})
-	sms := mustCreate(t, s, "/rest/1000/triggers", map[string]any{"name": "code", "channel": "sms"})
+	synctest.Test(t, func(t *testing.T) {
+		t0 := time.Now()
+		s := New(Options{})
+		defer s.Close()
+		rc := newReceiver()
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": rc.attach(s), "events": []string{"message.sent"}})
+		email := mustCreate(t, s, "/rest/1000/triggers", map[string]any{"name": "order confirmation", "subject": "Your order"})
+		sms := mustCreate(t, s, "/rest/1000/triggers", map[string]any{"name": "code", "channel": "sms"})
 
-	rec := do(t, s, http.MethodPost, "/rest/1000/triggers/"+idOf(t, email)+"/messages", map[string]any{
-		"recipient":  map[string]any{"email": "ada@example.com", "originalId": "c-1"},
-		"properties": map[string]any{"firstname": "Ada"},
-		"orderRows":  []any{map[string]any{"sku": "A1", "qty": 2}},
+		rec := do(t, s, http.MethodPost, "/rest/1000/triggers/"+idOf(t, email)+"/messages", map[string]any{
+			"recipient":  map[string]any{"email": "ada@example.com", "originalId": "c-1"},
+			"properties": map[string]any{"firstname": "Ada"},
+			"orderRows":  []any{map[string]any{"sku": "A1", "qty": 2}},
+		})
+		wantStatus(t, rec, http.StatusCreated)
+		got := decodeObject(t, rec)
+		if got["status"] != "SENT" || got["channel"] != "EMAIL" || got["sentAt"] != rfc3339(t0) || idOf(t, got) == "" {
+			t.Errorf("answer = %v", got)
+		}
+		advance(time.Minute)
+		wantStatus(t, do(t, s, http.MethodPost, "/rest/1000/triggers/"+idOf(t, sms)+"/messages", `{"recipient":{"mobile":"+4915112345678"}}`), http.StatusCreated)
+
+		msgs := s.SentMessages()
+		if len(msgs) != 2 || msgs[0].Channel != "EMAIL" || msgs[1].Channel != "SMS" || msgs[0].Properties["firstname"] != "Ada" || len(msgs[0].OrderRows) != 1 {
+			t.Fatalf("sent messages = %+v", msgs)
+		}
+		if !msgs[1].SentAt.Equal(t0.Add(time.Minute)) || msgs[1].ID <= msgs[0].ID {
+			t.Errorf("second message = %+v", msgs[1])
+		}
+		if n := len(s.store.sentMessages(t0.Add(time.Minute))); n != 1 {
+			t.Errorf("%d messages since the second send, want 1", n)
+		}
+		// Each send emits message.sent.
+		synctest.Wait()
+		if n := len(rc.received()); n != 2 {
+			t.Errorf("%d message.sent deliveries, want 2", n)
+		}
 	})
-	wantStatus(t, rec, http.StatusCreated)
-	got := decodeObject(t, rec)
-	if got["status"] != "SENT" || got["channel"] != "EMAIL" || got["sentAt"] != "2026-11-22T10:00:00Z" || idOf(t, got) == "" {
-		t.Errorf("answer = %v", got)
-	}
-	clock.Advance(time.Minute)
-	wantStatus(t, do(t, s, http.MethodPost, "/rest/1000/triggers/"+idOf(t, sms)+"/messages", `{"recipient":{"mobile":"+4915112345678"}}`), http.StatusCreated)
-
-	msgs := s.SentMessages()
-	if len(msgs) != 2 || msgs[0].Channel != "EMAIL" || msgs[1].Channel != "SMS" || msgs[0].Properties["firstname"] != "Ada" || len(msgs[0].OrderRows) != 1 {
-		t.Fatalf("sent messages = %+v", msgs)
-	}
-	if !msgs[1].SentAt.Equal(clock.Now()) || msgs[1].ID <= msgs[0].ID {
-		t.Errorf("second message = %+v", msgs[1])
-	}
-	if n := len(s.store.sentMessages(clock.Now())); n != 1 {
-		t.Errorf("%d messages since the second send, want 1", n)
-	}
-	// Each send emits message.sent.
-	if n := len(rc.wait(t, 2)); n != 2 {
-		t.Errorf("%d message.sent deliveries, want 2", n)
-	}
 }
 
 func TestSendTransactionalMessageRefused(t *testing.T) {

@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
-// receiver is a loopback webhook endpoint that answers the statuses it is
-// given in turn (then 204) and records what it received.
+// receiver is a webhook endpoint that answers the statuses it is given in
+// turn (then 204) and records what it received. A test reaches it over a
+// loopback socket (listen) or, in a synctest bubble, in memory (attach).
 type receiver struct {
 	mu       sync.Mutex
 	statuses []int
@@ -26,12 +28,37 @@ type receivedDelivery struct {
 	body   []byte
 }
 
-func newReceiver(t *testing.T, statuses ...int) (*receiver, *httptest.Server) {
-	rc := &receiver{statuses: statuses, arrived: make(chan struct{}, 100)}
+func newReceiver(statuses ...int) *receiver {
+	return &receiver{statuses: statuses, arrived: make(chan struct{}, 100)}
+}
+
+// listen serves rc on a loopback port until the test ends and returns its
+// base URL.
+func (rc *receiver) listen(t *testing.T) string {
 	srv := httptest.NewServer(rc)
 	t.Cleanup(srv.Close)
-	return rc, srv
+	return srv.URL
 }
+
+// attach makes every webhook delivery of s reach rc in memory, in the
+// delivering goroutine, and returns the base URL to subscribe webhooks
+// with (loopback, so plain http is accepted; it is never dialled). A socket
+// is not part of a synctest bubble: while one was open the bubble's clock
+// could not move, and synctest.Wait could not tell that a delivery is done.
+// Call it before anything emits an event.
+func (rc *receiver) attach(s *Server) string {
+	s.hooks.client.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		defer func() { _ = r.Body.Close() }()
+		rec := httptest.NewRecorder()
+		rc.ServeHTTP(rec, r)
+		return rec.Result(), nil
+	})
+	return "http://127.0.0.1"
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
@@ -46,6 +73,8 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.arrived <- struct{}{}
 }
 
+// wait waits for n more deliveries, for a receiver reached over a socket,
+// and returns every delivery so far.
 func (rc *receiver) wait(t *testing.T, n int) []receivedDelivery {
 	t.Helper()
 	for range n {
@@ -55,70 +84,85 @@ func (rc *receiver) wait(t *testing.T, n int) []receivedDelivery {
 			t.Fatalf("timed out waiting for delivery")
 		}
 	}
+	return rc.received()
+}
+
+// received returns every delivery so far. In a bubble, after
+// synctest.Wait, these are all the deliveries made by then: each delivery
+// goroutine has either finished or waits for its retry timer.
+func (rc *receiver) received() []receivedDelivery {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	return append([]receivedDelivery(nil), rc.got...)
 }
 
-// waitState waits until the delivery reaches a final state.
-func waitState(t *testing.T, s *Server, idx int) Delivery {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if ds := s.Deliveries(); len(ds) > idx && ds[idx].State != DeliveryPending {
-			return ds[idx]
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("delivery %d did not finish", idx)
-	return Delivery{}
-}
-
 // A delivery arrives signed as the conventions guide says, and a failed
-// attempt is retried with the same delivery id and a fresh signature.
+// attempt is retried, after the retry wait, with the same delivery id and
+// a fresh timestamp and signature.
 func TestWebhookDeliverySignedAndRetried(t *testing.T) {
-	rc, srv := newReceiver(t, http.StatusInternalServerError)
-	s := New(Options{WebhookRetryWait: time.Millisecond})
-	defer s.Close()
-	mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL + "/hook", "events": []string{"message.sent"}, "secret": "top-secret"})
-	mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL + "/other", "events": []string{"import.finished"}})
-	mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL + "/off", "events": []string{"message.sent"}, "active": false})
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		s := New(Options{}) // the default retry wait, on the bubble's clock
+		defer s.Close()
+		rc := newReceiver(http.StatusInternalServerError)
+		url := rc.attach(s)
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": url + "/hook", "events": []string{"message.sent"}, "secret": "top-secret"})
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": url + "/other", "events": []string{"import.finished"}})
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": url + "/off", "events": []string{"message.sent"}, "active": false})
 
-	s.Emit("message.sent", map[string]any{"messageId": 7})
-	got := rc.wait(t, 2)
-	d := waitState(t, s, 0)
-	if d.State != DeliveryDelivered || d.Attempts != 2 || d.LastStatus != http.StatusNoContent {
-		t.Errorf("delivery = %+v; want delivered on the second attempt", d)
-	}
-	if n := len(s.Deliveries()); n != 1 {
-		t.Errorf("%d deliveries; only the active webhook subscribed to message.sent should get one", n)
-	}
-	for i, g := range got {
-		if g.header.Get("X-RMS-Delivery") != got[0].header.Get("X-RMS-Delivery") || g.header.Get("X-RMS-Delivery") == "" {
-			t.Errorf("attempt %d: delivery id %q differs from the first attempt's", i, g.header.Get("X-RMS-Delivery"))
+		s.Emit("message.sent", map[string]any{"messageId": 7})
+		synctest.Wait()
+		ds := s.Deliveries()
+		if len(ds) != 1 {
+			t.Fatalf("%d deliveries; only the active webhook subscribed to message.sent should get one", len(ds))
 		}
-		if g.header.Get("X-RMS-Event") != "message.sent" || g.header.Get("Content-Type") != "application/json" {
-			t.Errorf("attempt %d: headers %v", i, g.header)
+		if d := ds[0]; d.State != DeliveryPending || d.Attempts != 1 || d.LastStatus != http.StatusInternalServerError {
+			t.Errorf("after the first attempt: %+v; want pending, one attempt answered 500", d)
 		}
-		ts := g.header.Get("X-RMS-Timestamp")
-		if _, err := strconv.ParseInt(ts, 10, 64); err != nil {
-			t.Errorf("attempt %d: timestamp %q is not Unix seconds", i, ts)
+		// No second attempt before the retry wait is over.
+		advance(DefaultWebhookRetryWait - time.Millisecond)
+		synctest.Wait()
+		if n := len(rc.received()); n != 1 {
+			t.Fatalf("%d attempts before the retry wait was over, want 1", n)
 		}
-		want := WebhookSignature("top-secret", ts, g.body)
-		if !hmac.Equal([]byte(g.header.Get("X-RMS-Signature")), []byte(want)) {
-			t.Errorf("attempt %d: signature %q, want %q", i, g.header.Get("X-RMS-Signature"), want)
+		advance(time.Millisecond)
+		synctest.Wait()
+		if d := s.Deliveries()[0]; d.State != DeliveryDelivered || d.Attempts != 2 || d.LastStatus != http.StatusNoContent {
+			t.Errorf("delivery = %+v; want delivered on the second attempt", d)
 		}
-		var payload map[string]any
-		if err := json.Unmarshal(g.body, &payload); err != nil {
-			t.Fatal(err)
+		got := rc.received()
+		if len(got) != 2 {
+			t.Fatalf("%d attempts received, want 2", len(got))
 		}
-		if payload["id"] != g.header.Get("X-RMS-Delivery") || payload["event"] != "message.sent" || payload["occurredAt"] == "" {
-			t.Errorf("payload = %v", payload)
+		for i, g := range got {
+			if g.header.Get("X-RMS-Delivery") != got[0].header.Get("X-RMS-Delivery") || g.header.Get("X-RMS-Delivery") == "" {
+				t.Errorf("attempt %d: delivery id %q differs from the first attempt's", i, g.header.Get("X-RMS-Delivery"))
+			}
+			if g.header.Get("X-RMS-Event") != "message.sent" || g.header.Get("Content-Type") != "application/json" {
+				t.Errorf("attempt %d: headers %v", i, g.header)
+			}
+			// Unix seconds of the attempt: the first at once, the second
+			// after the retry wait.
+			ts := g.header.Get("X-RMS-Timestamp")
+			if want := strconv.FormatInt(start.Add(time.Duration(i)*DefaultWebhookRetryWait).Unix(), 10); ts != want {
+				t.Errorf("attempt %d: timestamp %q, want %s", i, ts, want)
+			}
+			want := WebhookSignature("top-secret", ts, g.body)
+			if !hmac.Equal([]byte(g.header.Get("X-RMS-Signature")), []byte(want)) {
+				t.Errorf("attempt %d: signature %q, want %q", i, g.header.Get("X-RMS-Signature"), want)
+			}
+			var payload map[string]any
+			if err := json.Unmarshal(g.body, &payload); err != nil {
+				t.Fatal(err)
+			}
+			if payload["id"] != g.header.Get("X-RMS-Delivery") || payload["event"] != "message.sent" || payload["occurredAt"] == "" {
+				t.Errorf("payload = %v", payload)
+			}
+			if data, _ := payload["data"].(map[string]any); data["messageId"] != float64(7) {
+				t.Errorf("payload data = %v", payload["data"])
+			}
 		}
-		if data, _ := payload["data"].(map[string]any); data["messageId"] != float64(7) {
-			t.Errorf("payload data = %v", payload["data"])
-		}
-	}
+	})
 }
 
 // The signature is the documented HMAC, checked against a fixed vector.
@@ -139,36 +183,41 @@ func TestWebhookSignatureVector(t *testing.T) {
 
 // Attempts are bounded; a webhook without a secret gets no signature.
 func TestWebhookDeliveryGivesUp(t *testing.T) {
-	rc, srv := newReceiver(t, 500, 500, 500, 500, 500, 500)
-	s := New(Options{WebhookRetryWait: time.Millisecond, WebhookMaxAttempts: 3})
-	defer s.Close()
-	mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": srv.URL, "events": []string{"export.finished"}})
-	s.Emit("export.finished", nil)
-	got := rc.wait(t, 3)
-	d := waitState(t, s, 0)
-	if d.State != DeliveryFailed || d.Attempts != 3 || d.LastStatus != 500 {
-		t.Errorf("delivery = %+v; want failed after 3 attempts", d)
-	}
-	if got[0].header.Get("X-RMS-Signature") != "" {
-		t.Error("a webhook without a secret got a signature")
-	}
-	// The delivery is final; Close waits for its goroutine, so no attempt
-	// can still be on its way.
-	s.Close()
-	if n := len(rc.wait(t, 0)); n != 3 {
-		t.Errorf("%d attempts, want 3", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := New(Options{WebhookMaxAttempts: 3})
+		defer s.Close()
+		rc := newReceiver(500, 500, 500, 500, 500, 500)
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": rc.attach(s), "events": []string{"export.finished"}})
+		s.Emit("export.finished", nil)
+		// Attempts at once, after the retry wait and after twice that.
+		advance(3 * DefaultWebhookRetryWait)
+		synctest.Wait()
+		if d := s.Deliveries()[0]; d.State != DeliveryFailed || d.Attempts != 3 || d.LastStatus != 500 {
+			t.Errorf("delivery = %+v; want failed after 3 attempts", d)
+		}
+		// The delivery is final: however long the clock runs, no attempt
+		// follows.
+		advance(time.Hour)
+		synctest.Wait()
+		got := rc.received()
+		if len(got) != 3 {
+			t.Fatalf("%d attempts, want 3", len(got))
+		}
+		if got[0].header.Get("X-RMS-Signature") != "" {
+			t.Error("a webhook without a secret got a signature")
+		}
+	})
 }
 
 // Close stops pending retries and waits for them; Emit after Close does
 // nothing. Closing a Listener closes its Server.
 func TestWebhookDeliveryStopsOnClose(t *testing.T) {
-	rc, srv := newReceiver(t, 500)
+	rc := newReceiver(500)
 	l, err := Listen("127.0.0.1:0", Options{WebhookRetryWait: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustCreate(t, l.Server, "/rest/1000/webhooks", map[string]any{"url": srv.URL, "events": []string{"message.sent"}})
+	mustCreate(t, l.Server, "/rest/1000/webhooks", map[string]any{"url": rc.listen(t), "events": []string{"message.sent"}})
 	l.Server.Emit("message.sent", nil)
 	rc.wait(t, 1)
 	done := make(chan struct{})

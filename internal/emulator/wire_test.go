@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,7 +22,16 @@ const (
 	wireExport   = "/rest/1000/batches/exports/statistics"
 )
 
-var wireT0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+// wireT0 is the time of every timestamp a wire case's requests make: each
+// case runs in a fresh synctest bubble and lets no time pass, so this is
+// the bubble's start.
+func wireT0() time.Time { return time.Now() }
+
+// wireOffset is the time a wire case's requests made, as the time-offset
+// profile writes it: milliseconds, in UTC+2.
+func wireOffset() string {
+	return wireT0().In(time.FixedZone("", 2*60*60)).Format("2006-01-02T15:04:05.000-07:00")
+}
 
 // wireCase runs the same requests against an emulator with the default
 // answers and one with profile, and checks the last answer of each.
@@ -273,34 +283,34 @@ func wireCases() []wireCase {
 			}},
 		{name: "time-millis", profile: WireTimeMillis, run: withProject(http.MethodGet, wireProjects+"/5", nil),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
-				wantField(t, decodeObject(t, rec), "dateCreated", "2026-11-22T10:00:00Z")
+				wantField(t, decodeObject(t, rec), "dateCreated", rfc3339(wireT0()))
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				p := decodeObject(t, rec)
-				wantField(t, p, "dateCreated", num(wireT0.UnixMilli()))
-				wantField(t, p, "dateModified", num(wireT0.UnixMilli()))
+				wantField(t, p, "dateCreated", num(wireT0().UnixMilli()))
+				wantField(t, p, "dateModified", num(wireT0().UnixMilli()))
 			}},
 		{name: "time-seconds batch", profile: WireTimeSeconds, run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				b := decodeObject(t, rec)
-				wantField(t, b, "startTime", num(wireT0.UnixMilli()))
-				wantField(t, b, "dateCreated", "2026-11-22T10:00:00Z")
+				wantField(t, b, "startTime", num(wireT0().UnixMilli()))
+				wantField(t, b, "dateCreated", rfc3339(wireT0()))
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				b := decodeObject(t, rec)
-				wantField(t, b, "startTime", num(wireT0.Unix()))
-				wantField(t, b, "endTime", num(wireT0.Unix()))
-				wantField(t, b, "dateCreated", num(wireT0.Unix()))
+				wantField(t, b, "startTime", num(wireT0().Unix()))
+				wantField(t, b, "endTime", num(wireT0().Unix()))
+				wantField(t, b, "dateCreated", num(wireT0().Unix()))
 			}},
 		{name: "time-offset", profile: WireTimeOffset, run: withExport("/rest/1000/batches/5"),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
-				wantField(t, decodeObject(t, rec), "endTime", num(wireT0.UnixMilli()))
+				wantField(t, decodeObject(t, rec), "endTime", num(wireT0().UnixMilli()))
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				b := decodeObject(t, rec)
-				wantField(t, b, "dateCreated", "2026-11-22T12:00:00.000+02:00")
-				wantField(t, b, "startTime", "2026-11-22T12:00:00.000+02:00")
-				wantField(t, b, "endTime", "2026-11-22T12:00:00.000+02:00")
+				wantField(t, b, "dateCreated", wireOffset())
+				wantField(t, b, "startTime", wireOffset())
+				wantField(t, b, "endTime", wireOffset())
 			}},
 		{name: "optional-null", profile: WireOptionalNull, run: withList(req(http.MethodGet, wireLists+"/5", nil)),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
@@ -494,7 +504,7 @@ func wireCases() []wireCase {
 				wantField(t, decodeArray(t, rec)[0], "total", num(0))
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
-				want := map[string]any{"id": num(5), "status": "FINISHED", "dateCreated": "2026-11-22T10:00:00Z", "exportType": "PROJECTS", "period": "TODAY"}
+				want := map[string]any{"id": num(5), "status": "FINISHED", "dateCreated": rfc3339(wireT0()), "exportType": "PROJECTS", "period": "TODAY"}
 				if diff := cmp.Diff(want, decodeArray(t, rec)[0]); diff != "" {
 					t.Errorf("batch (-want +got):\n%s", diff)
 				}
@@ -560,19 +570,20 @@ func TestWireProfiles(t *testing.T) {
 		covered[tc.profile] = true
 		t.Run(tc.name, func(t *testing.T) {
 			for _, alt := range []bool{false, true} {
-				clock := newFakeClock()
-				opts := Options{Now: clock.Now}
-				if tc.opts != nil {
-					tc.opts(&opts)
-				}
-				check := tc.def
-				if alt {
-					opts.Wire = MustParseWire(tc.profile)
-					check = tc.alt
-				}
-				s := New(opts)
-				t.Cleanup(s.Close)
-				check(t, tc.run(t, s))
+				synctest.Test(t, func(t *testing.T) {
+					var opts Options
+					if tc.opts != nil {
+						tc.opts(&opts)
+					}
+					check := tc.def
+					if alt {
+						opts.Wire = MustParseWire(tc.profile)
+						check = tc.alt
+					}
+					s := New(opts)
+					t.Cleanup(s.Close)
+					check(t, tc.run(t, s))
+				})
 			}
 		})
 	}

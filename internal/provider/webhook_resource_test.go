@@ -29,7 +29,10 @@ import (
 type hookReceiver struct {
 	mu  sync.Mutex
 	got []hookDelivery
-	srv *httptest.Server
+	// arrived holds a token after a delivery is recorded, so that waitFor
+	// wakes on the delivery itself; one token stands for any number.
+	arrived chan struct{}
+	srv     *httptest.Server
 }
 
 type hookDelivery struct {
@@ -38,22 +41,28 @@ type hookDelivery struct {
 }
 
 func newHookReceiver(t *testing.T) *hookReceiver {
-	h := &hookReceiver{}
+	h := &hookReceiver{arrived: make(chan struct{}, 1)}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		h.mu.Lock()
 		h.got = append(h.got, hookDelivery{r.Header.Clone(), b})
 		h.mu.Unlock()
+		select {
+		case h.arrived <- struct{}{}:
+		default: // a token is already waiting
+		}
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(h.srv.Close)
 	return h
 }
 
-// waitFor returns the deliveries once there are at least n.
+// waitFor returns the deliveries once there are at least n, waking on each
+// arrival, and fails the test if they have not come within 15s.
 func (h *hookReceiver) waitFor(t *testing.T, n int) []hookDelivery {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.NewTimer(15 * time.Second)
+	defer deadline.Stop()
 	for {
 		h.mu.Lock()
 		got := append([]hookDelivery(nil), h.got...)
@@ -61,10 +70,11 @@ func (h *hookReceiver) waitFor(t *testing.T, n int) []hookDelivery {
 		if len(got) >= n {
 			return got
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("got %d webhook deliveries, want %d", len(got), n)
+		select {
+		case <-h.arrived:
+		case <-deadline.C:
+			t.Fatalf("got %d webhook deliveries within 15s, want %d", len(got), n)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
