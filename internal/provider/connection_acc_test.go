@@ -129,28 +129,9 @@ provider "rms" {
 }
 `, l.URL, o.CustomerID, o.Username, o.Password, bundle, extra)
 	}
-	cases := map[string]struct {
-		extra   string
-		wantErr bool
-	}{
+	testConnectionCases(t, provider, map[string]connectionCase{
 		"client certificate files": {extra: fmt.Sprintf("client_certificate_file = %q\n  client_key_file = %q", certFile, keyFile)},
 		"client certificate PEM":   {extra: fmt.Sprintf("client_certificate_pem = %q\n  client_key_pem = %q", client.CertPEM, client.KeyPEM)},
 		"no client certificate":    {wantErr: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			step := resource.TestStep{Config: provider(tc.extra) + projectConfig(name, "")}
-			if tc.wantErr {
-				step.ExpectError = acctest.ExpectErrorParts("requires a client certificate", "client_certificate_file and client_key_file")
-			} else {
-				step.ConfigStateChecks = []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("rms_project.test", tfjsonpath.New("name"), knownvalue.StringExact(name)),
-				}
-			}
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProviderFactories(),
-				Steps:                    []resource.TestStep{step},
-			})
-		})
-	}
+	}, "requires a client certificate", "client_certificate_file and client_key_file")
 }

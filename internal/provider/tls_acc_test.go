@@ -8,12 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
@@ -40,28 +34,9 @@ provider "rms" {
 }
 `, srv.URL, o.CustomerID, o.Username, o.Password, extra)
 	}
-	cases := map[string]struct {
-		extra   string
-		wantErr bool
-	}{
+	testConnectionCases(t, provider, map[string]connectionCase{
 		"untrusted certificate":  {wantErr: true},
 		"private CA bundle":      {extra: fmt.Sprintf("ca_bundle_file = %q", bundle)},
 		"explicit insecure mode": {extra: "insecure_skip_verify = true"},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			step := resource.TestStep{Config: provider(tc.extra) + projectConfig(name, "")}
-			if tc.wantErr {
-				step.ExpectError = acctest.ExpectErrorParts("certificate", "set ca_bundle_file")
-			} else {
-				step.ConfigStateChecks = []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("rms_project.test", tfjsonpath.New("name"), knownvalue.StringExact(name)),
-				}
-			}
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProviderFactories(),
-				Steps:                    []resource.TestStep{step},
-			})
-		})
-	}
+	}, "certificate", "set ca_bundle_file")
 }
