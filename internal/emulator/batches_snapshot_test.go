@@ -117,24 +117,17 @@ func TestDataDirKeepsBatchesAndImports(t *testing.T) {
 			t.Errorf("finished import = %v", got)
 		}
 		// Ids continue after every id used before, batches' and imports' too.
-		var doc snapshotDoc
-		if err := json.Unmarshal([]byte(before), &doc); err != nil {
-			t.Fatal(err)
-		}
-		var st struct{ NextID int64 }
-		if err := json.Unmarshal(doc.Parts["store"], &st); err != nil {
-			t.Fatal(err)
-		}
+		nextID := savedNextID(t, before)
 		for _, id := range []string{doneImport, doneExport, notUploaded, runningExport, runningImport} {
-			if mustInt(t, id) > st.NextID {
-				t.Errorf("id %s above the saved counter %d", id, st.NextID)
+			if mustInt(t, id) > nextID {
+				t.Errorf("id %s above the saved counter %d", id, nextID)
 			}
 		}
-		if got := mustInt(t, startExport(t, second, "OPTOUTS", "TODAY")); got != st.NextID+1 {
-			t.Errorf("next batch id = %d, want %d", got, st.NextID+1)
+		if got := mustInt(t, startExport(t, second, "OPTOUTS", "TODAY")); got != nextID+1 {
+			t.Errorf("next batch id = %d, want %d", got, nextID+1)
 		}
-		if got := mustInt(t, createImportOf(t, second, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})); got != st.NextID+2 {
-			t.Errorf("next import id = %d, want %d", got, st.NextID+2)
+		if got := mustInt(t, createImportOf(t, second, list, map[string]any{"delimiter": "44", "encoding": "UTF8", "type": "ADD"})); got != nextID+2 {
+			t.Errorf("next import id = %d, want %d", got, nextID+2)
 		}
 		// The import not uploaded before the restart can be uploaded after it.
 		wantStatus(t, upload(t, second, list, notUploaded, []byte("email\nz@example.com\n")), http.StatusAccepted)

@@ -106,16 +106,9 @@ func TestDataDirRestoresTheWholeAccount(t *testing.T) {
 		wantStatus(t, do(t, second, http.MethodGet, "/rest/1000/projects/5/notes/6", nil), http.StatusOK)
 		// The id counter continues: the same next id as without the restart.
 		next := mustCreate(t, second, "/rest/1000/projects", map[string]any{"name": "next"})
-		var doc snapshotDoc
-		if err := json.Unmarshal([]byte(before), &doc); err != nil {
-			t.Fatal(err)
-		}
-		var st struct{ NextID int64 }
-		if err := json.Unmarshal(doc.Parts["store"], &st); err != nil {
-			t.Fatal(err)
-		}
-		if got := mustInt(t, idOf(t, next)); got != st.NextID+1 {
-			t.Errorf("next id = %d, want %d", got, st.NextID+1)
+		nextID := savedNextID(t, before)
+		if got := mustInt(t, idOf(t, next)); got != nextID+1 {
+			t.Errorf("next id = %d, want %d", got, nextID+1)
 		}
 	})
 }
@@ -310,4 +303,19 @@ func wantRefusedState(t *testing.T, state, want string) {
 	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "move the file away") {
 		t.Errorf("err = %v, want one containing %q and the way out", err, want)
 	}
+}
+
+// savedNextID reads the id counter out of a saved snapshot: ids handed out
+// after a restart continue from it.
+func savedNextID(t *testing.T, snapshot string) int64 {
+	t.Helper()
+	var doc snapshotDoc
+	if err := json.Unmarshal([]byte(snapshot), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ NextID int64 }
+	if err := json.Unmarshal(doc.Parts["store"], &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.NextID
 }
