@@ -10,8 +10,10 @@ cd "$root"
 export CHECKPOINT_DISABLE=1
 
 start=$SECONDS
-tofu="$(bash scripts/tofu.sh path)"
-echo "using $("$tofu" version 2>/dev/null | sed -n 1p) ($tofu); ready after $((SECONDS - start))s"
+# TOFU_VERSION picks another release than scripts/tofu.sh's default (the
+# oldest supported), e.g. TOFU_VERSION=1.12.6 make test-tofu.
+tofu="$(bash scripts/tofu.sh path ${TOFU_VERSION:-})"
+echo "using OpenTofu $(bash scripts/tofu.sh version-of "$tofu") ($tofu); ready after $((SECONDS - start))s"
 
 # The packages whose tests drive the CLI: those importing internal/acctest,
 # and the root package (TestExamplesValidate).

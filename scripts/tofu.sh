@@ -8,6 +8,7 @@
 # Usage:
 #   scripts/tofu.sh path [version]   print the cached binary, building it if needed
 #   scripts/tofu.sh version          print the default version
+#   scripts/tofu.sh version-of path  print the version a tofu binary reports
 #
 # Why a build and not `go install`: OpenTofu's go.mod has a replace line,
 # which `go install module@version` refuses. Its module zip is complete,
@@ -31,11 +32,13 @@ resolve_version() {
 # binary_version PATH: "1.10.10" from "OpenTofu v1.10.10" ("1.10.10-dev"
 # from a development build), empty when unusable. The output is read whole: a
 # pipe into `head` could kill tofu with SIGPIPE, which pipefail turns into a
-# silent failure.
+# silent failure. The version line is looked for on every line: OpenTofu 1.12
+# prints CLI configuration warnings (a TF_CLI_CONFIG_FILE naming no file, as
+# on these machines) on stdout before it.
 binary_version() {
   local out
   out="$("$1" version 2>/dev/null)" || true
-  sed -n '1s/^OpenTofu v\([^[:space:]]*\).*/\1/p' <<<"$out"
+  sed -n '/^OpenTofu v/{s/^OpenTofu v\([^[:space:]]*\).*/\1/p;q;}' <<<"$out"
 }
 
 build() {
@@ -111,5 +114,6 @@ cached_path() {
 case "${1:-}" in
   path) [[ $# -le 2 ]] || die "usage: $0 path [version]"; cached_path "${2:-$TOFU_VERSION}" ;;
   version) echo "$TOFU_VERSION" ;;
-  *) die "usage: $0 path [version] | version" ;;
+  version-of) [[ $# -eq 2 ]] || die "usage: $0 version-of path"; binary_version "$2" ;;
+  *) die "usage: $0 path [version] | version | version-of path" ;;
 esac

@@ -23,7 +23,9 @@ type CLI struct {
 
 func (c CLI) String() string { return c.Name + " " + c.Version.String() }
 
-var cliVersionLine = regexp.MustCompile(`^(Terraform|OpenTofu) v(\S+)`)
+// (?m): OpenTofu 1.12 prints CLI configuration warnings on stdout before
+// the version line.
+var cliVersionLine = regexp.MustCompile(`(?m)^(Terraform|OpenTofu) v(\S+)`)
 
 // DetectCLI runs `<TF_ACC_TERRAFORM_PATH> version` and reads which CLI it is.
 func DetectCLI(ctx context.Context) (CLI, error) {
@@ -39,15 +41,25 @@ func DetectCLI(ctx context.Context) (CLI, error) {
 	if err != nil {
 		return CLI{}, fmt.Errorf("running %s version: %w", p, err)
 	}
-	m := cliVersionLine.FindSubmatch(out)
-	if m == nil {
-		return CLI{}, fmt.Errorf("%s version printed %q, not Terraform or OpenTofu", p, out)
-	}
-	v, err := goversion.NewVersion(string(m[2]))
+	c, err := parseCLIVersion(out)
 	if err != nil {
 		return CLI{}, fmt.Errorf("%s version: %w", p, err)
 	}
-	return CLI{Path: p, Name: string(m[1]), Version: v}, nil
+	c.Path = p
+	return c, nil
+}
+
+// parseCLIVersion reads the name and version out of what `version` printed.
+func parseCLIVersion(out []byte) (CLI, error) {
+	m := cliVersionLine.FindSubmatch(out)
+	if m == nil {
+		return CLI{}, fmt.Errorf("printed %q, not Terraform or OpenTofu", out)
+	}
+	v, err := goversion.NewVersion(string(m[2]))
+	if err != nil {
+		return CLI{}, err
+	}
+	return CLI{Name: string(m[1]), Version: v}, nil
 }
 
 // MustDetectCLI is DetectCLI that fails the test on error. Without TF_ACC

@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,9 +70,15 @@ func TestAccGuideGenericDomainExamplesApply(t *testing.T) {
 func TestAccGenericResourceExampleApplies(t *testing.T) {
 	const password = "example-smtp-Jd83"
 	env := acctest.NewEnv(t, emulator.Options{})
-	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "resources", "rms_resource", "resource.tf"))
-	if err != nil {
-		t.Fatal(err)
+	// The resource's examples as the docs show them: resource.tf and, beside
+	// it, the write-only one (sensitive_body).
+	var src []byte
+	for _, name := range []string{"resource.tf", "resource-write-only.tf"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "examples", "resources", "rms_resource", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(append(src, b...), '\n')
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutEphemeral, acctest.SkipWithoutWriteOnly},
@@ -89,8 +96,12 @@ func TestAccGenericResourceExampleApplies(t *testing.T) {
 				outputLacks{"rms_resource.mail_relay", []string{"password"}},
 			},
 			Check: func(s *terraform.State) error {
+				relay := s.RootModule().Resources["rms_resource.mail_relay"]
+				if relay == nil {
+					return fmt.Errorf("the examples made no rms_resource.mail_relay")
+				}
 				var e map[string]any
-				env.MustDo(t, "GET", "integration/"+s.RootModule().Resources["rms_resource.mail_relay"].Primary.ID, nil, &e)
+				env.MustDo(t, "GET", "integration/"+relay.Primary.ID, nil, &e)
 				if e["password"] != password {
 					t.Errorf("the service holds password %v, want the variable's value", e["password"])
 				}
