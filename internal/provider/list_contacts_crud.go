@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"time"
 
@@ -27,7 +28,13 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, plan, types.MapNull(listContactEntryType), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	// A replacement's destroy half (destroy, then create) handed over the
+	// replaced object's consent record; a deposed object's destroy
+	// (create_before_destroy) will find this create and let the list be.
+	listID := plan.ListID.ValueString()
+	applied, _ := r.data.provenance.takeCarried(listID)
+	r.data.provenance.create(listID)
+	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied.forInput(plan.isFile()), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -42,13 +49,21 @@ func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, plan, state.Contacts, req.Private, resp.Private, false, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	applied, diags := readListApplied(ctx, req.Private, plan.isFile())
+	resp.Diagnostics.Append(diags...)
+	pending, diags := readBatches(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, plan, state.Contacts, applied, pending, resp.Private, false, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // apply makes the list as plan says and saves the state: the plan, with the
 // computed attributes as the apply leaves them. prior is the contacts map
-// of the state (removals); priorPrivate holds what earlier applies left.
-func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior types.Map, priorPrivate privateGetter, private privateSetter,
+// of the state (removals); applied and pending are what earlier applies
+// left in private state (the consent record, batches not seen finish).
+func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior types.Map, applied appliedRecord, pending []string, private privateSetter,
 	creating bool, timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -56,10 +71,6 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	w := &contactWriter{data: r.data, listID: listID, creating: creating, timeout: timeout}
 
 	desired, d := r.desiredOf(ctx, plan, prior)
-	diags.Append(d...)
-	applied, d := readListApplied(ctx, priorPrivate, plan.isFile())
-	diags.Append(d...)
-	pending, d := readBatches(ctx, priorPrivate)
 	diags.Append(d...)
 	if diags.HasError() {
 		return
@@ -110,11 +121,21 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		save()
 		return
 	}
+	applied.prune(service)
 	if creating {
-		r.restoreReleased(listID, service)
+		r.takeReleased(listID, service, &applied)
 	}
-	opts := diffOptions{Applied: applied.lookup, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
+	opts := diffOptions{Applied: applied.lookup, Restore: applied.restore, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
 	diff := diffContacts(desired.Contacts, service, opts)
+	// Terraform's own unsubscriptions are recorded before they are made,
+	// so that an apply cut short mid-way still knows them: a record of an
+	// unsubscription that did not happen is pruned by the next apply.
+	for _, ch := range diff.Changes {
+		if ch.Unsubscribe {
+			applied.release(ch.ID, service[ch.ID])
+		}
+	}
+	diags.Append(writeJSONKey(ctx, private, privateApplied, applied)...)
 	add, change, unsub := diff.counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
 
@@ -146,17 +167,20 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	failed := w.writeSingles(ctx, diff.Changes, diags)
 
 	// The applied statuses: what this apply wanted, except for contacts
-	// whose write failed, which keep what was applied before.
-	before := applied
-	applied = appliedRecord{File: plan.isFile()}
-	applied.record(desired.Contacts)
+	// whose write failed, which keep what was recorded before.
+	next := appliedRecord{File: plan.isFile(), Released: maps.Clone(applied.Released)}
+	next.record(desired.Contacts)
 	for id := range failed {
-		if st, ok := before.Contacts[id]; ok {
-			applied.Contacts[id] = st
+		if st, ok := applied.Contacts[id]; ok {
+			next.Contacts[id] = st
 		} else {
-			delete(applied.Contacts, id)
+			delete(next.Contacts, id)
+		}
+		if before, ok := applied.Released[id]; ok {
+			next.Released[id] = before
 		}
 	}
+	applied = next
 	if len(failed) == 0 && plan.isFile() {
 		out.ServiceSHA256 = out.DesiredSHA256
 	}
@@ -172,23 +196,19 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	save()
 }
 
-// restoreReleased gives contacts this run's destroy unsubscribed (a
-// replacement of this resource) the statuses they had before, so that the
-// create that follows sees them as they were and the consent rule is not
-// fooled by Terraform's own unsubscribing.
-func (r *listContactsResource) restoreReleased(listID string, service map[string]serviceContact) {
-	for id, s := range service {
+// takeReleased records, as released by Terraform, the contacts this run's
+// destroy of the list unsubscribed (a replacement whose destroy half could
+// not hand them over): the diff then gives them the status the input says,
+// or the one they had before, and the consent rule does not take
+// Terraform's own unsubscribing for their opt-out.
+func (r *listContactsResource) takeReleased(listID string, service map[string]serviceContact, applied *appliedRecord) {
+	for id := range service {
 		st, ok := r.data.released.take(listID, id)
 		if !ok {
 			continue
 		}
-		if st.Status != "" {
-			s.Email = st.Status
-		}
-		if st.MobileStatus != "" {
-			s.Mobile = st.MobileStatus
-		}
-		service[id] = s
+		delete(applied.Released, id) // the statuses before this run's destroy are the ones to restore
+		applied.release(id, serviceContact{Email: st.Status, Mobile: st.MobileStatus})
 	}
 }
 
@@ -225,6 +245,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	r.data.listContacts.put(listID, service)
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
+	r.data.provenance.refresh(listID, applied)
 	allow := state.AllowResubscribe.ValueBool()
 	var named func(string) bool
 	if state.isFile() {
@@ -268,6 +289,9 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	listID := state.ListID.ValueString()
+	if r.handOver(ctx, req.Private, listID) {
+		return
+	}
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		resp.Diagnostics.AddWarning("Contacts forgotten, not unsubscribed",
@@ -317,6 +341,25 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
 		fmt.Sprintf("The service has no call that deletes a contact. The %d contacts of list %s that this resource managed were unsubscribed from e-mail and mobile and are no longer managed by Terraform, but they remain in the list (they go with the list).",
 			len(desired.Contacts), listID))
+}
+
+// handOver reports whether this destroy is the half of a replacement
+// (list_contacts_takeover.go): then the new object takes the contacts over
+// and nobody is unsubscribed; the replaced object's consent record goes to
+// the create half, when it manages the same list.
+func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string) bool {
+	if note, ok := readTakeover(ctx, planned); ok {
+		if note.Applied != nil && note.ListID == listID {
+			r.data.provenance.carry(listID, *note.Applied)
+		}
+		tflog.Info(ctx, "replacement: the new object takes the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID, "new_list_id": note.ListID})
+		return true
+	}
+	if r.data.provenance.createdInRun(listID) {
+		tflog.Info(ctx, "replacement (create before destroy): the new object has taken the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID})
+		return true
+	}
+	return false
 }
 
 // ImportState takes the list id, as `terraform import` string or as

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
@@ -109,6 +110,10 @@ type diffOptions struct {
 	// contact that did not exist cannot have opted out, so whatever initial
 	// state the service gave it is set to the desired one.
 	Fresh map[string]bool
+	// Restore is, per channel, the status a contact Terraform released had
+	// before ("" none): where the configuration leaves a channel to the
+	// service, a released contact named again gets that status back.
+	Restore func(id string) (email, mobile string)
 }
 
 // diffContacts compares desired with the service's contacts. Changes come
@@ -147,13 +152,18 @@ func diffContacts(desired []desiredContact, service map[string]serviceContact, o
 		if opts.Applied != nil {
 			appliedEmail, appliedMobile = opts.Applied(w.ID)
 		}
-		email := decideStatus(w.Email, appliedEmail, have.Email, opts, w.ID)
-		mobile := decideStatus(w.Mobile, appliedMobile, have.Mobile, opts, w.ID)
+		wantEmail, wantMobile := w.Email, w.Mobile
+		if opts.Restore != nil {
+			re, rm := opts.Restore(w.ID)
+			wantEmail, wantMobile = cmp.Or(wantEmail, re), cmp.Or(wantMobile, rm)
+		}
+		email := decideStatus(wantEmail, appliedEmail, have.Email, opts, w.ID)
+		mobile := decideStatus(wantMobile, appliedMobile, have.Mobile, opts, w.ID)
 		if email.Send {
-			ch.Status.Status = w.Email
+			ch.Status.Status = wantEmail
 		}
 		if mobile.Send {
-			ch.Status.MobileStatus = w.Mobile
+			ch.Status.MobileStatus = wantMobile
 		}
 		if email.OptedOut || mobile.OptedOut {
 			d.OptedOut = append(d.OptedOut, w.ID)

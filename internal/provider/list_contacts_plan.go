@@ -26,6 +26,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if req.State.Raw.IsNull() {
+		r.noteTakeover(ctx, plan, resp)
+	}
 	var state *listContactsModel
 	if !req.State.Raw.IsNull() {
 		state = &listContactsModel{}
@@ -89,6 +92,23 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if msg := planSummary(diff, plan.isFile()); msg != "" {
 		resp.Diagnostics.AddWarning("Contacts of list "+plan.ListID.ValueString()+" to change", msg)
 	}
+}
+
+// noteTakeover leaves a takeover note in a create plan's private state
+// (list_contacts_takeover.go): if this create replaces an object, its
+// destroy half finds the note and unsubscribes nobody. A create that
+// replaces nothing never shows the note to anyone.
+func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
+	note := takeoverNote{}
+	if !plan.ListID.IsUnknown() {
+		note.ListID = plan.ListID.ValueString()
+		if r.data != nil {
+			if rec, ok := r.data.provenance.takeRefreshed(note.ListID); ok {
+				note.Applied = &rec
+			}
+		}
+	}
+	resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateTakeover, note)...)
 }
 
 // listContactsChanged reports whether an apply has anything to do: an

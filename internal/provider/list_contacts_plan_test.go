@@ -127,7 +127,7 @@ func TestPlanSummary(t *testing.T) {
 func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed map[string]serviceContact) resource.ModifyPlanResponse {
 	t.Helper()
 	ctx := context.Background()
-	r := &listContactsResource{data: &providerData{client: &client.Client{}, attributes: newAttributeCache(nil), listContacts: &listContactsSnapshots{}}}
+	r := &listContactsResource{data: &providerData{client: &client.Client{}, attributes: newAttributeCache(nil), listContacts: &listContactsSnapshots{}, provenance: newListProvenance()}}
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
 	value := func(m *listContactsModel) tftypes.Value {

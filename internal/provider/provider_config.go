@@ -82,6 +82,9 @@ type providerData struct {
 	// listContacts hands rms_list_contacts' refresh listings to its plans
 	// (list_contacts_listing.go).
 	listContacts *listContactsSnapshots
+	// provenance carries rms_list_contacts' consent records across the
+	// halves of a replacement (list_contacts_takeover.go).
+	provenance *listProvenance
 }
 
 // envLookup is os.LookupEnv; tests pass their own.
@@ -208,7 +211,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 	return &providerData{
 		client: c, batchPollInterval: pollInterval,
 		attributes: newAttributeCache(c), released: newReleasedContacts(),
-		contacts: newContactListings(c, contactListingOff), listContacts: &listContactsSnapshots{},
+		contacts: newContactListings(c, contactListingOff), listContacts: &listContactsSnapshots{}, provenance: newListProvenance(),
 	}, diags
 }
 

@@ -1,0 +1,188 @@
+package provider_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+// A replacement of rms_list_contacts unsubscribes nobody, not even for a
+// moment: the emulator sends contact.unsubscribed for every unsubscription
+// as the service tells the account's systems, and the tests count those
+// events (recorded when the write happens, whether delivered or not).
+
+// watchUnsubscriptions subscribes a webhook of env's account to
+// contact.unsubscribed. Its deliveries fail (nothing listens on the
+// discard port); the emulator records each event all the same.
+func watchUnsubscriptions(t *testing.T, env *acctest.Env) {
+	t.Helper()
+	env.MustDo(t, "POST", "webhooks", map[string]any{
+		"url": "http://127.0.0.1:9/hooks", "events": []string{"contact.unsubscribed"}, "active": true,
+	}, nil)
+}
+
+// unsubscriptions counts the contact.unsubscribed events env has sent.
+func unsubscriptions(env *acctest.Env) int {
+	n := 0
+	for _, d := range env.Emulator.Deliveries() {
+		if d.Event == "contact.unsubscribed" {
+			n++
+		}
+	}
+	return n
+}
+
+// expectStatuses fails unless each contact of list listID has the e-mail
+// status of want.
+func expectEmailStatuses(t *testing.T, env *acctest.Env, listID string, want map[string]string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got := listContactsOf(t, env, listID)
+		for id, st := range want {
+			if got[id].Status != st {
+				return fmt.Errorf("contact %s of list %s is %q, want %q (list: %+v)", id, listID, got[id].Status, st, got)
+			}
+		}
+		return nil
+	}
+}
+
+const (
+	destroyFirst = plancheck.ResourceActionDestroyBeforeCreate
+	createFirst  = plancheck.ResourceActionCreateBeforeDestroy
+)
+
+func TestAccListContactsReplaceUnsubscribesNobody(t *testing.T) {
+	const cbd = "  lifecycle {\n    create_before_destroy = true\n  }\n"
+	contacts := map[string]listContact{
+		"ada": {props: map[string]string{"email": "ada@example.com"}, email: "SUBSCRIBED"},
+		"bob": {props: map[string]string{"email": "bob@example.com"}, email: "UNSUBSCRIBED"},
+		"cy":  {props: map[string]string{"email": "cy@example.com"}}, // status left to the service
+		"dee": {props: map[string]string{"email": "dee@example.com"}, email: "SUBSCRIBED"},
+	}
+	// Every contact as the configuration says, or as it was; dee's own
+	// opt-out (made between the steps) stays.
+	after := map[string]string{"ada": "SUBSCRIBED", "bob": "UNSUBSCRIBED", "cy": "SUBSCRIBED", "dee": "UNSUBSCRIBED"}
+	fileContent := "originalId,email,email_status\n" +
+		"ada,ada@example.com,SUBSCRIBED\nbob,bob@example.com,UNSUBSCRIBED\ncy,cy@example.com,\ndee,dee@example.com,SUBSCRIBED\n"
+
+	cases := []struct {
+		name string
+		// config renders the resource for a list; file is the source file.
+		config func(listID, file string) string
+		action plancheck.ResourceActionType
+	}{
+		{"map", func(listID, _ string) string { return listContactsConfig(listID, contacts, "") }, destroyFirst},
+		{"map create_before_destroy", func(listID, _ string) string { return listContactsConfig(listID, contacts, cbd) }, createFirst},
+		{"file above batch_threshold", func(listID, file string) string {
+			return fmt.Sprintf("resource \"rms_list_contacts\" \"c\" {\n  list_id = %q\n  source_file = %q\n  batch_threshold = 1\n}\n", listID, file)
+		}, destroyFirst},
+		{"file above batch_threshold create_before_destroy", func(listID, file string) string {
+			return fmt.Sprintf("resource \"rms_list_contacts\" \"c\" {\n  list_id = %q\n  source_file = %q\n  batch_threshold = 1\n%s}\n", listID, file, cbd)
+		}, createFirst},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := acctest.NewEnv(t, emulator.Options{})
+			watchUnsubscriptions(t, env)
+			listID := newTestList(t, env)
+			file := filepath.Join(t.TempDir(), "contacts.csv")
+			writeFile(t, file, fileContent)
+			cfg := env.Config(tc.config(listID, file))
+			var mark int
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories(),
+				Steps: []resource.TestStep{
+					{Config: cfg, Check: expectEmailStatuses(t, env, listID, map[string]string{"ada": "SUBSCRIBED", "bob": "UNSUBSCRIBED", "cy": "SUBSCRIBED", "dee": "SUBSCRIBED"})},
+					{
+						PreConfig: func() {
+							env.MustDo(t, "PUT", "lists/"+listID+"/contacts/dee/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+							mark = unsubscriptions(env)
+						},
+						Taint:  []string{"rms_list_contacts.c"},
+						Config: cfg,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction("rms_list_contacts.c", tc.action),
+						}},
+						Check: resource.ComposeTestCheckFunc(
+							expectEmailStatuses(t, env, listID, after),
+							func(*terraform.State) error {
+								if n := unsubscriptions(env) - mark; n != 0 {
+									return fmt.Errorf("the replacement unsubscribed %d contacts (contact.unsubscribed events), want none", n)
+								}
+								return nil
+							},
+						),
+					},
+				},
+			})
+		})
+	}
+}
+
+
+// A replacement that moves the resource to another list forgets the old
+// list's contacts, as an update that stopped naming them would: it
+// unsubscribes nobody there.
+func TestAccListContactsReplaceOtherListForgets(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	watchUnsubscriptions(t, env)
+	oldList, newList := newTestList(t, env), newTestList(t, env)
+	contacts := map[string]listContact{
+		"ada": {props: map[string]string{"email": "ada@example.com"}, email: "SUBSCRIBED"},
+		"bob": {props: map[string]string{"email": "bob@example.com"}},
+	}
+	var mark int
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{Config: env.Config(listContactsConfig(oldList, contacts, ""))},
+			{
+				PreConfig: func() { mark = unsubscriptions(env) },
+				Config:    env.Config(listContactsConfig(newList, contacts, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("rms_list_contacts.c", destroyFirst),
+				}},
+				Check: resource.ComposeTestCheckFunc(
+					expectEmailStatuses(t, env, oldList, map[string]string{"ada": "SUBSCRIBED", "bob": "SUBSCRIBED"}),
+					expectEmailStatuses(t, env, newList, map[string]string{"ada": "SUBSCRIBED", "bob": "SUBSCRIBED"}),
+					func(*terraform.State) error {
+						if n := unsubscriptions(env) - mark; n != 0 {
+							return fmt.Errorf("moving to another list unsubscribed %d contacts, want none", n)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// The consent record of the replaced object passes to the new one (destroy,
+// then create): a contact the configuration had unsubscribed and now says
+// SUBSCRIBED, in the same apply as the replacement, is re-subscribed (the
+// configuration asks for it), not mistaken for an opt-out.
+func TestAccListContactsReplaceKeepsProvenance(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	listID := newTestList(t, env)
+	before := map[string]listContact{"eve": {props: map[string]string{"email": "eve@example.com"}, email: "UNSUBSCRIBED"}}
+	now := map[string]listContact{"eve": {props: map[string]string{"email": "eve@example.com"}, email: "SUBSCRIBED"}}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{Config: env.Config(listContactsConfig(listID, before, "")), Check: expectEmailStatuses(t, env, listID, map[string]string{"eve": "UNSUBSCRIBED"})},
+			{
+				Taint:  []string{"rms_list_contacts.c"},
+				Config: env.Config(listContactsConfig(listID, now, "")),
+				Check:  expectEmailStatuses(t, env, listID, map[string]string{"eve": "SUBSCRIBED"}),
+			},
+		},
+	})
+}
