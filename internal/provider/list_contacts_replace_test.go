@@ -127,7 +127,6 @@ func TestAccListContactsReplaceUnsubscribesNobody(t *testing.T) {
 	}
 }
 
-
 // A replacement that moves the resource to another list forgets the old
 // list's contacts, as an update that stopped naming them would: it
 // unsubscribes nobody there.
