@@ -3,6 +3,7 @@ package provider_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -181,6 +182,75 @@ func TestAccListContactsReplaceKeepsProvenance(t *testing.T) {
 				Taint:  []string{"rms_list_contacts.c"},
 				Config: env.Config(listContactsConfig(listID, now, "")),
 				Check:  expectEmailStatuses(t, env, listID, map[string]string{"eve": "SUBSCRIBED"}),
+			},
+		},
+	})
+}
+
+// Moving contacts from rms_contact to rms_list_contacts: Terraform does not
+// order one resource's destroy against another's create, so the path that
+// unsubscribes nobody forgets the rms_contact objects (a removed block with
+// destroy = false) and lets rms_list_contacts adopt the contacts it finds.
+func TestAccListContactsAdoptFromContactResources(t *testing.T) {
+	const routeCreateContact = "POST /rest/{customerid}/lists/{id}/contacts"
+	env := acctest.NewEnv(t, emulator.Options{})
+	watchUnsubscriptions(t, env)
+	listID := newTestList(t, env)
+	singles := fmt.Sprintf(`
+resource "rms_contact" "each" {
+  for_each     = toset(["ada", "bob"])
+  list_id      = %q
+  original_id  = each.key
+  properties   = { email = "${each.key}@example.com" }
+  email_status = "SUBSCRIBED"
+}
+`, listID)
+	moved := `
+removed {
+  from = rms_contact.each
+  lifecycle {
+    destroy = false
+  }
+}
+` + listContactsConfig(listID, map[string]listContact{
+		"ada": {props: map[string]string{"email": "ada@example.com"}, email: "SUBSCRIBED"},
+		"bob": {props: map[string]string{"email": "bob@example.com"}, email: "SUBSCRIBED"},
+	}, "")
+	var mark int
+	var creates int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{Config: env.Config(singles)},
+			{
+				PreConfig: func() {
+					mark = unsubscriptions(env)
+					creates = env.Emulator.Requests().ByRoute[routeCreateContact]
+				},
+				Config: env.Config(moved),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("rms_list_contacts.c", plancheck.ResourceActionCreate),
+				}},
+				Check: resource.ComposeTestCheckFunc(
+					func(s *terraform.State) error {
+						for name := range s.RootModule().Resources {
+							if strings.HasPrefix(name, "rms_contact.") {
+								return fmt.Errorf("%s is still in the state", name)
+							}
+						}
+						return nil
+					},
+					expectEmailStatuses(t, env, listID, map[string]string{"ada": "SUBSCRIBED", "bob": "SUBSCRIBED"}),
+					func(*terraform.State) error {
+						if n := unsubscriptions(env) - mark; n != 0 {
+							return fmt.Errorf("the move unsubscribed %d contacts, want none", n)
+						}
+						if n := env.Emulator.Requests().ByRoute[routeCreateContact] - creates; n != 0 {
+							return fmt.Errorf("the move created %d contacts again, want none (adopted)", n)
+						}
+						return nil
+					},
+				),
 			},
 		},
 	})
