@@ -110,11 +110,11 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"plus single calls for what an `ADD` import cannot do (it merges only non-empty cells): removed values, mobile statuses, re-subscriptions, and new contacts that must start unsubscribed. After batches the list is read again and anything still not as configured is written by single calls. A contact found in the list is updated, never created again.\n\n" +
 			"The service has no call that deletes a contact: contacts the configuration stops naming are only forgotten, or, with `exclusive = true`, unsubscribed (e-mail and mobile); they stay in the list. " +
 			"**Destroy unsubscribes the managed contacts** (e-mail and mobile; above `batch_threshold` through an `UNSUBSCRIBE` import for e-mail) and says so in a warning; they stay in the list. " +
-				"A replacement (`-replace`, a tainted object, a changed `list_id`, in either order) unsubscribes nobody: the new object takes the contacts over, and the old one only forgets them.\n\n" +
+			"A replacement (`-replace`, a tainted object, a changed `list_id`, in either order) unsubscribes nobody: the new object takes the contacts over, and the old one only forgets them.\n\n" +
 			"Consent: an opt-out a recipient made outside Terraform is never undone unless `allow_resubscribe = true`. For a map input, the statuses last applied per contact are kept in the resource's private state. " +
 			"For a file input, only the contacts the file last set `UNSUBSCRIBED` are remembered: a contact the service shows `UNSUBSCRIBED` is re-subscribed only when the file had unsubscribed it and now says `SUBSCRIBED`, or when `allow_resubscribe` is set. " +
 			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back (unsubscribing is always allowed). " +
-				"The unsubscriptions Terraform made itself (`exclusive`) are remembered too: a contact named again gets the status the input says, or, where it says nothing, the one it had before.\n\n" +
+			"The unsubscriptions Terraform made itself (`exclusive`) are remembered too: a contact named again gets the status the input says, or, where it says nothing, the one it had before.\n\n" +
 			"Import with the list id: `terraform import rms_list_contacts.example 42`. Nothing is managed until the first apply, which writes only the contacts that differ from the configuration.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
