@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"sort"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -33,7 +34,6 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	// (create_before_destroy) will find this create and let the list be.
 	listID := plan.ListID.ValueString()
 	applied, _ := r.data.provenance.takeCarried(listID)
-	r.data.provenance.create(listID)
 	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied.forInput(plan.isFile()), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
@@ -165,6 +165,9 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		diff = diffContacts(desired.Contacts, service, opts)
 	}
 	failed := w.writeSingles(ctx, diff.Changes, diags)
+	if creating {
+		r.data.provenance.create(listID, heldBack(desired.Contacts, service, applied))
+	}
 
 	// The applied statuses: what this apply wanted, except for contacts
 	// whose write failed, which keep what was recorded before.
@@ -289,7 +292,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	listID := state.ListID.ValueString()
-	if r.handOver(ctx, req.Private, listID) {
+	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) {
 		return
 	}
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
@@ -347,7 +350,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 // (list_contacts_takeover.go): then the new object takes the contacts over
 // and nobody is unsubscribed; the replaced object's consent record goes to
 // the create half, when it manages the same list.
-func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string) bool {
+func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
 	if note, ok := readTakeover(ctx, planned); ok {
 		if note.Applied != nil && note.ListID == listID {
 			r.data.provenance.carry(listID, *note.Applied)
@@ -355,11 +358,51 @@ func (r *listContactsResource) handOver(ctx context.Context, planned privateGett
 		tflog.Info(ctx, "replacement: the new object takes the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID, "new_list_id": note.ListID})
 		return true
 	}
-	if r.data.provenance.createdInRun(listID) {
-		tflog.Info(ctx, "replacement (create before destroy): the new object has taken the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID})
+	held, ok := r.data.provenance.createdInRun(listID)
+	if !ok {
+		return false
+	}
+	tflog.Info(ctx, "replacement (create before destroy): the new object has taken the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID, "held_back": len(held)})
+	if len(held) == 0 {
 		return true
 	}
-	return false
+	old, d := readListApplied(ctx, planned, file)
+	diags.Append(d...)
+	service, err := listService(ctx, r.data, listID)
+	if err != nil {
+		addAPIError(diags, "Unable to read the contacts of list "+listID+" to give back the statuses Terraform took", err, nil)
+		return true
+	}
+	var changes []contactChange
+	for id, st := range givenBack(held, old, service) {
+		changes = append(changes, contactChange{ID: id, Status: st})
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].ID < changes[j].ID })
+	w := &contactWriter{data: r.data, listID: listID}
+	w.writeSingles(ctx, changes, diags)
+	return true
+}
+
+// heldBack are the named contacts the service shows UNSUBSCRIBED on a
+// channel the input wants SUBSCRIBED or leaves to the service, and that the
+// consent record cannot account for (a create without the old object's
+// record): a deposed destroy of the same run may know better (givenBack).
+func heldBack(desired []desiredContact, service map[string]serviceContact, applied appliedRecord) map[string][2]string {
+	out := map[string][2]string{}
+	for _, w := range desired {
+		s, ok := service[w.ID]
+		if !ok {
+			continue
+		}
+		ae, am := applied.lookup(w.ID)
+		held := func(want, applied, have string) bool {
+			return have == client.StatusUnsubscribed && want != client.StatusUnsubscribed && applied != client.StatusUnsubscribed
+		}
+		if held(w.Email, ae, s.Email) || held(w.Mobile, am, s.Mobile) {
+			out[w.ID] = [2]string{w.Email, w.Mobile}
+		}
+	}
+	return out
 }
 
 // ImportState takes the list id, as `terraform import` string or as

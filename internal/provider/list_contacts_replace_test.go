@@ -165,26 +165,50 @@ func TestAccListContactsReplaceOtherListForgets(t *testing.T) {
 	})
 }
 
-// The consent record of the replaced object passes to the new one (destroy,
-// then create): a contact the configuration had unsubscribed and now says
-// SUBSCRIBED, in the same apply as the replacement, is re-subscribed (the
-// configuration asks for it), not mistaken for an opt-out.
+// The consent record of the replaced object passes to the new one: a
+// contact the configuration had unsubscribed and now says SUBSCRIBED, in
+// the same apply as the replacement, is re-subscribed (the configuration
+// asks for it), not mistaken for an opt-out; one exclusive had unsubscribed
+// and the input names again, with its status left to the service, gets its
+// status back; a recipient's own opt-out stays. In both orders.
 func TestAccListContactsReplaceKeepsProvenance(t *testing.T) {
-	env := acctest.NewEnv(t, emulator.Options{})
-	listID := newTestList(t, env)
-	before := map[string]listContact{"eve": {props: map[string]string{"email": "eve@example.com"}, email: "UNSUBSCRIBED"}}
-	now := map[string]listContact{"eve": {props: map[string]string{"email": "eve@example.com"}, email: "SUBSCRIBED"}}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories(),
-		Steps: []resource.TestStep{
-			{Config: env.Config(listContactsConfig(listID, before, "")), Check: expectEmailStatuses(t, env, listID, map[string]string{"eve": "UNSUBSCRIBED"})},
-			{
-				Taint:  []string{"rms_list_contacts.c"},
-				Config: env.Config(listContactsConfig(listID, now, "")),
-				Check:  expectEmailStatuses(t, env, listID, map[string]string{"eve": "SUBSCRIBED"}),
-			},
-		},
-	})
+	for _, order := range []struct {
+		name, lifecycle string
+	}{{"destroy first", ""}, {"create_before_destroy", "  lifecycle {\n    create_before_destroy = true\n  }\n"}} {
+		t.Run(order.name, func(t *testing.T) {
+			t.Parallel()
+			env := acctest.NewEnv(t, emulator.Options{})
+			listID := newTestList(t, env)
+			env.MustDo(t, "POST", "lists/"+listID+"/contacts", map[string]any{"originalId": "zed", "properties": map[string]any{"email": "zed@example.com"}}, nil)
+			before := map[string]listContact{
+				"eve": {props: map[string]string{"email": "eve@example.com"}, email: "UNSUBSCRIBED"},
+				"own": {props: map[string]string{"email": "own@example.com"}, email: "SUBSCRIBED"},
+			}
+			now := map[string]listContact{
+				"eve": {props: map[string]string{"email": "eve@example.com"}, email: "SUBSCRIBED"},
+				"own": {props: map[string]string{"email": "own@example.com"}, email: "SUBSCRIBED"},
+				"zed": {props: map[string]string{"email": "zed@example.com"}},
+			}
+			extra := "  exclusive = true\n" + order.lifecycle
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories(),
+				Steps: []resource.TestStep{
+					{
+						Config: env.Config(listContactsConfig(listID, before, extra)),
+						Check:  expectEmailStatuses(t, env, listID, map[string]string{"eve": "UNSUBSCRIBED", "own": "SUBSCRIBED", "zed": "UNSUBSCRIBED"}),
+					},
+					{
+						PreConfig: func() {
+							env.MustDo(t, "PUT", "lists/"+listID+"/contacts/own/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+						},
+						Taint:  []string{"rms_list_contacts.c"},
+						Config: env.Config(listContactsConfig(listID, now, extra)),
+						Check:  expectEmailStatuses(t, env, listID, map[string]string{"eve": "SUBSCRIBED", "own": "UNSUBSCRIBED", "zed": "SUBSCRIBED"}),
+					},
+				},
+			})
+		})
+	}
 }
 
 // Moving contacts from rms_contact to rms_list_contacts: Terraform does not

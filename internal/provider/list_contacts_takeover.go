@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // A replacement of rms_list_contacts (-replace, a tainted object, a changed
@@ -30,10 +32,13 @@ import (
 //     destroy runs after the create in the same provider process, with its
 //     own private state. The create registers its list in the run's
 //     provenance; the deposed destroy of the same list finds it there.
-//     The new object then starts without the old one's consent record
-//     (the framework hands a create no private state, and the destroy runs
-//     last), which errs on the side of consent: a contact shown
-//     UNSUBSCRIBED counts as the recipient's own opt-out.
+//     The new object starts without the old one's consent record (the
+//     framework hands a create no private state, and the destroy runs
+//     last), so it errs on the side of consent: a contact shown
+//     UNSUBSCRIBED counts as the recipient's own opt-out. It leaves those
+//     contacts (the ones whose status it held back) in the run's
+//     provenance, and the deposed destroy, which has the old record, sends
+//     the statuses the old record shows were Terraform's to give back.
 //
 // A plain destroy sees neither: a create starts with empty private state
 // (the framework does not hand it the planned one), so the note never
@@ -84,11 +89,11 @@ type listProvenance struct {
 	mu        sync.Mutex
 	refreshed map[string]appliedRecord
 	carried   map[string]appliedRecord
-	created   map[string]bool
+	created   map[string]map[string][2]string
 }
 
 func newListProvenance() *listProvenance {
-	return &listProvenance{refreshed: map[string]appliedRecord{}, carried: map[string]appliedRecord{}, created: map[string]bool{}}
+	return &listProvenance{refreshed: map[string]appliedRecord{}, carried: map[string]appliedRecord{}, created: map[string]map[string][2]string{}}
 }
 
 func (p *listProvenance) refresh(listID string, rec appliedRecord) {
@@ -119,14 +124,62 @@ func (p *listProvenance) takeCarried(listID string) (appliedRecord, bool) {
 	return rec, ok
 }
 
-func (p *listProvenance) create(listID string) {
+// create notes that a create of this run took the list over; heldBack
+// are the contacts whose status it could not give without the old object's
+// record, with the statuses the input wants ("" a channel left to the
+// service).
+func (p *listProvenance) create(listID string, heldBack map[string][2]string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.created[listID] = true
+	p.created[listID] = heldBack
 }
 
-func (p *listProvenance) createdInRun(listID string) bool {
+// createdInRun reports whether a create of this run took the list over, and
+// hands its held-back contacts to the caller (once).
+func (p *listProvenance) createdInRun(listID string) (map[string][2]string, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.created[listID]
+	held, ok := p.created[listID]
+	if ok {
+		p.created[listID] = nil
+	}
+	return held, ok
+}
+
+// givenBack is what a deposed object's destroy sends to the contacts a
+// create of the same run held back: per channel, the status the input wants
+// where the old record shows Terraform itself unsubscribed the contact, or,
+// where the input says nothing, the status Terraform's unsubscription took
+// away. Everything else stays as it is (a recipient's own opt-out).
+func givenBack(held map[string][2]string, old appliedRecord, service map[string]serviceContact) map[string]client.SubscriptionStatus {
+	out := map[string]client.SubscriptionStatus{}
+	for id, want := range held {
+		s, ok := service[id]
+		if !ok {
+			continue
+		}
+		oe, om := old.lookup(id)
+		re, rm := old.restore(id)
+		var st client.SubscriptionStatus
+		st.Status = giveBack(want[0], oe, re, s.Email)
+		st.MobileStatus = giveBack(want[1], om, rm, s.Mobile)
+		if st != (client.SubscriptionStatus{}) {
+			out[id] = st
+		}
+	}
+	return out
+}
+
+// giveBack decides one channel for givenBack.
+func giveBack(want, oldApplied, oldBefore, service string) string {
+	if service != client.StatusUnsubscribed {
+		return ""
+	}
+	switch {
+	case want == client.StatusSubscribed && oldApplied == client.StatusUnsubscribed:
+		return want
+	case want == "" && oldBefore != "":
+		return oldBefore
+	}
+	return ""
 }
