@@ -19,6 +19,10 @@ type attributeCache struct {
 	client *client.Client
 	mu     sync.Mutex
 	names  map[string]string // id -> name
+	// absent are names attributeOf found missing after a fresh read: not
+	// read again for each plan of a file whose identity column is no
+	// attribute (the default originalId).
+	absent map[string]bool
 }
 
 func newAttributeCache(c *client.Client) *attributeCache {
@@ -55,6 +59,43 @@ func (a *attributeCache) nameOf(ctx context.Context, key string) (name string, o
 	}
 	name, ok = a.names[key]
 	return name, ok, nil
+}
+
+// attributeOf returns the attribute a key names, by id or by name, and ok
+// only when the account has it: the identity column of a file is written
+// as an attribute only then. A name the cache does not hold is read again
+// once (an attribute created during the run).
+func (a *attributeCache) attributeOf(ctx context.Context, key string) (name string, ok bool, err error) {
+	if isAttributeID(key) {
+		return a.nameOf(ctx, key)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	has := func() bool {
+		for _, n := range a.names {
+			if n == key {
+				return true
+			}
+		}
+		return false
+	}
+	if a.names != nil && has() {
+		return key, true, nil
+	}
+	if a.absent[key] {
+		return "", false, nil
+	}
+	if err := a.loadLocked(ctx); err != nil {
+		return "", false, err
+	}
+	if has() {
+		return key, true, nil
+	}
+	if a.absent == nil {
+		a.absent = map[string]bool{}
+	}
+	a.absent[key] = true
+	return "", false, nil
 }
 
 // byName returns a contact's properties keyed by attribute name. The

@@ -25,7 +25,7 @@ type desiredSet struct {
 func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (desiredSet, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if m.isFile() {
-		fc, err := readSourceFile(ctx, m.fileOptions(), r.data.attributes.nameOf)
+		fc, err := readSourceFile(ctx, m.fileOptions(), r.data.attributes)
 		if err != nil {
 			diags.AddAttributeError(path.Root("source_file"), "Unable to read the source file", err.Error())
 			return desiredSet{}, diags
@@ -44,13 +44,23 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 		w := desiredContact{ID: id, Props: map[string]string{}, Email: knownString(e.EmailStatus), Mobile: knownString(e.MobileStatus)}
 		props, d := stringMap(ctx, e.Properties)
 		diags.Append(d...)
-		for k, v := range props {
+		keyOf := make(map[string]string, len(props)) // attribute name -> the key that set it
+		for _, k := range idsOf(props) {
 			name, err := r.resolveKey(ctx, k)
 			if err != nil {
 				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), "Unknown contact attribute", err.Error())
 				continue
 			}
-			w.Props[name] = v
+			// Two keys for one attribute would write one value, read back
+			// the other, and change on every apply: refuse, as the file
+			// input and the service (for rms_contact) do.
+			if first, dup := keyOf[name]; dup {
+				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties"), "Contact attribute named twice",
+					fmt.Sprintf("Contact %q names attribute %q twice: by key %q and by key %q. Keep one of the two keys.", id, name, first, k))
+				continue
+			}
+			keyOf[name] = k
+			w.Props[name] = props[k]
 		}
 		if o, had := old[id]; had {
 			oldProps, d := stringMap(ctx, o.Properties)
@@ -111,6 +121,7 @@ func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types
 		}
 		props, d := managedProperties(ctx, r.data.attributes, have.Props, e.Properties)
 		diags.Append(d...)
+		props = keepEmptyValues(props, e.Properties)
 		ae, am := applied.lookup(id)
 		email, mobile := e.EmailStatus, e.MobileStatus
 		if !email.IsNull() {
@@ -128,4 +139,29 @@ func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types
 	m, d := types.MapValue(listContactEntryType, out)
 	diags.Append(d...)
 	return m, diags
+}
+
+// keepEmptyValues gives back the keys of prior whose value is "" and that
+// props (the service's values under prior's keys) lacks: an empty string in
+// the map means "no value", as an empty cell of a file does, so a contact
+// without the value is as configured and the key must not look like drift.
+func keepEmptyValues(props, prior types.Map) types.Map {
+	if props.IsNull() || props.IsUnknown() || prior.IsNull() || prior.IsUnknown() {
+		return props
+	}
+	have := props.Elements() // a copy: out may extend it
+	added := false
+	for k, v := range prior.Elements() {
+		s, ok := v.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() || s.ValueString() != "" {
+			continue
+		}
+		if _, has := have[k]; !has {
+			have[k], added = s, true
+		}
+	}
+	if !added {
+		return props
+	}
+	return types.MapValueMust(types.StringType, have)
 }

@@ -142,15 +142,32 @@ func TestContactDigests(t *testing.T) {
 	}
 }
 
-func TestParseSourceFile(t *testing.T) {
-	names := map[string]string{"3": "firstname"}
-	nameOf := func(_ context.Context, k string) (string, bool, error) { //nolint:unparam // the signature readSourceFile takes
-		if isAttributeID(k) {
-			n, ok := names[k]
-			return n, ok, nil
-		}
-		return k, true, nil
+// fakeAttributes are an account's attributes (id -> name) for the file
+// reader, as the attribute cache resolves them.
+type fakeAttributes map[string]string
+
+func (f fakeAttributes) nameOf(_ context.Context, key string) (string, bool, error) { //nolint:unparam // the interface's signature
+	if isAttributeID(key) {
+		n, ok := f[key]
+		return n, ok, nil
 	}
+	return key, true, nil
+}
+
+func (f fakeAttributes) attributeOf(ctx context.Context, key string) (string, bool, error) {
+	if isAttributeID(key) {
+		return f.nameOf(ctx, key)
+	}
+	for _, n := range f {
+		if n == key {
+			return key, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+func TestParseSourceFile(t *testing.T) {
+	nameOf := fakeAttributes{"1": "email", "3": "firstname"}
 	cases := []struct {
 		name, file string
 		opts       fileOptions
@@ -172,7 +189,26 @@ func TestParseSourceFile(t *testing.T) {
 			opts: fileOptions{IdentityColumn: "key"},
 			want: fileContacts{Columns: []string{"email"}, Contacts: []desiredContact{{ID: "k1", Props: map[string]string{"email": "k@x"}}}},
 		},
+		{
+			name: "identity column that is an attribute is written as it",
+			file: "email,3\na@x,Ann\nb@x,\n",
+			opts: fileOptions{IdentityColumn: "email"},
+			want: fileContacts{Columns: []string{"email", "firstname"}, Contacts: []desiredContact{
+				{ID: "a@x", Props: map[string]string{"email": "a@x", "firstname": "Ann"}},
+				{ID: "b@x", Props: map[string]string{"email": "b@x", "firstname": ""}},
+			}},
+		},
+		{
+			name: "identity column by attribute id",
+			file: "1\na@x\n",
+			opts: fileOptions{IdentityColumn: "1"},
+			want: fileContacts{Columns: []string{"email"}, Contacts: []desiredContact{{ID: "a@x", Props: map[string]string{"email": "a@x"}}}},
+		},
+		{name: "identity attribute named again", file: "email,1\na@x,b@x\n", opts: fileOptions{IdentityColumn: "email"}, wantErr: `column "1" names attribute "email" a second time`},
 		{name: "no identity column", file: "email\nx@x\n", wantErr: `no identity column "originalId"`},
+		{name: "wrong delimiter", file: "originalId;email\na;x@x\n", wantErr: `no identity column "originalId" under delimiter "," (its columns: originalId;email); with delimiter = ";" it has: set delimiter = ";"`},
+		{name: "tab delimiter hint", file: "originalId\temail\na\tx@x\n", opts: fileOptions{Delimiter: ";"}, wantErr: `set delimiter = "\t"`},
+		{name: "not UTF8", file: "originalId,lastname\na,M\xfcller\n", opts: fileOptions{Path: "c.csv"}, wantErr: `the file "c.csv" is not valid UTF8: line 2 holds bytes that are not UTF8 text; nothing was sent to the service. If it was saved by Excel or another Windows program, set encoding = "ANSI"`},
 		{name: "duplicate contact", file: "originalId\na\na\n", wantErr: `rows 2 and 3 both name contact "a"`},
 		{name: "empty identity", file: "originalId,email\n,x@x\n", wantErr: "row 2 has an empty identity"},
 		{name: "bad status", file: "originalId,email_status\na,MAYBE\n", wantErr: `status "MAYBE"`},

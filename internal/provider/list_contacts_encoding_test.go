@@ -50,7 +50,7 @@ func TestParseSourceFileEncodings(t *testing.T) {
 		},
 		{name: "UTF8 with BOM", encoding: "UTF8", file: "\ufeff" + text, want: want},
 	}
-	nameOf := func(_ context.Context, k string) (string, bool, error) { return k, true, nil }
+	nameOf := fakeAttributes{}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := parseSourceFile(context.Background(), strings.NewReader(c.file), fileOptions{Delimiter: ";", Encoding: c.encoding}, nameOf)

@@ -11,11 +11,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"unicode/utf8"
-
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/transform"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -45,24 +40,20 @@ type fileContacts struct {
 	Columns  []string
 }
 
-// decodedReader turns the file's encoding into UTF-8, as the service reads
-// an import of that encoding.
-func decodedReader(r io.Reader, encoding string) io.Reader {
-	switch encoding {
-	case "UTF16":
-		return transform.NewReader(r, unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewDecoder())
-	case "ISO-8859-1":
-		return transform.NewReader(r, charmap.ISO8859_1.NewDecoder())
-	case "ANSI":
-		return transform.NewReader(r, charmap.Windows1252.NewDecoder())
-	default: // UTF8: a byte order mark is ignored
-		return transform.NewReader(r, unicode.UTF8BOM.NewDecoder())
-	}
+// attributeNames resolve a file's columns to contact attributes (the
+// attribute cache; a fake in unit tests).
+type attributeNames interface {
+	// nameOf is the attribute name of a column: a name stands for itself,
+	// an id (digits) for its attribute's name; ok is false for an id the
+	// account does not have.
+	nameOf(ctx context.Context, key string) (name string, ok bool, err error)
+	// attributeOf is the attribute a column names, ok only when the
+	// account has it (the identity column is an attribute only then).
+	attributeOf(ctx context.Context, key string) (name string, ok bool, err error)
 }
 
-// readSourceFile parses a source file; nameOf resolves an attribute column
-// (a name, or an id written as digits) to the attribute's name.
-func readSourceFile(ctx context.Context, opts fileOptions, nameOf func(context.Context, string) (string, bool, error)) (fileContacts, error) {
+// readSourceFile parses a source file.
+func readSourceFile(ctx context.Context, opts fileOptions, attrs attributeNames) (fileContacts, error) {
 	f, err := os.Open(opts.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return fileContacts{}, fmt.Errorf("there is no file at %q; a relative path is relative to the directory Terraform runs in", opts.Path)
@@ -71,16 +62,18 @@ func readSourceFile(ctx context.Context, opts fileOptions, nameOf func(context.C
 		return fileContacts{}, err
 	}
 	defer func() { _ = f.Close() }() // read-only
-	return parseSourceFile(ctx, bufio.NewReader(f), opts, nameOf)
+	return parseSourceFile(ctx, bufio.NewReader(f), opts, attrs)
 }
 
-func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf func(context.Context, string) (string, bool, error)) (fileContacts, error) {
-	delim, size := utf8.DecodeRuneInString(opts.Delimiter)
-	if opts.Delimiter == "" {
-		delim, size = ',', 1
-	}
-	if size != len(opts.Delimiter) && opts.Delimiter != "" {
-		return fileContacts{}, fmt.Errorf("the delimiter must be one character, got %q", opts.Delimiter)
+// parseSourceFile reads the contacts of a source file. The identity column
+// is written as an attribute too when it names one of the account's (an
+// "email" column), as the service's import does, so that a file means the
+// same here and in rms_list_import. Bytes not valid in the encoding fail
+// with the file and line (see decodedReader).
+func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, attrs attributeNames) (fileContacts, error) {
+	delim, err := fileDelimiter(opts.Delimiter)
+	if err != nil {
+		return fileContacts{}, err
 	}
 	cr := csv.NewReader(decodedReader(r, opts.Encoding))
 	cr.Comma = delim
@@ -90,6 +83,9 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf 
 		return fileContacts{}, errors.New("the file is empty; its first row must name the columns")
 	}
 	if err != nil {
+		if isInvalidText(err) {
+			return fileContacts{}, withPath(err, opts.Path)
+		}
 		return fileContacts{}, fmt.Errorf("reading the header row: %w", err)
 	}
 	identity := opts.IdentityColumn
@@ -97,7 +93,7 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf 
 		identity = "originalId"
 	}
 	idIdx, emailIdx, mobileIdx := -1, -1, -1
-	attrs := map[int]string{} // column index -> attribute name
+	columns := map[int]string{} // column index -> attribute name
 	seen := map[string]bool{}
 	for i, h := range header {
 		h = strings.TrimSpace(h)
@@ -106,12 +102,23 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf 
 			return fileContacts{}, fmt.Errorf("column %d of the header row has no name", i+1)
 		case identity:
 			idIdx = i
+			name, ok, err := attrs.attributeOf(ctx, h)
+			if err != nil {
+				return fileContacts{}, fmt.Errorf("reading the account's contact attributes: %w", err)
+			}
+			if ok {
+				if seen[name] {
+					return fileContacts{}, fmt.Errorf("column %q names attribute %q a second time", h, name)
+				}
+				seen[name] = true
+				columns[i] = name
+			}
 		case fileEmailStatusColumn:
 			emailIdx = i
 		case fileMobileStatusColumn:
 			mobileIdx = i
 		default:
-			name, ok, err := nameOf(ctx, h)
+			name, ok, err := attrs.nameOf(ctx, h)
 			if err != nil {
 				return fileContacts{}, fmt.Errorf("reading the account's contact attributes: %w", err)
 			}
@@ -122,14 +129,14 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf 
 				return fileContacts{}, fmt.Errorf("column %q names attribute %q a second time", h, name)
 			}
 			seen[name] = true
-			attrs[i] = name
+			columns[i] = name
 		}
 	}
 	if idIdx < 0 {
-		return fileContacts{}, fmt.Errorf("the header row has no identity column %q (its columns: %s); set identity_column to the column that identifies contacts", identity, strings.Join(header, ", "))
+		return fileContacts{}, missingIdentityError(header, delim, identity)
 	}
-	out := fileContacts{Columns: make([]string, 0, len(attrs))}
-	for _, name := range attrs {
+	out := fileContacts{Columns: make([]string, 0, len(columns))}
+	for _, name := range columns {
 		out.Columns = append(out.Columns, name)
 	}
 	sort.Strings(out.Columns)
@@ -140,6 +147,9 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf 
 			break
 		}
 		if err != nil {
+			if isInvalidText(err) {
+				return fileContacts{}, withPath(err, opts.Path)
+			}
 			return fileContacts{}, fmt.Errorf("row %d: %w", row, err)
 		}
 		if len(rec) == 1 && rec[0] == "" {
@@ -153,8 +163,8 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts fileOptions, nameOf 
 			return fileContacts{}, fmt.Errorf("rows %d and %d both name contact %q; each contact may appear once", first, row, id)
 		}
 		ids[id] = row
-		w := desiredContact{ID: id, Props: make(map[string]string, len(attrs))}
-		for i, name := range attrs {
+		w := desiredContact{ID: id, Props: make(map[string]string, len(columns))}
+		for i, name := range columns {
 			w.Props[name] = rec[i]
 		}
 		if w.Email, err = statusCell(rec, emailIdx, row); err != nil {

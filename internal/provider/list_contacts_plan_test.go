@@ -127,7 +127,7 @@ func TestPlanSummary(t *testing.T) {
 func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed map[string]serviceContact) resource.ModifyPlanResponse {
 	t.Helper()
 	ctx := context.Background()
-	r := &listContactsResource{data: &providerData{client: &client.Client{}, attributes: newAttributeCache(nil), listContacts: &listContactsSnapshots{}, provenance: newListProvenance()}}
+	r := &listContactsResource{data: &providerData{client: &client.Client{}, attributes: knownAttributes(), listContacts: &listContactsSnapshots{}, provenance: newListProvenance()}}
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
 	value := func(m *listContactsModel) tftypes.Value {
@@ -159,6 +159,12 @@ func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed
 		t.Fatalf("ModifyPlan: %v", resp.Diagnostics)
 	}
 	return resp
+}
+
+// knownAttributes is an attribute cache that needs no service: the
+// account has no attribute named originalId (the identity column).
+func knownAttributes() *attributeCache {
+	return &attributeCache{names: map[string]string{}, absent: map[string]bool{"originalId": true}}
 }
 
 // fileModel is an rms_list_contacts of list 42 reading file.

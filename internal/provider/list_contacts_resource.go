@@ -136,7 +136,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"properties": schema.MapAttribute{
 						ElementType: types.StringType,
 						Optional:    true,
-						Description: "Attribute values, keyed by attribute name (`email`, `firstname`) or id written as a string (`\"3\"`); either form reads back without a diff. Only the keys written here are managed; removing a key removes that value from the contact.",
+						Description: "Attribute values, keyed by attribute name (`email`, `firstname`) or id written as a string (`\"3\"`); either form reads back without a diff. Each attribute may be named once per contact (a name and the id of the same attribute are refused at plan time). An empty string means the contact has no value, as an empty cell of `source_file` does (`lookup(p, \"lastname\", \"\")` settles after one apply). Only the keys written here are managed; removing a key removes that value from the contact.",
 					},
 					"email_status": schema.StringAttribute{
 						Optional:    true,
@@ -153,7 +153,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"source_file": schema.StringAttribute{
 				Optional: true,
 				Description: "Path of a CSV file whose rows are the contacts. Give `contacts` or `source_file`. The first row names the columns: the identity column (see `identity_column`), optional `email_status` and `mobile_status` columns (an empty cell leaves the status to the service), and contact attributes by name or id. " +
-					"An empty attribute cell means the contact must not have that value. The file is read at plan, refresh and apply, as a stream; the state keeps digests of it (`desired_sha256`), never its rows, and a plan names the first contacts it changes in a warning.",
+					"An empty attribute cell means the contact must not have that value. A file whose bytes are not valid in `encoding` (`UTF8`, `UTF16`) is refused at plan time, naming its first bad line; a header without the identity column names the `delimiter` that would find it. The file is read at plan, refresh and apply, as a stream; the state keeps digests of it (`desired_sha256`), never its rows, and a plan names the first contacts it changes in a warning.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"delimiter": schema.StringAttribute{
@@ -172,7 +172,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			},
 			"identity_column": schema.StringAttribute{
 				Optional:    true,
-				Description: "Name of the column of `source_file` that holds each contact's `originalId`; default `originalId`. The identity column is not managed as an attribute.",
+				Description: "Name of the column of `source_file` that holds each contact's `originalId`; default `originalId`. A column that names an attribute of the account (`email`, `mobile`, by name or id) also sets that attribute, as `rms_list_import` of the same file does.",
 				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"exclusive": schema.BoolAttribute{

@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -276,6 +277,21 @@ func contactWrites(env *acctest.Env) int64 {
 
 func TestAccListContactsBadInput(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
+	dir := t.TempDir()
+	latin1 := filepath.Join(dir, "latin1.csv")
+	mustWrite(t, latin1, "originalId,lastname\nrenee,M\xfcller\n") // saved by Excel on Windows
+	badUTF16 := filepath.Join(dir, "utf16.csv")
+	mustWrite(t, badUTF16, "\xff\xfeo\x00r\x00i\x00g\x00i\x00n\x00a\x00l\x00I\x00d\x00\n\x00a\x00\x00\xdc\n\x00")
+	semicolons := filepath.Join(dir, "semicolons.csv")
+	mustWrite(t, semicolons, "originalId;lastname\na;A\n")
+	sourceFile := func(p, extra string) string {
+		return fmt.Sprintf("resource \"rms_list_contacts\" \"c\" {\n  list_id     = \"1\"\n  source_file = %q\n%s}", p, extra)
+	}
+	t.Cleanup(func() {
+		if n := contactWrites(env); n != 0 {
+			t.Errorf("refused inputs sent %d contact writes", n)
+		}
+	})
 	cases := []struct {
 		name, config string
 		want         *regexp.Regexp
@@ -297,6 +313,13 @@ func TestAccListContactsBadInput(t *testing.T) {
   list_id  = "1"
   contacts = { a = { properties = { "999" = "x" } } }
 }`, acctest.ExpectErrorParts("Unknown contact attribute", "999")},
+		{"attribute named twice", `resource "rms_list_contacts" "c" {
+  list_id  = "1"
+  contacts = { a = { properties = { firstname = "Ann", "3" = "Bob" } } }
+}`, acctest.ExpectErrorParts("Contact attribute named twice", `Contact "a" names attribute "firstname" twice: by key "3" and by key "firstname".`, "Keep one of the two keys")},
+		{"Latin-1 file read as UTF8", sourceFile(latin1, ""), acctest.ExpectErrorParts("Unable to read the source file", latin1, "is not valid UTF8: line 2", "nothing was sent to the service", `set encoding = "ANSI"`)},
+		{"bad UTF16 file", sourceFile(badUTF16, "  encoding = \"UTF16\"\n"), acctest.ExpectErrorParts("Unable to read the source file", "is not valid UTF16: line 2", "Set encoding to the encoding the file was saved in")},
+		{"wrong delimiter", sourceFile(semicolons, ""), acctest.ExpectErrorParts("Unable to read the source file", `no identity column "originalId" under delimiter ","`, `set delimiter = ";"`)},
 	}
 	steps := make([]resource.TestStep, 0, len(cases))
 	for _, c := range cases {

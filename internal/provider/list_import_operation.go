@@ -44,10 +44,11 @@ const (
 	importListIDDescription = "Id of the list to import into, e.g. `rms_list.example.id`."
 	importTypeDescription   = "What the import does: `ADD` (add the file's contacts; existing ones take the file's non-empty values), `REPLACE` (the file's contacts become the whole list) or `UNSUBSCRIBE` (contacts with a matching row are unsubscribed from e-mail)."
 	importFileDescription   = "Path of the CSV file to import. Give `file` or `content`. The file is streamed to the service, never read into memory. " +
-		"Its first row names the columns: the identity column (see `identity_column`) and contact attributes by name or id."
+		"Its first row names the columns: the identity column (see `identity_column`) and contact attributes by name or id. " +
+		"Before the import is created the file is read once: a header without the identity column under `delimiter` (the error names the delimiter that would find it) and, for `UTF8` and `UTF16`, bytes not valid in `encoding` (the error names the first bad line) are refused, and nothing is sent to the service."
 	importDelimiterDescription = "The column delimiter of the file, as the character itself: `\",\"` (default), `\";\"`, `\"\\t\"` for a tab, `\"|\"`. The provider sends the service its decimal ASCII code."
 	importEncodingDescription  = "Encoding of the file: `UTF8` (default; a byte order mark is ignored), `UTF16` (byte order from its byte order mark, little-endian without one), `ISO-8859-1` or `ANSI` (Windows-1252)."
-	importIdentityDescription  = "Name of the file column that identifies contacts; its value is each contact's `original_id`. Any column may serve, such as `email`. When not set, the file must have an `originalId` column."
+	importIdentityDescription  = "Name of the file column that identifies contacts; its value is each contact's `original_id`. Any column may serve, such as `email`; a column that names an attribute of the account also sets that attribute. When not set, the file must have an `originalId` column."
 	importReplaceNote          = " Changing it runs a new import."
 )
 

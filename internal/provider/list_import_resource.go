@@ -164,9 +164,14 @@ func (r *listImportResource) Configure(_ context.Context, req resource.Configure
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ModifyPlan plans the resumption of an import whose batch had not
-// finished when an earlier apply stopped waiting.
+// ModifyPlan refuses a file the service could not read as declared
+// (list_import_checks.go), and plans the resumption of an import whose
+// batch had not finished when an earlier apply stopped waiting.
 func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	checkListImportPlan(ctx, req, resp)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}

@@ -20,8 +20,6 @@ func TestAccListImportResource_badInput(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.csv")
 	mustWrite(t, good, "originalId,email\na,a@example.com\n")
-	noIdentity := filepath.Join(dir, "no-identity.csv")
-	mustWrite(t, noIdentity, "email,firstname\na@example.com,A\n")
 	badQuote := filepath.Join(dir, "bad-quote.csv")
 	mustWrite(t, badQuote, "originalId,firstname\na,A\"da\n")
 	unknownColumn := filepath.Join(dir, "unknown-column.csv")
@@ -67,15 +65,6 @@ func TestAccListImportResource_badInput(t *testing.T) {
 		"unknown list": {
 			config: importConfig("999999", "ADD", file(good)),
 			want:   acctest.ExpectErrorParts("List not found", `No list has id "999999" in this account`, "404 NOT_FOUND"),
-		},
-		"no originalId column": {
-			config: importConfig(list, "ADD", file(noIdentity)),
-			want: acctest.ExpectErrorParts("Import file refused", `the import file has no column "originalId" to identify contacts by (its columns: email, firstname)`,
-				"name the identifying column with identityColumn", "The next apply starts a new import"),
-		},
-		"identity column missing": {
-			config: importConfig(list, "ADD", file(good), `identity_column = "customer_no"`),
-			want:   acctest.ExpectErrorParts("Unable to upload the import file", `the import file has no column "customer_no"`),
 		},
 		"malformed file": {
 			config: importConfig(list, "ADD", file(badQuote)),

@@ -110,6 +110,11 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	// The file is checked before the import is created (an action has no
+	// plan of its own that reads it).
+	if checkImportArgs(cfg.listImportArgs, diags); diags.HasError() {
+		return
+	}
 	body, closeBody, err := openImportBody(cfg.File, cfg.Content, "")
 	if err != nil {
 		diags.AddAttributeError(path.Root("file"), "Unable to read the import file", err.Error())

@@ -1,0 +1,90 @@
+package provider
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// The import file is checked before an import is created on the service
+// (source_file_checks.go): bytes valid in the declared encoding, and a
+// header with the identity column under the declared delimiter. Without the
+// check a file the service refuses fails only after step 1 made an import,
+// and a file in the wrong encoding is imported with replacement characters.
+
+// checkListImportPlan runs the check at plan time, for a plan that runs a
+// new import (create or replacement); a resumed wait, an adopted import
+// and a change that only records settings upload nothing.
+func checkListImportPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan listImportModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if !req.State.Raw.IsNull() {
+		var state listImportModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() || !importRuns(plan, state) {
+			return
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkImportArgs(plan.listImportArgs, &resp.Diagnostics)
+}
+
+// importRuns reports whether plan, against state, runs a new import: the
+// arguments and content_sha256 that force a replacement.
+func importRuns(plan, state listImportModel) bool {
+	if isAdopting(state) {
+		return false // the first apply after terraform import adopts the configuration
+	}
+	return plan.ContentSHA256.IsUnknown() || !plan.ContentSHA256.Equal(state.ContentSHA256) ||
+		!plan.ListID.Equal(state.ListID) || !plan.Type.Equal(state.Type) || !plan.Delimiter.Equal(state.Delimiter) ||
+		!plan.Encoding.Equal(state.Encoding) || !plan.IdentityColumn.Equal(state.IdentityColumn) || !plan.Triggers.Equal(state.Triggers)
+}
+
+// checkImportArgs reads the file (or content) of an import once, as a
+// stream, and refuses it when the service could not read it as declared.
+// Unknown arguments, and a file that does not exist yet (made during the
+// apply; the apply reads it then), are not checked.
+func checkImportArgs(a listImportArgs, diags *diag.Diagnostics) {
+	for _, v := range []interface{ IsUnknown() bool }{a.File, a.Content, a.Delimiter, a.Encoding, a.IdentityColumn} {
+		if v.IsUnknown() {
+			return
+		}
+	}
+	opts := fileOptions{Delimiter: a.Delimiter.ValueString(), Encoding: a.Encoding.ValueString(), IdentityColumn: a.IdentityColumn.ValueString()}
+	attr := importFileAttr(a.File)
+	var r io.Reader
+	switch {
+	case !a.File.IsNull():
+		opts.Path = a.File.ValueString()
+		f, err := os.Open(opts.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if err != nil {
+			diags.AddAttributeError(attr, "Unable to read the import file", err.Error())
+			return
+		}
+		defer func() { _ = f.Close() }() // read-only
+		r = bufio.NewReaderSize(f, 64<<10)
+	case !a.Content.IsNull():
+		r = strings.NewReader(a.Content.ValueString())
+	default:
+		return // neither: the config validator says so
+	}
+	if err := checkImportSource(r, opts); err != nil {
+		diags.AddAttributeError(attr, "Import file refused",
+			err.Error()+"\n\nThe file is checked before the import is created: no import was created.")
+	}
+}

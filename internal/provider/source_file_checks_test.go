@@ -1,0 +1,85 @@
+package provider
+
+import (
+	"encoding/binary"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// TestCheckImportSource: the plan-time check of an import file, read one
+// byte at a time too (a multi-byte character or a surrogate pair split
+// across reads is still valid; the line of a bad byte is still right).
+func TestCheckImportSource(t *testing.T) {
+	long := strings.Repeat("r,Zoë 😀\n", 20000) // far past any buffer
+	le := func(s string) string { return utf16Bytes(s, binary.LittleEndian, []byte{0xFF, 0xFE}) }
+	be := func(s string) string { return utf16Bytes(s, binary.BigEndian, []byte{0xFE, 0xFF}) }
+	cases := []struct {
+		name, file string
+		opts       fileOptions
+		wantErr    string
+	}{
+		{name: "UTF8", file: "originalId,firstname\n" + long},
+		{name: "UTF8 with BOM", file: "\ufefforiginalId,firstname\na,Zoë\n"},
+		{name: "UTF8 invalid byte", file: "originalId,firstname\n" + long + "a,Ren\xe9e\n", opts: fileOptions{Path: "x.csv"}, wantErr: `the file "x.csv" is not valid UTF8: line 20002 holds`},
+		{name: "UTF8 truncated character at the end", file: "originalId\na\xc3", wantErr: "not valid UTF8: line 2"},
+		{name: "UTF8 invalid in the header", file: "original\xffId\n", wantErr: "not valid UTF8: line 1"},
+		{name: "ISO-8859-1 accepts any byte", file: "originalId,lastname\na,M\xfcller\xff\n", opts: fileOptions{Encoding: "ISO-8859-1"}},
+		{name: "ANSI accepts any byte", file: "originalId,lastname\na,\x80\x9c\n", opts: fileOptions{Encoding: "ANSI"}},
+		{name: "UTF16 little endian", file: le("originalId,firstname\na,Zoë 😀\n"), opts: fileOptions{Encoding: "UTF16"}},
+		{name: "UTF16 big endian", file: be("originalId,firstname\na,Zoë 😀\n"), opts: fileOptions{Encoding: "UTF16"}},
+		{name: "UTF16 without BOM is little endian", file: le("originalId\na\n")[2:], opts: fileOptions{Encoding: "UTF16"}},
+		{name: "UTF16 unpaired high surrogate", file: le("originalId\na\n") + "\x3d\xd8a\x00", opts: fileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 3"},
+		{name: "UTF16 lone low surrogate", file: be("originalId\n") + "\xdc\x00", opts: fileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 2"},
+		{name: "UTF16 odd length", file: le("originalId\na\n") + "x", opts: fileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 3"},
+		{name: "UTF16 advice", file: le("originalId\n") + "\x00\xdc", opts: fileOptions{Encoding: "UTF16"}, wantErr: `Set encoding to the encoding the file was saved in ("UTF8", "ISO-8859-1" or "ANSI")`},
+		{name: "UTF8 file declared UTF16", file: "originalId\nab\n", opts: fileOptions{Encoding: "UTF16"}, wantErr: `no identity column "originalId"`},
+		{name: "identity column", file: "email,firstname\na@x,A\n", opts: fileOptions{IdentityColumn: "email"}},
+		{name: "identity column with blanks around", file: " email ;firstname\n", opts: fileOptions{IdentityColumn: "email", Delimiter: ";"}},
+		{name: "no identity column", file: "email,firstname\n", wantErr: `the header row has no identity column "originalId" (its columns: email, firstname); set identity_column`},
+		{name: "semicolons under the default delimiter", file: "originalId;email\na;a@x\n", wantErr: `no identity column "originalId" under delimiter "," (its columns: originalId;email); with delimiter = ";" it has: set delimiter = ";"`},
+		{name: "commas under a pipe", file: "email,originalId\n", opts: fileOptions{Delimiter: "|"}, wantErr: `set delimiter = ","`},
+		{name: "empty file", file: "", wantErr: "the file is empty"},
+		{name: "two-character delimiter", file: "originalId\n", opts: fileOptions{Delimiter: "ab"}, wantErr: "one character"},
+	}
+	for _, c := range cases {
+		for _, oneByte := range []bool{false, true} {
+			name := c.name
+			if oneByte {
+				name += " one byte at a time"
+			}
+			t.Run(name, func(t *testing.T) {
+				var r io.Reader = strings.NewReader(c.file)
+				if oneByte {
+					r = iotest.OneByteReader(r)
+				}
+				err := checkImportSource(r, c.opts)
+				switch {
+				case c.wantErr == "" && err != nil:
+					t.Fatalf("refused a good file: %v", err)
+				case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+					t.Fatalf("error %v, want one containing %q", err, c.wantErr)
+				}
+			})
+		}
+	}
+}
+
+// TestDecodedReaderNoReplacement: a good file reads back exactly, in every
+// encoding that checks its bytes.
+func TestDecodedReaderNoReplacement(t *testing.T) {
+	const text = "originalId,firstname\na,Zoë 😀 \ufffd kept as written\n"
+	for enc, file := range map[string]string{
+		"UTF8":  text,
+		"UTF16": utf16Bytes(text, binary.LittleEndian, []byte{0xFF, 0xFE}),
+	} {
+		got, err := io.ReadAll(iotest.OneByteReader(decodedReader(iotest.HalfReader(strings.NewReader(file)), enc)))
+		if err != nil {
+			t.Fatalf("%s: %v", enc, err)
+		}
+		if string(got) != text {
+			t.Errorf("%s: read %q, want %q", enc, got, text)
+		}
+	}
+}
