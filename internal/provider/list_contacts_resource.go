@@ -64,6 +64,8 @@ type listContactsModel struct {
 	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
 	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+
+	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent
 }
 
 // listContactEntry is one value of the contacts map.
@@ -112,9 +114,11 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"**Destroy unsubscribes the managed contacts** (e-mail and mobile; above `batch_threshold` through an `UNSUBSCRIBE` import for e-mail) and says so in a warning; they stay in the list.\n\n" +
 			"Consent: an opt-out a recipient made outside Terraform is never undone unless `allow_resubscribe = true`. For a map input, the statuses last applied per contact are kept in the resource's private state. " +
 			"For a file input, only the contacts the file last set `UNSUBSCRIBED` are remembered: a contact the service shows `UNSUBSCRIBED` is re-subscribed only when the file had unsubscribed it and now says `SUBSCRIBED`, or when `allow_resubscribe` is set. " +
-			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back (unsubscribing is always allowed).\n\n" +
+			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back by the consent rule (unsubscribing is always allowed).\n\n" +
+			"Guardrail: every plan that unsubscribes contacts (`exclusive`, destroy) says how many and what share of the list that is; a plan above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` of the list (default 100 and 10 %) fails before anything is written. " +
+			"A destroy is held back only by a limit the user set (on the resource, read from the state, or in the provider block); use `prevent_destroy` for a list that must never be emptied.\n\n" +
 			"Import with the list id: `terraform import rms_list_contacts.example 42`. Nothing is managed until the first apply, which writes only the contacts that differ from the configuration.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: guardrailResourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
 				Description:   "The list id (the import id).",
@@ -210,7 +214,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed:    true,
 				Description: "Contacts of the list that the configuration does not name and that the service shows subscribed (e-mail or mobile). With `exclusive = true` an apply unsubscribes them, so it is planned as 0.",
 			},
-		},
+		}, "a plan of this resource (`exclusive` unsubscriptions, destroy)"),
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock},
 	}
 }
