@@ -200,7 +200,7 @@ func checkUnsubscribeLimit(diags *diag.Diagnostics, c unsubscribeCount, l unsubs
 	detail := fmt.Sprintf("Mass unsubscription held back: %s, above the limits in force: %s. A plan is held back when it touches more than max_unsubscribe contacts and more than max_unsubscribe_percent of the list. Nothing was written.\n\n%s",
 		c.summary(), l.describe(), where)
 	summary := "Too many contacts to " + map[bool]string{true: "remove", false: "unsubscribe"}[c.Removes]
-	if t.Attr.Equal(path.Empty()) {
+	if len(t.Attr.Steps()) == 0 {
 		diags.AddError(summary, detail)
 	} else {
 		diags.AddAttributeError(t.Attr, summary, detail)
