@@ -189,3 +189,17 @@ func (a *runListImportAction) ModifyPlan(ctx context.Context, req action.ModifyP
 	guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &resp.Diagnostics)
 	resp.Diagnostics = nameAction(runListImportActionType, resp.Diagnostics)
 }
+
+// guardInvoke counts again when the action runs, before anything is
+// created on the service: Terraform (1.16 checked) does not plan an action
+// again during the apply, so an invocation whose list or file was known
+// only then is counted here. The plan's warnings are not repeated; a
+// failure is reported.
+func (a *runListImportAction) guardInvoke(ctx context.Context, cfg runListImportModel, diags *diag.Diagnostics) bool {
+	var d diag.Diagnostics
+	if guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &d) {
+		return true
+	}
+	diags.Append(d.Errors()...)
+	return false
+}

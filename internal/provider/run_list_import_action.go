@@ -112,6 +112,9 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if !a.guardInvoke(ctx, cfg, diags) { // list_import_guardrail.go
+		return
+	}
 	body, closeBody, err := openImportBody(cfg.File, cfg.Content, "")
 	if err != nil {
 		diags.AddAttributeError(path.Root("file"), "Unable to read the import file", err.Error())

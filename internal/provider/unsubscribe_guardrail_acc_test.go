@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -140,6 +141,14 @@ func TestAccUnsubscribeGuardrailExclusiveCreate(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
+			{
+				Config:      providerWithLimits(env, "  max_unsubscribe_percent = 150") + cfg,
+				ExpectError: regexp.MustCompile(`(?s)max_unsubscribe_percent = 150.*value must be between 0.0+ and\s+100`),
+			},
+			{
+				Config:      env.Config(strings.Replace(cfg, "exclusive = true", "exclusive = true\n  max_unsubscribe = -1", 1)),
+				ExpectError: regexp.MustCompile(`(?s)max_unsubscribe = -1.*value must be at least 0`),
+			},
 			{
 				Config:      env.Config(cfg),
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", "250 of the 300 contacts", "(83.3 %)", "max_unsubscribe = 250"),
@@ -373,13 +382,14 @@ resource "terraform_data" "list" {
 }
 
 // TestAccUnsubscribeGuardrailAction: rms_run_list_import from an
-// action_trigger is held back like the resource, also when its list is
-// known only during the apply, and nothing is imported; its own
-// max_unsubscribe lets it through.
+// action_trigger is held back like the resource: at plan when its list is
+// known then, and when it runs, before anything is created on the service,
+// when its list is known only during the apply; its own max_unsubscribe
+// lets it through.
 func TestAccUnsubscribeGuardrailAction(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
-	cfg := func(run, limit string) string {
+	cfg := func(run, list, limit string) string {
 		return `
 resource "terraform_data" "list" {
   input = "` + listID + `"
@@ -387,7 +397,7 @@ resource "terraform_data" "list" {
 
 action "rms_run_list_import" "replace" {
   config {
-    list_id = terraform_data.list.output
+    list_id = ` + list + `
     type    = "REPLACE"
     content = "` + strings.ReplaceAll(guardedCSV(0, 100), "\n", `\n`) + `"
 ` + limit + `
@@ -405,18 +415,26 @@ resource "terraform_data" "pipeline" {
 }
 `
 	}
+	held := func(stage string) *regexp.Regexp {
+		return acctest.ExpectErrorParts(stage, "rms_run_list_import: Too many contacts to remove",
+			"the REPLACE import removes from the list for good 200 of the 300 contacts of list "+listID+" (66.7 %)", "on this action")
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
-			{
-				Config: env.Config(cfg("1", "")),
-				ExpectError: acctest.ExpectErrorParts("rms_run_list_import: Too many contacts to remove",
-					"the REPLACE import removes from the list for good 200 of the 300 contacts of list "+listID+" (66.7 %)", "on this action"),
+			{ // known list: held back by the plan
+				Config:      env.Config(cfg("1", strconvQuote(listID), "")),
+				ExpectError: held("pre-apply plan"),
+			},
+			{ // list known only during the apply: held back when the action runs
+				PreConfig:   func() { expectImportCount(t, env, 0) },
+				Config:      env.Config(cfg("1", "terraform_data.list.output", "")),
+				ExpectError: held("apply"),
 			},
 			{
 				PreConfig: func() { expectImportCount(t, env, 0); expectListStatuses(t, env, listID, 0, 0, 300) },
-				Config:    env.Config(cfg("2", "    max_unsubscribe = 200")),
+				Config:    env.Config(cfg("2", "terraform_data.list.output", "    max_unsubscribe = 200")),
 				Check:     resource.ComposeTestCheckFunc(checkImportCount(env, 1), checkListStatuses(t, env, listID, 0, 0, 100)),
 			},
 		},
