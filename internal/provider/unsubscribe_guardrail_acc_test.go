@@ -51,12 +51,12 @@ func guardedContacts(n int) map[string]listContact {
 	return m
 }
 
-// guardedCSV is an import file naming contacts [from, to) of guardedList,
-// plus extra ids the list does not hold.
-func guardedCSV(from, to int, extra ...string) string {
+// guardedCSV is an import file naming the first n contacts of
+// guardedList, plus extra ids the list does not hold.
+func guardedCSV(n int, extra ...string) string {
 	var b strings.Builder
 	b.WriteString("originalId\n")
-	for i := from; i < to; i++ {
+	for i := range n {
 		b.WriteString(guardedID(i) + "\n")
 	}
 	for _, id := range extra {
@@ -81,10 +81,15 @@ func countStatuses(t *testing.T, env *acctest.Env, listID string) (email, mobile
 	return email, mobile, total
 }
 
-func expectListStatuses(t *testing.T, env *acctest.Env, listID string, email, mobile, total int) {
+// guardedSize is the size of the lists most tests guard.
+const guardedSize = 300
+
+// expectUntouched: the list still holds its guardedSize contacts, all
+// subscribed.
+func expectUntouched(t *testing.T, env *acctest.Env, listID string) {
 	t.Helper()
-	if e, m, n := countStatuses(t, env, listID); e != email || m != mobile || n != total {
-		t.Fatalf("list %s: %d unsubscribed from e-mail, %d from mobile, %d contacts; want %d, %d, %d", listID, e, m, n, email, mobile, total)
+	if e, m, n := countStatuses(t, env, listID); e != 0 || m != 0 || n != guardedSize {
+		t.Fatalf("list %s: %d unsubscribed from e-mail, %d from mobile, %d contacts; want none unsubscribed of %d", listID, e, m, n, guardedSize)
 	}
 }
 
@@ -123,7 +128,7 @@ func TestAccUnsubscribeGuardrailExclusive(t *testing.T) {
 					"Nothing was written", "`max_unsubscribe = 250` or `max_unsubscribe_percent = 83.4` on this resource"),
 			},
 			{
-				PreConfig: func() { expectListStatuses(t, env, listID, 0, 0, 300) },
+				PreConfig: func() { expectUntouched(t, env, listID) },
 				Config:    env.Config(listContactsConfig(listID, named, "  exclusive = true\n  max_unsubscribe = 250")),
 				Check:     checkListStatuses(t, env, listID, 250, 250, 300),
 			},
@@ -154,7 +159,7 @@ func TestAccUnsubscribeGuardrailExclusiveCreate(t *testing.T) {
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", "250 of the 300 contacts", "(83.3 %)", "max_unsubscribe = 250"),
 			},
 			{
-				PreConfig: func() { expectListStatuses(t, env, listID, 0, 0, 300) },
+				PreConfig: func() { expectUntouched(t, env, listID) },
 				Config:    providerWithLimits(env, "  max_unsubscribe_percent = 90") + cfg,
 				Check:     checkListStatuses(t, env, listID, 250, 250, 300),
 			},
@@ -181,7 +186,7 @@ resource "terraform_data" "list" {
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", "250 of the 300 contacts of list "+listID),
 			},
 			{
-				PreConfig: func() { expectListStatuses(t, env, listID, 0, 0, 300) },
+				PreConfig: func() { expectUntouched(t, env, listID) },
 				Config:    env.Config(strings.Replace(cfg, "exclusive = true", "exclusive = true\n  max_unsubscribe = 300", 1)),
 				Check:     checkListStatuses(t, env, listID, 250, 250, 300),
 			},
@@ -193,7 +198,7 @@ resource "terraform_data" "list" {
 func guardedFile(t *testing.T, n int) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "contacts.csv")
-	if err := os.WriteFile(file, []byte(guardedCSV(0, n)), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(guardedCSV(n)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return file
@@ -229,7 +234,7 @@ func TestAccUnsubscribeGuardrailDestroyResourceLimit(t *testing.T) {
 					"`max_unsubscribe = 200`", "apply once before destroying", "prevent_destroy"),
 			},
 			{
-				PreConfig: func() { expectListStatuses(t, env, listID, 0, 0, 300) },
+				PreConfig: func() { expectUntouched(t, env, listID) },
 				Config:    env.Config(guardedFileConfig(listID, file, "  max_unsubscribe = 200")),
 			},
 		},
@@ -262,7 +267,7 @@ func TestAccUnsubscribeGuardrailDestroyProviderLimit(t *testing.T) {
 					"in the provider block"),
 			},
 			{
-				PreConfig: func() { expectListStatuses(t, env, listID, 0, 0, 300) },
+				PreConfig: func() { expectUntouched(t, env, listID) },
 				Config:    env.ProviderBlock(), // no limit set: the default holds no destroy
 				Check:     checkListStatuses(t, env, listID, 150, 150, 300),
 			},
@@ -290,9 +295,9 @@ func checkImportCount(env *acctest.Env, want int64) resource.TestCheckFunc {
 	}
 }
 
-func expectImportCount(t *testing.T, env *acctest.Env, want int64) {
+func expectNoImports(t *testing.T, env *acctest.Env) {
 	t.Helper()
-	if err := checkImportCount(env, want)(nil); err != nil {
+	if err := checkImportCount(env, 0)(nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -303,7 +308,7 @@ func expectImportCount(t *testing.T, env *acctest.Env, want int64) {
 func TestAccUnsubscribeGuardrailImportReplace(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
-	content := guardedCSV(0, 100, "new-1")
+	content := guardedCSV(100, "new-1")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
@@ -314,7 +319,7 @@ func TestAccUnsubscribeGuardrailImportReplace(t *testing.T) {
 					"`max_unsubscribe = 200` or `max_unsubscribe_percent = 66.7` on this resource"),
 			},
 			{
-				PreConfig: func() { expectImportCount(t, env, 0); expectListStatuses(t, env, listID, 0, 0, 300) },
+				PreConfig: func() { expectNoImports(t, env); expectUntouched(t, env, listID) },
 				Config:    env.Config(listImportGuardConfig(strconvQuote(listID), "REPLACE", content, "  max_unsubscribe_percent = 66.7")),
 				Check:     resource.ComposeTestCheckFunc(checkImportCount(env, 1), checkListStatuses(t, env, listID, 0, 0, 101)),
 			},
@@ -331,7 +336,7 @@ func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 func TestAccUnsubscribeGuardrailImportUnsubscribe(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 1000, 50)
-	content := guardedCSV(0, 250, "stranger-1", "stranger-2")
+	content := guardedCSV(250, "stranger-1", "stranger-2")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
@@ -341,12 +346,12 @@ func TestAccUnsubscribeGuardrailImportUnsubscribe(t *testing.T) {
 					"the UNSUBSCRIBE import unsubscribes 200 of the 1000 contacts of list "+listID+" (20.0 %)", "`max_unsubscribe = 200`"),
 			},
 			{
-				PreConfig: func() { expectImportCount(t, env, 0) },
+				PreConfig: func() { expectNoImports(t, env) },
 				Config:    env.Config(listImportGuardConfig(strconvQuote(listID), "UNSUBSCRIBE", content, "  max_unsubscribe = 200")),
 				Check:     resource.ComposeTestCheckFunc(checkImportCount(env, 1), checkListStatuses(t, env, listID, 250, 0, 1000)),
 			},
 			{ // new content replaces the resource: its import is counted again
-				Config: env.Config(listImportGuardConfig(strconvQuote(listID), "UNSUBSCRIBE", guardedCSV(0, 600), "  max_unsubscribe = 200")),
+				Config: env.Config(listImportGuardConfig(strconvQuote(listID), "UNSUBSCRIBE", guardedCSV(600), "  max_unsubscribe = 200")),
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe",
 					"the UNSUBSCRIBE import unsubscribes 350 of the 1000 contacts", "(35.0 %)"),
 			},
@@ -365,7 +370,7 @@ func TestAccUnsubscribeGuardrailImportUnknownList(t *testing.T) {
 resource "terraform_data" "list" {
   input = "` + listID + `"
 }
-` + listImportGuardConfig("terraform_data.list.output", "REPLACE", guardedCSV(0, 10), "")
+` + listImportGuardConfig("terraform_data.list.output", "REPLACE", guardedCSV(10), "")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
@@ -375,7 +380,7 @@ resource "terraform_data" "list" {
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {
-			expectListStatuses(t, env, listID, 0, 0, 300)
+			expectUntouched(t, env, listID)
 			return checkImportCount(env, 0)(nil)
 		},
 	})
@@ -399,7 +404,7 @@ action "rms_run_list_import" "replace" {
   config {
     list_id = ` + list + `
     type    = "REPLACE"
-    content = "` + strings.ReplaceAll(guardedCSV(0, 100), "\n", `\n`) + `"
+    content = "` + strings.ReplaceAll(guardedCSV(100), "\n", `\n`) + `"
 ` + limit + `
   }
 }
@@ -428,12 +433,12 @@ resource "terraform_data" "pipeline" {
 				ExpectError: held("pre-apply plan"),
 			},
 			{ // list known only during the apply: held back when the action runs
-				PreConfig:   func() { expectImportCount(t, env, 0) },
+				PreConfig:   func() { expectNoImports(t, env) },
 				Config:      env.Config(cfg("1", "terraform_data.list.output", "")),
 				ExpectError: held("apply"),
 			},
 			{
-				PreConfig: func() { expectImportCount(t, env, 0); expectListStatuses(t, env, listID, 0, 0, 300) },
+				PreConfig: func() { expectNoImports(t, env); expectUntouched(t, env, listID) },
 				Config:    env.Config(cfg("2", "terraform_data.list.output", "    max_unsubscribe = 200")),
 				Check:     resource.ComposeTestCheckFunc(checkImportCount(env, 1), checkListStatuses(t, env, listID, 0, 0, 100)),
 			},
