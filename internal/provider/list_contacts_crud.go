@@ -138,6 +138,12 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	diags.Append(writeJSONKey(ctx, private, privateApplied, applied)...)
 	add, change, unsub := diff.counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
+	if !r.guardExclusiveApply(plan, service, diff, diags) {
+		if !creating { // a failed create leaves nothing in the state (no taint, no destroy)
+			save()
+		}
+		return
+	}
 
 	if int64(len(diff.Changes)) > plan.BatchThreshold.ValueInt64() {
 		rows, unsubscribe, created := importPlan(diff.Changes)

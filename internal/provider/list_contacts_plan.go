@@ -43,6 +43,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.UnmanagedSubscribed = types.Int64Value(0)
 		}
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+		warnExclusiveUnknown(plan, &resp.Diagnostics)
 		return
 	}
 	prior := types.MapNull(listContactEntryType)
@@ -84,6 +85,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
 				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false, or this is the final plan of an apply): this plan works from the state, and the apply reads the list and writes what differs.")
 		}
+		r.guardExclusiveUnlisted(ctx, plan, state, desired.Contacts, changed, &resp.Diagnostics)
 		return
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
@@ -92,6 +94,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if msg := planSummary(diff, plan.isFile()); msg != "" {
 		resp.Diagnostics.AddWarning("Contacts of list "+plan.ListID.ValueString()+" to change", msg)
 	}
+	r.guardExclusivePlan(plan, service, diff, &resp.Diagnostics)
 }
 
 // noteTakeover leaves a takeover note in a create plan's private state
@@ -161,7 +164,8 @@ func planSummary(diff contactDiff, file bool) string {
 	return "Contacts " + strings.Join(parts, ";\n") + "."
 }
 
-// planDestroy says what destroy does instead of deleting contacts.
+// planDestroy says what destroy does instead of deleting contacts, and
+// holds it back above a limit the user set (list_contacts_guardrail.go).
 func (r *listContactsResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var state listContactsModel
 	if req.State.Raw.IsNull() {
@@ -171,7 +175,5 @@ func (r *listContactsResource) planDestroy(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.AddWarning("Destroy unsubscribes contacts",
-		fmt.Sprintf("The service has no call that deletes a contact: destroying rms_list_contacts for list %s unsubscribes its %d managed contacts from e-mail and mobile; they stay in the list.",
-			state.ListID.ValueString(), state.ContactCount.ValueInt64()))
+	r.planDestroyGuard(ctx, state, &resp.Diagnostics)
 }

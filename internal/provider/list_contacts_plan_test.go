@@ -198,9 +198,11 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
 		resp := listContactsModifyPlan(t, &state, &plan, service)
-		if len(resp.Diagnostics) != 1 || resp.Diagnostics.WarningsCount() != 1 {
-			t.Fatalf("diagnostics %v, want one warning", resp.Diagnostics)
+		// The second warning is the guardrail's (unsubscribe_guardrail.go).
+		if len(resp.Diagnostics) != 2 || resp.Diagnostics.WarningsCount() != 2 {
+			t.Fatalf("diagnostics %v, want two warnings", resp.Diagnostics)
 		}
+		wantParts(t, resp.Diagnostics[1].Detail(), "exclusive = true unsubscribes 1 of the 3 contacts of list 42 (33.3 %)")
 		w := resp.Diagnostics[0]
 		if w.Summary() != "Contacts of list 42 to change" {
 			t.Errorf("summary %q", w.Summary())

@@ -64,6 +64,8 @@ type listContactsModel struct {
 	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
 	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+
+	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent
 }
 
 // listContactEntry is one value of the contacts map.
@@ -113,10 +115,12 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"A replacement (`-replace`, a tainted object, a changed `list_id`, in either order) unsubscribes nobody: the new object takes the contacts over, and the old one only forgets them.\n\n" +
 			"Consent: an opt-out a recipient made outside Terraform is never undone unless `allow_resubscribe = true`. For a map input, the statuses last applied per contact are kept in the resource's private state. " +
 			"For a file input, only the contacts the file last set `UNSUBSCRIBED` are remembered: a contact the service shows `UNSUBSCRIBED` is re-subscribed only when the file had unsubscribed it and now says `SUBSCRIBED`, or when `allow_resubscribe` is set. " +
-			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back (unsubscribing is always allowed). " +
+			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back by the consent rule (unsubscribing is always allowed). " +
 			"The unsubscriptions Terraform made itself (`exclusive`) are remembered too: a contact named again gets the status the input says, or, where it says nothing, the one it had before.\n\n" +
+			"Guardrail: every plan that unsubscribes contacts (`exclusive`, destroy) says how many and what share of the list that is; a plan above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` of the list (default 100 and 10 %) fails before anything is written. " +
+			"A destroy is held back only by a limit the user set (on the resource, read from the state, or in the provider block); use `prevent_destroy` for a list that must never be emptied.\n\n" +
 			"Import with the list id: `terraform import rms_list_contacts.example 42`. Nothing is managed until the first apply, which writes only the contacts that differ from the configuration.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: guardrailResourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
 				Description:   "The list id (the import id).",
@@ -212,7 +216,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed:    true,
 				Description: "Contacts of the list that the configuration does not name and that the service shows subscribed (e-mail or mobile). With `exclusive = true` an apply unsubscribes them, so it is planned as 0.",
 			},
-		},
+		}, "a plan of this resource (`exclusive` unsubscriptions, destroy)"),
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock},
 	}
 }

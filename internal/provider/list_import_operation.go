@@ -86,6 +86,8 @@ type listImportArgs struct {
 	Delimiter      types.String `tfsdk:"delimiter"`
 	Encoding       types.String `tfsdk:"encoding"`
 	IdentityColumn types.String `tfsdk:"identity_column"`
+
+	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent (list_import_guardrail.go)
 }
 
 // run is the run these arguments ask for, uploading body (see

@@ -77,8 +77,9 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 		Description: "Imports a CSV file into a list (the service's three-step import): creates the import, streams the file to the service, and waits for the batch that applies it. " +
 			"`ADD` adds the file's contacts or updates them, `REPLACE` makes them the whole list, `UNSUBSCRIBE` unsubscribes the contacts with a matching row. " +
 			"A create or upload that gets no answer is read back (the list's imports) and what it made adopted: no import is created twice, no file uploaded twice. " +
-			"A changed file (found at plan time by its SHA-256), changed settings or `triggers` run a new import. Destroying the resource only removes it from the state: the contacts stay as the import left them.",
-		Attributes: withBatchAttributes(listImportOperation, map[string]schema.Attribute{
+			"A changed file (found at plan time by its SHA-256), changed settings or `triggers` run a new import. Destroying the resource only removes it from the state: the contacts stay as the import left them.\n\n" +
+			importGuardrailDescription,
+		Attributes: withBatchAttributes(listImportOperation, guardrailResourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
 				Description:   "The import id (the same as `import_id`).",
@@ -147,7 +148,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"processed": batchCountAttribute("Rows handled."),
 			"affected":  batchCountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
 			"failed":    batchCountAttribute("Bad rows that could not be handled (a wrong number of fields, an empty identity); they do not fail the import."),
-		}),
+		}, "a new import of this resource")),
 		Blocks: map[string]schema.Block{
 			"timeouts": batchTimeoutsBlock(ctx, listImportOperation, ""),
 		},
@@ -165,12 +166,17 @@ func (r *listImportResource) Configure(_ context.Context, req resource.Configure
 }
 
 // ModifyPlan refuses a file the service could not read as declared
-// (list_import_checks.go), and plans the resumption of an import whose
-// batch had not finished when an earlier apply stopped waiting.
+// (list_import_checks.go), holds back a new import that unsubscribes or
+// removes too many contacts (list_import_guardrail.go), and plans the
+// resumption of an import whose batch had not finished when an earlier
+// apply stopped waiting.
 func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	checkListImportPlan(ctx, req, resp)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
+		r.guardNewImport(ctx, req, resp)
 	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
@@ -280,6 +286,7 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	m := state
 	m.File, m.Content, m.Timeouts = plan.File, plan.Content, plan.Timeouts
 	m.Delimiter, m.Encoding, m.IdentityColumn, m.Triggers, m.ContentSHA256 = plan.Delimiter, plan.Encoding, plan.IdentityColumn, plan.Triggers, plan.ContentSHA256
+	m.unsubscribeLimitArgs = plan.unsubscribeLimitArgs
 	if state.unfinished() {
 		timeout, diags := plan.Timeouts.Update(ctx, listImportOperation.defaultTimeout)
 		resp.Diagnostics.Append(diags...)

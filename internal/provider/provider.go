@@ -51,7 +51,7 @@ func (p *RMSProvider) Metadata(_ context.Context, _ provider.MetadataRequest, re
 func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "Manages an account of the Recipient and Messaging Service: projects, recipient lists and contacts, subscription status, imports, statistics exports, webhooks and any domain of the service's generic REST pattern.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: guardrailProviderAttributes(map[string]schema.Attribute{
 			attrBaseURL: schema.StringAttribute{
 				Optional:    true,
 				Description: "The account's server address, e.g. `https://server.example.com`; the provider appends `/rest`. Must be `https://`, except `http://` to a loopback address such as the emulator. Also read from `" + envBaseURL + "`.",
@@ -127,7 +127,7 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Description: "Caps the provider's own request rate across all resources of one run: no window of one second (any sliding window, not only whole clock seconds) holds more than `max(1, floor(cap))` requests, retries included, however high `-parallelism` is; a cap below 1 spaces requests `1/cap` seconds apart. The cap holds per provider configuration: each alias counts its requests on its own. Unset or `0` means no cap; the provider always honours the service's `Retry-After`.",
 				Validators:  []validator.Float64{float64validator.AtLeast(0)},
 			},
-		},
+		}),
 	}
 }
 

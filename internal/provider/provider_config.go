@@ -66,6 +66,8 @@ type providerModel struct {
 	ClientKeyFile         types.String         `tfsdk:"client_key_file"`
 	ClientCertificatePEM  types.String         `tfsdk:"client_certificate_pem"`
 	ClientKeyPEM          types.String         `tfsdk:"client_key_pem"`
+	MaxUnsubscribe        types.Int64          `tfsdk:"max_unsubscribe"`
+	MaxUnsubscribePercent types.Float64        `tfsdk:"max_unsubscribe_percent"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -85,6 +87,9 @@ type providerData struct {
 	// provenance carries rms_list_contacts' consent records across the
 	// halves of a replacement (list_contacts_takeover.go).
 	provenance *listProvenance
+	// unsubscribeLimits are the provider block's guardrail limits
+	// (unsubscribe_guardrail.go).
+	unsubscribeLimits providerUnsubscribeLimits
 }
 
 // envLookup is os.LookupEnv; tests pass their own.
@@ -103,7 +108,8 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		cfg.BatchPollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() ||
 		cfg.CABundleFile.IsUnknown() || cfg.InsecureSkipVerify.IsUnknown() ||
 		cfg.Token.IsUnknown() || !mapKnown(cfg.Headers) || cfg.ClientCertificateFile.IsUnknown() ||
-		cfg.ClientKeyFile.IsUnknown() || cfg.ClientCertificatePEM.IsUnknown() || cfg.ClientKeyPEM.IsUnknown() {
+		cfg.ClientKeyFile.IsUnknown() || cfg.ClientCertificatePEM.IsUnknown() || cfg.ClientKeyPEM.IsUnknown() ||
+		cfg.MaxUnsubscribe.IsUnknown() || cfg.MaxUnsubscribePercent.IsUnknown() {
 		tflog.Debug(ctx, "provider configuration has unknown values; deferring client set-up")
 		return nil, nil
 	}
@@ -212,6 +218,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		client: c, batchPollInterval: pollInterval,
 		attributes: newAttributeCache(c), released: newReleasedContacts(),
 		contacts: newContactListings(c, contactListingOff), listContacts: &listContactsSnapshots{}, provenance: newListProvenance(),
+		unsubscribeLimits: providerLimitsOf(cfg),
 	}, diags
 }
 

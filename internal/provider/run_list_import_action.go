@@ -19,6 +19,7 @@ var (
 	_ action.Action                     = &runListImportAction{}
 	_ action.ActionWithConfigure        = &runListImportAction{}
 	_ action.ActionWithConfigValidators = &runListImportAction{}
+	_ action.ActionWithModifyPlan       = &runListImportAction{}
 )
 
 // NewRunListImportAction returns rms_run_list_import: the import the
@@ -44,8 +45,9 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		Description: "Imports a CSV file into a list each time it is invoked (the service's three-step import: create the import, stream the file, wait for its batch), " +
 			"with `terraform apply -invoke=action.rms_run_list_import.<name>` or from an `action_trigger` in a resource's `lifecycle`, e.g. after an `rms_list` is created. " +
-			"The same import as the `rms_list_import` resource, without state; like it, a create or upload that gets no answer is read back and adopted, not repeated. The wait reports the batch's progress. Requires Terraform 1.14 or later.",
-		Attributes: map[string]schema.Attribute{
+			"The same import as the `rms_list_import` resource, without state; like it, a create or upload that gets no answer is read back and adopted, not repeated. The wait reports the batch's progress. Requires Terraform 1.14 or later.\n\n" +
+			importGuardrailDescription,
+		Attributes: guardrailActionAttributes(map[string]schema.Attribute{
 			"list_id": schema.StringAttribute{
 				Required:    true,
 				Description: importListIDDescription,
@@ -81,7 +83,7 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"timeout": actionTimeoutAttribute(listImportOperation),
-		},
+		}),
 	}
 }
 
@@ -111,8 +113,11 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	defer cancel()
 
 	// The file is checked before the import is created (an action has no
-	// plan of its own that reads it).
+	// plan of its own that reads it), then the guardrail.
 	if checkImportArgs(cfg.listImportArgs, diags); diags.HasError() {
+		return
+	}
+	if !a.guardInvoke(ctx, cfg, diags) { // list_import_guardrail.go
 		return
 	}
 	body, closeBody, err := openImportBody(cfg.File, cfg.Content, "")

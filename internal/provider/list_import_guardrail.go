@@ -1,0 +1,205 @@
+package provider
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// The guardrail on mass unsubscription for imports, shared by the
+// rms_list_import resource and the rms_run_list_import action: an
+// UNSUBSCRIBE import unsubscribes the file's contacts the list holds
+// subscribed to e-mail (the only channel it changes); a REPLACE import
+// removes, for good, every contact of the list the file does not name.
+// Counting needs the file's identity column and one listing of the list.
+
+// guardListImport counts what the import a and its limits ask for will
+// unsubscribe or remove, warns with the count and share, and fails above
+// the limits. Where it cannot count (a value known only during the apply,
+// a file that is not there yet) it warns: the apply's own plan, which sees
+// every value, counts before anything is uploaded. It reports whether the
+// import may run.
+func guardListImport(ctx context.Context, data *providerData, a listImportArgs, scope string, diags *diag.Diagnostics) bool {
+	if a.Type.IsUnknown() {
+		warnUncounted(diags, "This import", "its type is known only during the apply")
+		return true
+	}
+	typ := a.Type.ValueString()
+	if typ != "UNSUBSCRIBE" && typ != "REPLACE" {
+		return true
+	}
+	what := "the " + typ + " import"
+	switch {
+	case a.ListID.IsUnknown() || a.File.IsUnknown() || a.Content.IsUnknown() || a.Delimiter.IsUnknown() ||
+		a.Encoding.IsUnknown() || a.IdentityColumn.IsUnknown() || !a.limitsKnown():
+		warnUncounted(diags, "The "+typ+" import", "the list id, the file or another of its arguments is known only during the apply")
+		return true
+	case data == nil || data.client == nil:
+		warnUncounted(diags, "The "+typ+" import", "the provider configuration is known only during the apply")
+		return true
+	}
+	listID := a.ListID.ValueString()
+	ids, err := importIdentities(a)
+	if err != nil {
+		// The upload reports a file it cannot read; nothing to count here.
+		warnUncounted(diags, "The "+typ+" import into list "+listID, err.Error())
+		return true
+	}
+	service, err := listStatuses(ctx, data.client, listID)
+	if err != nil {
+		if client.IsNotFound(err) {
+			return true // the import reports the missing list
+		}
+		warnUncounted(diags, "The "+typ+" import into list "+listID, "reading the list failed: "+describeAPIError(err))
+		return true
+	}
+	c := countImport(typ, ids, service)
+	c.ListID, c.What = listID, what
+	return checkUnsubscribeLimit(diags, c, resolveUnsubscribeLimits(a.unsubscribeLimitArgs, data.unsubscribeLimits, scope), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+}
+
+// countImport counts what an import of the contacts ids does to a list
+// holding service.
+func countImport(typ string, ids map[string]bool, service map[string]serviceContact) unsubscribeCount {
+	c := unsubscribeCount{ListSize: len(service), Removes: typ == "REPLACE"}
+	switch typ {
+	case "UNSUBSCRIBE":
+		for id := range ids {
+			if s, ok := service[id]; ok && s.Email != client.StatusUnsubscribed {
+				c.Count++
+			}
+		}
+	case "REPLACE":
+		for id := range service {
+			if !ids[id] {
+				c.Count++
+			}
+		}
+	}
+	return c
+}
+
+// importIdentities reads the identity column of the import's file or
+// content, as the service reads it: a row with another number of fields
+// than the header, or an empty identity, is a bad row the service skips.
+func importIdentities(a listImportArgs) (map[string]bool, error) {
+	if a.File.IsNull() {
+		return readImportIdentities(strings.NewReader(a.Content.ValueString()), a)
+	}
+	f, err := os.Open(a.File.ValueString())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("there is no file at %q yet", a.File.ValueString())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", a.File.ValueString(), err)
+	}
+	defer func() { _ = f.Close() }() // read-only
+	return readImportIdentities(bufio.NewReader(f), a)
+}
+
+func readImportIdentities(r io.Reader, a listImportArgs) (map[string]bool, error) {
+	delim := a.Delimiter.ValueString()
+	if delim == "" {
+		delim = importDefaultDelimiter
+	}
+	encoding := a.Encoding.ValueString()
+	if encoding == "" {
+		encoding = importDefaultEncoding
+	}
+	identity := a.IdentityColumn.ValueString()
+	if identity == "" {
+		identity = "originalId"
+	}
+	cr := csv.NewReader(decodedReader(r, encoding))
+	cr.Comma, _ = utf8.DecodeRuneInString(delim)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("its header row cannot be read: %w", err)
+	}
+	for i := range header {
+		header[i] = strings.TrimSpace(header[i])
+	}
+	idx := slices.Index(header, identity)
+	if idx < 0 {
+		return nil, fmt.Errorf("its header row has no identity column %q under the delimiter %q", identity, delim)
+	}
+	width := len(header)
+	ids := map[string]bool{}
+	for row := 2; ; row++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return ids, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("row %d cannot be read: %w", row, err)
+		}
+		if len(rec) != width {
+			continue
+		}
+		if id := strings.TrimSpace(rec[idx]); id != "" {
+			ids[id] = true
+		}
+	}
+}
+
+// importGuardrailDescription is the guardrail's paragraph in the import's
+// schema descriptions.
+const importGuardrailDescription = "Guardrail: an `UNSUBSCRIBE` import (the file's contacts the list holds subscribed to e-mail) and a `REPLACE` import (the list's contacts the file does not name, removed for good) are counted at plan time with one listing of the list; " +
+	"the plan says how many and what share of the list's contacts that is, and fails above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` of the list (default 100 and 10 %). " +
+	"Where the list id or the file is known only during the apply, the plan says it cannot count, and the apply counts before it uploads anything. Counts can change between plan and apply."
+
+// guardNewImport is the guardrail of a plan that runs a new import (a
+// create, or the create half of a replacement, which Terraform plans with
+// no prior state).
+func (r *listImportResource) guardNewImport(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var plan listImportModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	guardListImport(ctx, r.data, plan.listImportArgs, "this resource", &resp.Diagnostics)
+}
+
+// ModifyPlan holds back an invocation that unsubscribes or removes too
+// many contacts. Terraform plans an action once during plan and again
+// during apply with every value known, so an invocation whose list or file
+// is known only then is counted before anything is uploaded.
+func (a *runListImportAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	var cfg runListImportModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &resp.Diagnostics)
+	resp.Diagnostics = nameAction(runListImportActionType, resp.Diagnostics)
+}
+
+// guardInvoke counts again when the action runs, before anything is
+// created on the service: Terraform (1.16 checked) does not plan an action
+// again during the apply, so an invocation whose list or file was known
+// only then is counted here. The plan's warnings are not repeated; a
+// failure is reported.
+func (a *runListImportAction) guardInvoke(ctx context.Context, cfg runListImportModel, diags *diag.Diagnostics) bool {
+	var d diag.Diagnostics
+	if guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &d) {
+		return true
+	}
+	diags.Append(d.Errors()...)
+	return false
+}
