@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -234,6 +235,72 @@ func TestAccStatisticsExportResource_outageAtResultFetchResumes(t *testing.T) {
 					statecheck.ExpectKnownValue(exportAddr, tfjsonpath.New("sha256"), knownvalue.NotNull()),
 				},
 				Check: resource.ComposeTestCheckFunc(sameBatch, startedOnce),
+			},
+		},
+	})
+}
+
+// rms_list_contacts above batch_threshold: the service goes away right
+// after the ADD import's batch is seen FINISHED, so the read of the list
+// that follows the imports is refused. The create warns and keeps the
+// resource; the next apply imports nothing again.
+func TestAccListContacts_outageAfterImportsResumes(t *testing.T) {
+	const rows = 60
+	env := acctest.NewEnv(t, emulator.Options{}) // batches finish at once
+	outage := acctest.NewOutage(t, env)
+	file := filepath.Join(t.TempDir(), "contacts.csv")
+	content := "originalId,email,firstname\n"
+	for i := range rows {
+		content += fmt.Sprintf("c-%02d,c%d@example.com,Contact %d\n", i, i, i)
+	}
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const addr = "rms_list_contacts.c"
+	config := outageProvider(outage) + fmt.Sprintf(`
+resource "rms_list" "l" {
+  name = "Outage"
+}
+resource "rms_list_contacts" "c" {
+  list_id         = rms_list.l.id
+  source_file     = %q
+  batch_threshold = 50
+}
+`, file)
+	importedOnce := func(s *terraform.State) error {
+		imps := recordedImports(t, env, s.RootModule().Resources["rms_list.l"].Primary.ID)
+		if len(imps) != 1 || imps[0].BatchID == nil {
+			return fmt.Errorf("the list has imports %+v, want one, uploaded", imps)
+		}
+		return nil
+	}
+	allThere := func(s *terraform.State) error {
+		got := listContactsOf(t, env, s.RootModule().Resources["rms_list.l"].Primary.ID)
+		if len(got) != rows {
+			return fmt.Errorf("the list holds %d contacts, want %d", len(got), rows)
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() { downAfterBatchLook(outage, 1) },
+				Config:    config,
+				Check:     resource.ComposeTestCheckFunc(notTainted(addr), importedOnce, allThere),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ExpectNonEmptyPlan: true,
+				ExpectError:        stillDown,
+			},
+			{
+				PreConfig: func() { outage.Up(t) },
+				Config:    config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs(addr, tfjsonpath.New("service_sha256"), addr, tfjsonpath.New("desired_sha256"), compare.ValuesSame()),
+				},
+				Check: resource.ComposeTestCheckFunc(importedOnce, allThere),
 			},
 		},
 	})
