@@ -79,7 +79,7 @@ func notTainted(addr string) resource.TestCheckFunc {
 
 // keepBatchID records the batch id of addr at the first call and checks it
 // is the same at every later one.
-func keepBatchID(t *testing.T, addr string) resource.TestCheckFunc {
+func keepBatchID(addr string) resource.TestCheckFunc {
 	var first string
 	return func(s *terraform.State) error {
 		got := s.RootModule().Resources[addr].Primary.Attributes["batch_id"]
@@ -101,7 +101,7 @@ func TestAccListImportResource_outageDuringWaitResumes(t *testing.T) {
 	outage := acctest.NewOutage(t, env)
 	list := importList(t, env)
 	config := outageProvider(outage) + importConfig(list, "ADD", heredocContent("originalId,firstname", "x,Xavier", "y,Yves"))
-	sameBatch := keepBatchID(t, importAddr)
+	sameBatch := keepBatchID(importAddr)
 	uploadedOnce := func(*terraform.State) error { wantUploads(t, env, 1); return nil }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -149,7 +149,7 @@ func TestAccStatisticsExportResource_outageDuringWaitResumes(t *testing.T) {
 	outage := acctest.NewOutage(t, env)
 	out := filepath.Join(t.TempDir(), "opens.csv")
 	config := outageProvider(outage) + exportConfig("OPENS", "LAST_DAY", fmt.Sprintf("output_path = %q", out))
-	sameBatch := keepBatchID(t, exportAddr)
+	sameBatch := keepBatchID(exportAddr)
 	startedOnce := func(*terraform.State) error { wantExportStarts(t, env, 1); return nil }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -193,11 +193,14 @@ func TestAccStatisticsExportResource_outageAtResultFetchResumes(t *testing.T) {
 	outage := acctest.NewOutage(t, env)
 	out := filepath.Join(t.TempDir(), "sent.csv")
 	config := outageProvider(outage) + exportConfig("SENT", "TODAY", fmt.Sprintf("output_path = %q", out))
-	sameBatch := keepBatchID(t, exportAddr)
+	sameBatch := keepBatchID(exportAddr)
 	startedOnce := func(*terraform.State) error { wantExportStarts(t, env, 1); return nil }
 	noFile := func(*terraform.State) error {
-		if _, err := os.Stat(out); !os.IsNotExist(err) {
-			return fmt.Errorf("a file is at output_path though the result was never fetched (%v)", err)
+		switch _, err := os.Stat(out); {
+		case err == nil:
+			return fmt.Errorf("a file is at %s though the result was never fetched", out)
+		case !os.IsNotExist(err):
+			return fmt.Errorf("looking for the output file: %w", err)
 		}
 		return nil
 	}
