@@ -63,11 +63,15 @@ type batchWait struct {
 
 // waitForBatch waits for a batch on the provider's schedule, logging its
 // progress, and returns it as last seen (nil if never read) and whether it
-// finished successfully. A wait cut short (timeout, interrupt) is a warning
-// during create and an error otherwise: Terraform replaces a resource whose
-// create failed, without showing the provider its state, which would start a
+// finished successfully. Every end of the wait but the batch's own failure
+// (a timeout, an interrupt, the service unreachable or failing after the
+// client's retries, an answer that cannot be read) is a warning during
+// create and an error otherwise: Terraform replaces a resource whose create
+// failed, without showing the provider its state, which would start a
 // second batch; a warning keeps the resource, and the next plan resumes the
-// wait in place. An update that fails does not taint, so it errors.
+// wait in place. An update that fails does not taint and keeps the state it
+// returns, batch id included, so it errors. Only a batch that is gone (404)
+// is an error in both: there is nothing left to resume.
 func waitForBatch(ctx context.Context, d *providerData, w batchWait, diags *diag.Diagnostics) (*client.Batch, bool) {
 	report := logBatchProgress(ctx, strings.ToLower(w.what))
 	if w.progress != nil {
@@ -89,10 +93,34 @@ func waitForBatch(ctx context.Context, d *providerData, w batchWait, diags *diag
 		}
 	case errors.As(err, &failed):
 		diags.AddError(w.what+" failed", fmt.Sprintf("%s.\n\n%s", err, w.failedNote))
-	default:
+	case client.IsNotFound(err):
 		addAPIError(diags, "Unable to wait for "+strings.ToLower(w.what)+" "+w.id, err, nil)
+	default:
+		summary, detail := batchUnreachableDiagnostic(w, err)
+		if w.creating {
+			diags.AddWarning(summary, detail)
+		} else {
+			diags.AddError(summary, detail)
+		}
 	}
 	return b, false
+}
+
+// batchUnreachableDiagnostic explains a wait that ended because the batch
+// could not be read (the service unreachable, failing after the client's
+// retries, or answering what cannot be read): the batch keeps running on
+// the service, and the next apply resumes it.
+func batchUnreachableDiagnostic(w batchWait, err error) (summary, detail string) {
+	summary = w.what + " " + w.id + " has not finished"
+	detail = fmt.Sprintf("Stopped waiting for batch %s: it could not be read: %s", w.id, describeAPIError(err))
+	if w.resumeNote != "" {
+		return summary, detail + "\n\n" + w.resumeNote
+	}
+	detail += "\n\nThe batch keeps running on the service. Its id is kept in the state: once the service can be reached again, the next apply resumes waiting on the same batch; it does not start a new one."
+	if w.creating && w.pendingNote != "" {
+		detail += " " + w.pendingNote
+	}
+	return summary, detail
 }
 
 // batchWaitDiagnostic explains a wait cut short: which batch, how far it
@@ -121,4 +149,31 @@ func batchWaitDiagnostic(w batchWait, err *client.BatchWaitError) (summary, deta
 		detail += " " + w.pendingNote
 	}
 	return summary, detail
+}
+
+// resumableDiagnostics rewrites the errors of a step that the next apply
+// resumes: each gets note, and during create it becomes a warning, for the
+// reason waitForBatch gives (an error would taint the resource, and its
+// replacement would start the work again).
+func resumableDiagnostics(in diag.Diagnostics, creating bool, note string) diag.Diagnostics {
+	out := make(diag.Diagnostics, 0, len(in))
+	for _, d := range in {
+		if d.Severity() != diag.SeverityError {
+			out = append(out, d)
+			continue
+		}
+		detail := d.Detail() + "\n\n" + note
+		p, withPath := d.(diag.DiagnosticWithPath)
+		switch {
+		case withPath && creating:
+			out.AddAttributeWarning(p.Path(), d.Summary(), detail)
+		case withPath:
+			out.AddAttributeError(p.Path(), d.Summary(), detail)
+		case creating:
+			out.AddWarning(d.Summary(), detail)
+		default:
+			out.AddError(d.Summary(), detail)
+		}
+	}
+	return out
 }

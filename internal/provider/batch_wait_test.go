@@ -2,9 +2,13 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -66,5 +70,86 @@ func TestPollScheduleFromProviderData(t *testing.T) {
 	}
 	if d := (&providerData{}).pollSchedule().Interval; d != defaultBatchPollInterval {
 		t.Errorf("interval without configuration = %s, want %s", d, defaultBatchPollInterval)
+	}
+}
+
+// A wait that ends because the batch cannot be read (the service away,
+// failing, or answering what cannot be read) names the batch and the cause
+// and says the next apply resumes it; an action says it keeps nothing.
+func TestBatchUnreachableDiagnostic(t *testing.T) {
+	refused := errors.New("waiting for batch 12: GET /batches/12: dial tcp 127.0.0.1:1: connect: connection refused")
+	tests := []struct {
+		name          string
+		wait          batchWait
+		wantInDetail  []string
+		wantNotDetail []string
+	}{
+		{
+			name: "create", wait: statisticsExportOperation.wait("12", time.Minute, true),
+			wantInDetail: []string{
+				"Stopped waiting for batch 12: it could not be read", "connection refused",
+				"The batch keeps running on the service. Its id is kept in the state",
+				"the next apply resumes waiting on the same batch; it does not start a new one.",
+				"sha256, size, result_url and finished_at are null",
+			},
+		},
+		{
+			name: "update", wait: listImportOperation.wait("12", time.Minute, false),
+			wantInDetail:  []string{"connection refused", "the next apply resumes waiting on the same batch"},
+			wantNotDetail: []string{listImportOperation.pendingNote},
+		},
+		{
+			name: "action", wait: batchWait{what: "Statistics export", id: "12", resumeNote: "invoking it again starts a new one"},
+			wantInDetail:  []string{"connection refused", "invoking it again starts a new one"},
+			wantNotDetail: []string{"kept in the state"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			summary, detail := batchUnreachableDiagnostic(tt.wait, refused)
+			if want := tt.wait.what + " 12 has not finished"; summary != want {
+				t.Errorf("summary = %q, want %q", summary, want)
+			}
+			for _, want := range tt.wantInDetail {
+				if !strings.Contains(detail, want) {
+					t.Errorf("detail %q lacks %q", detail, want)
+				}
+			}
+			for _, unwanted := range tt.wantNotDetail {
+				if unwanted != "" && strings.Contains(detail, unwanted) {
+					t.Errorf("detail %q has %q", detail, unwanted)
+				}
+			}
+		})
+	}
+}
+
+// resumableDiagnostics turns errors into warnings during create only,
+// keeps their attribute paths, adds the note, and leaves warnings alone.
+func TestResumableDiagnostics(t *testing.T) {
+	var in diag.Diagnostics
+	in.AddAttributeError(path.Root("output_path"), "Unable to download the exported file", "refused")
+	in.AddError("Unable to get the result URL", "refused")
+	in.AddWarning("Something else", "as it was")
+	for _, creating := range []bool{true, false} {
+		out := resumableDiagnostics(in, creating, "NOTE")
+		if len(out) != 3 {
+			t.Fatalf("creating=%v: %d diagnostics, want 3", creating, len(out))
+		}
+		want := diag.SeverityError
+		if creating {
+			want = diag.SeverityWarning
+		}
+		for i, d := range out[:2] {
+			if d.Severity() != want || d.Summary() != in[i].Summary() || d.Detail() != in[i].Detail()+"\n\nNOTE" {
+				t.Errorf("creating=%v: diagnostic %d = %v %q %q", creating, i, d.Severity(), d.Summary(), d.Detail())
+			}
+		}
+		if p, ok := out[0].(diag.DiagnosticWithPath); !ok || !p.Path().Equal(path.Root("output_path")) {
+			t.Errorf("creating=%v: the download diagnostic lost its path", creating)
+		}
+		if out[2].Severity() != diag.SeverityWarning || out[2].Detail() != "as it was" {
+			t.Errorf("creating=%v: the warning changed: %q", creating, out[2].Detail())
+		}
 	}
 }

@@ -200,9 +200,27 @@ func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Di
 	return ok
 }
 
+// readBackFailed reports a failed read of the list after its import
+// batches finished. During create it is a warning, as a batch wait cut
+// short is: the batches did their work, and an error would taint the
+// resource, whose replacement would unsubscribe the list's contacts and
+// import them again. The next plan reads the list and shows what is left.
+func (w *contactWriter) readBackFailed(diags *diag.Diagnostics, err error) {
+	summary := "Unable to read the contacts of list " + w.listID + " after its imports"
+	if !w.creating || client.IsNotFound(err) {
+		addAPIError(diags, summary, err, nil)
+		return
+	}
+	diags.AddWarning(summary, describeAPIError(err)+
+		"\n\nThe import batches have finished; nothing is imported again. Once the service can be reached again, the next plan reads the list and shows what is left to write, and the next apply writes it.")
+}
+
 // contactsImportOperation is an import batch of rms_list_contacts, for the
-// batch core's wait. A wait cut short warns (creating is always true): the
-// next plan reads the list and shows what is left, so nothing is lost.
+// batch core's wait. Every end of a wait but the batch's own failure warns
+// (creating is always true), in update too: the batch id stays in private
+// state, the next plan reads the list and shows what is left, and the next
+// apply resumes the wait before it writes anything, so nothing is lost and
+// nothing imported twice.
 var contactsImportOperation = batchOperation{
 	what: "Contacts import", noun: "import", batchType: client.BatchTypeImport,
 	pendingNote: "The list's contacts are as far as the batch got; the next plan shows what is left.",

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
@@ -17,11 +20,49 @@ import (
 // input above the batch threshold (imports) while the emulator answers a
 // fraction of requests with faults, some after acting: every contact must
 // be there once with the values and statuses configured, and a second
-// apply must find nothing to do.
+// apply must find nothing to do. Its second case adds an outage: the
+// service goes away (connections refused) while the apply waits for the
+// file's import batch, which goes on behind it. The apply warns and keeps
+// both resources, not tainted; once the service is back, the next apply
+// imports nothing again (one ADD import uploaded in all) and ends with the
+// list as configured and an empty plan.
 func TestAccChaosListContacts(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		outage bool
+	}{
+		{name: "faults"},
+		{name: "outage during the batch wait", outage: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { chaosListContacts(t, tc.outage) })
+	}
+}
+
+func chaosListContacts(t *testing.T, withOutage bool) {
 	const rows = 300
 	rate := chaosRate(t)
-	env := acctest.NewEnv(t, emulator.Options{Faults: chaosFaults(rate, chaosSeed(t)+19)})
+	opts := emulator.Options{Faults: chaosFaults(rate, chaosSeed(t)+19)}
+	if withOutage {
+		// The batch is still pending when the service goes away, and
+		// finishes behind the outage.
+		opts.BatchPendingFor = 2 * time.Second
+	}
+	env := acctest.NewEnv(t, opts)
+	provider, dependsOn, firstname := chaosProvider(env), "", `"3"`
+	var outage *acctest.Outage
+	if withOutage {
+		outage = acctest.NewOutage(t, env)
+		// Fewer retries than chaosProvider's 10, so that a refused poll
+		// ends the wait in seconds; still enough for the faults.
+		provider = strings.Replace(chaosProvider(outage.Env), "max_retries         = 10", "max_retries         = 4", 1)
+		// The file's list is written after the map's, so the outage
+		// meets the batch wait alone.
+		dependsOn = "depends_on      = [rms_list_contacts.m]"
+		// The map names firstname rather than its id 3: an id is resolved
+		// by reading the account's attributes, which the plan after the
+		// apply, while the service is still away, cannot do.
+		firstname = "firstname"
+	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "contacts.csv")
 	content := "originalId,email,firstname\n"
@@ -31,7 +72,7 @@ func TestAccChaosListContacts(t *testing.T) {
 	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	config := chaosProvider(env) + fmt.Sprintf(`
+	config := provider + fmt.Sprintf(`
 resource "rms_list" "m" {
   name = "Chaos members"
 }
@@ -42,7 +83,7 @@ resource "rms_list_contacts" "m" {
   list_id = rms_list.m.id
   contacts = {
     for i in range(12) : "m-${i}" => {
-      properties    = { email = "m${i}@example.com", "3" = "Member ${i}" }
+      properties    = { email = "m${i}@example.com", %s = "Member ${i}" }
       mobile_status = "UNSUBSCRIBED"
     }
   }
@@ -51,12 +92,13 @@ resource "rms_list_contacts" "f" {
   list_id         = rms_list.f.id
   source_file     = %q
   batch_threshold = 50
+  %s
 }
-`, file)
+`, firstname, file, dependsOn)
 	duplicates := -1
-	check := func(s *terraform.State) error {
-		// One ADD import of the file's list, uploaded once: an import
-		// carried out twice would be a duplicate of work (and of events).
+	// uploadedOnce: one ADD import of the file's list, uploaded once: an
+	// import carried out twice would be a duplicate of work (and of events).
+	uploadedOnce := func(s *terraform.State) error {
 		var imps []struct {
 			Type    string  `json:"type"`
 			BatchID *string `json:"batchId"`
@@ -71,6 +113,9 @@ resource "rms_list_contacts" "f" {
 		if duplicates = uploaded - 1; duplicates != 0 {
 			return fmt.Errorf("%d ADD imports uploaded, want 1", uploaded)
 		}
+		return nil
+	}
+	members := func(s *terraform.State) error {
 		m := listContactsOf(t, env, s.RootModule().Resources["rms_list.m"].Primary.ID)
 		if len(m) != 12 {
 			return fmt.Errorf("the map's list holds %d contacts, want 12", len(m))
@@ -81,6 +126,9 @@ resource "rms_list_contacts" "f" {
 				return fmt.Errorf("m-%d is %+v", i, c)
 			}
 		}
+		return nil
+	}
+	fileContacts := func(s *terraform.State) error {
 		f := listContactsOf(t, env, s.RootModule().Resources["rms_list.f"].Primary.ID)
 		if len(f) != rows {
 			return fmt.Errorf("the file's list holds %d contacts, want %d", len(f), rows)
@@ -93,12 +141,30 @@ resource "rms_list_contacts" "f" {
 		}
 		return nil
 	}
+	check := resource.ComposeTestCheckFunc(uploadedOnce, members, fileContacts)
+	steps := []resource.TestStep{
+		{Config: config, Check: check},
+		{Config: config, Check: check}, // nothing left to do
+	}
+	if withOutage {
+		outageStep := resource.TestStep{
+			PreConfig: func() { downAfterBatchLook(outage, 1) },
+			Config:    config,
+			Check: resource.ComposeTestCheckFunc(
+				notTainted("rms_list_contacts.m"), notTainted("rms_list_contacts.f"), uploadedOnce, members),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("rms_list_contacts.f", plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction("rms_list_contacts.m", plancheck.ResourceActionNoop),
+			}},
+			ExpectNonEmptyPlan: true,
+			ExpectError:        stillDown,
+		}
+		steps[0].PreConfig = func() { outage.Up(t) }
+		steps = append([]resource.TestStep{outageStep}, steps...)
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
-		Steps: []resource.TestStep{
-			{Config: config, Check: check},
-			{Config: config, Check: check}, // nothing left to do
-		},
+		Steps:                    steps,
 	})
 	reportChaos(t, env, rate, duplicates, 0)
 }

@@ -163,7 +163,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		// What the imports did is read back, not assumed: the rest (and
 		// anything an import left undone) goes by single calls.
 		if service, err = listService(ctx, r.data, listID); err != nil {
-			r.listError(diags, listID, err)
+			w.readBackFailed(diags, err)
 			save()
 			return
 		}

@@ -117,6 +117,10 @@ func startStatisticsExport(ctx context.Context, c *client.Client, exportType, pe
 type exportResult struct {
 	URL      string
 	Download *client.Download // nil without an output path
+	// ServiceFailed says that the fetch failed on the service's side (the
+	// URL or the file did not come), not while writing output_path: the
+	// export itself is done, and fetching again later can succeed.
+	ServiceFailed bool
 }
 
 // fetchExportResult fetches a finished export's result URL and, with an
@@ -127,6 +131,7 @@ func fetchExportResult(ctx context.Context, c *client.Client, batchID, outputPat
 	u, err := c.GetResultURL(ctx, batchID)
 	if err != nil {
 		addAPIError(diags, "Unable to get the result URL of statistics export "+batchID, err, nil)
+		res.ServiceFailed = true
 		return res, false
 	}
 	res.URL = u
@@ -135,8 +140,13 @@ func fetchExportResult(ctx context.Context, c *client.Client, batchID, outputPat
 	}
 	d, err := downloadToFile(ctx, c, batchID, outputPath)
 	if err != nil {
+		res.ServiceFailed = !errors.As(err, new(localFileError))
+		advice := "Check that the path can be written; " + retryNote
+		if res.ServiceFailed {
+			advice = "The service did not deliver the file; " + retryNote
+		}
 		diags.AddAttributeError(pathOutput, "Unable to download the exported file",
-			fmt.Sprintf("Downloading the result of statistics export %s to %s: %s\n\nCheck that the path can be written; %s", batchID, outputPath, describeAPIError(err), retryNote))
+			fmt.Sprintf("Downloading the result of statistics export %s to %s: %s\n\n%s", batchID, outputPath, describeAPIError(err), advice))
 		return res, false
 	}
 	tflog.Info(ctx, "downloaded statistics export", map[string]any{"batch_id": batchID, "output_path": outputPath, "size": d.Size, "sha256": d.SHA256})

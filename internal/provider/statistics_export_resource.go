@@ -42,10 +42,11 @@ func NewStatisticsExportResource() resource.Resource { return &statisticsExportR
 // Resuming: Terraform marks a resource whose create returned an error as
 // tainted and replaces it on the next apply, without showing the provider
 // the old state, which would start a second export. So a create that stops
-// waiting (timeout, interrupt) keeps the resource with its batch id and
-// returns a warning instead; the next plan sees the unfinished batch and
+// waiting (timeout, interrupt, the service unreachable), or cannot fetch
+// the result of the finished export, keeps the resource with its batch id
+// and returns a warning instead; the next plan sees the unfinished batch and
 // plans an in-place update that resumes waiting on the same batch. An update
-// that times out returns an error, which does not taint.
+// that stops so returns an error, which does not taint.
 type statisticsExportResource struct {
 	data *providerData
 }
@@ -221,7 +222,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	}
 
 	if r.wait(ctx, &m, timeout, true, &resp.Diagnostics) {
-		r.fetchResult(ctx, &m, &resp.Diagnostics)
+		r.fetchResult(ctx, &m, true, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
@@ -234,12 +235,23 @@ func (r *statisticsExportResource) wait(ctx context.Context, m *statisticsExport
 }
 
 // fetchResult records the finished export's result URL and, with
-// output_path, downloads the file.
-func (r *statisticsExportResource) fetchResult(ctx context.Context, m *statisticsExportModel, diags *diag.Diagnostics) {
-	res, ok := fetchExportResult(ctx, r.data.client, m.BatchID.ValueString(), m.OutputPath.ValueString(), "the next apply tries the download again.", diags)
+// output_path, downloads the file. When the service does not give them
+// (unreachable, failing, an unreadable answer), the result URL stays null,
+// so the next plan resumes the export in place and fetches both again: as
+// for a wait, a create warns rather than fails, since a failed create is
+// replaced by a new export.
+func (r *statisticsExportResource) fetchResult(ctx context.Context, m *statisticsExportModel, creating bool, diags *diag.Diagnostics) {
+	var fetched diag.Diagnostics
+	res, ok := fetchExportResult(ctx, r.data.client, m.BatchID.ValueString(), m.OutputPath.ValueString(), "the next apply tries the download again.", &fetched)
 	if res.URL != "" {
 		m.ResultURL = types.StringValue(res.URL)
 	}
+	if res.ServiceFailed {
+		m.ResultURL = types.StringNull()
+		fetched = resumableDiagnostics(fetched, creating,
+			fmt.Sprintf("Statistics export %s has finished on the service; its batch id is kept in the state. Once the service can be reached again, the next apply fetches the result of the same export; it does not start a new one.", m.BatchID.ValueString()))
+	}
+	diags.Append(fetched...)
 	switch {
 	case !ok:
 	case res.Download == nil:
@@ -301,10 +313,10 @@ func (r *statisticsExportResource) Update(ctx context.Context, req resource.Upda
 	switch {
 	case exportUnfinished(state):
 		if r.wait(ctx, &m, timeout, false, &resp.Diagnostics) {
-			r.fetchResult(ctx, &m, &resp.Diagnostics)
+			r.fetchResult(ctx, &m, false, &resp.Diagnostics)
 		}
 	case exportFileStale(state, plan):
-		r.fetchResult(ctx, &m, &resp.Diagnostics)
+		r.fetchResult(ctx, &m, false, &resp.Diagnostics)
 	case m.OutputPath.IsNull():
 		m.SHA256, m.Size, m.OutputSHA256 = types.StringNull(), types.Int64Null(), types.StringNull()
 	}
