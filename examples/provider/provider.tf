@@ -16,4 +16,10 @@ provider "rms" {
   request_timeout     = "60s"
   max_retries         = 5
   batch_poll_interval = "30s"
+
+  # Guardrail on mass unsubscription, for every resource of this provider:
+  # a plan that unsubscribes (or, by a REPLACE import, removes) more than
+  # max_unsubscribe contacts and more than max_unsubscribe_percent of a
+  # list fails before anything is written. Defaults: 100 and 10.
+  max_unsubscribe_percent = 25
 }

@@ -73,20 +73,32 @@ func TestAccListContactsReplaceUnsubscribesNobody(t *testing.T) {
 	fileContent := "originalId,email,email_status\n" +
 		"ada,ada@example.com,SUBSCRIBED\nbob,bob@example.com,UNSUBSCRIBED\ncy,cy@example.com,\ndee,dee@example.com,SUBSCRIBED\n"
 
-	cases := []struct {
-		name string
-		// config renders the resource for a list; file is the source file.
+	type replaceCase struct {
+		name   string
 		config func(listID, file string) string
 		action plancheck.ResourceActionType
-	}{
-		{"map", func(listID, _ string) string { return listContactsConfig(listID, contacts, "") }, destroyFirst},
-		{"map create_before_destroy", func(listID, _ string) string { return listContactsConfig(listID, contacts, cbd) }, createFirst},
-		{"file above batch_threshold", func(listID, file string) string {
-			return fmt.Sprintf("resource \"rms_list_contacts\" \"c\" {\n  list_id = %q\n  source_file = %q\n  batch_threshold = 1\n}\n", listID, file)
-		}, destroyFirst},
-		{"file above batch_threshold create_before_destroy", func(listID, file string) string {
-			return fmt.Sprintf("resource \"rms_list_contacts\" \"c\" {\n  list_id = %q\n  source_file = %q\n  batch_threshold = 1\n%s}\n", listID, file, cbd)
-		}, createFirst},
+	}
+	var cases []replaceCase
+	// Every input, below and above batch_threshold, in both orders.
+	for _, input := range []string{"map", "file"} {
+		for _, threshold := range []string{"", "  batch_threshold = 1\n"} {
+			for _, lifecycle := range []string{"", cbd} {
+				name, action := input, destroyFirst
+				if threshold != "" {
+					name += " above batch_threshold"
+				}
+				if lifecycle != "" {
+					name, action = name+" create_before_destroy", createFirst
+				}
+				extra := threshold + lifecycle
+				cases = append(cases, replaceCase{name, func(listID, file string) string {
+					if input == "map" {
+						return listContactsConfig(listID, contacts, extra)
+					}
+					return fmt.Sprintf("resource \"rms_list_contacts\" \"c\" {\n  list_id = %q\n  source_file = %q\n%s}\n", listID, file, extra)
+				}, action})
+			}
+		}
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

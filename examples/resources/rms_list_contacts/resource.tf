@@ -35,6 +35,14 @@ resource "rms_list_contacts" "customers" {
   exclusive       = true
   batch_threshold = 200
 
+  # A nightly sync may unsubscribe up to 500 contacts, whatever their share
+  # of the list (the plan fails above it, before anything is written).
+  max_unsubscribe = 500
+
+  # For a list Terraform must never empty, add
+  #   lifecycle { prevent_destroy = true }
+  # (destroy unsubscribes the managed contacts; a replacement does not).
+
   timeouts {
     create = "1h"
     update = "1h"
