@@ -246,6 +246,29 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 			t.Errorf("diagnostics %v", resp.Diagnostics)
 		}
 	})
+	// exclusive without a listing, or with values known only at apply: the
+	// guardrail says it could not count, and that the apply will.
+	uncounted := func(t *testing.T, resp resource.ModifyPlanResponse, why string) {
+		t.Helper()
+		for _, d := range resp.Diagnostics {
+			if d.Summary() == "Unsubscriptions not counted" {
+				wantParts(t, d.Detail(), "exclusive = true", why, "The apply counts them and checks max_unsubscribe and max_unsubscribe_percent before it writes anything")
+				return
+			}
+		}
+		t.Fatalf("diagnostics %v, want the warning that nothing was counted", resp.Diagnostics)
+	}
+	t.Run("exclusive refresh=false", func(t *testing.T) {
+		plan := fileModel(file)
+		plan.Exclusive = types.BoolValue(true)
+		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "the list was not read in this run")
+	})
+	t.Run("exclusive list unknown", func(t *testing.T) {
+		plan := fileModel(file)
+		plan.Exclusive = types.BoolValue(true)
+		plan.ListID = types.StringUnknown()
+		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "known only during the apply")
+	})
 }
 
 // TestFileChangedSincePlan: the check an apply makes before writing
