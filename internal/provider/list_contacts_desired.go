@@ -2,13 +2,17 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // desiredSet is what a model wants: the contacts sorted by id, and for a
@@ -27,7 +31,7 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 	if m.isFile() {
 		fc, err := readSourceFile(ctx, m.fileOptions(), r.data.attributes)
 		if err != nil {
-			diags.AddAttributeError(path.Root("source_file"), "Unable to read the source file", err.Error())
+			diags.AddAttributeError(path.Root("source_file"), sourceFileErrorSummary(err), err.Error())
 			return desiredSet{}, diags
 		}
 		return desiredSet(fc), diags
@@ -164,4 +168,16 @@ func keepEmptyValues(props, prior types.Map) types.Map {
 		return props
 	}
 	return types.MapValueMust(types.StringType, have)
+}
+
+// sourceFileErrorSummary names what failed while reading a source file: the
+// file itself, or the service (the reader asks it which columns name
+// attributes), so that an outage does not read as a broken file.
+func sourceFileErrorSummary(err error) string {
+	var apiErr *client.APIError
+	var netErr *url.Error
+	if errors.As(err, &apiErr) || errors.As(err, &netErr) {
+		return "Unable to read the account's contact attributes"
+	}
+	return "Unable to read the source file"
 }
