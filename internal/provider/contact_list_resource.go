@@ -82,7 +82,7 @@ func (r *contactListResource) List(ctx context.Context, req list.ListRequest, st
 				if (wantEmail != "" && c.Status != wantEmail) || (wantMobile != "" && c.MobileStatus != wantMobile) {
 					continue
 				}
-				named, err := r.data.attributes.byName(ctx, c.Properties)
+				named, err := r.data.attributes.ByName(ctx, c.Properties)
 				if err != nil {
 					return err
 				}

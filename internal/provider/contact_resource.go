@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 var (
@@ -194,10 +195,10 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		// the opt-out is honoured, and the next plan warns).
 		tflog.Info(ctx, "taking over a contact this run released", map[string]any{"list_id": listID, "original_id": originalID})
 		allow := plan.AllowResubscribe.ValueBool()
-		if want.Status == "" || consentDecision(want.Status, "", released.Status, allow).OptedOut {
+		if want.Status == "" || contactsync.Decide(want.Status, "", released.Status, allow).OptedOut {
 			want.Status = released.Status
 		}
-		if want.MobileStatus == "" || consentDecision(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
+		if want.MobileStatus == "" || contactsync.Decide(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
 			want.MobileStatus = released.MobileStatus
 		}
 		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
@@ -451,7 +452,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 	patch := pointerMap(want)
 	kept := map[string]bool{}
 	for k := range want {
-		name, ok, err := r.data.attributes.nameOf(ctx, k)
+		name, ok, err := r.data.attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -464,7 +465,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 		if _, planned := want[k]; planned {
 			continue
 		}
-		name, ok, err := r.data.attributes.nameOf(ctx, k)
+		name, ok, err := r.data.attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -536,10 +537,10 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 // configuration yet to say which keys are. Import and the rms_contact list
 // resource (terraform query) both use it, so that configuration generated
 // from a query matches what an import then reads.
-func importedContactModel(ctx context.Context, attrs *attributeCache, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
+func importedContactModel(ctx context.Context, attrs *contactsync.Attributes, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	props := types.MapNull(types.StringType)
-	named, err := attrs.byName(ctx, c.Properties)
+	named, err := attrs.ByName(ctx, c.Properties)
 	if err != nil {
 		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 		return contactModel{}, diags
@@ -607,19 +608,19 @@ func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior 
 // value of the attribute with that id. A key whose value the contact no
 // longer has is left out, so the next plan sets it again; keys the user does
 // not manage are ignored. A null prior stays null.
-func managedProperties(ctx context.Context, attrs *attributeCache, server client.PropertyValues, prior types.Map) (types.Map, diag.Diagnostics) {
+func managedProperties(ctx context.Context, attrs *contactsync.Attributes, server client.PropertyValues, prior types.Map) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if prior.IsNull() || prior.IsUnknown() {
 		return types.MapNull(types.StringType), diags
 	}
-	server, err := attrs.byName(ctx, server)
+	server, err := attrs.ByName(ctx, server)
 	if err != nil {
 		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 		return prior, diags
 	}
 	out := make(map[string]attr.Value, len(prior.Elements()))
 	for key := range prior.Elements() {
-		name, ok, err := attrs.nameOf(ctx, key)
+		name, ok, err := attrs.NameOf(ctx, key)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return prior, diags

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 	"github.com/rms-labs/terraform-provider-rms/internal/functions"
 )
 
@@ -113,8 +114,8 @@ func TestReleasedContacts(t *testing.T) {
 
 func TestIsAttributeID(t *testing.T) {
 	for key, want := range map[string]bool{"3": true, "042": true, "": false, "email": false, "3a": false, "-3": false} {
-		if got := isAttributeID(key); got != want {
-			t.Errorf("isAttributeID(%q) = %v, want %v", key, got, want)
+		if got := contactsync.IsAttributeID(key); got != want {
+			t.Errorf("contactsync.IsAttributeID(%q) = %v, want %v", key, got, want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // How rms_list_contacts writes: up to batch_threshold changed contacts by
@@ -53,11 +54,11 @@ type contactWriter struct {
 // writeSingles applies changes by single calls, side by side. It returns
 // the ids whose change failed, and reports each failure (the first few in
 // full).
-func (w *contactWriter) writeSingles(ctx context.Context, changes []contactChange, diags *diag.Diagnostics) map[string]bool {
+func (w *contactWriter) writeSingles(ctx context.Context, changes []contactsync.Change, diags *diag.Diagnostics) map[string]bool {
 	var mu sync.Mutex
 	failed := map[string]bool{}
 	var errs []string
-	work := make(chan contactChange)
+	work := make(chan contactsync.Change)
 	var wg sync.WaitGroup
 	for range min(listContactsConcurrency, len(changes)) {
 		wg.Add(1)
@@ -89,7 +90,7 @@ func (w *contactWriter) writeSingles(ctx context.Context, changes []contactChang
 }
 
 // writeOne makes one contact as its change says.
-func (w *contactWriter) writeOne(ctx context.Context, ch contactChange) error {
+func (w *contactWriter) writeOne(ctx context.Context, ch contactsync.Change) error {
 	c := w.data.client
 	if ch.Unsubscribe {
 		_, err := c.SetSubscriptionStatus(ctx, w.listID, ch.ID, client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
@@ -135,32 +136,6 @@ func (w *contactWriter) writeOne(ctx context.Context, ch contactChange) error {
 		}
 	}
 	return nil
-}
-
-// importPlan splits changes for the batches: the ADD rows, the ids of the
-// UNSUBSCRIBE import, and which contacts the ADD import creates.
-func importPlan(changes []contactChange) (add []contactChange, unsubscribe []string, created map[string]bool) {
-	created = map[string]bool{}
-	for _, ch := range changes {
-		switch {
-		case ch.Unsubscribe:
-			unsubscribe = append(unsubscribe, ch.ID)
-		case ch.Create:
-			if ch.Status.Status == client.StatusUnsubscribed || ch.Status.MobileStatus == client.StatusUnsubscribed {
-				continue // must start unsubscribed: a single call
-			}
-			add = append(add, ch)
-			created[ch.ID] = true
-		default:
-			if len(ch.Set) > 0 {
-				add = append(add, contactChange{ID: ch.ID, Set: ch.Set})
-			}
-			if ch.Status.Status == client.StatusUnsubscribed {
-				unsubscribe = append(unsubscribe, ch.ID)
-			}
-		}
-	}
-	return add, unsubscribe, created
 }
 
 // runImport runs one import of the generated file and waits for its batch.

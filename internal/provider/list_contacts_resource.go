@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
@@ -240,12 +241,12 @@ func (r *listContactsResource) Configure(_ context.Context, req resource.Configu
 // isFile reports whether the model uses a source file.
 func (m listContactsModel) isFile() bool { return !m.SourceFile.IsNull() }
 
-func (m listContactsModel) fileOptions() fileOptions {
-	return fileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}
+func (m listContactsModel) fileOptions() contactsync.FileOptions {
+	return contactsync.FileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}
 }
 
 // namedSet is what the model names, for "unmanaged" counts.
-func namedSet(desired []desiredContact) func(string) bool {
+func namedSet(desired []contactsync.Desired) func(string) bool {
 	set := make(map[string]bool, len(desired))
 	for _, w := range desired {
 		set[w.ID] = true

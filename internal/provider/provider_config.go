@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 const (
@@ -75,7 +76,7 @@ type providerData struct {
 	client            *client.Client
 	batchPollInterval time.Duration
 	// attributes caches the account's contact attributes for this run.
-	attributes *attributeCache
+	attributes *contactsync.Attributes
 	// released remembers the contacts this run's destroys let go of.
 	released *releasedContacts
 	// contacts shares listings of lists' contacts among this run's
@@ -86,7 +87,7 @@ type providerData struct {
 	listContacts *listContactsSnapshots
 	// provenance carries rms_list_contacts' consent records across the
 	// halves of a replacement (list_contacts_takeover.go).
-	provenance *listProvenance
+	provenance *contactsync.Provenance
 	// unsubscribeLimits are the provider block's guardrail limits
 	// (unsubscribe_guardrail.go).
 	unsubscribeLimits providerUnsubscribeLimits
@@ -216,8 +217,8 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 	})
 	return &providerData{
 		client: c, batchPollInterval: pollInterval,
-		attributes: newAttributeCache(c), released: newReleasedContacts(),
-		contacts: newContactListings(c, contactListingOff), listContacts: &listContactsSnapshots{}, provenance: newListProvenance(),
+		attributes: contactsync.NewAttributes(c), released: newReleasedContacts(),
+		contacts: newContactListings(c, contactListingOff), listContacts: &listContactsSnapshots{}, provenance: contactsync.NewProvenance(),
 		unsubscribeLimits: providerLimitsOf(cfg),
 	}, diags
 }

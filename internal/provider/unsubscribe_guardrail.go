@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // The guardrail on mass unsubscription. An unsubscription is close to
@@ -225,11 +226,11 @@ func formatPercent(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64
 // listStatuses reads a list's contacts with one paged listing, statuses
 // only (no attribute names are resolved): what the guardrail needs where
 // no refresh listing is at hand.
-func listStatuses(ctx context.Context, c *client.Client, listID string) (map[string]serviceContact, error) {
-	out := map[string]serviceContact{}
+func listStatuses(ctx context.Context, c *client.Client, listID string) (map[string]contactsync.ServiceContact, error) {
+	out := map[string]contactsync.ServiceContact{}
 	err := c.EachContactPage(ctx, listID, client.MaxPageSize, func(page []client.Contact) error {
 		for _, ct := range page {
-			out[ct.OriginalID] = serviceContact{Email: ct.Status, Mobile: ct.MobileStatus}
+			out[ct.OriginalID] = contactsync.ServiceContact{Email: ct.Status, Mobile: ct.MobileStatus}
 		}
 		return nil
 	})
