@@ -22,3 +22,11 @@ func BenchmarkAttributeNameOf(b *testing.B) {
 		}
 	}
 }
+
+func TestIsAttributeID(t *testing.T) {
+	for key, want := range map[string]bool{"3": true, "042": true, "": false, "email": false, "3a": false, "-3": false} {
+		if got := IsAttributeID(key); got != want {
+			t.Errorf("IsAttributeID(%q) = %v, want %v", key, got, want)
+		}
+	}
+}

@@ -26,7 +26,7 @@ func benchContact() *client.Contact {
 
 func BenchmarkContactToModel(b *testing.B) {
 	ctx := context.Background()
-	r := &contactResource{data: &providerData{attributes: contactsync.NewAttributes(nil)}}
+	r := &contactResource{data: &providerData{contacts: &contactsync.Run{Attributes: contactsync.NewAttributes(nil)}}}
 	prior := contactModel{
 		ListID: types.StringValue("5"),
 		Properties: types.MapValueMust(types.StringType, map[string]attr.Value{

@@ -13,7 +13,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// rms_contact follows the consent rule (consent.go). Telling a recipient's
+// rms_contact follows the consent rule (contactsync.Decide). Telling a recipient's
 // own opt-out apart from a change the configuration asks for needs what
 // Terraform last applied, which state cannot hold: state must equal the
 // plan, and the plan the configuration. So it is kept in private state,

@@ -61,7 +61,7 @@ func BenchmarkContactListResource(b *testing.B) {
 		b.Fatal(err)
 	}
 
-	data := &providerData{client: c, attributes: contactsync.NewAttributes(c), released: newReleasedContacts()}
+	data := &providerData{client: c, contacts: contactsync.NewRun(c, contactsync.RunOptions{})}
 	lr := &contactListResource{data: data}
 	var schemaResp list.ListResourceSchemaResponse
 	lr.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &schemaResp)

@@ -34,7 +34,7 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	// replaced object's consent record; a deposed object's destroy
 	// (create_before_destroy) will find this create and let the list be.
 	listID := plan.ListID.ValueString()
-	applied, _ := r.data.provenance.TakeCarried(listID)
+	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
 	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied.ForInput(plan.isFile()), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
@@ -116,7 +116,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		pending = pending[1:]
 	}
 
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if err != nil {
 		r.listError(diags, listID, err)
 		save()
@@ -163,7 +163,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		pending = nil
 		// What the imports did is read back, not assumed: the rest (and
 		// anything an import left undone) goes by single calls.
-		if service, err = listService(ctx, r.data, listID); err != nil {
+		if service, err = r.data.contacts.List(ctx, listID); err != nil {
 			w.readBackFailed(diags, err)
 			save()
 			return
@@ -173,7 +173,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	}
 	failed := w.writeSingles(ctx, diff.Changes, diags)
 	if creating {
-		r.data.provenance.Create(listID, contactsync.HeldBack(desired.Contacts, service, applied))
+		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired.Contacts, service, applied))
 	}
 
 	// The applied statuses: what this apply wanted, except for contacts
@@ -213,7 +213,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 // Terraform's own unsubscribing for their opt-out.
 func (r *listContactsResource) takeReleased(listID string, service map[string]contactsync.ServiceContact, applied *contactsync.Record) {
 	for id := range service {
-		st, ok := r.data.released.take(listID, id)
+		st, ok := r.data.contacts.Released.Take(listID, id)
 		if !ok {
 			continue
 		}
@@ -242,7 +242,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	listID := state.ListID.ValueString()
 	ident := listContactsIdentity{ListID: state.ListID}
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
 		removeGone(ctx, resp, ident)
@@ -252,10 +252,10 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
 		return
 	}
-	r.data.listContacts.put(listID, service)
+	r.data.contacts.Snapshots.Put(listID, service)
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
-	r.data.provenance.Refresh(listID, applied)
+	r.data.contacts.Provenance.Refresh(listID, applied)
 	allow := state.AllowResubscribe.ValueBool()
 	var named func(string) bool
 	if state.isFile() {
@@ -308,7 +308,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it managed; they were left as they are: %s", listID, d.Errors()[0].Detail()))
 		return
 	}
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if client.IsNotFound(err) {
 		return // the list is gone, and its contacts with it
 	}
@@ -323,7 +323,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		if !ok || !s.SubscribedOnSomeChannel() {
 			continue
 		}
-		r.data.released.add(listID, w.ID, client.SubscriptionStatus{Status: s.Email, MobileStatus: s.Mobile})
+		r.data.contacts.Released.Add(listID, w.ID, client.SubscriptionStatus{Status: s.Email, MobileStatus: s.Mobile})
 		targets = append(targets, contactsync.Change{ID: w.ID, Unsubscribe: true})
 		if s.Email != client.StatusUnsubscribed {
 			emails = append(emails, w.ID)
@@ -360,12 +360,12 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
 	if note, ok := readTakeover(ctx, planned); ok {
 		if note.Applied != nil && note.ListID == listID {
-			r.data.provenance.Carry(listID, *note.Applied)
+			r.data.contacts.Provenance.Carry(listID, *note.Applied)
 		}
 		tflog.Info(ctx, "replacement: the new object takes the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID, "new_list_id": note.ListID})
 		return true
 	}
-	held, ok := r.data.provenance.CreatedInRun(listID)
+	held, ok := r.data.contacts.Provenance.CreatedInRun(listID)
 	if !ok {
 		return false
 	}
@@ -375,7 +375,7 @@ func (r *listContactsResource) handOver(ctx context.Context, planned privateGett
 	}
 	old, d := readListApplied(ctx, planned, file)
 	diags.Append(d...)
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if err != nil {
 		addAPIError(diags, "Unable to read the contacts of list "+listID+" to give back the statuses Terraform took", err, nil)
 		return true

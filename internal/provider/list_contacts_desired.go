@@ -27,7 +27,7 @@ type desiredSet struct {
 func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (desiredSet, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if m.isFile() {
-		fc, err := contactsync.ReadSourceFile(ctx, m.fileOptions(), r.data.attributes)
+		fc, err := contactsync.ReadSourceFile(ctx, m.fileOptions(), r.data.contacts.Attributes)
 		if err != nil {
 			diags.AddAttributeError(path.Root("source_file"), "Unable to read the source file", err.Error())
 			return desiredSet{}, diags
@@ -85,7 +85,7 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 
 // resolveKey is the attribute name of a property key (a name, or an id).
 func (r *listContactsResource) resolveKey(ctx context.Context, key string) (string, error) {
-	name, ok, err := r.data.attributes.NameOf(ctx, key)
+	name, ok, err := r.data.contacts.Attributes.NameOf(ctx, key)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("reading the account's contact attributes: %s", describeAPIError(err))
@@ -121,7 +121,7 @@ func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types
 		if !ok {
 			continue
 		}
-		props, d := managedProperties(ctx, r.data.attributes, have.Props, e.Properties)
+		props, d := managedProperties(ctx, r.data.contacts.Attributes, have.Props, e.Properties)
 		diags.Append(d...)
 		props = keepEmptyValues(props, e.Properties)
 		ae, am := applied.Lookup(id)

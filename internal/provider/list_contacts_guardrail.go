@@ -57,7 +57,7 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan 
 		}
 		return
 	}
-	service, err := listStatuses(ctx, r.data.client, listID)
+	service, err := contactsync.ListStatuses(ctx, r.data.client, listID)
 	if err != nil {
 		// A list that is not there or not readable: the apply reports it.
 		tflog.Info(ctx, "guardrail: list not read at plan", map[string]any{"list_id": listID, "error": err.Error()})
@@ -111,14 +111,14 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 		fallback()
 		return
 	}
-	service, listed := r.data.listContacts.take(listID)
+	service, listed := r.data.contacts.Snapshots.Take(listID)
 	if !listed {
 		if !l.userSet() {
 			fallback()
 			return
 		}
 		var err error
-		if service, err = listStatuses(ctx, r.data.client, listID); err != nil {
+		if service, err = contactsync.ListStatuses(ctx, r.data.client, listID); err != nil {
 			if client.IsNotFound(err) {
 				fallback() // the list is gone: destroy has nothing to unsubscribe
 				return

@@ -81,7 +81,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 
-	service, listed := r.data.listContacts.take(plan.ListID.ValueString())
+	service, listed := r.data.contacts.Snapshots.Take(plan.ListID.ValueString())
 	if !listed {
 		if changed && state != nil && plan.isFile() {
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
@@ -108,7 +108,7 @@ func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContac
 	if !plan.ListID.IsUnknown() {
 		note.ListID = plan.ListID.ValueString()
 		if r.data != nil {
-			if rec, ok := r.data.provenance.TakeRefreshed(note.ListID); ok {
+			if rec, ok := r.data.contacts.Provenance.TakeRefreshed(note.ListID); ok {
 				note.Applied = &rec
 			}
 		}

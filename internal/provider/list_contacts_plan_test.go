@@ -128,7 +128,7 @@ func TestPlanSummary(t *testing.T) {
 func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed map[string]contactsync.ServiceContact) resource.ModifyPlanResponse {
 	t.Helper()
 	ctx := context.Background()
-	r := &listContactsResource{data: &providerData{client: &client.Client{}, attributes: knownAttributes(), listContacts: &listContactsSnapshots{}, provenance: contactsync.NewProvenance()}}
+	r := &listContactsResource{data: &providerData{client: &client.Client{}, contacts: &contactsync.Run{Attributes: knownAttributes(), Snapshots: &contactsync.Snapshots{}, Provenance: contactsync.NewProvenance()}}}
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
 	value := func(m *listContactsModel) tftypes.Value {
@@ -143,7 +143,7 @@ func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed
 		return st.Raw
 	}
 	if listed != nil {
-		r.data.listContacts.put("42", listed)
+		r.data.contacts.Snapshots.Put("42", listed)
 	}
 	config := plan
 	if config == nil {

@@ -197,7 +197,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Optional:    true,
 				Computed:    true,
 				Default:     int64default.StaticInt64(defaultBatchThreshold),
-				Description: fmt.Sprintf("Up to this many changed contacts an apply writes by single calls (%d at once, within the provider's `max_requests_per_second`); above it, by import batches plus single calls for what imports cannot do. Default `%d`.", listContactsConcurrency, defaultBatchThreshold),
+				Description: fmt.Sprintf("Up to this many changed contacts an apply writes by single calls (%d at once, within the provider's `max_requests_per_second`); above it, by import batches plus single calls for what imports cannot do. Default `%d`.", contactsync.WriteConcurrency, defaultBatchThreshold),
 				Validators:  []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"contact_count": schema.Int64Attribute{

@@ -16,7 +16,7 @@ import (
 )
 
 // The import file is checked before an import is created on the service
-// (source_file_checks.go): bytes valid in the declared encoding, and a
+// (contactsync.CheckImportSource): bytes valid in the declared encoding, and a
 // header with the identity column under the declared delimiter. Without the
 // check a file the service refuses fails only after step 1 made an import,
 // and a file in the wrong encoding is imported with replacement characters.

@@ -56,7 +56,7 @@ func guardListImport(ctx context.Context, data *providerData, a listImportArgs, 
 		warnUncounted(diags, "The "+typ+" import into list "+listID, err.Error())
 		return true
 	}
-	service, err := listStatuses(ctx, data.client, listID)
+	service, err := contactsync.ListStatuses(ctx, data.client, listID)
 	if err != nil {
 		if client.IsNotFound(err) {
 			return true // the import reports the missing list
