@@ -21,6 +21,12 @@ import (
 // rms_run_list_import action check their file with CheckImportSource
 // before an import is created. Nothing here knows Terraform.
 
+// FileOptions are how a CSV file is read: a source file of
+// rms_list_contacts, or the file of an import.
+type FileOptions struct {
+	Path, Delimiter, Encoding, IdentityColumn string
+}
+
 // invalidTextError: the file's bytes are not valid in its declared
 // encoding. Line is the physical line (1-based) of the first bad byte.
 type invalidTextError struct {

@@ -27,11 +27,6 @@ const (
 	fileMobileStatusColumn = "mobile_status"
 )
 
-// FileOptions are how a source file is read.
-type FileOptions struct {
-	Path, Delimiter, Encoding, IdentityColumn string
-}
-
 // FileContacts are a parsed source file: the contacts sorted by id and the
 // attribute columns (by name) that the file manages.
 type FileContacts struct {
