@@ -2,13 +2,13 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // The conversions every refresh runs, once per resource: a contact answer
@@ -26,7 +26,7 @@ func benchContact() *client.Contact {
 
 func BenchmarkContactToModel(b *testing.B) {
 	ctx := context.Background()
-	r := &contactResource{data: &providerData{attributes: newAttributeCache(nil)}}
+	r := &contactResource{data: &providerData{contacts: &contactsync.Run{Attributes: contactsync.NewAttributes(nil)}}}
 	prior := contactModel{
 		ListID: types.StringValue("5"),
 		Properties: types.MapValueMust(types.StringType, map[string]attr.Value{
@@ -60,22 +60,5 @@ func BenchmarkProjectToModel(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = projectToModel(p, projectModel{})
-	}
-}
-
-// Property keys written as attribute ids are resolved through the
-// per-run attribute cache; after its one load, a lookup is a map read.
-func BenchmarkAttributeNameOf(b *testing.B) {
-	a := newAttributeCache(nil)
-	a.names = map[string]string{}
-	for i := 1; i <= 50; i++ {
-		a.names[fmt.Sprint(i)] = fmt.Sprintf("attribute%d", i)
-	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, ok, err := a.nameOf(ctx, "42"); !ok || err != nil {
-			b.Fatal(ok, err)
-		}
 	}
 }

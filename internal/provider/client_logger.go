@@ -43,3 +43,19 @@ func (l clientLogger) Info(ctx context.Context, msg string, fields map[string]an
 func (l clientLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
 	tflog.SubsystemWarn(l.context(ctx), clientLogSubsystem, msg, fields)
 }
+
+// providerLogger adapts client.Logger onto the provider's own tflog
+// logger, for what the contact sync core (internal/contactsync) logs.
+type providerLogger struct{}
+
+func (providerLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Debug(ctx, msg, fields)
+}
+
+func (providerLogger) Info(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Info(ctx, msg, fields)
+}
+
+func (providerLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Warn(ctx, msg, fields)
+}

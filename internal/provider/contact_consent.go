@@ -10,9 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// rms_contact follows the consent rule (consent.go). Telling a recipient's
+// rms_contact follows the consent rule (contactsync.Decide). Telling a recipient's
 // own opt-out apart from a change the configuration asks for needs what
 // Terraform last applied, which state cannot hold: state must equal the
 // plan, and the plan the configuration. So it is kept in private state,
@@ -34,7 +35,7 @@ type appliedStatus struct {
 	Unknown bool `json:"unknown,omitempty"`
 }
 
-// knownApplied is the applied status of each channel as consentDecision
+// knownApplied is the applied status of each channel as contactsync.Decide
 // takes it: "" when not known.
 func (a appliedStatus) knownApplied(recorded bool) (email, mobile string) {
 	if !recorded || a.Unknown {
@@ -111,7 +112,7 @@ func readChannel(state *types.String, desiredValue types.String, shown, applied 
 	if !managed || desired == "" {
 		return shown == ""
 	}
-	if consentDecision(desired, applied, shown, allow).OptedOut {
+	if contactsync.Decide(desired, applied, shown, allow).OptedOut {
 		*state = desiredValue
 		return false
 	}
@@ -119,16 +120,16 @@ func readChannel(state *types.String, desiredValue types.String, shown, applied 
 }
 
 // statusToSend is what Update writes to the subscription status: each
-// configured status consentDecision says to send, and nothing for a channel
+// configured status contactsync.Decide says to send, and nothing for a channel
 // whose opt-out is honoured. allow is the planned allow_resubscribe, service
 // what the service holds as far as Update knows.
 func statusToSend(config contactModel, allow bool, applied appliedStatus, recorded bool, service client.SubscriptionStatus) client.SubscriptionStatus {
 	appliedEmail, appliedMobile := applied.knownApplied(recorded)
 	var send client.SubscriptionStatus
-	if d := knownString(config.EmailStatus); consentDecision(d, appliedEmail, service.Status, allow).Send {
+	if d := knownString(config.EmailStatus); contactsync.Decide(d, appliedEmail, service.Status, allow).Send {
 		send.Status = d
 	}
-	if d := knownString(config.MobileStatus); consentDecision(d, appliedMobile, service.MobileStatus, allow).Send {
+	if d := knownString(config.MobileStatus); contactsync.Decide(d, appliedMobile, service.MobileStatus, allow).Send {
 		send.MobileStatus = d
 	}
 	return send
@@ -161,7 +162,7 @@ func optOutWarnings(config, state contactModel, applied appliedStatus, recorded,
 		{"mobile_status", "mobile (SMS)", knownString(config.MobileStatus), appliedMobile, knownString(state.ServiceMobileStatus)},
 	}
 	for _, ch := range channels {
-		if !consentDecision(ch.desired, ch.applied, ch.service, allow).OptedOut {
+		if !contactsync.Decide(ch.desired, ch.applied, ch.service, allow).OptedOut {
 			continue
 		}
 		diags.AddAttributeWarning(path.Root(ch.attribute), "Contact opted out: not re-subscribed",

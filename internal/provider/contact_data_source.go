@@ -100,7 +100,7 @@ func (d *contactDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
 		return
 	default:
-		named, err := d.data.attributes.byName(ctx, c.Properties)
+		named, err := d.data.contacts.Attributes.ByName(ctx, c.Properties)
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Unable to read the account's contact attributes", err, nil)
 			return

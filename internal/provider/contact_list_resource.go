@@ -82,14 +82,14 @@ func (r *contactListResource) List(ctx context.Context, req list.ListRequest, st
 				if (wantEmail != "" && c.Status != wantEmail) || (wantMobile != "" && c.MobileStatus != wantMobile) {
 					continue
 				}
-				named, err := r.data.attributes.byName(ctx, c.Properties)
+				named, err := r.data.contacts.Attributes.ByName(ctx, c.Properties)
 				if err != nil {
 					return err
 				}
 				c.Properties = named
 				identity := map[string]string{"list_id": listID, "original_id": c.OriginalID}
 				err = e.emit(contactDisplayName(c), identity, func() (any, diag.Diagnostics) {
-					m, diags := importedContactModel(ctx, r.data.attributes, listID, &c)
+					m, diags := importedContactModel(ctx, r.data.contacts.Attributes, listID, &c)
 					if diags.HasError() {
 						return nil, diags
 					}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
@@ -60,7 +61,7 @@ func BenchmarkContactListResource(b *testing.B) {
 		b.Fatal(err)
 	}
 
-	data := &providerData{client: c, attributes: newAttributeCache(c), released: newReleasedContacts()}
+	data := &providerData{client: c, contacts: contactsync.NewRun(c, contactsync.RunOptions{})}
 	lr := &contactListResource{data: data}
 	var schemaResp list.ListResourceSchemaResponse
 	lr.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &schemaResp)

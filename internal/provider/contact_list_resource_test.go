@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // TestContactTerraformValue: the hand-built value of a listed contact is
@@ -26,7 +27,7 @@ func TestContactTerraformValue(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			m, diags := importedContactModel(ctx, newAttributeCache(nil), "42", &c)
+			m, diags := importedContactModel(ctx, contactsync.NewAttributes(nil), "42", &c)
 			if diags.HasError() {
 				t.Fatal(diags)
 			}

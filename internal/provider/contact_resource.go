@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 var (
@@ -154,12 +155,12 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
-	exists, err := r.data.contacts.exists(ctx, listID, originalID)
+	exists, err := r.data.contacts.Listings.Exists(ctx, listID, originalID)
 	if err != nil {
 		r.addContactError(&resp.Diagnostics, "Unable to check whether the contact exists", listID, err)
 		return
 	}
-	r.data.contacts.wrote(listID, originalID)
+	r.data.contacts.Listings.Wrote(listID, originalID)
 
 	// The configured states go in the create body, so a contact with
 	// statuses takes one call; applyStatus below sets them with a second
@@ -174,7 +175,7 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	switch {
 	case errors.Is(err, client.ErrConflict):
-		released, ok := r.data.released.take(listID, originalID)
+		released, ok := r.data.contacts.Released.Take(listID, originalID)
 		if !ok {
 			said := ""
 			if err != client.ErrConflict { //nolint:errorlint // the bare sentinel carries no message of the service; a wrapped one does
@@ -194,10 +195,10 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		// the opt-out is honoured, and the next plan warns).
 		tflog.Info(ctx, "taking over a contact this run released", map[string]any{"list_id": listID, "original_id": originalID})
 		allow := plan.AllowResubscribe.ValueBool()
-		if want.Status == "" || consentDecision(want.Status, "", released.Status, allow).OptedOut {
+		if want.Status == "" || contactsync.Decide(want.Status, "", released.Status, allow).OptedOut {
 			want.Status = released.Status
 		}
-		if want.MobileStatus == "" || consentDecision(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
+		if want.MobileStatus == "" || contactsync.Decide(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
 			want.MobileStatus = released.MobileStatus
 		}
 		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
@@ -299,7 +300,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	c, err := r.data.contacts.read(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
+	c, err := r.data.contacts.Listings.Read(ctx, state.ListID.ValueString(), state.OriginalID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "contact is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
 		removeGone(ctx, resp, contactIdentity(state))
@@ -342,7 +343,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// replacement); it is set for state written before identities existed.
 	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
-	r.data.contacts.wrote(listID, originalID)
+	r.data.contacts.Listings.Wrote(listID, originalID)
 	// The configured states only (the plan carries an unconfigured state
 	// over from state, and that one is read, never written), as the
 	// consent rule allows: applied is what Terraform applied before, and
@@ -451,7 +452,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 	patch := pointerMap(want)
 	kept := map[string]bool{}
 	for k := range want {
-		name, ok, err := r.data.attributes.nameOf(ctx, k)
+		name, ok, err := r.data.contacts.Attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -464,7 +465,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 		if _, planned := want[k]; planned {
 			continue
 		}
-		name, ok, err := r.data.attributes.nameOf(ctx, k)
+		name, ok, err := r.data.contacts.Attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -483,7 +484,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
-	r.data.contacts.wrote(listID, originalID)
+	r.data.contacts.Listings.Wrote(listID, originalID)
 	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID,
 		client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
 	if errors.Is(err, client.ErrNotFound) {
@@ -495,7 +496,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	// What the service showed before this unsubscribed it (a status kept
 	// for an honoured opt-out is the desired one, not the contact's).
-	r.data.released.add(listID, originalID, client.SubscriptionStatus{
+	r.data.contacts.Released.Add(listID, originalID, client.SubscriptionStatus{
 		Status:       knownString(statusOrPrior(knownString(state.ServiceEmailStatus), state.EmailStatus)),
 		MobileStatus: knownString(statusOrPrior(knownString(state.ServiceMobileStatus), state.MobileStatus)),
 	})
@@ -522,7 +523,7 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
 		return
 	}
-	m, diags := importedContactModel(ctx, r.data.attributes, listID, c)
+	m, diags := importedContactModel(ctx, r.data.contacts.Attributes, listID, c)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 	// What was applied to the contact before is not known: an opt-out it
@@ -536,10 +537,10 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 // configuration yet to say which keys are. Import and the rms_contact list
 // resource (terraform query) both use it, so that configuration generated
 // from a query matches what an import then reads.
-func importedContactModel(ctx context.Context, attrs *attributeCache, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
+func importedContactModel(ctx context.Context, attrs *contactsync.Attributes, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	props := types.MapNull(types.StringType)
-	named, err := attrs.byName(ctx, c.Properties)
+	named, err := attrs.ByName(ctx, c.Properties)
 	if err != nil {
 		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 		return contactModel{}, diags
@@ -597,7 +598,7 @@ func statusOrPrior(shown string, prior types.String) types.String {
 // toModel copies what the server holds into the model; properties keep the
 // keys of prior (the user's names or ids), see managedProperties.
 func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
-	props, diags := managedProperties(ctx, r.data.attributes, c.Properties, prior.Properties)
+	props, diags := managedProperties(ctx, r.data.contacts.Attributes, c.Properties, prior.Properties)
 	listID := prior.ListID.ValueString()
 	return contactFields(listID, c, props, prior), diags
 }
@@ -607,19 +608,19 @@ func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior 
 // value of the attribute with that id. A key whose value the contact no
 // longer has is left out, so the next plan sets it again; keys the user does
 // not manage are ignored. A null prior stays null.
-func managedProperties(ctx context.Context, attrs *attributeCache, server client.PropertyValues, prior types.Map) (types.Map, diag.Diagnostics) {
+func managedProperties(ctx context.Context, attrs *contactsync.Attributes, server client.PropertyValues, prior types.Map) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if prior.IsNull() || prior.IsUnknown() {
 		return types.MapNull(types.StringType), diags
 	}
-	server, err := attrs.byName(ctx, server)
+	server, err := attrs.ByName(ctx, server)
 	if err != nil {
 		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 		return prior, diags
 	}
 	out := make(map[string]attr.Value, len(prior.Elements()))
 	for key := range prior.Elements() {
-		name, ok, err := attrs.nameOf(ctx, key)
+		name, ok, err := attrs.NameOf(ctx, key)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return prior, diags

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/functions"
 )
 
@@ -90,31 +89,5 @@ func TestContactFieldPath(t *testing.T) {
 	}
 	if _, ok := contactFieldPath("name"); ok {
 		t.Error("an unrelated field mapped onto an attribute")
-	}
-}
-
-func TestReleasedContacts(t *testing.T) {
-	r := newReleasedContacts()
-	if _, ok := r.take("1", "a"); ok {
-		t.Error("took a contact never released")
-	}
-	r.add("1", "a", client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusSubscribed})
-	if _, ok := r.take("2", "a"); ok {
-		t.Error("took a contact of another list")
-	}
-	st, ok := r.take("1", "a")
-	if !ok || st.Status != client.StatusUnsubscribed || st.MobileStatus != client.StatusSubscribed {
-		t.Errorf("take = %+v, %v", st, ok)
-	}
-	if _, ok := r.take("1", "a"); ok {
-		t.Error("a released contact was taken twice")
-	}
-}
-
-func TestIsAttributeID(t *testing.T) {
-	for key, want := range map[string]bool{"3": true, "042": true, "": false, "email": false, "3a": false, "-3": false} {
-		if got := isAttributeID(key); got != want {
-			t.Errorf("isAttributeID(%q) = %v, want %v", key, got, want)
-		}
 	}
 }

@@ -107,7 +107,7 @@ func (d *contactsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		key = cfg.DuplicateKey.ValueString()
 	}
 	include := cfg.IncludeContacts.IsNull() || cfg.IncludeContacts.ValueBool()
-	name, ok, err := d.data.attributes.nameOf(ctx, key)
+	name, ok, err := d.data.contacts.Attributes.NameOf(ctx, key)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to read the account's contact attributes", err, nil)
 		return
@@ -130,7 +130,7 @@ func (d *contactsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	err = d.data.client.EachContactPage(ctx, listID, 0, func(page []client.Contact) error {
 		for _, c := range page {
 			count++
-			named, err := d.data.attributes.byName(ctx, c.Properties)
+			named, err := d.data.contacts.Attributes.ByName(ctx, c.Properties)
 			if err != nil {
 				return err
 			}

@@ -2,23 +2,21 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // How rms_list_contacts writes: up to batch_threshold changed contacts by
-// single calls, run side by side (at most listContactsConcurrency at once;
+// single calls, run side by side (at most contactsync.WriteConcurrency at once;
 // the provider's max_requests_per_second caps them further); above it, by
 // import batches for what an import can do, and single calls for the rest:
 //
@@ -35,10 +33,6 @@ import (
 // configured (the single-call part, and anything a batch could not do) is
 // written by single calls: the result is checked, not assumed.
 
-// listContactsConcurrency bounds the single calls in flight, as Terraform's
-// own parallelism (10) bounds resources.
-const listContactsConcurrency = 8
-
 // defaultBatchThreshold is batch_threshold's default.
 const defaultBatchThreshold = 100
 
@@ -53,32 +47,14 @@ type contactWriter struct {
 // writeSingles applies changes by single calls, side by side. It returns
 // the ids whose change failed, and reports each failure (the first few in
 // full).
-func (w *contactWriter) writeSingles(ctx context.Context, changes []contactChange, diags *diag.Diagnostics) map[string]bool {
-	var mu sync.Mutex
-	failed := map[string]bool{}
-	var errs []string
-	work := make(chan contactChange)
-	var wg sync.WaitGroup
-	for range min(listContactsConcurrency, len(changes)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ch := range work {
-				if err := w.writeOne(ctx, ch); err != nil {
-					mu.Lock()
-					failed[ch.ID] = true
-					errs = append(errs, fmt.Sprintf("contact %q: %s", ch.ID, describeAPIError(err)))
-					mu.Unlock()
-				}
-			}
-		}()
+func (w *contactWriter) writeSingles(ctx context.Context, changes []contactsync.Change, diags *diag.Diagnostics) map[string]bool {
+	failures := w.data.contacts.WriteSingles(ctx, w.listID, changes)
+	failed := make(map[string]bool, len(failures))
+	errs := make([]string, 0, len(failures))
+	for _, f := range failures {
+		failed[f.ID] = true
+		errs = append(errs, fmt.Sprintf("contact %q: %s", f.ID, describeAPIError(f.Err)))
 	}
-	for _, ch := range changes {
-		w.data.contacts.wrote(w.listID, ch.ID)
-		work <- ch
-	}
-	close(work)
-	wg.Wait()
 	if len(errs) > 0 {
 		shown := errs[:min(len(errs), 5)]
 		diags.AddError("Unable to write some contacts",
@@ -86,81 +62,6 @@ func (w *contactWriter) writeSingles(ctx context.Context, changes []contactChang
 				len(errs), len(changes), w.listID, strings.Join(shown, "\n\n")))
 	}
 	return failed
-}
-
-// writeOne makes one contact as its change says.
-func (w *contactWriter) writeOne(ctx context.Context, ch contactChange) error {
-	c := w.data.client
-	if ch.Unsubscribe {
-		_, err := c.SetSubscriptionStatus(ctx, w.listID, ch.ID, client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
-		if errors.Is(err, client.ErrNotFound) {
-			return nil // gone meanwhile: nothing to unsubscribe
-		}
-		return err
-	}
-	if ch.Create {
-		// CreateContactOnce adopts a contact an unanswered create made,
-		// and refuses one that existed before: never a contact twice.
-		_, err := c.CreateContactOnce(ctx, w.listID, client.ContactInput{
-			OriginalID: ch.ID, Properties: ch.Set, Status: ch.Status.Status, MobileStatus: ch.Status.MobileStatus,
-		})
-		if !errors.Is(err, client.ErrConflict) {
-			return err
-		}
-		// It appeared since the listing: update it instead. Its statuses
-		// are written only when the create asked for UNSUBSCRIBED (always
-		// allowed); a SUBSCRIBED would need the consent rule, which the
-		// next plan applies with the contact listed.
-		tflog.Info(ctx, "contact appeared since the listing; updating it", map[string]any{"list_id": w.listID, "original_id": ch.ID})
-		ch.Create = false
-		if ch.Status.Status != client.StatusUnsubscribed {
-			ch.Status.Status = ""
-		}
-		if ch.Status.MobileStatus != client.StatusUnsubscribed {
-			ch.Status.MobileStatus = ""
-		}
-	}
-	if len(ch.Set) > 0 || len(ch.Remove) > 0 {
-		patch := pointerMap(ch.Set)
-		for _, k := range ch.Remove {
-			patch[k] = nil
-		}
-		if _, err := c.UpdateContactProperties(ctx, w.listID, ch.ID, patch); err != nil {
-			return err
-		}
-	}
-	if ch.Status != (client.SubscriptionStatus{}) {
-		if _, err := c.SetSubscriptionStatus(ctx, w.listID, ch.ID, ch.Status); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// importPlan splits changes for the batches: the ADD rows, the ids of the
-// UNSUBSCRIBE import, and which contacts the ADD import creates.
-func importPlan(changes []contactChange) (add []contactChange, unsubscribe []string, created map[string]bool) {
-	created = map[string]bool{}
-	for _, ch := range changes {
-		switch {
-		case ch.Unsubscribe:
-			unsubscribe = append(unsubscribe, ch.ID)
-		case ch.Create:
-			if ch.Status.Status == client.StatusUnsubscribed || ch.Status.MobileStatus == client.StatusUnsubscribed {
-				continue // must start unsubscribed: a single call
-			}
-			add = append(add, ch)
-			created[ch.ID] = true
-		default:
-			if len(ch.Set) > 0 {
-				add = append(add, contactChange{ID: ch.ID, Set: ch.Set})
-			}
-			if ch.Status.Status == client.StatusUnsubscribed {
-				unsubscribe = append(unsubscribe, ch.ID)
-			}
-		}
-	}
-	return add, unsubscribe, created
 }
 
 // runImport runs one import of the generated file and waits for its batch.

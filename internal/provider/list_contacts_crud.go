@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -33,8 +34,8 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	// replaced object's consent record; a deposed object's destroy
 	// (create_before_destroy) will find this create and let the list be.
 	listID := plan.ListID.ValueString()
-	applied, _ := r.data.provenance.takeCarried(listID)
-	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied.forInput(plan.isFile()), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
+	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied.ForInput(plan.isFile()), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -63,7 +64,7 @@ func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRe
 // computed attributes as the apply leaves them. prior is the contacts map
 // of the state (removals); applied and pending are what earlier applies
 // left in private state (the consent record, batches not seen finish).
-func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior types.Map, applied appliedRecord, pending []string, private privateSetter,
+func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior types.Map, applied contactsync.Record, pending []string, private privateSetter,
 	creating bool, timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -80,7 +81,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	// an inconsistent result: refuse before anything is written, as
 	// rms_list_import does.
 	if plan.isFile() {
-		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, desiredDigest(desired.Contacts, desired.Columns)); err != nil {
+		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, contactsync.DesiredDigest(desired.Contacts, desired.Columns)); err != nil {
 			diags.AddAttributeError(path.Root("source_file"), "Source file changed after the plan", err.Error())
 			return
 		}
@@ -91,7 +92,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	out.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
 	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
 	if plan.isFile() {
-		out.DesiredSHA256 = types.StringValue(desiredDigest(desired.Contacts, desired.Columns))
+		out.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired.Contacts, desired.Columns))
 		out.ServiceSHA256 = types.StringValue("")
 	}
 	out.UnmanagedSubscribed = types.Int64Value(0)
@@ -115,28 +116,28 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		pending = pending[1:]
 	}
 
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if err != nil {
 		r.listError(diags, listID, err)
 		save()
 		return
 	}
-	applied.prune(service)
+	applied.Prune(service)
 	if creating {
 		r.takeReleased(listID, service, &applied)
 	}
-	opts := diffOptions{Applied: applied.lookup, Restore: applied.restore, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
-	diff := diffContacts(desired.Contacts, service, opts)
+	opts := contactsync.Options{Applied: applied.Lookup, Restore: applied.Restore, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
+	diff := contactsync.Compare(desired.Contacts, service, opts)
 	// Terraform's own unsubscriptions are recorded before they are made,
 	// so that an apply cut short mid-way still knows them: a record of an
 	// unsubscription that did not happen is pruned by the next apply.
 	for _, ch := range diff.Changes {
 		if ch.Unsubscribe {
-			applied.release(ch.ID, service[ch.ID])
+			applied.Release(ch.ID, service[ch.ID])
 		}
 	}
 	diags.Append(writeJSONKey(ctx, private, privateApplied, applied)...)
-	add, change, unsub := diff.counts()
+	add, change, unsub := diff.Counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
 	if !r.guardExclusiveApply(plan, service, diff, diags) {
 		if !creating { // a failed create leaves nothing in the state (no taint, no destroy)
@@ -146,39 +147,39 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	}
 
 	if int64(len(diff.Changes)) > plan.BatchThreshold.ValueInt64() {
-		rows, unsubscribe, created := importPlan(diff.Changes)
+		rows, unsubscribe, created := contactsync.ImportPlan(diff.Changes)
 		started := func(id string) {
 			pending = append(pending, id)
 			diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
 		}
-		if len(rows) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return writeAddImport(f, rows) }, started, diags) {
+		if len(rows) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return contactsync.WriteAddImport(f, rows) }, started, diags) {
 			save()
 			return
 		}
-		if len(unsubscribe) > 0 && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return writeUnsubscribeImport(f, unsubscribe) }, started, diags) {
+		if len(unsubscribe) > 0 && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, unsubscribe) }, started, diags) {
 			save()
 			return
 		}
 		pending = nil
 		// What the imports did is read back, not assumed: the rest (and
 		// anything an import left undone) goes by single calls.
-		if service, err = listService(ctx, r.data, listID); err != nil {
+		if service, err = r.data.contacts.List(ctx, listID); err != nil {
 			w.readBackFailed(diags, err)
 			save()
 			return
 		}
 		opts.Fresh = created
-		diff = diffContacts(desired.Contacts, service, opts)
+		diff = contactsync.Compare(desired.Contacts, service, opts)
 	}
 	failed := w.writeSingles(ctx, diff.Changes, diags)
 	if creating {
-		r.data.provenance.create(listID, heldBack(desired.Contacts, service, applied))
+		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired.Contacts, service, applied))
 	}
 
 	// The applied statuses: what this apply wanted, except for contacts
 	// whose write failed, which keep what was recorded before.
-	next := appliedRecord{File: plan.isFile(), Released: maps.Clone(applied.Released)}
-	next.record(desired.Contacts)
+	next := contactsync.Record{File: plan.isFile(), Released: maps.Clone(applied.Released)}
+	next.NoteApplied(desired.Contacts)
 	for id := range failed {
 		if st, ok := applied.Contacts[id]; ok {
 			next.Contacts[id] = st
@@ -194,13 +195,13 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		out.ServiceSHA256 = out.DesiredSHA256
 	}
 	if !plan.Exclusive.ValueBool() {
-		n := unmanagedSubscribed(service, namedSet(desired.Contacts))
+		n := contactsync.UnmanagedSubscribed(service, namedSet(desired.Contacts))
 		out.UnmanagedSubscribed = types.Int64Value(int64(n))
 	}
 	if len(diff.OptedOut) > 0 {
 		diags.AddWarning("Opt-outs honoured",
 			fmt.Sprintf("%d contacts of list %s opted out outside Terraform and were not re-subscribed, though the configuration says SUBSCRIBED: %s. "+
-				"Set allow_resubscribe = true only if they agreed to be re-subscribed.", len(diff.OptedOut), listID, firstNames(diff.OptedOut[:min(len(diff.OptedOut), maxNamedInWarning)], len(diff.OptedOut))))
+				"Set allow_resubscribe = true only if they agreed to be re-subscribed.", len(diff.OptedOut), listID, firstNames(diff.OptedOut[:min(len(diff.OptedOut), contactsync.MaxNamedInWarning)], len(diff.OptedOut))))
 	}
 	save()
 }
@@ -210,14 +211,14 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 // not hand them over): the diff then gives them the status the input says,
 // or the one they had before, and the consent rule does not take
 // Terraform's own unsubscribing for their opt-out.
-func (r *listContactsResource) takeReleased(listID string, service map[string]serviceContact, applied *appliedRecord) {
+func (r *listContactsResource) takeReleased(listID string, service map[string]contactsync.ServiceContact, applied *contactsync.Record) {
 	for id := range service {
-		st, ok := r.data.released.take(listID, id)
+		st, ok := r.data.contacts.Released.Take(listID, id)
 		if !ok {
 			continue
 		}
 		delete(applied.Released, id) // the statuses before this run's destroy are the ones to restore
-		applied.release(id, serviceContact{Email: st.Status, Mobile: st.MobileStatus})
+		applied.Release(id, contactsync.ServiceContact{Email: st.Status, Mobile: st.MobileStatus})
 	}
 }
 
@@ -241,7 +242,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	listID := state.ListID.ValueString()
 	ident := listContactsIdentity{ListID: state.ListID}
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
 		removeGone(ctx, resp, ident)
@@ -251,10 +252,10 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
 		return
 	}
-	r.data.listContacts.put(listID, service)
+	r.data.contacts.Snapshots.Put(listID, service)
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
-	r.data.provenance.refresh(listID, applied)
+	r.data.contacts.Provenance.Refresh(listID, applied)
 	allow := state.AllowResubscribe.ValueBool()
 	var named func(string) bool
 	if state.isFile() {
@@ -265,7 +266,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 			resp.Diagnostics.AddWarning("Source file not readable at refresh", fmt.Sprintf("%s; service_sha256 keeps its last value.", d.Errors()[0].Detail()))
 			named = func(string) bool { return false }
 		} else {
-			state.ServiceSHA256 = types.StringValue(serviceDigest(desired.Contacts, desired.Columns, service, applied.lookup, allow))
+			state.ServiceSHA256 = types.StringValue(contactsync.ServiceDigest(desired.Contacts, desired.Columns, service, applied.Lookup, allow))
 			named = namedSet(desired.Contacts)
 		}
 	} else {
@@ -274,7 +275,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		keys, _ := contactEntries(ctx, state.Contacts)
 		named = func(id string) bool { _, ok := keys[id]; return ok }
 	}
-	n := unmanagedSubscribed(service, named)
+	n := contactsync.UnmanagedSubscribed(service, named)
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.ID = types.StringValue(listID)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
@@ -307,7 +308,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it managed; they were left as they are: %s", listID, d.Errors()[0].Detail()))
 		return
 	}
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if client.IsNotFound(err) {
 		return // the list is gone, and its contacts with it
 	}
@@ -315,22 +316,22 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
 		return
 	}
-	var targets []contactChange
+	var targets []contactsync.Change
 	var emails []string
 	for _, w := range desired.Contacts {
 		s, ok := service[w.ID]
-		if !ok || !s.subscribedOnSomeChannel() {
+		if !ok || !s.SubscribedOnSomeChannel() {
 			continue
 		}
-		r.data.released.add(listID, w.ID, client.SubscriptionStatus{Status: s.Email, MobileStatus: s.Mobile})
-		targets = append(targets, contactChange{ID: w.ID, Unsubscribe: true})
+		r.data.contacts.Released.Add(listID, w.ID, client.SubscriptionStatus{Status: s.Email, MobileStatus: s.Mobile})
+		targets = append(targets, contactsync.Change{ID: w.ID, Unsubscribe: true})
 		if s.Email != client.StatusUnsubscribed {
 			emails = append(emails, w.ID)
 		}
 	}
 	wr := &contactWriter{data: r.data, listID: listID, timeout: timeout}
 	if int64(len(targets)) > state.BatchThreshold.ValueInt64() {
-		if len(emails) > 0 && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return writeUnsubscribeImport(f, emails) }, func(string) {}, &resp.Diagnostics) {
+		if len(emails) > 0 && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, emails) }, func(string) {}, &resp.Diagnostics) {
 			resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state, and the next destroy tries again.")
 			return
 		}
@@ -338,7 +339,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		mobile := targets[:0]
 		for _, t := range targets {
 			if service[t.ID].Mobile != client.StatusUnsubscribed {
-				mobile = append(mobile, contactChange{ID: t.ID, Status: client.SubscriptionStatus{MobileStatus: client.StatusUnsubscribed}})
+				mobile = append(mobile, contactsync.Change{ID: t.ID, Status: client.SubscriptionStatus{MobileStatus: client.StatusUnsubscribed}})
 			}
 		}
 		targets = mobile
@@ -359,12 +360,12 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
 	if note, ok := readTakeover(ctx, planned); ok {
 		if note.Applied != nil && note.ListID == listID {
-			r.data.provenance.carry(listID, *note.Applied)
+			r.data.contacts.Provenance.Carry(listID, *note.Applied)
 		}
 		tflog.Info(ctx, "replacement: the new object takes the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID, "new_list_id": note.ListID})
 		return true
 	}
-	held, ok := r.data.provenance.createdInRun(listID)
+	held, ok := r.data.contacts.Provenance.CreatedInRun(listID)
 	if !ok {
 		return false
 	}
@@ -374,41 +375,19 @@ func (r *listContactsResource) handOver(ctx context.Context, planned privateGett
 	}
 	old, d := readListApplied(ctx, planned, file)
 	diags.Append(d...)
-	service, err := listService(ctx, r.data, listID)
+	service, err := r.data.contacts.List(ctx, listID)
 	if err != nil {
 		addAPIError(diags, "Unable to read the contacts of list "+listID+" to give back the statuses Terraform took", err, nil)
 		return true
 	}
-	var changes []contactChange
-	for id, st := range givenBack(held, old, service) {
-		changes = append(changes, contactChange{ID: id, Status: st})
+	var changes []contactsync.Change
+	for id, st := range contactsync.GivenBack(held, old, service) {
+		changes = append(changes, contactsync.Change{ID: id, Status: st})
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].ID < changes[j].ID })
 	w := &contactWriter{data: r.data, listID: listID}
 	w.writeSingles(ctx, changes, diags)
 	return true
-}
-
-// heldBack are the named contacts the service shows UNSUBSCRIBED on a
-// channel the input wants SUBSCRIBED or leaves to the service, and that the
-// consent record cannot account for (a create without the old object's
-// record): a deposed destroy of the same run may know better (givenBack).
-func heldBack(desired []desiredContact, service map[string]serviceContact, applied appliedRecord) map[string][2]string {
-	out := map[string][2]string{}
-	for _, w := range desired {
-		s, ok := service[w.ID]
-		if !ok {
-			continue
-		}
-		ae, am := applied.lookup(w.ID)
-		held := func(want, applied, have string) bool {
-			return have == client.StatusUnsubscribed && want != client.StatusUnsubscribed && applied != client.StatusUnsubscribed
-		}
-		if held(w.Email, ae, s.Email) || held(w.Mobile, am, s.Mobile) {
-			out[w.ID] = [2]string{w.Email, w.Mobile}
-		}
-	}
-	return out
 }
 
 // ImportState takes the list id, as `terraform import` string or as

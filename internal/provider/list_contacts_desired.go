@@ -13,12 +13,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // desiredSet is what a model wants: the contacts sorted by id, and for a
 // file the attribute columns the digests cover.
 type desiredSet struct {
-	Contacts []desiredContact
+	Contacts []contactsync.Desired
 	Columns  []string
 }
 
@@ -29,7 +30,7 @@ type desiredSet struct {
 func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (desiredSet, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if m.isFile() {
-		fc, err := readSourceFile(ctx, m.fileOptions(), r.data.attributes)
+		fc, err := contactsync.ReadSourceFile(ctx, m.fileOptions(), r.data.contacts.Attributes)
 		if err != nil {
 			diags.AddAttributeError(path.Root("source_file"), sourceFileErrorSummary(err), err.Error())
 			return desiredSet{}, diags
@@ -43,13 +44,13 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 	if diags.HasError() {
 		return desiredSet{}, diags
 	}
-	out := desiredSet{Contacts: make([]desiredContact, 0, len(want))}
+	out := desiredSet{Contacts: make([]contactsync.Desired, 0, len(want))}
 	for id, e := range want {
-		w := desiredContact{ID: id, Props: map[string]string{}, Email: knownString(e.EmailStatus), Mobile: knownString(e.MobileStatus)}
+		w := contactsync.Desired{ID: id, Props: map[string]string{}, Email: knownString(e.EmailStatus), Mobile: knownString(e.MobileStatus)}
 		props, d := stringMap(ctx, e.Properties)
 		diags.Append(d...)
 		keyOf := make(map[string]string, len(props)) // attribute name -> the key that set it
-		for _, k := range idsOf(props) {
+		for _, k := range contactsync.SortedKeys(props) {
 			name, err := r.resolveKey(ctx, k)
 			if err != nil {
 				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), "Unknown contact attribute", err.Error())
@@ -87,7 +88,7 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 
 // resolveKey is the attribute name of a property key (a name, or an id).
 func (r *listContactsResource) resolveKey(ctx context.Context, key string) (string, error) {
-	name, ok, err := r.data.attributes.nameOf(ctx, key)
+	name, ok, err := r.data.contacts.Attributes.NameOf(ctx, key)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("reading the account's contact attributes: %s", describeAPIError(err))
@@ -109,10 +110,10 @@ func contactEntries(ctx context.Context, m types.Map) (map[string]listContactEnt
 
 // refreshedEntries is the contacts map a refresh records: for each key of
 // prior the contact as the service holds it (properties under prior's key
-// form, statuses where prior manages them, through effectiveStatus); a key
+// form, statuses where prior manages them, through contactsync.EffectiveStatus); a key
 // whose contact the list no longer has is left out, so the plan adds it
 // again.
-func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service map[string]serviceContact, applied appliedRecord, allow bool) (types.Map, diag.Diagnostics) {
+func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service map[string]contactsync.ServiceContact, applied contactsync.Record, allow bool) (types.Map, diag.Diagnostics) {
 	entries, diags := contactEntries(ctx, prior)
 	if diags.HasError() || prior.IsNull() || prior.IsUnknown() {
 		return prior, diags
@@ -123,16 +124,16 @@ func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types
 		if !ok {
 			continue
 		}
-		props, d := managedProperties(ctx, r.data.attributes, have.Props, e.Properties)
+		props, d := managedProperties(ctx, r.data.contacts.Attributes, have.Props, e.Properties)
 		diags.Append(d...)
 		props = keepEmptyValues(props, e.Properties)
-		ae, am := applied.lookup(id)
+		ae, am := applied.Lookup(id)
 		email, mobile := e.EmailStatus, e.MobileStatus
 		if !email.IsNull() {
-			email = types.StringValue(effectiveStatus(email.ValueString(), ae, have.Email, allow))
+			email = types.StringValue(contactsync.EffectiveStatus(email.ValueString(), ae, have.Email, allow))
 		}
 		if !mobile.IsNull() {
-			mobile = types.StringValue(effectiveStatus(mobile.ValueString(), am, have.Mobile, allow))
+			mobile = types.StringValue(contactsync.EffectiveStatus(mobile.ValueString(), am, have.Mobile, allow))
 		}
 		v, d := types.ObjectValue(listContactEntryType.AttrTypes, map[string]attr.Value{
 			"properties": props, "email_status": email, "mobile_status": mobile,

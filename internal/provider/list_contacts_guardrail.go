@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // The guardrail on mass unsubscription for rms_list_contacts: what
@@ -27,14 +28,14 @@ func (r *listContactsResource) limits(m listContactsModel) unsubscribeLimits {
 }
 
 // exclusiveCount is what an exclusive diff unsubscribes out of the list.
-func exclusiveCount(listID string, listSize int, diff contactDiff) unsubscribeCount {
-	_, _, unsub := diff.counts()
+func exclusiveCount(listID string, listSize int, diff contactsync.Diff) unsubscribeCount {
+	_, _, unsub := diff.Counts()
 	return unsubscribeCount{ListID: listID, Count: unsub, ListSize: listSize, What: "exclusive = true"}
 }
 
 // guardExclusivePlan checks a plan's exclusive unsubscriptions, counted
 // from the refresh's listing.
-func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, service map[string]serviceContact, diff contactDiff, diags *diag.Diagnostics) {
+func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, service map[string]contactsync.ServiceContact, diff contactsync.Diff, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() || !plan.limitsKnown() {
 		return
 	}
@@ -45,7 +46,7 @@ func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, servic
 // listing: a create (nothing was refreshed) lists the list once, statuses
 // only; a plan whose refresh was skipped, or the final plan of an apply,
 // says it did not count (the apply checks before it writes).
-func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan listContactsModel, state *listContactsModel, desired []desiredContact, changed bool, diags *diag.Diagnostics) {
+func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan listContactsModel, state *listContactsModel, desired []contactsync.Desired, changed bool, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() {
 		return
 	}
@@ -56,14 +57,14 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan 
 		}
 		return
 	}
-	service, err := listStatuses(ctx, r.data.client, listID)
+	service, err := contactsync.ListStatuses(ctx, r.data.client, listID)
 	if err != nil {
 		// A list that is not there or not readable: the apply reports it.
 		tflog.Info(ctx, "guardrail: list not read at plan", map[string]any{"list_id": listID, "error": err.Error()})
 		warnUncounted(diags, "exclusive = true on list "+listID, "reading the list failed: "+err.Error())
 		return
 	}
-	diff := diffContacts(desired, service, diffOptions{Exclusive: true})
+	diff := contactsync.Compare(desired, service, contactsync.Options{Exclusive: true})
 	r.guardExclusivePlan(plan, service, diff, diags)
 }
 
@@ -78,7 +79,7 @@ func warnExclusiveUnknown(plan listContactsModel, diags *diag.Diagnostics) {
 // guardExclusiveApply is the apply's own check, on the listing it writes
 // from: counts can change between plan and apply, and a plan may not have
 // counted at all. It reports whether the apply may write.
-func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, service map[string]serviceContact, diff contactDiff, diags *diag.Diagnostics) bool {
+func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, service map[string]contactsync.ServiceContact, diff contactsync.Diff, diags *diag.Diagnostics) bool {
 	if !plan.Exclusive.ValueBool() {
 		return true
 	}
@@ -110,14 +111,14 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 		fallback()
 		return
 	}
-	service, listed := r.data.listContacts.take(listID)
+	service, listed := r.data.contacts.Snapshots.Take(listID)
 	if !listed {
 		if !l.userSet() {
 			fallback()
 			return
 		}
 		var err error
-		if service, err = listStatuses(ctx, r.data.client, listID); err != nil {
+		if service, err = contactsync.ListStatuses(ctx, r.data.client, listID); err != nil {
 			if client.IsNotFound(err) {
 				fallback() // the list is gone: destroy has nothing to unsubscribe
 				return
@@ -135,7 +136,7 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 	}
 	n := 0
 	for _, w := range desired.Contacts {
-		if s, ok := service[w.ID]; ok && s.subscribedOnSomeChannel() {
+		if s, ok := service[w.ID]; ok && s.SubscribedOnSomeChannel() {
 			n++
 		}
 	}

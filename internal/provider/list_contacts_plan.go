@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // ModifyPlan plans the computed attributes and says, in a warning, what an
@@ -59,7 +61,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
 	plan.DesiredSHA256, plan.ServiceSHA256 = types.StringNull(), types.StringNull()
 	if plan.isFile() {
-		plan.DesiredSHA256 = types.StringValue(desiredDigest(desired.Contacts, desired.Columns))
+		plan.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired.Contacts, desired.Columns))
 	}
 	changed := listContactsChanged(plan, state)
 	switch {
@@ -79,7 +81,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 
-	service, listed := r.data.listContacts.take(plan.ListID.ValueString())
+	service, listed := r.data.contacts.Snapshots.Take(plan.ListID.ValueString())
 	if !listed {
 		if changed && state != nil && plan.isFile() {
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
@@ -90,7 +92,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
-	diff := diffContacts(desired.Contacts, service, diffOptions{Applied: applied.lookup, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()})
+	diff := contactsync.Compare(desired.Contacts, service, contactsync.Options{Applied: applied.Lookup, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()})
 	if msg := planSummary(diff, plan.isFile()); msg != "" {
 		resp.Diagnostics.AddWarning("Contacts of list "+plan.ListID.ValueString()+" to change", msg)
 	}
@@ -102,11 +104,11 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 // destroy half finds the note and unsubscribes nobody. A create that
 // replaces nothing never shows the note to anyone.
 func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
-	note := takeoverNote{}
+	note := contactsync.TakeoverNote{}
 	if !plan.ListID.IsUnknown() {
 		note.ListID = plan.ListID.ValueString()
 		if r.data != nil {
-			if rec, ok := r.data.provenance.takeRefreshed(note.ListID); ok {
+			if rec, ok := r.data.contacts.Provenance.TakeRefreshed(note.ListID); ok {
 				note.Applied = &rec
 			}
 		}
@@ -139,24 +141,24 @@ func listContactsChanged(plan listContactsModel, state *listContactsModel) bool 
 // nothing the plan's own diff does not show. A map input's additions and
 // changes are in Terraform's diff per key, so only its unsubscriptions and
 // honoured opt-outs are described.
-func planSummary(diff contactDiff, file bool) string {
-	add, change, unsub := diff.counts()
+func planSummary(diff contactsync.Diff, file bool) string {
+	add, change, unsub := diff.Counts()
 	var parts []string
-	named := func(n int, keep func(contactChange) bool) string {
-		return firstNames(diff.firstIDs(maxNamedInWarning, keep), n)
+	named := func(n int, keep func(contactsync.Change) bool) string {
+		return firstNames(diff.FirstIDs(contactsync.MaxNamedInWarning, keep), n)
 	}
 	if file && add > 0 {
-		parts = append(parts, fmt.Sprintf("%d to add: %s", add, named(add, func(c contactChange) bool { return c.Create })))
+		parts = append(parts, fmt.Sprintf("%d to add: %s", add, named(add, func(c contactsync.Change) bool { return c.Create })))
 	}
 	if file && change > 0 {
-		parts = append(parts, fmt.Sprintf("%d to change: %s", change, named(change, func(c contactChange) bool { return !c.Create && !c.Unsubscribe })))
+		parts = append(parts, fmt.Sprintf("%d to change: %s", change, named(change, func(c contactsync.Change) bool { return !c.Create && !c.Unsubscribe })))
 	}
 	if unsub > 0 {
-		parts = append(parts, fmt.Sprintf("%d to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): %s", unsub, named(unsub, func(c contactChange) bool { return c.Unsubscribe })))
+		parts = append(parts, fmt.Sprintf("%d to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): %s", unsub, named(unsub, func(c contactsync.Change) bool { return c.Unsubscribe })))
 	}
 	if len(diff.OptedOut) > 0 {
 		parts = append(parts, fmt.Sprintf("%d opted out outside Terraform and stay unsubscribed though the configuration says SUBSCRIBED (set allow_resubscribe only if they agreed): %s",
-			len(diff.OptedOut), firstNames(diff.OptedOut[:min(len(diff.OptedOut), maxNamedInWarning)], len(diff.OptedOut))))
+			len(diff.OptedOut), firstNames(diff.OptedOut[:min(len(diff.OptedOut), contactsync.MaxNamedInWarning)], len(diff.OptedOut))))
 	}
 	if len(parts) == 0 {
 		return ""

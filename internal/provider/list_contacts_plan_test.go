@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // wantParts fails t for each part msg does not contain.
@@ -33,28 +34,28 @@ func wantParts(t *testing.T, msg string, parts ...string) {
 func TestPlanSummary(t *testing.T) {
 	lastSubscribed := func(string) (string, string) { return sub, sub }
 	// 12 new contacts n-00..n-11 and 2 changed c-1, c-2.
-	var desired []desiredContact
-	service := map[string]serviceContact{}
+	var desired []contactsync.Desired
+	service := map[string]contactsync.ServiceContact{}
 	for i := range 2 {
 		id := fmt.Sprintf("c-%d", i+1)
-		desired = append(desired, desiredContact{ID: id, Props: map[string]string{"email": id + "@new"}})
-		service[id] = serviceContact{Props: map[string]string{"email": id + "@old"}, Email: sub, Mobile: sub}
+		desired = append(desired, contactsync.Desired{ID: id, Props: map[string]string{"email": id + "@new"}})
+		service[id] = contactsync.ServiceContact{Props: map[string]string{"email": id + "@old"}, Email: sub, Mobile: sub}
 	}
 	for i := range 12 {
-		desired = append(desired, desiredContact{ID: fmt.Sprintf("n-%02d", i), Props: map[string]string{"email": "n@x"}})
+		desired = append(desired, contactsync.Desired{ID: fmt.Sprintf("n-%02d", i), Props: map[string]string{"email": "n@x"}})
 	}
-	optedOut := []desiredContact{{ID: "o-1", Props: map[string]string{}, Email: sub}, {ID: "o-2", Props: map[string]string{}, Email: sub}}
-	optedOutService := map[string]serviceContact{"o-1": {Email: unsub, Mobile: sub}, "o-2": {Email: unsub, Mobile: sub}}
-	unnamed := map[string]serviceContact{
+	optedOut := []contactsync.Desired{{ID: "o-1", Props: map[string]string{}, Email: sub}, {ID: "o-2", Props: map[string]string{}, Email: sub}}
+	optedOutService := map[string]contactsync.ServiceContact{"o-1": {Email: unsub, Mobile: sub}, "o-2": {Email: unsub, Mobile: sub}}
+	unnamed := map[string]contactsync.ServiceContact{
 		"x-1": {Email: sub, Mobile: sub}, "x-2": {Email: unsub, Mobile: sub}, "x-3": {Email: sub, Mobile: unsub},
 		"x-gone": {Email: unsub, Mobile: unsub}, // already unsubscribed on both: nothing to do
 	}
 
 	cases := []struct {
 		name    string
-		desired []desiredContact
-		service map[string]serviceContact
-		opts    diffOptions
+		desired []contactsync.Desired
+		service map[string]contactsync.ServiceContact
+		opts    contactsync.Options
 		file    bool
 		want    []string // parts, in this order
 		not     []string
@@ -72,28 +73,28 @@ func TestPlanSummary(t *testing.T) {
 			want: nil,
 		},
 		{
-			name: "exclusive: count and first ids of the unsubscriptions", service: unnamed, opts: diffOptions{Exclusive: true},
+			name: "exclusive: count and first ids of the unsubscriptions", service: unnamed, opts: contactsync.Options{Exclusive: true},
 			want: []string{`3 to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): "x-1", "x-2", "x-3".`},
 			not:  []string{"x-gone"},
 		},
 		{
-			name: "opt-outs honoured", desired: optedOut, service: optedOutService, opts: diffOptions{Applied: lastSubscribed},
+			name: "opt-outs honoured", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed},
 			want: []string{`2 opted out outside Terraform and stay unsubscribed though the configuration says SUBSCRIBED (set allow_resubscribe only if they agreed): "o-1", "o-2".`},
 		},
 		{
-			name: "opt-outs honoured, file", desired: optedOut, service: optedOutService, opts: diffOptions{Applied: lastSubscribed}, file: true,
+			name: "opt-outs honoured, file", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed}, file: true,
 			want: []string{`2 opted out outside Terraform`},
 			not:  []string{"to change"},
 		},
 		{
-			name: "allow_resubscribe: no opt-out named", desired: optedOut, service: optedOutService, opts: diffOptions{Applied: lastSubscribed, AllowResubscribe: true}, file: true,
+			name: "allow_resubscribe: no opt-out named", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, AllowResubscribe: true}, file: true,
 			want: []string{`2 to change: "o-1", "o-2"`},
 			not:  []string{"opted out"},
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := planSummary(diffContacts(c.desired, c.service, c.opts), c.file)
+			got := planSummary(contactsync.Compare(c.desired, c.service, c.opts), c.file)
 			if len(c.want) == 0 {
 				if got != "" {
 					t.Fatalf("planSummary = %q, want none", got)
@@ -124,10 +125,10 @@ func TestPlanSummary(t *testing.T) {
 // listContactsModifyPlan drives the resource's ModifyPlan as the framework
 // calls it: state (nil: create) and plan (nil: destroy), with the listing
 // a refresh of this run would have handed over (nil: none).
-func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed map[string]serviceContact) resource.ModifyPlanResponse {
+func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed map[string]contactsync.ServiceContact) resource.ModifyPlanResponse {
 	t.Helper()
 	ctx := context.Background()
-	r := &listContactsResource{data: &providerData{client: &client.Client{}, attributes: knownAttributes(), listContacts: &listContactsSnapshots{}, provenance: newListProvenance()}}
+	r := &listContactsResource{data: &providerData{client: &client.Client{}, contacts: &contactsync.Run{Attributes: knownAttributes(), Snapshots: &contactsync.Snapshots{}, Provenance: contactsync.NewProvenance()}}}
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
 	value := func(m *listContactsModel) tftypes.Value {
@@ -142,7 +143,7 @@ func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed
 		return st.Raw
 	}
 	if listed != nil {
-		r.data.listContacts.put("42", listed)
+		r.data.contacts.Snapshots.Put("42", listed)
 	}
 	config := plan
 	if config == nil {
@@ -163,8 +164,8 @@ func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed
 
 // knownAttributes is an attribute cache that needs no service: the
 // account has no attribute named originalId (the identity column).
-func knownAttributes() *attributeCache {
-	return &attributeCache{names: map[string]string{}, absent: map[string]bool{"originalId": true}}
+func knownAttributes() *contactsync.Attributes {
+	return contactsync.LoadedAttributes(map[string]string{})
 }
 
 // fileModel is an rms_list_contacts of list 42 reading file.
@@ -187,7 +188,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 	if err := os.WriteFile(file, []byte("originalId,email,email_status\nnew-1,n1@x,\nnew-2,n2@x,\nold,old@new,\nout,out@x,SUBSCRIBED\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	service := map[string]serviceContact{
+	service := map[string]contactsync.ServiceContact{
 		"old":      {Props: map[string]string{"email": "old@old"}, Email: sub, Mobile: sub},
 		"out":      {Props: map[string]string{"email": "out@x"}, Email: unsub, Mobile: sub},
 		"stranger": {Props: map[string]string{"email": "s@x"}, Email: sub, Mobile: sub},

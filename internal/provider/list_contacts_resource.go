@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
@@ -196,7 +197,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Optional:    true,
 				Computed:    true,
 				Default:     int64default.StaticInt64(defaultBatchThreshold),
-				Description: fmt.Sprintf("Up to this many changed contacts an apply writes by single calls (%d at once, within the provider's `max_requests_per_second`); above it, by import batches plus single calls for what imports cannot do. Default `%d`.", listContactsConcurrency, defaultBatchThreshold),
+				Description: fmt.Sprintf("Up to this many changed contacts an apply writes by single calls (%d at once, within the provider's `max_requests_per_second`); above it, by import batches plus single calls for what imports cannot do. Default `%d`.", contactsync.WriteConcurrency, defaultBatchThreshold),
 				Validators:  []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"contact_count": schema.Int64Attribute{
@@ -240,12 +241,12 @@ func (r *listContactsResource) Configure(_ context.Context, req resource.Configu
 // isFile reports whether the model uses a source file.
 func (m listContactsModel) isFile() bool { return !m.SourceFile.IsNull() }
 
-func (m listContactsModel) fileOptions() fileOptions {
-	return fileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}
+func (m listContactsModel) fileOptions() contactsync.FileOptions {
+	return contactsync.FileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}
 }
 
 // namedSet is what the model names, for "unmanaged" counts.
-func namedSet(desired []desiredContact) func(string) bool {
+func namedSet(desired []contactsync.Desired) func(string) bool {
 	set := make(map[string]bool, len(desired))
 	for _, w := range desired {
 		set[w.ID] = true

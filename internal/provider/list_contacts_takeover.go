@@ -3,9 +3,8 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
-	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // A replacement of rms_list_contacts (-replace, a tainted object, a changed
@@ -48,138 +47,18 @@ import (
 // manages: a replacement that moves to another list forgets the old list's
 // contacts, as an update that drops them would.
 
-// privateTakeover is the private-state key of a takeoverNote.
+// privateTakeover is the private-state key of a contactsync.TakeoverNote.
 const privateTakeover = "takeover"
 
-// takeoverNote says that a new rms_list_contacts object takes over from the
-// one this destroy removes. Applied is the consent record the replaced
-// object left, when the plan could read it (its refresh ran in the same
-// provider process as the create plan).
-type takeoverNote struct {
-	ListID  string         `json:"list_id"`
-	Applied *appliedRecord `json:"applied,omitempty"`
-}
-
 // readTakeover returns the takeover note p holds, if any.
-func readTakeover(ctx context.Context, p privateGetter) (takeoverNote, bool) {
-	var note takeoverNote
+func readTakeover(ctx context.Context, p privateGetter) (contactsync.TakeoverNote, bool) {
+	var note contactsync.TakeoverNote
 	if p == nil {
 		return note, false
 	}
 	raw, diags := p.GetKey(ctx, privateTakeover)
 	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &note) != nil {
-		return takeoverNote{}, false
+		return contactsync.TakeoverNote{}, false
 	}
 	return note, true
-}
-
-// listProvenance carries, within one provider run, what consent needs across
-// the two halves of a replacement:
-//
-//   - refreshed: the consent record each refresh read from private state,
-//     for the create plan of a replacement that follows it (the plan and
-//     its refresh share a process; the create plan's own private state is
-//     empty);
-//   - carried: the record a destroy half found in its takeover note, for
-//     the create half that follows it (the framework gives a create no
-//     private state);
-//   - created: the lists a create took over, for a deposed object's destroy
-//     that follows it (create_before_destroy).
-type listProvenance struct {
-	mu        sync.Mutex
-	refreshed map[string]appliedRecord
-	carried   map[string]appliedRecord
-	created   map[string]map[string][2]string
-}
-
-func newListProvenance() *listProvenance {
-	return &listProvenance{refreshed: map[string]appliedRecord{}, carried: map[string]appliedRecord{}, created: map[string]map[string][2]string{}}
-}
-
-func (p *listProvenance) refresh(listID string, rec appliedRecord) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.refreshed[listID] = rec
-}
-
-func (p *listProvenance) takeRefreshed(listID string) (appliedRecord, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	rec, ok := p.refreshed[listID]
-	delete(p.refreshed, listID)
-	return rec, ok
-}
-
-func (p *listProvenance) carry(listID string, rec appliedRecord) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.carried[listID] = rec
-}
-
-func (p *listProvenance) takeCarried(listID string) (appliedRecord, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	rec, ok := p.carried[listID]
-	delete(p.carried, listID)
-	return rec, ok
-}
-
-// create notes that a create of this run took the list over; heldBack
-// are the contacts whose status it could not give without the old object's
-// record, with the statuses the input wants ("" a channel left to the
-// service).
-func (p *listProvenance) create(listID string, heldBack map[string][2]string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.created[listID] = heldBack
-}
-
-// createdInRun reports whether a create of this run took the list over, and
-// hands its held-back contacts to the caller (once).
-func (p *listProvenance) createdInRun(listID string) (map[string][2]string, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	held, ok := p.created[listID]
-	if ok {
-		p.created[listID] = nil
-	}
-	return held, ok
-}
-
-// givenBack is what a deposed object's destroy sends to the contacts a
-// create of the same run held back: per channel, the status the input wants
-// where the old record shows Terraform itself unsubscribed the contact, or,
-// where the input says nothing, the status Terraform's unsubscription took
-// away. Everything else stays as it is (a recipient's own opt-out).
-func givenBack(held map[string][2]string, old appliedRecord, service map[string]serviceContact) map[string]client.SubscriptionStatus {
-	out := map[string]client.SubscriptionStatus{}
-	for id, want := range held {
-		s, ok := service[id]
-		if !ok {
-			continue
-		}
-		oe, om := old.lookup(id)
-		re, rm := old.restore(id)
-		var st client.SubscriptionStatus
-		st.Status = giveBack(want[0], oe, re, s.Email)
-		st.MobileStatus = giveBack(want[1], om, rm, s.Mobile)
-		if st != (client.SubscriptionStatus{}) {
-			out[id] = st
-		}
-	}
-	return out
-}
-
-// giveBack decides one channel for givenBack.
-func giveBack(want, oldApplied, oldBefore, service string) string {
-	if service != client.StatusUnsubscribed {
-		return ""
-	}
-	switch {
-	case want == client.StatusSubscribed && oldApplied == client.StatusUnsubscribed:
-		return want
-	case want == "" && oldBefore != "":
-		return oldBefore
-	}
-	return ""
 }

@@ -11,10 +11,12 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // The import file is checked before an import is created on the service
-// (source_file_checks.go): bytes valid in the declared encoding, and a
+// (contactsync.CheckImportSource): bytes valid in the declared encoding, and a
 // header with the identity column under the declared delimiter. Without the
 // check a file the service refuses fails only after step 1 made an import,
 // and a file in the wrong encoding is imported with replacement characters.
@@ -62,7 +64,7 @@ func checkImportArgs(a listImportArgs, diags *diag.Diagnostics) {
 			return
 		}
 	}
-	opts := fileOptions{Delimiter: a.Delimiter.ValueString(), Encoding: a.Encoding.ValueString(), IdentityColumn: a.IdentityColumn.ValueString()}
+	opts := contactsync.FileOptions{Delimiter: a.Delimiter.ValueString(), Encoding: a.Encoding.ValueString(), IdentityColumn: a.IdentityColumn.ValueString()}
 	attr := importFileAttr(a.File)
 	var r io.Reader
 	switch {
@@ -83,7 +85,7 @@ func checkImportArgs(a listImportArgs, diags *diag.Diagnostics) {
 	default:
 		return // neither: the config validator says so
 	}
-	if err := checkImportSource(r, opts); err != nil {
+	if err := contactsync.CheckImportSource(r, opts); err != nil {
 		diags.AddAttributeError(attr, "Import file refused",
 			err.Error()+"\n\nThe file is checked before the import is created: no import was created.")
 	}

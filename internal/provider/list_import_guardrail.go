@@ -3,14 +3,10 @@ package provider
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -18,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // The guardrail on mass unsubscription for imports, shared by the
@@ -59,7 +56,7 @@ func guardListImport(ctx context.Context, data *providerData, a listImportArgs, 
 		warnUncounted(diags, "The "+typ+" import into list "+listID, err.Error())
 		return true
 	}
-	service, err := listStatuses(ctx, data.client, listID)
+	service, err := contactsync.ListStatuses(ctx, data.client, listID)
 	if err != nil {
 		if client.IsNotFound(err) {
 			return true // the import reports the missing list
@@ -74,7 +71,7 @@ func guardListImport(ctx context.Context, data *providerData, a listImportArgs, 
 
 // countImport counts what an import of the contacts ids does to a list
 // holding service.
-func countImport(typ string, ids map[string]bool, service map[string]serviceContact) unsubscribeCount {
+func countImport(typ string, ids map[string]bool, service map[string]contactsync.ServiceContact) unsubscribeCount {
 	c := unsubscribeCount{ListSize: len(service), Removes: typ == "REPLACE"}
 	switch typ {
 	case "UNSUBSCRIBE":
@@ -97,8 +94,15 @@ func countImport(typ string, ids map[string]bool, service map[string]serviceCont
 // content, as the service reads it: a row with another number of fields
 // than the header, or an empty identity, is a bad row the service skips.
 func importIdentities(a listImportArgs) (map[string]bool, error) {
+	opts := contactsync.FileOptions{Delimiter: a.Delimiter.ValueString(), Encoding: a.Encoding.ValueString(), IdentityColumn: a.IdentityColumn.ValueString()}
+	if opts.Delimiter == "" {
+		opts.Delimiter = importDefaultDelimiter
+	}
+	if opts.Encoding == "" {
+		opts.Encoding = importDefaultEncoding
+	}
 	if a.File.IsNull() {
-		return readImportIdentities(strings.NewReader(a.Content.ValueString()), a)
+		return contactsync.ReadIdentities(strings.NewReader(a.Content.ValueString()), opts)
 	}
 	f, err := os.Open(a.File.ValueString())
 	if errors.Is(err, os.ErrNotExist) {
@@ -108,54 +112,7 @@ func importIdentities(a listImportArgs) (map[string]bool, error) {
 		return nil, fmt.Errorf("reading %s: %w", a.File.ValueString(), err)
 	}
 	defer func() { _ = f.Close() }() // read-only
-	return readImportIdentities(bufio.NewReader(f), a)
-}
-
-func readImportIdentities(r io.Reader, a listImportArgs) (map[string]bool, error) {
-	delim := a.Delimiter.ValueString()
-	if delim == "" {
-		delim = importDefaultDelimiter
-	}
-	encoding := a.Encoding.ValueString()
-	if encoding == "" {
-		encoding = importDefaultEncoding
-	}
-	identity := a.IdentityColumn.ValueString()
-	if identity == "" {
-		identity = "originalId"
-	}
-	cr := csv.NewReader(decodedReader(r, encoding))
-	cr.Comma, _ = utf8.DecodeRuneInString(delim)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("its header row cannot be read: %w", err)
-	}
-	for i := range header {
-		header[i] = strings.TrimSpace(header[i])
-	}
-	idx := slices.Index(header, identity)
-	if idx < 0 {
-		return nil, fmt.Errorf("its header row has no identity column %q under the delimiter %q", identity, delim)
-	}
-	width := len(header)
-	ids := map[string]bool{}
-	for row := 2; ; row++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return ids, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("row %d cannot be read: %w", row, err)
-		}
-		if len(rec) != width {
-			continue
-		}
-		if id := strings.TrimSpace(rec[idx]); id != "" {
-			ids[id] = true
-		}
-	}
+	return contactsync.ReadIdentities(bufio.NewReader(f), opts)
 }
 
 // importGuardrailDescription is the guardrail's paragraph in the import's

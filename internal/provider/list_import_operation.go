@@ -123,7 +123,7 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 	c := data.client
 	// An import changes the list as a whole: from here on, no rms_contact
 	// refresh of this run answers from a listing of it.
-	data.contacts.changedList(run.ListID)
+	data.contacts.Listings.ChangedList(run.ListID)
 	if run.Delimiter == "" {
 		run.Delimiter = importDefaultDelimiter
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
@@ -52,7 +53,7 @@ func TestStartListImport_acceptedWithoutBatchWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	listID := createTestList(t, srv.URL)
-	data := &providerData{client: c, contacts: newContactListings(c, false)}
+	data := &providerData{client: c, contacts: contactsync.NewRun(c, contactsync.RunOptions{})}
 
 	var created string
 	var diags diag.Diagnostics

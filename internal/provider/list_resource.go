@@ -158,7 +158,7 @@ func (r *listResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 	// Its contacts go with it: no refresh of this run may answer from a
 	// listing of them.
-	r.data.contacts.changedList(state.ID.ValueString())
+	r.data.contacts.Listings.ChangedList(state.ID.ValueString())
 	if err := r.data.client.DeleteList(ctx, state.ID.ValueString()); err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to delete list", err, nil)
 	}

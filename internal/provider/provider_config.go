@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 const (
@@ -74,19 +75,10 @@ type providerModel struct {
 type providerData struct {
 	client            *client.Client
 	batchPollInterval time.Duration
-	// attributes caches the account's contact attributes for this run.
-	attributes *attributeCache
-	// released remembers the contacts this run's destroys let go of.
-	released *releasedContacts
-	// contacts shares listings of lists' contacts among this run's
-	// rms_contact refreshes (contact_listing.go).
-	contacts *contactListings
-	// listContacts hands rms_list_contacts' refresh listings to its plans
-	// (list_contacts_listing.go).
-	listContacts *listContactsSnapshots
-	// provenance carries rms_list_contacts' consent records across the
-	// halves of a replacement (list_contacts_takeover.go).
-	provenance *listProvenance
+	// contacts is what the contact resources of this run share: the
+	// attribute cache, the listings, the released contacts and the consent
+	// provenance (internal/contactsync).
+	contacts *contactsync.Run
 	// unsubscribeLimits are the provider block's guardrail limits
 	// (unsubscribe_guardrail.go).
 	unsubscribeLimits providerUnsubscribeLimits
@@ -216,8 +208,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 	})
 	return &providerData{
 		client: c, batchPollInterval: pollInterval,
-		attributes: newAttributeCache(c), released: newReleasedContacts(),
-		contacts: newContactListings(c, contactListingOff), listContacts: &listContactsSnapshots{}, provenance: newListProvenance(),
+		contacts:          contactsync.NewRun(c, contactsync.RunOptions{ListingOff: contactListingOff, Logger: providerLogger{}}),
 		unsubscribeLimits: providerLimitsOf(cfg),
 	}, diags
 }

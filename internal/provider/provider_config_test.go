@@ -124,8 +124,8 @@ func TestNewProviderData(t *testing.T) {
 			if data.batchPollInterval != tc.wantPoll {
 				t.Errorf("poll interval %s, want %s", data.batchPollInterval, tc.wantPoll)
 			}
-			if data.contacts == nil || data.contacts.off != tc.wantListingOff {
-				t.Errorf("contact listing off = %v, want %v", data.contacts != nil && data.contacts.off, tc.wantListingOff)
+			if data.contacts == nil || data.contacts.Listings.Off() != tc.wantListingOff {
+				t.Errorf("contact listing off = %v, want %v", data.contacts != nil && data.contacts.Listings.Off(), tc.wantListingOff)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,8 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // The guardrail on mass unsubscription. An unsubscription is close to
@@ -221,17 +218,3 @@ func formatShare(p float64) string { return strconv.FormatFloat(p, 'f', 1, 64) }
 
 // formatPercent renders a limit the way a user would write it: "10", "12.5".
 func formatPercent(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
-
-// listStatuses reads a list's contacts with one paged listing, statuses
-// only (no attribute names are resolved): what the guardrail needs where
-// no refresh listing is at hand.
-func listStatuses(ctx context.Context, c *client.Client, listID string) (map[string]serviceContact, error) {
-	out := map[string]serviceContact{}
-	err := c.EachContactPage(ctx, listID, client.MaxPageSize, func(page []client.Contact) error {
-		for _, ct := range page {
-			out[ct.OriginalID] = serviceContact{Email: ct.Status, Mobile: ct.MobileStatus}
-		}
-		return nil
-	})
-	return out, err
-}

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // The zero value of a framework value is null: a limit left out.
@@ -81,7 +83,7 @@ func TestCheckUnsubscribeLimitMessages(t *testing.T) {
 }
 
 func TestCountImport(t *testing.T) {
-	service := map[string]serviceContact{
+	service := map[string]contactsync.ServiceContact{
 		"a": {Email: sub, Mobile: sub}, "b": {Email: unsub, Mobile: sub}, "c": {Email: sub}, "d": {Email: unsub, Mobile: unsub},
 	}
 	csv := "originalId;name\n a ;Ann\nb;Bob\nbad row\n;empty\nx;Xavier\n"

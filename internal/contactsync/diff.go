@@ -1,4 +1,4 @@
-package provider
+package contactsync
 
 import (
 	"cmp"
@@ -12,24 +12,24 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// rms_list_contacts compares what the configuration wants (desiredContact,
-// from the map or the file) with one listing of the list (serviceContact)
+// rms_list_contacts compares what the configuration wants (Desired,
+// from the map or the file) with one listing of the list (ServiceContact)
 // and turns the difference into contactChanges. Everything here is pure, so
 // the rules (consent above all) are unit-tested without a service.
 
-// desiredContact is one contact as the configuration wants it. Props are
+// Desired is one contact as the configuration wants it. Props are
 // keyed by attribute name; an empty value means the contact must not have
 // one (a removed map key, an empty cell of the file). An empty status is
 // left to the service.
-type desiredContact struct {
+type Desired struct {
 	ID            string
 	Props         map[string]string
 	Email, Mobile string
 }
 
-// serviceContact is one contact as the listing shows it, properties by
+// ServiceContact is one contact as the listing shows it, properties by
 // attribute name. An empty status is one the service does not show.
-type serviceContact struct {
+type ServiceContact struct {
 	Props         map[string]string
 	Email, Mobile string
 }
@@ -38,17 +38,17 @@ type serviceContact struct {
 // unsubscribed on both channels. A status the service does not show counts
 // as subscribed: unsubscribing is always allowed, so when in doubt an
 // exclusive apply unsubscribes.
-func (s serviceContact) subscribedOnSomeChannel() bool {
+func (s ServiceContact) SubscribedOnSomeChannel() bool {
 	return s.Email != client.StatusUnsubscribed || s.Mobile != client.StatusUnsubscribed
 }
 
-// appliedStatuses are the desired statuses Terraform last applied, per
+// AppliedStatuses are the desired statuses Terraform last applied, per
 // contact ("" unknown): the consent rule needs them to tell an opt-out the
 // recipient made from a change the configuration asked for.
-type appliedStatuses func(id string) (email, mobile string)
+type AppliedStatuses func(id string) (email, mobile string)
 
-// contactChange is what one contact needs.
-type contactChange struct {
+// Change is what one contact needs.
+type Change struct {
 	ID     string
 	Create bool              // not in the list: create it with Set and Status
 	Set    map[string]string // attribute name -> non-empty value to write
@@ -60,20 +60,20 @@ type contactChange struct {
 }
 
 // empty reports whether the change writes nothing.
-func (c contactChange) empty() bool {
+func (c Change) Empty() bool {
 	return !c.Create && !c.Unsubscribe && len(c.Set) == 0 && len(c.Remove) == 0 && c.Status == (client.SubscriptionStatus{})
 }
 
-// contactDiff is the difference between configuration and service.
-type contactDiff struct {
-	Changes []contactChange
+// Diff is the difference between configuration and service.
+type Diff struct {
+	Changes []Change
 	// OptedOut names the contacts whose opt-out made outside Terraform is
 	// honoured (the configuration wants SUBSCRIBED; nothing is sent).
 	OptedOut []string
 }
 
 // counts returns how many contacts are created, changed and unsubscribed.
-func (d contactDiff) counts() (add, change, unsubscribe int) {
+func (d Diff) Counts() (add, change, unsubscribe int) {
 	for _, c := range d.Changes {
 		switch {
 		case c.Create:
@@ -88,7 +88,7 @@ func (d contactDiff) counts() (add, change, unsubscribe int) {
 }
 
 // firstIDs names at most n contacts of the changes that match keep.
-func (d contactDiff) firstIDs(n int, keep func(contactChange) bool) []string {
+func (d Diff) FirstIDs(n int, keep func(Change) bool) []string {
 	var out []string
 	for _, c := range d.Changes {
 		if len(out) == n {
@@ -101,9 +101,9 @@ func (d contactDiff) firstIDs(n int, keep func(contactChange) bool) []string {
 	return out
 }
 
-// diffOptions are the settings that shape a diff.
-type diffOptions struct {
-	Applied          appliedStatuses
+// Options are the settings that shape a diff.
+type Options struct {
+	Applied          AppliedStatuses
 	AllowResubscribe bool
 	Exclusive        bool
 	// Fresh names contacts this apply has just created (by an import): a
@@ -116,17 +116,17 @@ type diffOptions struct {
 	Restore func(id string) (email, mobile string)
 }
 
-// diffContacts compares desired with the service's contacts. Changes come
+// Compare compares desired with the service's contacts. Changes come
 // in the order of desired, then the unsubscriptions of unnamed contacts in
 // id order, so plans and applies are repeatable.
-func diffContacts(desired []desiredContact, service map[string]serviceContact, opts diffOptions) contactDiff {
-	var d contactDiff
+func Compare(desired []Desired, service map[string]ServiceContact, opts Options) Diff {
+	var d Diff
 	named := make(map[string]bool, len(desired))
 	for _, w := range desired {
 		named[w.ID] = true
 		have, exists := service[w.ID]
 		if !exists {
-			ch := contactChange{ID: w.ID, Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: w.Email, MobileStatus: w.Mobile}}
+			ch := Change{ID: w.ID, Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: w.Email, MobileStatus: w.Mobile}}
 			for k, v := range w.Props {
 				if v != "" {
 					ch.Set[k] = v
@@ -135,8 +135,8 @@ func diffContacts(desired []desiredContact, service map[string]serviceContact, o
 			d.Changes = append(d.Changes, ch)
 			continue
 		}
-		ch := contactChange{ID: w.ID}
-		for _, k := range idsOf(w.Props) {
+		ch := Change{ID: w.ID}
+		for _, k := range SortedKeys(w.Props) {
 			v, cur := w.Props[k], have.Props[k]
 			switch {
 			case v == "" && cur != "":
@@ -168,48 +168,48 @@ func diffContacts(desired []desiredContact, service map[string]serviceContact, o
 		if email.OptedOut || mobile.OptedOut {
 			d.OptedOut = append(d.OptedOut, w.ID)
 		}
-		if !ch.empty() {
+		if !ch.Empty() {
 			d.Changes = append(d.Changes, ch)
 		}
 	}
 	if !opts.Exclusive {
 		return d
 	}
-	for _, id := range idsOf(service) {
-		if !named[id] && service[id].subscribedOnSomeChannel() {
-			d.Changes = append(d.Changes, contactChange{ID: id, Unsubscribe: true})
+	for _, id := range SortedKeys(service) {
+		if !named[id] && service[id].SubscribedOnSomeChannel() {
+			d.Changes = append(d.Changes, Change{ID: id, Unsubscribe: true})
 		}
 	}
 	return d
 }
 
-// decideStatus is consentDecision, except for a contact this apply created.
-func decideStatus(desired, applied, service string, opts diffOptions, id string) statusDecision {
+// decideStatus is Decide, except for a contact this apply created.
+func decideStatus(desired, applied, service string, opts Options, id string) Decision {
 	if opts.Fresh[id] && desired != "" {
-		return statusDecision{Send: service != desired}
+		return Decision{Send: service != desired}
 	}
-	return consentDecision(desired, applied, service, opts.AllowResubscribe)
+	return Decide(desired, applied, service, opts.AllowResubscribe)
 }
 
-// effectiveStatus is the status a refresh records for a channel the
+// EffectiveStatus is the status a refresh records for a channel the
 // configuration manages: what the service shows, except where it shows
 // nothing (the desired one is assumed) or where the consent rule honours an
 // opt-out (the desired one is kept, so that an honoured opt-out is not
 // drift on every plan; the plan warns about it instead).
-func effectiveStatus(desired, applied, service string, allowResubscribe bool) string {
+func EffectiveStatus(desired, applied, service string, allowResubscribe bool) string {
 	if desired == "" || service == "" {
 		return desired
 	}
-	if consentDecision(desired, applied, service, allowResubscribe).OptedOut {
+	if Decide(desired, applied, service, allowResubscribe).OptedOut {
 		return desired
 	}
 	return service
 }
 
-// unmanagedSubscribed counts the contacts of the list that named does not
+// UnmanagedSubscribed counts the contacts of the list that named does not
 // hold and that the service shows subscribed on some channel (a status it
 // does not show is not counted: only a shown one can be drift).
-func unmanagedSubscribed(service map[string]serviceContact, named func(string) bool) int {
+func UnmanagedSubscribed(service map[string]ServiceContact, named func(string) bool) int {
 	n := 0
 	for id, s := range service {
 		if named(id) || (s.Email != client.StatusSubscribed && s.Mobile != client.StatusSubscribed) {
@@ -220,8 +220,8 @@ func unmanagedSubscribed(service map[string]serviceContact, named func(string) b
 	return n
 }
 
-// maxNamedInWarning bounds the ids a plan warning names.
-const maxNamedInWarning = 10
+// MaxNamedInWarning bounds the ids a plan warning names.
+const MaxNamedInWarning = 10
 
 // contactsDigest is the hexadecimal SHA-256 of contacts in a canonical form:
 // sorted by id, the attributes of columns in name order, then the statuses.
@@ -263,9 +263,9 @@ func (d *contactsDigest) absent(id string) {
 
 func (d *contactsDigest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
 
-// desiredDigest is the digest of what the configuration wants; desired must
+// DesiredDigest is the digest of what the configuration wants; desired must
 // be sorted by id.
-func desiredDigest(desired []desiredContact, columns []string) string {
+func DesiredDigest(desired []Desired, columns []string) string {
 	d := newContactsDigest(columns)
 	for _, w := range desired {
 		d.add(w.ID, w.Props, w.Email, w.Mobile)
@@ -273,9 +273,9 @@ func desiredDigest(desired []desiredContact, columns []string) string {
 	return d.sum()
 }
 
-// serviceDigest is the digest of what the service holds for the desired
-// contacts, in desiredDigest's form, statuses through effectiveStatus.
-func serviceDigest(desired []desiredContact, columns []string, service map[string]serviceContact, applied appliedStatuses, allowResubscribe bool) string {
+// ServiceDigest is the digest of what the service holds for the desired
+// contacts, in DesiredDigest's form, statuses through EffectiveStatus.
+func ServiceDigest(desired []Desired, columns []string, service map[string]ServiceContact, applied AppliedStatuses, allowResubscribe bool) string {
 	d := newContactsDigest(columns)
 	for _, w := range desired {
 		have, ok := service[w.ID]
@@ -288,14 +288,14 @@ func serviceDigest(desired []desiredContact, columns []string, service map[strin
 			ae, am = applied(w.ID)
 		}
 		d.add(w.ID, have.Props,
-			effectiveStatus(w.Email, ae, have.Email, allowResubscribe),
-			effectiveStatus(w.Mobile, am, have.Mobile, allowResubscribe))
+			EffectiveStatus(w.Email, ae, have.Email, allowResubscribe),
+			EffectiveStatus(w.Mobile, am, have.Mobile, allowResubscribe))
 	}
 	return d.sum()
 }
 
-// idsOf returns the keys of m, sorted.
-func idsOf[V any](m map[string]V) []string {
+// SortedKeys returns the keys of m, sorted.
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

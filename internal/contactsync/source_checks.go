@@ -1,4 +1,4 @@
-package provider
+package contactsync
 
 import (
 	"bufio"
@@ -17,9 +17,15 @@ import (
 // The checks a CSV file passes before anything is written: its bytes are
 // valid in the declared encoding, and its header names the identity column
 // under the declared delimiter. rms_list_contacts reads its source file
-// through these (list_contacts_file.go); rms_list_import and the
-// rms_run_list_import action check their file with checkImportSource
+// through these (source_file.go); rms_list_import and the
+// rms_run_list_import action check their file with CheckImportSource
 // before an import is created. Nothing here knows Terraform.
+
+// FileOptions are how a CSV file is read: a source file of
+// rms_list_contacts, or the file of an import.
+type FileOptions struct {
+	Path, Delimiter, Encoding, IdentityColumn string
+}
 
 // invalidTextError: the file's bytes are not valid in its declared
 // encoding. Line is the physical line (1-based) of the first bad byte.
@@ -229,11 +235,11 @@ func missingIdentityError(header []string, delim rune, identity string) error {
 	return fmt.Errorf("the header row has no identity column %q (its columns: %s); set identity_column to the column that identifies contacts", identity, strings.Join(cols, ", "))
 }
 
-// checkImportSource reads an import file once, as a stream: its header must
+// CheckImportSource reads an import file once, as a stream: its header must
 // name the identity column under the declared delimiter, and (UTF8, UTF16)
 // every byte must be valid in the declared encoding. Only the header row is
 // parsed; the rest is only decoded.
-func checkImportSource(r io.Reader, opts fileOptions) error {
+func CheckImportSource(r io.Reader, opts FileOptions) error {
 	delim, err := fileDelimiter(opts.Delimiter)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package provider
+package contactsync
 
 import (
 	"context"
@@ -26,25 +26,25 @@ func utf16Bytes(s string, order binary.AppendByteOrder, bom []byte) string {
 // C1 controls in ISO-8859-1, so the two single-byte encodings are told apart.
 func TestParseSourceFileEncodings(t *testing.T) {
 	const text = "originalId;firstname;lastname\nzoe;Zoë;Ångström\n"
-	want := fileContacts{Columns: []string{"firstname", "lastname"}, Contacts: []desiredContact{
+	want := FileContacts{Columns: []string{"firstname", "lastname"}, Contacts: []Desired{
 		{ID: "zoe", Props: map[string]string{"firstname": "Zoë", "lastname": "Ångström"}},
 	}}
 	cases := []struct {
 		name, encoding, file string
-		want                 fileContacts
+		want                 FileContacts
 	}{
 		{name: "UTF16 little endian with BOM", encoding: "UTF16", file: utf16Bytes(text, binary.LittleEndian, []byte{0xFF, 0xFE}), want: want},
 		{name: "UTF16 big endian with BOM", encoding: "UTF16", file: utf16Bytes(text, binary.BigEndian, []byte{0xFE, 0xFF}), want: want},
 		{name: "ISO-8859-1", encoding: "ISO-8859-1", file: "originalId;firstname;lastname\nzoe;Zo\xeb;\xc5ngstr\xf6m\n", want: want},
 		{
 			name: "ANSI (Windows-1252)", encoding: "ANSI", file: "originalId;firstname;lastname\nzoe;Zo\xeb \x80;\x9cuvre\n",
-			want: fileContacts{Columns: []string{"firstname", "lastname"}, Contacts: []desiredContact{
+			want: FileContacts{Columns: []string{"firstname", "lastname"}, Contacts: []Desired{
 				{ID: "zoe", Props: map[string]string{"firstname": "Zoë €", "lastname": "œuvre"}},
 			}},
 		},
 		{
 			name: "ISO-8859-1 keeps 0x80 a control character", encoding: "ISO-8859-1", file: "originalId;firstname;lastname\nzoe;Zo\xeb \x80;\x9cuvre\n",
-			want: fileContacts{Columns: []string{"firstname", "lastname"}, Contacts: []desiredContact{
+			want: FileContacts{Columns: []string{"firstname", "lastname"}, Contacts: []Desired{
 				{ID: "zoe", Props: map[string]string{"firstname": "Zoë \u0080", "lastname": "\u009cuvre"}},
 			}},
 		},
@@ -53,7 +53,7 @@ func TestParseSourceFileEncodings(t *testing.T) {
 	nameOf := fakeAttributes{}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := parseSourceFile(context.Background(), strings.NewReader(c.file), fileOptions{Delimiter: ";", Encoding: c.encoding}, nameOf)
+			got, err := ParseSourceFile(context.Background(), strings.NewReader(c.file), FileOptions{Delimiter: ";", Encoding: c.encoding}, nameOf)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package provider
+package contactsync
 
 import (
 	"encoding/json"
@@ -13,26 +13,26 @@ import (
 func TestAppliedRecordRelease(t *testing.T) {
 	cases := []struct {
 		name    string
-		service serviceContact
+		service ServiceContact
 		want    [2]string
 		kept    bool
 	}{
-		{"both subscribed", serviceContact{Email: sub, Mobile: sub}, [2]string{sub, sub}, true},
-		{"e-mail opted out already", serviceContact{Email: unsub, Mobile: sub}, [2]string{"", sub}, true},
-		{"statuses not shown count as subscribed", serviceContact{}, [2]string{sub, sub}, true},
-		{"both unsubscribed: their own doing", serviceContact{Email: unsub, Mobile: unsub}, [2]string{}, false},
+		{"both subscribed", ServiceContact{Email: sub, Mobile: sub}, [2]string{sub, sub}, true},
+		{"e-mail opted out already", ServiceContact{Email: unsub, Mobile: sub}, [2]string{"", sub}, true},
+		{"statuses not shown count as subscribed", ServiceContact{}, [2]string{sub, sub}, true},
+		{"both unsubscribed: their own doing", ServiceContact{Email: unsub, Mobile: unsub}, [2]string{}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var a appliedRecord
-			a.release("c", tc.service)
+			var a Record
+			a.Release("c", tc.service)
 			got, ok := a.Released["c"]
 			if ok != tc.kept || got != tc.want {
 				t.Fatalf("Released[c] = %v, %v; want %v, %v", got, ok, tc.want, tc.kept)
 			}
 			// A second release keeps the first record (the status before
 			// Terraform's first unsubscription).
-			a.release("c", serviceContact{Email: unsub, Mobile: unsub})
+			a.Release("c", ServiceContact{Email: unsub, Mobile: unsub})
 			if got := a.Released["c"]; got != tc.want {
 				t.Fatalf("after a second release Released[c] = %v, want %v", got, tc.want)
 			}
@@ -43,21 +43,21 @@ func TestAppliedRecordRelease(t *testing.T) {
 func TestAppliedRecordLookupAndRestore(t *testing.T) {
 	cases := []struct {
 		name                    string
-		rec                     appliedRecord
+		rec                     Record
 		email, mobile           string
 		restoreEmail, restoreMo string
 	}{
-		{"map, not recorded", appliedRecord{}, "", "", "", ""},
-		{"map, applied", appliedRecord{Contacts: map[string][2]string{"c": {sub, unsub}}}, sub, unsub, "", ""},
-		{"file, not recorded: subscribed", appliedRecord{File: true}, sub, sub, "", ""},
-		{"file, unsubscribed by the file", appliedRecord{File: true, Contacts: map[string][2]string{"c": {unsub, ""}}}, unsub, sub, "", ""},
-		{"released e-mail only", appliedRecord{Released: map[string][2]string{"c": {sub, ""}}}, unsub, "", sub, ""},
-		{"file, released both", appliedRecord{File: true, Released: map[string][2]string{"c": {sub, sub}}}, unsub, unsub, sub, sub},
+		{"map, not recorded", Record{}, "", "", "", ""},
+		{"map, applied", Record{Contacts: map[string][2]string{"c": {sub, unsub}}}, sub, unsub, "", ""},
+		{"file, not recorded: subscribed", Record{File: true}, sub, sub, "", ""},
+		{"file, unsubscribed by the file", Record{File: true, Contacts: map[string][2]string{"c": {unsub, ""}}}, unsub, sub, "", ""},
+		{"released e-mail only", Record{Released: map[string][2]string{"c": {sub, ""}}}, unsub, "", sub, ""},
+		{"file, released both", Record{File: true, Released: map[string][2]string{"c": {sub, sub}}}, unsub, unsub, sub, sub},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := tc.rec.lookup("c")
-			re, rm := tc.rec.restore("c")
+			e, m := tc.rec.Lookup("c")
+			re, rm := tc.rec.Restore("c")
 			if e != tc.email || m != tc.mobile || re != tc.restoreEmail || rm != tc.restoreMo {
 				t.Fatalf("lookup = %q, %q; restore = %q, %q; want %q, %q; %q, %q", e, m, re, rm, tc.email, tc.mobile, tc.restoreEmail, tc.restoreMo)
 			}
@@ -66,14 +66,14 @@ func TestAppliedRecordLookupAndRestore(t *testing.T) {
 }
 
 func TestAppliedRecordPrune(t *testing.T) {
-	a := appliedRecord{Released: map[string][2]string{
+	a := Record{Released: map[string][2]string{
 		"still":   {sub, sub},
 		"resub":   {sub, ""},  // subscribed again since on the channel released
 		"other":   {"", sub},  // e-mail subscribed, but only mobile was released
 		"gone":    {sub, sub}, // no longer in the list
 		"partial": {sub, sub}, // mobile subscribed again
 	}}
-	a.prune(map[string]serviceContact{
+	a.Prune(map[string]ServiceContact{
 		"still":   {Email: unsub, Mobile: unsub},
 		"resub":   {Email: sub, Mobile: unsub},
 		"other":   {Email: sub, Mobile: unsub},
@@ -87,8 +87,8 @@ func TestAppliedRecordPrune(t *testing.T) {
 
 // record forgets the released contacts the input names again.
 func TestAppliedRecordRecordEndsRelease(t *testing.T) {
-	a := appliedRecord{File: true, Released: map[string][2]string{"back": {sub, sub}, "away": {sub, sub}}}
-	a.record([]desiredContact{{ID: "back", Email: sub}, {ID: "new", Email: unsub}})
+	a := Record{File: true, Released: map[string][2]string{"back": {sub, sub}, "away": {sub, sub}}}
+	a.NoteApplied([]Desired{{ID: "back", Email: sub}, {ID: "new", Email: unsub}})
 	if _, ok := a.Released["back"]; ok {
 		t.Fatal("a contact named again is still released")
 	}
@@ -104,18 +104,18 @@ func TestAppliedRecordRecordEndsRelease(t *testing.T) {
 // back the status it had; one named SUBSCRIBED is re-subscribed without
 // allow_resubscribe; one never released stays an opt-out.
 func TestDiffRestoresReleased(t *testing.T) {
-	a := appliedRecord{Released: map[string][2]string{"rel": {sub, sub}}}
-	service := map[string]serviceContact{
+	a := Record{Released: map[string][2]string{"rel": {sub, sub}}}
+	service := map[string]ServiceContact{
 		"rel":  {Email: unsub, Mobile: unsub},
 		"own":  {Email: unsub, Mobile: sub},
 		"said": {Email: unsub, Mobile: unsub},
 	}
 	a.Released["said"] = [2]string{sub, ""}
-	d := diffContacts([]desiredContact{
+	d := Compare([]Desired{
 		{ID: "own", Email: sub},
 		{ID: "rel"},
 		{ID: "said", Email: sub},
-	}, service, diffOptions{Applied: a.lookup, Restore: a.restore})
+	}, service, Options{Applied: a.Lookup, Restore: a.Restore})
 	got := map[string]client.SubscriptionStatus{}
 	for _, ch := range d.Changes {
 		got[ch.ID] = ch.Status
@@ -134,11 +134,11 @@ func TestDiffRestoresReleased(t *testing.T) {
 
 // Records written before Released existed read as before.
 func TestAppliedRecordReadsOlderJSON(t *testing.T) {
-	var a appliedRecord
+	var a Record
 	if err := json.Unmarshal([]byte(`{"file":true,"contacts":{"c":["UNSUBSCRIBED",""]}}`), &a); err != nil {
 		t.Fatal(err)
 	}
-	if e, m := a.lookup("c"); e != unsub || m != sub || a.Released != nil {
+	if e, m := a.Lookup("c"); e != unsub || m != sub || a.Released != nil {
 		t.Fatalf("lookup = %q, %q; Released = %v", e, m, a.Released)
 	}
 }
@@ -150,15 +150,15 @@ func TestAppliedRecordReadsOlderJSON(t *testing.T) {
 // SUBSCRIBED and releases nobody).
 func BenchmarkListContactsPrivateState(b *testing.B) {
 	const n = 100_000
-	heavy := appliedRecord{File: true, Contacts: map[string][2]string{}, Released: map[string][2]string{}}
+	heavy := Record{File: true, Contacts: map[string][2]string{}, Released: map[string][2]string{}}
 	for i := range n {
 		heavy.Contacts[fmt.Sprintf("customer-%06d", i)] = [2]string{unsub, unsub}
 		heavy.Released[fmt.Sprintf("former-%06d", i)] = [2]string{sub, sub}
 	}
 	for _, bc := range []struct {
 		name string
-		rec  appliedRecord
-	}{{"100k-named-unsubscribed+100k-released", heavy}, {"100k-named-subscribed", appliedRecord{File: true}}} {
+		rec  Record
+	}{{"100k-named-unsubscribed+100k-released", heavy}, {"100k-named-subscribed", Record{File: true}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			var size int
 			for b.Loop() {

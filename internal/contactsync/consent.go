@@ -1,4 +1,4 @@
-package provider
+package contactsync
 
 import "github.com/rms-labs/terraform-provider-rms/internal/client"
 
@@ -10,12 +10,12 @@ import "github.com/rms-labs/terraform-provider-rms/internal/client"
 //
 // Terraform requires a planned value to equal its configured value, so the
 // configured status is the *desired* one, and what the service holds is
-// shown apart. consentDecision is the one rule every resource that writes
+// shown apart. Decide is the one rule every resource that writes
 // statuses follows (rms_contact, rms_list_contacts).
 
-// statusDecision is what to do about one channel (e-mail or mobile) of one
+// Decision is what to do about one channel (e-mail or mobile) of one
 // contact.
-type statusDecision struct {
+type Decision struct {
 	// Send: write the desired status to the service.
 	Send bool
 	// OptedOut: the recipient opted out outside Terraform and the desired
@@ -23,7 +23,7 @@ type statusDecision struct {
 	OptedOut bool
 }
 
-// consentDecision decides one channel of one contact.
+// Decide decides one channel of one contact.
 //
 //   - desired is the configured status ("" when the configuration leaves it
 //     to the service: nothing is ever sent then);
@@ -42,21 +42,21 @@ type statusDecision struct {
 // allowResubscribe is set; when Terraform last applied SUBSCRIBED, or does
 // not know what it applied, the UNSUBSCRIBED the service shows is the
 // recipient's own opt-out, and it is honoured.
-func consentDecision(desired, applied, service string, allowResubscribe bool) statusDecision {
+func Decide(desired, applied, service string, allowResubscribe bool) Decision {
 	switch {
 	case desired == "":
-		return statusDecision{}
+		return Decision{}
 	case service == "":
-		return statusDecision{Send: desired != applied}
+		return Decision{Send: desired != applied}
 	case service == desired:
-		return statusDecision{}
+		return Decision{}
 	case desired != client.StatusSubscribed || service != client.StatusUnsubscribed:
 		// Unsubscribing, or a state of the service's own (PENDING) that
 		// no recipient chose: nothing to honour.
-		return statusDecision{Send: true}
+		return Decision{Send: true}
 	case allowResubscribe || applied == client.StatusUnsubscribed:
-		return statusDecision{Send: true}
+		return Decision{Send: true}
 	default:
-		return statusDecision{OptedOut: true}
+		return Decision{OptedOut: true}
 	}
 }

@@ -1,11 +1,9 @@
-package provider
+package contactsync
 
 import (
 	"context"
 	"errors"
 	"sync"
-
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -13,7 +11,7 @@ import (
 // Refreshing N rms_contact resources costs N GETs of one contact each. When
 // many of them belong to one list, a listing of the list's contacts, paged
 // at the largest page size, answers them all with N/1000 requests. A
-// contactListings lets the Reads of one provider run (one terraform
+// Listings lets the Reads of one provider run (one terraform
 // command: Terraform configures a new provider for each) share one listing
 // per list:
 //
@@ -32,35 +30,39 @@ import (
 //     worst case is about two requests per read.
 //   - A failed page load stops using the listing for that list in this run;
 //     its reads fall back to single GETs, which report errors as before.
-type contactListings struct {
+type Listings struct {
 	client   *client.Client
+	log      client.Logger
 	off      bool // every read is a single GET (RMS_CONTACT_LISTING=false)
 	pageSize int
 	maxPages int
 
 	mu        sync.Mutex
-	lists     map[string]*contactListing
-	written   map[string]bool // contactImportID(list, originalId) of contacts this run wrote
+	lists     map[string]*listing
+	written   map[string]bool // contactKey(list, originalId) of contacts this run wrote
 	wholesale map[string]bool // lists this run changed as a whole
 }
 
-// Defaults of contactListings: pages of the largest size the service
+// Defaults of Listings: pages of the largest size the service
 // allows, and listings of at most 10,000 contacts (a few MB) held at once
 // per list.
 const (
-	contactListingPageSize = client.MaxPageSize
-	contactListingMaxPages = 10
+	listingPageSize = client.MaxPageSize
+	listingMaxPages = 10
 )
 
-func newContactListings(c *client.Client, off bool) *contactListings {
-	return &contactListings{
-		client: c, off: off, pageSize: contactListingPageSize, maxPages: contactListingMaxPages,
-		lists: map[string]*contactListing{}, written: map[string]bool{}, wholesale: map[string]bool{},
+func NewListings(c *client.Client, off bool, log client.Logger) *Listings {
+	return &Listings{
+		client: c, log: log, off: off, pageSize: listingPageSize, maxPages: listingMaxPages,
+		lists: map[string]*listing{}, written: map[string]bool{}, wholesale: map[string]bool{},
 	}
 }
 
-// contactListing is what this run knows of one list's contacts.
-type contactListing struct {
+// Off reports whether every read is a single GET (RMS_CONTACT_LISTING=false).
+func (l *Listings) Off() bool { return l.off }
+
+// listing is what this run knows of one list's contacts.
+type listing struct {
 	mu       sync.Mutex
 	reads    int // reads of this list answered or attempted through the listing
 	pages    int // pages loaded, from page 0
@@ -72,7 +74,7 @@ type contactListing struct {
 
 // read returns the contact as the service holds it: from this run's listing
 // of its list when that holds it, else with a GET of its own.
-func (l *contactListings) read(ctx context.Context, listID, originalID string) (*client.Contact, error) {
+func (l *Listings) Read(ctx context.Context, listID, originalID string) (*client.Contact, error) {
 	if c, ok := l.lookup(ctx, listID, originalID); ok {
 		return c, nil
 	}
@@ -86,7 +88,7 @@ func (l *contactListings) read(ctx context.Context, listID, originalID string) (
 // this run has loaded whole answers without a request, so that creating
 // many contacts in one list costs one listing rather than a GET each; any
 // other case GETs the contact. A list that does not exist has no contacts.
-func (l *contactListings) exists(ctx context.Context, listID, originalID string) (bool, error) {
+func (l *Listings) Exists(ctx context.Context, listID, originalID string) (bool, error) {
 	if _, ok := l.lookup(ctx, listID, originalID); ok {
 		return true, nil
 	}
@@ -105,13 +107,13 @@ func (l *contactListings) exists(ctx context.Context, listID, originalID string)
 
 // knownAbsent reports whether this run's complete listing of the list
 // lacks the contact, and nothing this run did since could have added it.
-func (l *contactListings) knownAbsent(listID, originalID string) bool {
+func (l *Listings) knownAbsent(listID, originalID string) bool {
 	if l.off {
 		return false
 	}
 	l.mu.Lock()
 	cl := l.lists[listID]
-	fresh := !l.wholesale[listID] && !l.written[contactImportID(listID, originalID)]
+	fresh := !l.wholesale[listID] && !l.written[contactKey(listID, originalID)]
 	l.mu.Unlock()
 	if cl == nil || !fresh {
 		return false
@@ -124,34 +126,34 @@ func (l *contactListings) knownAbsent(listID, originalID string) bool {
 
 // wrote records that this run wrote the contact (or tried to: a failed
 // write may have acted), so the listing no longer answers for it.
-func (l *contactListings) wrote(listID, originalID string) {
+func (l *Listings) Wrote(listID, originalID string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.written[contactImportID(listID, originalID)] = true
+	l.written[contactKey(listID, originalID)] = true
 }
 
 // changedList records that this run changed a list as a whole (deleted it,
 // imported into it), so the listing no longer answers for any of its
 // contacts.
-func (l *contactListings) changedList(listID string) {
+func (l *Listings) ChangedList(listID string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.wholesale[listID] = true
 	delete(l.lists, listID)
 }
 
-func (l *contactListings) lookup(ctx context.Context, listID, originalID string) (*client.Contact, bool) {
+func (l *Listings) lookup(ctx context.Context, listID, originalID string) (*client.Contact, bool) {
 	if l.off {
 		return nil, false
 	}
 	l.mu.Lock()
-	if l.wholesale[listID] || l.written[contactImportID(listID, originalID)] {
+	if l.wholesale[listID] || l.written[contactKey(listID, originalID)] {
 		l.mu.Unlock()
 		return nil, false
 	}
 	cl := l.lists[listID]
 	if cl == nil {
-		cl = &contactListing{total: -1}
+		cl = &listing{total: -1}
 		l.lists[listID] = cl
 	}
 	l.mu.Unlock()
@@ -170,7 +172,7 @@ func (l *contactListings) lookup(ctx context.Context, listID, originalID string)
 		}
 		if err := cl.load(ctx, l.client, listID, l.pageSize, l.maxPages); err != nil {
 			cl.failed = true
-			tflog.Debug(ctx, "listing the contacts of a list failed; reading them one by one", map[string]any{"list_id": listID, "error": err.Error()})
+			l.log.Debug(ctx, "listing the contacts of a list failed; reading them one by one", map[string]any{"list_id": listID, "error": err.Error()})
 			return nil, false
 		}
 	}
@@ -178,7 +180,7 @@ func (l *contactListings) lookup(ctx context.Context, listID, originalID string)
 
 // worthLoading reports whether to load more pages: never more page requests
 // than the reads of this list so far, less the one that started it.
-func (cl *contactListing) worthLoading(pageSize, maxPages int) bool {
+func (cl *listing) worthLoading(pageSize, maxPages int) bool {
 	if cl.complete || cl.failed || cl.pages >= maxPages {
 		return false
 	}
@@ -191,7 +193,7 @@ func (cl *contactListing) worthLoading(pageSize, maxPages int) bool {
 
 // load loads the next page or, once the list's size is known and loading
 // all of it was judged worth it, every page left.
-func (cl *contactListing) load(ctx context.Context, c *client.Client, listID string, pageSize, maxPages int) error {
+func (cl *listing) load(ctx context.Context, c *client.Client, listID string, pageSize, maxPages int) error {
 	rest := cl.total >= 0 // the decision covered every page left
 	for {
 		p, err := c.ListContactsPage(ctx, listID, cl.pages, pageSize)

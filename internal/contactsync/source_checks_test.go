@@ -1,4 +1,4 @@
-package provider
+package contactsync
 
 import (
 	"encoding/binary"
@@ -17,31 +17,31 @@ func TestCheckImportSource(t *testing.T) {
 	be := func(s string) string { return utf16Bytes(s, binary.BigEndian, []byte{0xFE, 0xFF}) }
 	cases := []struct {
 		name, file string
-		opts       fileOptions
+		opts       FileOptions
 		wantErr    string
 	}{
 		{name: "UTF8", file: "originalId,firstname\n" + long},
 		{name: "UTF8 with BOM", file: "\ufefforiginalId,firstname\na,Zoë\n"},
-		{name: "UTF8 invalid byte", file: "originalId,firstname\n" + long + "a,Ren\xe9e\n", opts: fileOptions{Path: "x.csv"}, wantErr: `the file "x.csv" is not valid UTF8: line 20002 holds`},
+		{name: "UTF8 invalid byte", file: "originalId,firstname\n" + long + "a,Ren\xe9e\n", opts: FileOptions{Path: "x.csv"}, wantErr: `the file "x.csv" is not valid UTF8: line 20002 holds`},
 		{name: "UTF8 truncated character at the end", file: "originalId\na\xc3", wantErr: "not valid UTF8: line 2"},
 		{name: "UTF8 invalid in the header", file: "original\xffId\n", wantErr: "not valid UTF8: line 1"},
-		{name: "ISO-8859-1 accepts any byte", file: "originalId,lastname\na,M\xfcller\xff\n", opts: fileOptions{Encoding: "ISO-8859-1"}},
-		{name: "ANSI accepts any byte", file: "originalId,lastname\na,\x80\x9c\n", opts: fileOptions{Encoding: "ANSI"}},
-		{name: "UTF16 little endian", file: le("originalId,firstname\na,Zoë 😀\n"), opts: fileOptions{Encoding: "UTF16"}},
-		{name: "UTF16 big endian", file: be("originalId,firstname\na,Zoë 😀\n"), opts: fileOptions{Encoding: "UTF16"}},
-		{name: "UTF16 without BOM is little endian", file: le("originalId\na\n")[2:], opts: fileOptions{Encoding: "UTF16"}},
-		{name: "UTF16 unpaired high surrogate", file: le("originalId\na\n") + "\x3d\xd8a\x00", opts: fileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 3"},
-		{name: "UTF16 lone low surrogate", file: be("originalId\n") + "\xdc\x00", opts: fileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 2"},
-		{name: "UTF16 odd length", file: le("originalId\na\n") + "x", opts: fileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 3"},
-		{name: "UTF16 advice", file: le("originalId\n") + "\x00\xdc", opts: fileOptions{Encoding: "UTF16"}, wantErr: `Set encoding to the encoding the file was saved in ("UTF8", "ISO-8859-1" or "ANSI")`},
-		{name: "UTF8 file declared UTF16", file: "originalId\nab\n", opts: fileOptions{Encoding: "UTF16"}, wantErr: `no identity column "originalId"`},
-		{name: "identity column", file: "email,firstname\na@x,A\n", opts: fileOptions{IdentityColumn: "email"}},
-		{name: "identity column with blanks around", file: " email ;firstname\n", opts: fileOptions{IdentityColumn: "email", Delimiter: ";"}},
+		{name: "ISO-8859-1 accepts any byte", file: "originalId,lastname\na,M\xfcller\xff\n", opts: FileOptions{Encoding: "ISO-8859-1"}},
+		{name: "ANSI accepts any byte", file: "originalId,lastname\na,\x80\x9c\n", opts: FileOptions{Encoding: "ANSI"}},
+		{name: "UTF16 little endian", file: le("originalId,firstname\na,Zoë 😀\n"), opts: FileOptions{Encoding: "UTF16"}},
+		{name: "UTF16 big endian", file: be("originalId,firstname\na,Zoë 😀\n"), opts: FileOptions{Encoding: "UTF16"}},
+		{name: "UTF16 without BOM is little endian", file: le("originalId\na\n")[2:], opts: FileOptions{Encoding: "UTF16"}},
+		{name: "UTF16 unpaired high surrogate", file: le("originalId\na\n") + "\x3d\xd8a\x00", opts: FileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 3"},
+		{name: "UTF16 lone low surrogate", file: be("originalId\n") + "\xdc\x00", opts: FileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 2"},
+		{name: "UTF16 odd length", file: le("originalId\na\n") + "x", opts: FileOptions{Encoding: "UTF16"}, wantErr: "not valid UTF16: line 3"},
+		{name: "UTF16 advice", file: le("originalId\n") + "\x00\xdc", opts: FileOptions{Encoding: "UTF16"}, wantErr: `Set encoding to the encoding the file was saved in ("UTF8", "ISO-8859-1" or "ANSI")`},
+		{name: "UTF8 file declared UTF16", file: "originalId\nab\n", opts: FileOptions{Encoding: "UTF16"}, wantErr: `no identity column "originalId"`},
+		{name: "identity column", file: "email,firstname\na@x,A\n", opts: FileOptions{IdentityColumn: "email"}},
+		{name: "identity column with blanks around", file: " email ;firstname\n", opts: FileOptions{IdentityColumn: "email", Delimiter: ";"}},
 		{name: "no identity column", file: "email,firstname\n", wantErr: `the header row has no identity column "originalId" (its columns: email, firstname); set identity_column`},
 		{name: "semicolons under the default delimiter", file: "originalId;email\na;a@x\n", wantErr: `no identity column "originalId" under delimiter "," (its columns: originalId;email); with delimiter = ";" it has: set delimiter = ";"`},
-		{name: "commas under a pipe", file: "email,originalId\n", opts: fileOptions{Delimiter: "|"}, wantErr: `set delimiter = ","`},
+		{name: "commas under a pipe", file: "email,originalId\n", opts: FileOptions{Delimiter: "|"}, wantErr: `set delimiter = ","`},
 		{name: "empty file", file: "", wantErr: "the file is empty"},
-		{name: "two-character delimiter", file: "originalId\n", opts: fileOptions{Delimiter: "ab"}, wantErr: "one character"},
+		{name: "two-character delimiter", file: "originalId\n", opts: FileOptions{Delimiter: "ab"}, wantErr: "one character"},
 	}
 	for _, c := range cases {
 		for _, oneByte := range []bool{false, true} {
@@ -54,7 +54,7 @@ func TestCheckImportSource(t *testing.T) {
 				if oneByte {
 					r = iotest.OneByteReader(r)
 				}
-				err := checkImportSource(r, c.opts)
+				err := CheckImportSource(r, c.opts)
 				switch {
 				case c.wantErr == "" && err != nil:
 					t.Fatalf("refused a good file: %v", err)

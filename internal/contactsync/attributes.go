@@ -1,0 +1,149 @@
+package contactsync
+
+import (
+	"context"
+	"sync"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// Attributes maps the account's contact attribute ids to names, read
+// from GET /properties at most once per provider run, and again only when a
+// key names an id the cache does not know (an attribute created during the
+// run). A contact property key of digits is an attribute id; any other key
+// is a name.
+type Attributes struct {
+	client *client.Client
+	mu     sync.Mutex
+	names  map[string]string // id -> name
+	// absent are names attributeOf found missing after a fresh read: not
+	// read again for each plan of a file whose identity column is no
+	// attribute (the default originalId).
+	absent map[string]bool
+}
+
+// NewAttributes is the attribute cache of one provider run.
+func NewAttributes(c *client.Client) *Attributes {
+	return &Attributes{client: c}
+}
+
+// LoadedAttributes is a cache that holds names (id -> name) and never reads
+// the service: for tests and benchmarks that have none. A name it does not
+// hold is absent.
+func LoadedAttributes(names map[string]string) *Attributes {
+	return &Attributes{names: names}
+}
+
+// IsAttributeID reports whether a property key names an attribute by id.
+func IsAttributeID(key string) bool {
+	if key == "" {
+		return false
+	}
+	for _, r := range key {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// nameOf returns the attribute name a property key stands for: the key
+// itself for a name, the attribute's name for an id. ok is false for an id
+// the account does not have.
+func (a *Attributes) NameOf(ctx context.Context, key string) (name string, ok bool, err error) {
+	if !IsAttributeID(key) {
+		return key, true, nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if name, ok := a.names[key]; ok {
+		return name, true, nil
+	}
+	if err := a.loadLocked(ctx); err != nil {
+		return "", false, err
+	}
+	name, ok = a.names[key]
+	return name, ok, nil
+}
+
+// attributeOf returns the attribute a key names, by id or by name, and ok
+// only when the account has it: the identity column of a file is written
+// as an attribute only then. A name the cache does not hold is read again
+// once (an attribute created during the run).
+func (a *Attributes) AttributeOf(ctx context.Context, key string) (name string, ok bool, err error) {
+	if IsAttributeID(key) {
+		return a.NameOf(ctx, key)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	has := func() bool {
+		for _, n := range a.names {
+			if n == key {
+				return true
+			}
+		}
+		return false
+	}
+	if a.names != nil && has() {
+		return key, true, nil
+	}
+	if a.absent[key] {
+		return "", false, nil
+	}
+	if err := a.loadLocked(ctx); err != nil {
+		return "", false, err
+	}
+	if has() {
+		return key, true, nil
+	}
+	if a.absent == nil {
+		a.absent = map[string]bool{}
+	}
+	a.absent[key] = true
+	return "", false, nil
+}
+
+// byName returns a contact's properties keyed by attribute name. The
+// interface lets a service key them by name or by id in its answers; every
+// conversion to state goes through here, so either form reads the same and
+// neither causes a diff. Properties keyed by name come back as they are.
+// An id the account does not know keeps its id as key.
+func (a *Attributes) ByName(ctx context.Context, props client.PropertyValues) (client.PropertyValues, error) {
+	byID := false
+	for k := range props {
+		if IsAttributeID(k) {
+			byID = true
+			break
+		}
+	}
+	if !byID {
+		return props, nil
+	}
+	out := make(client.PropertyValues, len(props))
+	for k, v := range props {
+		name, ok, err := a.NameOf(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			name = k
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+func (a *Attributes) loadLocked(ctx context.Context) error {
+	if a.client == nil {
+		return nil // LoadedAttributes: what it holds is all there is
+	}
+	props, err := a.client.ListProperties(ctx)
+	if err != nil {
+		return err
+	}
+	a.names = make(map[string]string, len(props))
+	for _, p := range props {
+		a.names[p.ID.String()] = p.Name
+	}
+	return nil
+}

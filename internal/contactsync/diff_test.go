@@ -1,0 +1,236 @@
+package contactsync
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// sub and unsub are declared in contact_consent_test.go.
+
+func TestDiffContacts(t *testing.T) {
+	applied := func(e, m string) AppliedStatuses { return func(string) (string, string) { return e, m } }
+	cases := []struct {
+		name    string
+		desired []Desired
+		service map[string]ServiceContact
+		opts    Options
+		want    Diff
+	}{
+		{
+			name:    "new contact: created with its non-empty values and statuses",
+			desired: []Desired{{ID: "a", Props: map[string]string{"email": "a@x", "firstname": ""}, Email: unsub}},
+			want:    Diff{Changes: []Change{{ID: "a", Create: true, Set: map[string]string{"email": "a@x"}, Status: client.SubscriptionStatus{Status: unsub}}}},
+		},
+		{
+			name:    "equal contact: nothing",
+			desired: []Desired{{ID: "a", Props: map[string]string{"email": "a@x"}, Email: sub}},
+			service: map[string]ServiceContact{"a": {Props: map[string]string{"email": "a@x", "other": "kept"}, Email: sub}},
+		},
+		{
+			name:    "changed and removed values",
+			desired: []Desired{{ID: "a", Props: map[string]string{"email": "new@x", "lastname": ""}}},
+			service: map[string]ServiceContact{"a": {Props: map[string]string{"email": "a@x", "lastname": "L"}}},
+			want:    Diff{Changes: []Change{{ID: "a", Set: map[string]string{"email": "new@x"}, Remove: []string{"lastname"}}}},
+		},
+		{
+			name:    "opt-out made elsewhere is honoured",
+			desired: []Desired{{ID: "a", Email: sub}},
+			service: map[string]ServiceContact{"a": {Email: unsub}},
+			opts:    Options{Applied: applied(sub, "")},
+			want:    Diff{OptedOut: []string{"a"}},
+		},
+		{
+			name:    "opt-out undone with allow_resubscribe",
+			desired: []Desired{{ID: "a", Email: sub}},
+			service: map[string]ServiceContact{"a": {Email: unsub}},
+			opts:    Options{Applied: applied(sub, ""), AllowResubscribe: true},
+			want:    Diff{Changes: []Change{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
+		},
+		{
+			name:    "re-subscription the configuration asks for",
+			desired: []Desired{{ID: "a", Email: sub}},
+			service: map[string]ServiceContact{"a": {Email: unsub}},
+			opts:    Options{Applied: applied(unsub, "")},
+			want:    Diff{Changes: []Change{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
+		},
+		{
+			name:    "a contact an import just created takes the desired status",
+			desired: []Desired{{ID: "a", Email: sub}},
+			service: map[string]ServiceContact{"a": {Email: unsub}},
+			opts:    Options{Fresh: map[string]bool{"a": true}},
+			want:    Diff{Changes: []Change{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
+		},
+		{
+			name:    "exclusive unsubscribes unnamed subscribed contacts only",
+			desired: []Desired{{ID: "a"}},
+			service: map[string]ServiceContact{"a": {Email: sub}, "b": {Email: sub, Mobile: unsub}, "c": {Email: unsub, Mobile: unsub}},
+			opts:    Options{Exclusive: true},
+			want:    Diff{Changes: []Change{{ID: "b", Unsubscribe: true}}},
+		},
+		{
+			name:    "not exclusive: unnamed contacts are left alone",
+			desired: []Desired{{ID: "a"}},
+			service: map[string]ServiceContact{"a": {}, "b": {Email: sub}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Compare(c.desired, c.service, c.opts)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("diff (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestImportPlan(t *testing.T) {
+	changes := []Change{
+		{ID: "new", Create: true, Set: map[string]string{"email": "n@x"}, Status: client.SubscriptionStatus{Status: sub}},
+		{ID: "new-unsub", Create: true, Status: client.SubscriptionStatus{Status: unsub}},
+		{ID: "changed", Set: map[string]string{"firstname": "F"}, Remove: []string{"lastname"}},
+		{ID: "opted", Status: client.SubscriptionStatus{Status: unsub}},
+		{ID: "mobile", Status: client.SubscriptionStatus{MobileStatus: unsub}},
+		{ID: "stranger", Unsubscribe: true},
+	}
+	add, unsubscribe, created := ImportPlan(changes)
+	var addIDs []string
+	for _, a := range add {
+		addIDs = append(addIDs, a.ID)
+	}
+	if diff := cmp.Diff([]string{"new", "changed"}, addIDs); diff != "" {
+		t.Errorf("ADD rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"opted", "stranger"}, unsubscribe); diff != "" {
+		t.Errorf("UNSUBSCRIBE rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]bool{"new": true}, created); diff != "" {
+		t.Errorf("created (-want +got):\n%s", diff)
+	}
+}
+
+func TestContactDigests(t *testing.T) {
+	desired := []Desired{{ID: "a", Props: map[string]string{"email": "a@x", "firstname": ""}, Email: sub}}
+	cols := []string{"email", "firstname"}
+	want := DesiredDigest(desired, cols)
+	cases := []struct {
+		name    string
+		service map[string]ServiceContact
+		applied AppliedStatuses
+		equal   bool
+	}{
+		{"in line", map[string]ServiceContact{"a": {Props: map[string]string{"email": "a@x", "other": "x"}, Email: sub}}, nil, true},
+		{"honoured opt-out is in line", map[string]ServiceContact{"a": {Props: map[string]string{"email": "a@x"}, Email: unsub}}, Record{File: true}.Lookup, true},
+		{"status not shown is in line", map[string]ServiceContact{"a": {Props: map[string]string{"email": "a@x"}}}, nil, true},
+		{"value drift", map[string]ServiceContact{"a": {Props: map[string]string{"email": "b@x"}, Email: sub}}, nil, false},
+		{"value that should be empty", map[string]ServiceContact{"a": {Props: map[string]string{"email": "a@x", "firstname": "F"}, Email: sub}}, nil, false},
+		{"absent", map[string]ServiceContact{}, nil, false},
+		{"unsubscribed by the file, then wanted again", map[string]ServiceContact{"a": {Props: map[string]string{"email": "a@x"}, Email: unsub}},
+			Record{File: true, Contacts: map[string][2]string{"a": {unsub, ""}}}.Lookup, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ServiceDigest(desired, cols, c.service, c.applied, false)
+			if (got == want) != c.equal {
+				t.Errorf("service digest equal to desired = %v, want %v", got == want, c.equal)
+			}
+		})
+	}
+}
+
+// fakeAttributes are an account's attributes (id -> name) for the file
+// reader, as the attribute cache resolves them.
+type fakeAttributes map[string]string
+
+func (f fakeAttributes) NameOf(_ context.Context, key string) (string, bool, error) { //nolint:unparam // the interface's signature
+	if IsAttributeID(key) {
+		n, ok := f[key]
+		return n, ok, nil
+	}
+	return key, true, nil
+}
+
+func (f fakeAttributes) AttributeOf(ctx context.Context, key string) (string, bool, error) {
+	if IsAttributeID(key) {
+		return f.NameOf(ctx, key)
+	}
+	for _, n := range f {
+		if n == key {
+			return key, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+func TestParseSourceFile(t *testing.T) {
+	nameOf := fakeAttributes{"1": "email", "3": "firstname"}
+	cases := []struct {
+		name, file string
+		opts       FileOptions
+		want       FileContacts
+		wantErr    string
+	}{
+		{
+			name: "columns by name and id, statuses, rows sorted",
+			file: "originalId;email;3;email_status\nb;b@x;B;unsubscribed\na;a@x;;\n",
+			opts: FileOptions{Delimiter: ";"},
+			want: FileContacts{Columns: []string{"email", "firstname"}, Contacts: []Desired{
+				{ID: "a", Props: map[string]string{"email": "a@x", "firstname": ""}},
+				{ID: "b", Props: map[string]string{"email": "b@x", "firstname": "B"}, Email: unsub},
+			}},
+		},
+		{
+			name: "identity column by name",
+			file: "\ufeffkey,email\nk1,k@x\n",
+			opts: FileOptions{IdentityColumn: "key"},
+			want: FileContacts{Columns: []string{"email"}, Contacts: []Desired{{ID: "k1", Props: map[string]string{"email": "k@x"}}}},
+		},
+		{
+			name: "identity column that is an attribute is written as it",
+			file: "email,3\na@x,Ann\nb@x,\n",
+			opts: FileOptions{IdentityColumn: "email"},
+			want: FileContacts{Columns: []string{"email", "firstname"}, Contacts: []Desired{
+				{ID: "a@x", Props: map[string]string{"email": "a@x", "firstname": "Ann"}},
+				{ID: "b@x", Props: map[string]string{"email": "b@x", "firstname": ""}},
+			}},
+		},
+		{
+			name: "identity column by attribute id",
+			file: "1\na@x\n",
+			opts: FileOptions{IdentityColumn: "1"},
+			want: FileContacts{Columns: []string{"email"}, Contacts: []Desired{{ID: "a@x", Props: map[string]string{"email": "a@x"}}}},
+		},
+		{name: "identity attribute named again", file: "email,1\na@x,b@x\n", opts: FileOptions{IdentityColumn: "email"}, wantErr: `column "1" names attribute "email" a second time`},
+		{name: "no identity column", file: "email\nx@x\n", wantErr: `no identity column "originalId"`},
+		{name: "wrong delimiter", file: "originalId;email\na;x@x\n", wantErr: `no identity column "originalId" under delimiter "," (its columns: originalId;email); with delimiter = ";" it has: set delimiter = ";"`},
+		{name: "tab delimiter hint", file: "originalId\temail\na\tx@x\n", opts: FileOptions{Delimiter: ";"}, wantErr: `set delimiter = "\t"`},
+		{name: "not UTF8", file: "originalId,lastname\na,M\xfcller\n", opts: FileOptions{Path: "c.csv"}, wantErr: `the file "c.csv" is not valid UTF8: line 2 holds bytes that are not UTF8 text; nothing was sent to the service. If it was saved by Excel or another Windows program, set encoding = "ANSI"`},
+		{name: "duplicate contact", file: "originalId\na\na\n", wantErr: `rows 2 and 3 both name contact "a"`},
+		{name: "empty identity", file: "originalId,email\n,x@x\n", wantErr: "row 2 has an empty identity"},
+		{name: "bad status", file: "originalId,email_status\na,MAYBE\n", wantErr: `status "MAYBE"`},
+		{name: "unknown attribute id", file: "originalId,99\na,x\n", wantErr: `column "99" names an attribute id`},
+		{name: "same attribute twice", file: "originalId,firstname,3\na,x,y\n", wantErr: `names attribute "firstname" a second time`},
+		{name: "empty file", file: "", wantErr: "the file is empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ParseSourceFile(context.Background(), strings.NewReader(c.file), c.opts, nameOf)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("parsed (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,91 @@
+package contactsync
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// ImportPlan splits changes for the batches: the ADD rows, the ids of the
+// UNSUBSCRIBE import, and which contacts the ADD import creates.
+func ImportPlan(changes []Change) (add []Change, unsubscribe []string, created map[string]bool) {
+	created = map[string]bool{}
+	for _, ch := range changes {
+		switch {
+		case ch.Unsubscribe:
+			unsubscribe = append(unsubscribe, ch.ID)
+		case ch.Create:
+			if ch.Status.Status == client.StatusUnsubscribed || ch.Status.MobileStatus == client.StatusUnsubscribed {
+				continue // must start unsubscribed: a single call
+			}
+			add = append(add, ch)
+			created[ch.ID] = true
+		default:
+			if len(ch.Set) > 0 {
+				add = append(add, Change{ID: ch.ID, Set: ch.Set})
+			}
+			if ch.Status.Status == client.StatusUnsubscribed {
+				unsubscribe = append(unsubscribe, ch.ID)
+			}
+		}
+	}
+	return add, unsubscribe, created
+}
+
+// WriteAddImport writes the file of an ADD import: an originalId column and
+// one column per attribute set, an empty cell where a contact's value is
+// not to change (an ADD import merges only non-empty cells).
+func WriteAddImport(w io.Writer, changes []Change) error {
+	colSet := map[string]bool{}
+	for _, c := range changes {
+		for k := range c.Set {
+			colSet[k] = true
+		}
+	}
+	cols := SortedKeys(colSet)
+	cw := csv.NewWriter(w)
+	if err := cw.Write(append([]string{"originalId"}, cols...)); err != nil {
+		return err
+	}
+	rec := make([]string, len(cols)+1)
+	for _, c := range changes {
+		rec[0] = c.ID
+		for i, k := range cols {
+			rec[i+1] = c.Set[k]
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteUnsubscribeImport writes the file of an UNSUBSCRIBE import.
+func WriteUnsubscribeImport(w io.Writer, ids []string) error {
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	if err := cw.Write([]string{"originalId"}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := cw.Write([]string{id}); err != nil {
+			return err
+		}
+		if b.Len() > 64<<10 {
+			cw.Flush()
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,44 @@
+package contactsync
+
+import (
+	"sync"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// Released remembers, for one provider run, the contacts whose
+// destroy unsubscribed and forgot them, with the states they had. The
+// interface has no DELETE of a contact, so a replacement (destroy, then
+// create of the same list and original id: a tainted contact, say) finds
+// the contact still there; create takes over a contact found here instead
+// of refusing it, and restores its states unless the configuration sets
+// them. Contacts not released in this run are never taken over.
+type Released struct {
+	mu       sync.Mutex
+	contacts map[string]client.SubscriptionStatus
+}
+
+func NewReleased() *Released {
+	return &Released{contacts: map[string]client.SubscriptionStatus{}}
+}
+
+func (r *Released) Add(listID, originalID string, st client.SubscriptionStatus) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.contacts[contactKey(listID, originalID)] = st
+}
+
+// take removes and returns a released contact.
+func (r *Released) Take(listID, originalID string) (client.SubscriptionStatus, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := contactKey(listID, originalID)
+	st, ok := r.contacts[key]
+	delete(r.contacts, key)
+	return st, ok
+}
+
+// contactKey names one contact of one list in the run's maps: the list id
+// is digits, so the first slash splits the two even when the original id
+// holds slashes (the id of an rms_contact has the same form).
+func contactKey(listID, originalID string) string { return listID + "/" + originalID }

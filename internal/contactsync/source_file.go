@@ -1,0 +1,187 @@
+package contactsync
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// The file input of rms_list_contacts: a CSV file whose rows are the
+// contacts of the list, in the file options of rms_list_import (delimiter,
+// encoding, identity column). Columns email_status and mobile_status, when
+// present, hold statuses; every other column but the identity names a
+// contact attribute by name or id. The file is read as a stream at plan,
+// refresh and apply; only the parsed contacts are held, never the file.
+
+// Column names of the statuses in a source file.
+const (
+	fileEmailStatusColumn  = "email_status"
+	fileMobileStatusColumn = "mobile_status"
+)
+
+// FileContacts are a parsed source file: the contacts sorted by id and the
+// attribute columns (by name) that the file manages.
+type FileContacts struct {
+	Contacts []Desired
+	Columns  []string
+}
+
+// AttributeNames resolve a file's columns to contact attributes (the
+// attribute cache; a fake in unit tests).
+type AttributeNames interface {
+	// NameOf is the attribute name of a column: a name stands for itself,
+	// an id (digits) for its attribute's name; ok is false for an id the
+	// account does not have.
+	NameOf(ctx context.Context, key string) (name string, ok bool, err error)
+	// AttributeOf is the attribute a column names, ok only when the
+	// account has it (the identity column is an attribute only then).
+	AttributeOf(ctx context.Context, key string) (name string, ok bool, err error)
+}
+
+// ReadSourceFile parses a source file.
+func ReadSourceFile(ctx context.Context, opts FileOptions, attrs AttributeNames) (FileContacts, error) {
+	f, err := os.Open(opts.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return FileContacts{}, fmt.Errorf("there is no file at %q; a relative path is relative to the directory Terraform runs in", opts.Path)
+	}
+	if err != nil {
+		return FileContacts{}, err
+	}
+	defer func() { _ = f.Close() }() // read-only
+	return ParseSourceFile(ctx, bufio.NewReader(f), opts, attrs)
+}
+
+// ParseSourceFile reads the contacts of a source file. The identity column
+// is written as an attribute too when it names one of the account's (an
+// "email" column), as the service's import does, so that a file means the
+// same here and in rms_list_import. Bytes not valid in the encoding fail
+// with the file and line (see decodedReader).
+func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames) (FileContacts, error) {
+	delim, err := fileDelimiter(opts.Delimiter)
+	if err != nil {
+		return FileContacts{}, err
+	}
+	cr := csv.NewReader(decodedReader(r, opts.Encoding))
+	cr.Comma = delim
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return FileContacts{}, errors.New("the file is empty; its first row must name the columns")
+	}
+	if err != nil {
+		if isInvalidText(err) {
+			return FileContacts{}, withPath(err, opts.Path)
+		}
+		return FileContacts{}, fmt.Errorf("reading the header row: %w", err)
+	}
+	identity := opts.IdentityColumn
+	if identity == "" {
+		identity = "originalId"
+	}
+	idIdx, emailIdx, mobileIdx := -1, -1, -1
+	columns := map[int]string{} // column index -> attribute name
+	seen := map[string]bool{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		switch h {
+		case "":
+			return FileContacts{}, fmt.Errorf("column %d of the header row has no name", i+1)
+		case identity:
+			idIdx = i
+			name, ok, err := attrs.AttributeOf(ctx, h)
+			if err != nil {
+				return FileContacts{}, fmt.Errorf("reading the account's contact attributes: %w", err)
+			}
+			if ok {
+				if seen[name] {
+					return FileContacts{}, fmt.Errorf("column %q names attribute %q a second time", h, name)
+				}
+				seen[name] = true
+				columns[i] = name
+			}
+		case fileEmailStatusColumn:
+			emailIdx = i
+		case fileMobileStatusColumn:
+			mobileIdx = i
+		default:
+			name, ok, err := attrs.NameOf(ctx, h)
+			if err != nil {
+				return FileContacts{}, fmt.Errorf("reading the account's contact attributes: %w", err)
+			}
+			if !ok {
+				return FileContacts{}, fmt.Errorf("column %q names an attribute id the account does not have", h)
+			}
+			if seen[name] {
+				return FileContacts{}, fmt.Errorf("column %q names attribute %q a second time", h, name)
+			}
+			seen[name] = true
+			columns[i] = name
+		}
+	}
+	if idIdx < 0 {
+		return FileContacts{}, missingIdentityError(header, delim, identity)
+	}
+	out := FileContacts{Columns: make([]string, 0, len(columns))}
+	for _, name := range columns {
+		out.Columns = append(out.Columns, name)
+	}
+	sort.Strings(out.Columns)
+	ids := map[string]int{}
+	for row := 2; ; row++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if isInvalidText(err) {
+				return FileContacts{}, withPath(err, opts.Path)
+			}
+			return FileContacts{}, fmt.Errorf("row %d: %w", row, err)
+		}
+		if len(rec) == 1 && rec[0] == "" {
+			continue // a blank line
+		}
+		id := strings.TrimSpace(rec[idIdx])
+		if id == "" {
+			return FileContacts{}, fmt.Errorf("row %d has an empty identity (column %q)", row, identity)
+		}
+		if first, dup := ids[id]; dup {
+			return FileContacts{}, fmt.Errorf("rows %d and %d both name contact %q; each contact may appear once", first, row, id)
+		}
+		ids[id] = row
+		w := Desired{ID: id, Props: make(map[string]string, len(columns))}
+		for i, name := range columns {
+			w.Props[name] = rec[i]
+		}
+		if w.Email, err = statusCell(rec, emailIdx, row); err != nil {
+			return FileContacts{}, err
+		}
+		if w.Mobile, err = statusCell(rec, mobileIdx, row); err != nil {
+			return FileContacts{}, err
+		}
+		out.Contacts = append(out.Contacts, w)
+	}
+	sort.Slice(out.Contacts, func(i, j int) bool { return out.Contacts[i].ID < out.Contacts[j].ID })
+	return out, nil
+}
+
+// statusCell reads a status column: empty leaves the status to the service.
+func statusCell(rec []string, idx, row int) (string, error) {
+	if idx < 0 {
+		return "", nil
+	}
+	v := strings.ToUpper(strings.TrimSpace(rec[idx]))
+	switch v {
+	case "", client.StatusSubscribed, client.StatusUnsubscribed:
+		return v, nil
+	}
+	return "", fmt.Errorf("row %d: status %q is neither SUBSCRIBED nor UNSUBSCRIBED (or empty, to leave it to the service)", row, rec[idx])
+}
