@@ -21,6 +21,21 @@ resource "rms_list" "this" {
   sender_email = each.value.sender_email
 }
 
+# Each seed address in each list, subscribed: the team sees every mailing
+# as its recipients do. Keyed "<list key>/<address>" so that adding a list
+# or an address adds contacts without touching the others.
+resource "rms_contact" "seed" {
+  for_each = {
+    for pair in setproduct(keys(var.lists), var.seed_recipients) :
+    "${pair[0]}/${pair[1]}" => { list = pair[0], email = pair[1] }
+  }
+
+  list_id      = rms_list.this[each.value.list].id
+  original_id  = each.value.email
+  properties   = { email = each.value.email }
+  email_status = "SUBSCRIBED"
+}
+
 resource "rms_project" "this" {
   name        = "${var.name_prefix}${var.project_name}"
   description = var.project_description

@@ -8,6 +8,11 @@ output "list_ids" {
   value       = { for key, l in rms_list.this : key => l.id }
 }
 
+output "seed_contacts" {
+  description = "The seed contacts, as \"<list key>/<address>\" => the list id they are in."
+  value       = { for key, c in rms_contact.seed : key => c.list_id }
+}
+
 output "project_id" {
   description = "Id of the project."
   value       = rms_project.this.id

@@ -46,6 +46,22 @@ variable "lists" {
   }
 }
 
+variable "seed_recipients" {
+  description = "E-mail addresses added, subscribed, to every list of var.lists (their originalId is the address): the team's own inboxes, to see each mailing as recipients do."
+  type        = list(string)
+  default     = []
+  nullable    = false
+
+  validation {
+    condition     = alltrue([for a in var.seed_recipients : can(regex("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", a))])
+    error_message = "Each seed_recipients entry must be a bare e-mail address such as qa@example.com."
+  }
+  validation {
+    condition     = length(distinct(var.seed_recipients)) == length(var.seed_recipients)
+    error_message = "seed_recipients lists an address twice."
+  }
+}
+
 variable "project_name" {
   description = "Name of the account's project (name_prefix is prepended)."
   type        = string
