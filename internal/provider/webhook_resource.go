@@ -28,6 +28,7 @@ var (
 	_ resource.ResourceWithConfigure   = &webhookResource{}
 	_ resource.ResourceWithImportState = &webhookResource{}
 	_ resource.ResourceWithIdentity    = &webhookResource{}
+	_ resource.ResourceWithMoveState   = &webhookResource{}
 )
 
 // webhookEvents are the event kinds of the service conventions guide.
@@ -257,6 +258,34 @@ func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest
 // `identity = { id = "42" }` in an import block.
 func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByEntityID(ctx, "rms_webhook", req, resp)
+}
+
+// MoveState takes an rms_resource of the collection "webhooks"
+// (`moved { from = rms_resource.x  to = rms_webhook.x }`). A secret the
+// rms_resource body set moves into `secret`; one sent through its
+// write-only sensitive_body never reached state and cannot move, which a
+// warning says, with what to do.
+func (r *webhookResource) MoveState(ctx context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+		typeName:   "rms_webhook",
+		collection: "webhooks",
+		keys:       []string{"url", "events", "active", "description", "secret"},
+		toState: func(ctx context.Context, src movedEntity, resp *resource.MoveStateResponse) {
+			var w client.Webhook
+			if !src.decode(&w, "rms_webhook", &resp.Diagnostics) {
+				return
+			}
+			m := webhookToModel(ctx, &w, webhookModel{Secret: src.bodyString("secret"), SecretWOVersion: types.Int64Null()}, &resp.Diagnostics)
+			if w.HasSecret && m.Secret.IsNull() {
+				resp.Diagnostics.AddWarning("Webhook secret not moved",
+					"The webhook holds a secret, and the rms_resource state does not (a secret sent through rms_resource.sensitive_body is write-only and never reached state), so rms_webhook starts without one in state. "+
+						"Give the secret again in rms_webhook: `secret_wo` with `secret_wo_version` (Terraform 1.11+), or `secret`. The next apply then sends it, planned as an update of the webhook. "+
+						"Without either, the service keeps the current secret, and Terraform neither compares nor rotates it.")
+			}
+			resp.Diagnostics.Append(resp.TargetState.Set(ctx, m)...)
+			setIdentity(ctx, resp.TargetIdentity, idIdentity(m.ID), &resp.Diagnostics)
+		},
+	})}
 }
 
 // configSecretWO reads the write-only secret, which exists only in the
