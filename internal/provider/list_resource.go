@@ -56,7 +56,8 @@ func (r *listResource) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (r *listResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list, and the service deletes its contacts with it.",
+		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list, and the service deletes its contacts with it. " +
+			"A list first managed as `rms_resource` (collection `lists`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_list.<name> }` (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("list"),
 			"name": schema.StringAttribute{

@@ -52,7 +52,8 @@ func (r *projectResource) Metadata(_ context.Context, req resource.MetadataReque
 
 func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A project of the account (the service's Projects domain). Projects are updated in place; destroy deletes the project.",
+		Description: "A project of the account (the service's Projects domain). Projects are updated in place; destroy deletes the project. " +
+			"A project first managed as `rms_resource` (collection `projects`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_project.<name> }` (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("project"),
 			"name": schema.StringAttribute{
