@@ -217,3 +217,45 @@ func TestAccMoveOtherTypeToProject(t *testing.T) {
 		},
 	})
 }
+
+// Terraform reads the moved object with the typed resource before it
+// plans: a change made outside Terraform after the last refresh of the
+// rms_resource (so not in its state) shows in the move's plan and is set
+// back, rather than the move trusting the stale state.
+func TestAccMoveGenericToProject_readAfterMove(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutCrossTypeMoved},
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config: env.Config(genericConfig("projects", `{ name = "Newsletter", description = "monthly" }`)),
+				Check: func(s *terraform.State) error {
+					id = resourceID(s, "rms_resource.test")
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					env.MustDo(t, "PUT", "projects/"+id, map[string]any{"name": "Newsletter", "description": "edited by hand"}, nil)
+				},
+				Config: env.Config(projectConfig("Newsletter", "monthly"), movedBlock("rms_project.test")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("rms_project.test", plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue("rms_project.test", tfjsonpath.New("description"), knownvalue.StringExact("monthly")),
+					},
+				},
+				Check: func(s *terraform.State) error {
+					var p map[string]any
+					env.MustDo(t, "GET", "projects/"+id, nil, &p)
+					if p["description"] != "monthly" || resourceID(s, "rms_project.test") != id {
+						return fmt.Errorf("after the move the service holds %v (state id %s, want %s)", p, resourceID(s, "rms_project.test"), id)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
