@@ -128,4 +128,8 @@ var (
 	SkipWithoutWriteOnly = SkipWithout("write-only attributes", "1.11.0", "1.11.0")
 	// SkipWithoutActions: actions and action_trigger.
 	SkipWithoutActions = SkipWithout("actions", "1.14.0", "")
+	// SkipWithoutCrossTypeMoved: a moved block whose from and to are of
+	// different resource types, which the provider converts
+	// (MoveResourceState): Terraform 1.8, OpenTofu 1.10 (opentofu#2370).
+	SkipWithoutCrossTypeMoved = SkipWithout("moved blocks between resource types", "1.8.0", "1.10.0")
 )

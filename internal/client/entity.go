@@ -95,3 +95,17 @@ func EntityTime(e Entity, key string) time.Time {
 	}
 	return time.Time{}
 }
+
+// DecodeEntity reads an entity of a domain that has a typed form (Project,
+// List, Webhook) into out, with the same tolerance as a typed read: ids as
+// numbers or strings, timestamps in any form Timestamp accepts.
+func DecodeEntity(e Entity, out any) error {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encoding entity: %w", err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("decoding entity: %w", err)
+	}
+	return nil
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -60,6 +61,45 @@ func TestAccGuideGenericDomainExamplesApply(t *testing.T) {
 				statecheck.ExpectKnownOutputValue("order_confirmation_trigger_id", knownvalue.NotNull()),
 			},
 		}},
+	})
+}
+
+// The guide's move example (examples/guides/generic-domains/move): the
+// project and list applied as rms_resource in before/ become rms_project
+// and rms_list in after/ through moved blocks, with nothing to create,
+// destroy or change, and the same ids.
+func TestAccGuideGenericDomainMoveExample(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	before := readExampleFolder(t, "guides/generic-domains/move/before")
+	after := readExampleFolder(t, "guides/generic-domains/move/after")
+	projectID := statecheck.CompareValue(compare.ValuesSame())
+	listID := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutCrossTypeMoved},
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config: env.Config(before),
+				ConfigStateChecks: []statecheck.StateCheck{
+					projectID.AddStateValue("rms_resource.newsletter", tfjsonpath.New("id")),
+					listID.AddStateValue("rms_resource.subscribers", tfjsonpath.New("id")),
+				},
+			},
+			{
+				Config: env.Config(after),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("rms_project.newsletter", plancheck.ResourceActionNoop),
+						plancheck.ExpectResourceAction("rms_list.subscribers", plancheck.ResourceActionNoop),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					projectID.AddStateValue("rms_project.newsletter", tfjsonpath.New("id")),
+					listID.AddStateValue("rms_list.subscribers", tfjsonpath.New("id")),
+					statecheck.ExpectKnownValue("rms_list.subscribers", tfjsonpath.New("sender_name"), knownvalue.StringExact("Example Shop")),
+				},
+			},
+		},
 	})
 }
 

@@ -21,6 +21,7 @@ var (
 	_ resource.ResourceWithConfigure   = &listResource{}
 	_ resource.ResourceWithImportState = &listResource{}
 	_ resource.ResourceWithIdentity    = &listResource{}
+	_ resource.ResourceWithMoveState   = &listResource{}
 )
 
 // NewListResource returns the rms_list resource.
@@ -55,7 +56,8 @@ func (r *listResource) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (r *listResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list, and the service deletes its contacts with it.",
+		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list, and the service deletes its contacts with it. " +
+			"A list first managed as `rms_resource` (collection `lists`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_list.<name> }` (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("list"),
 			"name": schema.StringAttribute{
@@ -168,6 +170,29 @@ func (r *listResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 // `identity = { id = "42" }` in an import block.
 func (r *listResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByEntityID(ctx, "rms_list", req, resp)
+}
+
+// MoveState takes an rms_resource of the collection "lists"
+// (`moved { from = rms_resource.x  to = rms_list.x }`).
+func (r *listResource) MoveState(ctx context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+		typeName:   "rms_list",
+		collection: "lists",
+		keys:       []string{"name", "description", "senderName", "senderEmail"},
+		toState: func(ctx context.Context, src movedEntity, resp *resource.MoveStateResponse) {
+			var l client.List
+			if !src.decode(&l, "rms_list", &resp.Diagnostics) {
+				return
+			}
+			m := listToModel(&l, listModel{
+				Description: src.bodyString("description"),
+				SenderName:  src.bodyString("senderName"),
+				SenderEmail: src.bodyString("senderEmail"),
+			})
+			resp.Diagnostics.Append(resp.TargetState.Set(ctx, m)...)
+			setIdentity(ctx, resp.TargetIdentity, idIdentity(m.ID), &resp.Diagnostics)
+		},
+	})}
 }
 
 func listInput(m listModel) client.ListInput {

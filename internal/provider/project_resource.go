@@ -21,6 +21,7 @@ var (
 	_ resource.ResourceWithConfigure   = &projectResource{}
 	_ resource.ResourceWithImportState = &projectResource{}
 	_ resource.ResourceWithIdentity    = &projectResource{}
+	_ resource.ResourceWithMoveState   = &projectResource{}
 )
 
 // NewProjectResource returns the rms_project resource.
@@ -51,7 +52,8 @@ func (r *projectResource) Metadata(_ context.Context, req resource.MetadataReque
 
 func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A project of the account (the service's Projects domain). Projects are updated in place; destroy deletes the project.",
+		Description: "A project of the account (the service's Projects domain). Projects are updated in place; destroy deletes the project. " +
+			"A project first managed as `rms_resource` (collection `projects`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_project.<name> }` (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("project"),
 			"name": schema.StringAttribute{
@@ -152,6 +154,25 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 // `identity = { id = "42" }` in an import block.
 func (r *projectResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByEntityID(ctx, "rms_project", req, resp)
+}
+
+// MoveState takes an rms_resource of the collection "projects"
+// (`moved { from = rms_resource.x  to = rms_project.x }`).
+func (r *projectResource) MoveState(ctx context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+		typeName:   "rms_project",
+		collection: "projects",
+		keys:       []string{"name", "description"},
+		toState: func(ctx context.Context, src movedEntity, resp *resource.MoveStateResponse) {
+			var p client.Project
+			if !src.decode(&p, "rms_project", &resp.Diagnostics) {
+				return
+			}
+			m := projectToModel(&p, projectModel{Description: src.bodyString("description")})
+			resp.Diagnostics.Append(resp.TargetState.Set(ctx, m)...)
+			setIdentity(ctx, resp.TargetIdentity, idIdentity(m.ID), &resp.Diagnostics)
+		},
+	})}
 }
 
 func projectInput(m projectModel) client.ProjectInput {

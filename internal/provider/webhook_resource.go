@@ -28,6 +28,7 @@ var (
 	_ resource.ResourceWithConfigure   = &webhookResource{}
 	_ resource.ResourceWithImportState = &webhookResource{}
 	_ resource.ResourceWithIdentity    = &webhookResource{}
+	_ resource.ResourceWithMoveState   = &webhookResource{}
 )
 
 // webhookEvents are the event kinds of the service conventions guide.
@@ -74,7 +75,9 @@ func (r *webhookResource) Metadata(_ context.Context, req resource.MetadataReque
 func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "A webhook of the account: the service POSTs a signed JSON delivery to `url` for each event kind in `events` (see the service conventions guide for the payload and the `X-RMS-Signature` scheme). " +
-			"The secret is write-only on the service: it is never read back, so a secret changed outside Terraform is not detected, and an imported webhook has no `secret` until the configuration sets it.",
+			"The secret is write-only on the service: it is never read back, so a secret changed outside Terraform is not detected, and an imported webhook has no `secret` until the configuration sets it. " +
+			"A webhook first managed as `rms_resource` (collection `webhooks`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_webhook.<name> }` (Terraform 1.8+, OpenTofu 1.10+). " +
+			"A secret sent through `rms_resource.sensitive_body` never reached state and cannot move: give it again as `secret_wo` with `secret_wo_version` (or `secret`), and the move is planned as an update that sends it.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("webhook"),
 			"url": schema.StringAttribute{
@@ -257,6 +260,34 @@ func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest
 // `identity = { id = "42" }` in an import block.
 func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByEntityID(ctx, "rms_webhook", req, resp)
+}
+
+// MoveState takes an rms_resource of the collection "webhooks"
+// (`moved { from = rms_resource.x  to = rms_webhook.x }`). A secret the
+// rms_resource body set moves into `secret`; one sent through its
+// write-only sensitive_body never reached state and cannot move, which a
+// warning says, with what to do.
+func (r *webhookResource) MoveState(ctx context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+		typeName:   "rms_webhook",
+		collection: "webhooks",
+		keys:       []string{"url", "events", "active", "description", "secret"},
+		toState: func(ctx context.Context, src movedEntity, resp *resource.MoveStateResponse) {
+			var w client.Webhook
+			if !src.decode(&w, "rms_webhook", &resp.Diagnostics) {
+				return
+			}
+			m := webhookToModel(ctx, &w, webhookModel{Secret: src.bodyString("secret"), SecretWOVersion: types.Int64Null()}, &resp.Diagnostics)
+			if w.HasSecret && m.Secret.IsNull() {
+				resp.Diagnostics.AddWarning("Webhook secret not moved",
+					"The webhook holds a secret, and the rms_resource state does not (a secret sent through rms_resource.sensitive_body is write-only and never reached state), so rms_webhook starts without one in state. "+
+						"Give the secret again in rms_webhook: `secret_wo` with `secret_wo_version` (Terraform 1.11+), or `secret`. The next apply then sends it, planned as an update of the webhook. "+
+						"Without either, the service keeps the current secret, and Terraform neither compares nor rotates it.")
+			}
+			resp.Diagnostics.Append(resp.TargetState.Set(ctx, m)...)
+			setIdentity(ctx, resp.TargetIdentity, idIdentity(m.ID), &resp.Diagnostics)
+		},
+	})}
 }
 
 // configSecretWO reads the write-only secret, which exists only in the
