@@ -53,9 +53,9 @@ type targetHealth struct {
 		failing        bool
 		failed, gaveUp int
 	}
-	lastLine        time.Time   // zero before the first line
-	flush           *time.Timer // a pending line, held back by deliveryReportEvery
-	refusalLogged   bool        // the target's refusal has been logged (webhook_targets.go)
+	lastLine      time.Time   // zero before the first line
+	flush         *time.Timer // a pending line, held back by deliveryReportEvery
+	refusalLogged bool        // the target's refusal has been logged (webhook_targets.go)
 }
 
 // due reports whether something happened that no line has reported.
