@@ -16,18 +16,18 @@ func TestValidateWebhookAllowHosts(t *testing.T) {
 			t.Errorf("%q: %v", h, err)
 		}
 	}
-	for h, want := range map[string]string{
-		"":                      "want a host name",
-		" hooks":                "want a host name",
-		"https://hooks.example": "without a scheme",
-		"hooks.example:8443":    "without a port",
-		"hooks.example/path":    "without a port or path",
-		"a..b":                  "not a host name",
-		"*.example.com":         "not a host name",
+	for _, tt := range []struct{ host, want string }{
+		{"", "want a host name"},
+		{" hooks", "want a host name"},
+		{"https://hooks.example", "without a scheme"},
+		{"hooks.example:8443", "without a port"},
+		{"hooks.example/path", "without a port or path"},
+		{"a..b", "not a host name"},
+		{"*.example.com", "not a host name"},
 	} {
-		err := ValidateWebhookAllowHosts([]string{"hooks.internal", h})
-		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "allow-hosts") {
-			t.Errorf("%q: err = %v, want one naming the allow list and containing %q", h, err, want)
+		err := ValidateWebhookAllowHosts([]string{"hooks.internal", tt.host})
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "allow-hosts") {
+			t.Errorf("%q: err = %v, want one naming the allow list and containing %q", tt.host, err, tt.want)
 		}
 	}
 }
