@@ -117,13 +117,13 @@ func (s *Server) Emit(event string, data map[string]any) {
 }
 
 func (d *deliverer) start(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) {
-	l := d.startLocked(s, webhookID, url, secret, event, occurredAt, data)
+	l := d.enqueue(s, webhookID, url, secret, event, occurredAt, data)
 	l.write(d.log)
 }
 
-// startLocked records the delivery and starts it, unless it is not to be
+// enqueue records the delivery and starts it, unless it is not to be
 // sent; it returns a line to log about a refused target.
-func (d *deliverer) startLocked(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) *logLine {
+func (d *deliverer) enqueue(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) *logLine {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
