@@ -11,6 +11,8 @@
 // service could have chosen where the interface shows nothing; -h lists them.
 // -token adds a bearer token; -tls-cert and -tls-key serve HTTPS, and
 // -client-ca then requires client certificates signed by that authority.
+// Webhook deliveries go to loopback receivers only, unless
+// -webhook-allow-hosts names others; -webhook-deliveries-off sends none.
 //
 // It prints the base URL and the provider block to use, and runs until
 // SIGINT or SIGTERM. The guide "Running the emulator in your own CI"
@@ -85,6 +87,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		accounts    accountFlag
 		wire        wireFlag
 		faults      = registerFaultFlags(fs)
+		webhooks    = registerWebhookFlags(fs)
 
 		batchPending     = fs.Duration("batch-pending", 0, "how long a new import or export batch stays PENDING, e.g. 2s")
 		batchRowsPerSec  = fs.Float64("batch-rows-per-second", 0, "how many rows an IN_PROGRESS batch handles per second; 0 is no limit")
@@ -94,7 +97,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	)
 	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` (or customerid:token:TOKEN, accepting only that bearer token) on the same address, with its own data; repeatable")
 	fs.Var(&wire, "wire", "answer with these wire `profiles` (comma-separated, or all): alternatives the service may have chosen where the interface shows nothing; listed below")
-	fs.Usage = wireUsage(fs)
+	fs.Usage = usage(fs)
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -133,6 +136,10 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	if err != nil {
 		return err
 	}
+	hooksOff, allowHosts, err := webhooks.options()
+	if err != nil {
+		return err
+	}
 	further, err := accounts.options()
 	if err != nil {
 		return err
@@ -165,6 +172,8 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		BatchMinDuration:          *batchMinDuration,
 		ResultURLTTL:              *resultURLTTL,
 		StatisticsExportExtraRows: *exportExtraRows,
+		WebhookDeliveriesOff:      hooksOff,
+		WebhookAllowHosts:         allowHosts,
 	}
 	all := []emulator.Options{first}
 	for _, a := range further {
@@ -203,6 +212,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	if !wire.wire.IsZero() {
 		banner += fmt.Sprintf("wire profiles: %s\n", wire.wire)
 	}
+	banner += webhooks.banner()
 	if *tlsCert != "" {
 		banner += "HTTPS: set ca_bundle_file to the authority that signed -tls-cert\n"
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -24,16 +23,7 @@ func (f *wireFlag) Set(v string) error {
 	return nil
 }
 
-// wireUsage lists every wire profile for -h, after the flags.
-func wireUsage(fs *flag.FlagSet) func() {
-	return func() {
-		out := fs.Output()
-		_, _ = fmt.Fprintf(out, "Usage of %s:\n", fs.Name())
-		fs.PrintDefaults()
-		writeWireProfiles(out)
-	}
-}
-
+// writeWireProfiles lists every wire profile for -h.
 func writeWireProfiles(out io.Writer) {
 	_, _ = fmt.Fprintln(out, "\nWire profiles (-wire NAME[,NAME...]); each switches one open choice of the service's answers:")
 	for _, p := range emulator.WireProfiles() {

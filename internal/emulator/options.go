@@ -3,6 +3,7 @@ package emulator
 import (
 	"log/slog"
 	"maps"
+	"slices"
 	"time"
 )
 
@@ -67,6 +68,21 @@ type Options struct {
 	WebhookRetryWait time.Duration
 	// WebhookMaxAttempts bounds the attempts of one delivery; default 5.
 	WebhookMaxAttempts int
+	// WebhookDeliveriesOff sends no webhook delivery at all: each event a
+	// webhook subscribes to is still recorded (Server.Deliveries), in state
+	// "skipped" with the reason, and nothing is dialled.
+	WebhookDeliveriesOff bool
+	// WebhookAllowHosts are the hosts, besides loopback, that webhook
+	// deliveries may go to. By default a delivery goes only to an address
+	// in 127.0.0.0/8 or ::1, or to "localhost" (which must then connect to
+	// a loopback address); one to any other host is recorded as "skipped",
+	// logged once per webhook and url, and never dialled nor looked up. An
+	// entry is a host name (matched exactly, in any case), an IP address, a
+	// CIDR prefix (matching URLs that hold an address in it, never names),
+	// or "*" for every host. New panics on an invalid entry and Open returns
+	// an error; ValidateWebhookAllowHosts checks them first. The webhooks'
+	// API accepts the same urls either way: only what is sent changes.
+	WebhookAllowHosts []string
 
 	// Fixtures preload a new account (fixtures.go; rms-emulator -fixtures).
 	// Applied by Open and Listen, not when DataDir already holds a snapshot.
@@ -115,6 +131,7 @@ func (o Options) withDefaults() Options {
 		}
 	}
 	o.Retired = maps.Clone(o.Retired)
+	o.WebhookAllowHosts = slices.Clone(o.WebhookAllowHosts)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -30,9 +30,12 @@ const DefaultSnapshotDelay = 200 * time.Millisecond
 //   - with a DataDir, the state is written there at once, again shortly
 //     after every change (Options.SnapshotDelay), and on Close.
 //
-// Open fails when the fixtures are invalid or the data directory cannot be
-// read or written.
+// Open fails when the fixtures or an entry of opts.WebhookAllowHosts are
+// invalid, or the data directory cannot be read or written.
 func Open(opts Options) (*Server, error) {
+	if err := ValidateWebhookAllowHosts(opts.WebhookAllowHosts); err != nil {
+		return nil, fmt.Errorf("emulator: %w", err)
+	}
 	fixtures, dataDir := opts.Fixtures, opts.DataDir
 	opts.Fixtures, opts.DataDir = nil, ""
 	s := New(opts)

@@ -44,12 +44,17 @@ type Server struct {
 
 // New returns a Server for opts, with defaults filled (see Options). It
 // panics when opts.Fixtures or opts.DataDir is set, which only Open (and
-// Listen) apply, so that neither is ever silently ignored.
+// Listen) apply, so that neither is ever silently ignored, and on an
+// invalid opts.WebhookAllowHosts entry, which Open returns as an error.
 func New(opts Options) *Server {
 	if opts.Fixtures != nil || opts.DataDir != "" {
 		panic("emulator: New does not apply Options.Fixtures or Options.DataDir; use Open")
 	}
 	opts = opts.withDefaults()
+	targets, err := newWebhookTargets(opts.WebhookAllowHosts)
+	if err != nil {
+		panic("emulator: " + err.Error())
+	}
 	s := &Server{
 		opts:             opts,
 		log:              opts.Logger,
@@ -62,7 +67,7 @@ func New(opts Options) *Server {
 		knownCollections: maps.Clone(genericDomains),
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
-		hooks:            newDeliverer(),
+		hooks:            newDeliverer(opts, targets),
 	}
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -21,9 +22,11 @@ import (
 // X-RMS-Signature: v1=hex(HMAC-SHA256(secret, timestamp + "." + body)).
 // A delivery not answered 2xx is retried with doubling waits, a bounded
 // number of times, in its own goroutine; Server.Close cancels every pending
-// delivery and waits for them.
+// delivery and waits for them. Deliveries go only where webhook_targets.go
+// allows, not at all with Options.WebhookDeliveriesOff; failures are logged
+// per target as webhook_health.go says, not per attempt.
 
-// Delivery is one event sent (or being sent) to one webhook.
+// Delivery is one event sent (or being sent, or not sent) to one webhook.
 type Delivery struct {
 	ID        string // X-RMS-Delivery; the same on every attempt
 	WebhookID int64
@@ -33,42 +36,59 @@ type Delivery struct {
 	Attempts  int
 	// LastStatus is the status of the last answer, 0 when none came.
 	LastStatus int
-	// State is "pending", "delivered" or "failed".
+	// State is "pending", "delivered", "failed" or "skipped".
 	State string
+	// Reason says why a skipped delivery was not sent.
+	Reason string
 }
 
-// Delivery states.
+// Delivery states. A skipped delivery is recorded as every other (the
+// event happened) but never sent: deliveries are off, or its target is
+// not one the emulator sends to.
 const (
 	DeliveryPending   = "pending"
 	DeliveryDelivered = "delivered"
 	DeliveryFailed    = "failed"
+	DeliverySkipped   = "skipped"
 )
+
+// deliveriesOffReason is the Reason of every delivery while deliveries
+// are off.
+const deliveriesOffReason = "webhook deliveries are off (rms-emulator -webhook-deliveries-off, Options.WebhookDeliveriesOff)"
 
 // deliveryAttemptTimeout bounds one POST to a receiver.
 const deliveryAttemptTimeout = 10 * time.Second
 
 // deliverer runs the deliveries of one Server.
 type deliverer struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	client *http.Client
-	wg     sync.WaitGroup
+	ctx     context.Context
+	cancel  context.CancelFunc
+	client  *http.Client
+	log     *slog.Logger
+	off     bool
+	allowed *webhookTargets
+	wg      sync.WaitGroup
 
 	mu         sync.Mutex
 	closed     bool
 	nextID     int64
 	deliveries []*Delivery
+	targets    map[targetKey]*targetHealth
 }
 
-func newDeliverer() *deliverer {
+func newDeliverer(opts Options, allowed *webhookTargets) *deliverer {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &deliverer{
-		ctx:    ctx,
-		cancel: cancel,
+		ctx:     ctx,
+		cancel:  cancel,
+		log:     opts.Logger,
+		off:     opts.WebhookDeliveriesOff,
+		allowed: allowed,
+		targets: map[targetKey]*targetHealth{},
 		client: &http.Client{
 			Timeout: deliveryAttemptTimeout,
 			// No keep-alive: an idle connection would hold a goroutine after Close.
-			Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil},
+			Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil, DialContext: allowed.dialContext},
 			// A receiver's redirect is an answer, not a place to send account data.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
@@ -97,10 +117,17 @@ func (s *Server) Emit(event string, data map[string]any) {
 }
 
 func (d *deliverer) start(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) {
+	l := d.enqueue(s, webhookID, url, secret, event, occurredAt, data)
+	l.write(d.log)
+}
+
+// enqueue records the delivery and starts it, unless it is not to be
+// sent; it returns a line to log about a refused target.
+func (d *deliverer) enqueue(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) *logLine {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
-		return
+		return nil
 	}
 	d.nextID++
 	id := "dlv-" + strconv.FormatInt(d.nextID, 10)
@@ -110,33 +137,58 @@ func (d *deliverer) start(s *Server, webhookID int64, url, secret, event, occurr
 	body, err := json.Marshal(map[string]any{"id": id, "event": event, "occurredAt": occurredAt, "data": data})
 	if err != nil {
 		s.log.Error("encoding a webhook delivery", "event", event, "error", err)
-		return
+		return nil
 	}
 	dl := &Delivery{ID: id, WebhookID: webhookID, Event: event, URL: url, Body: body, State: DeliveryPending}
 	d.deliveries = append(d.deliveries, dl)
+	if d.off {
+		dl.State, dl.Reason = DeliverySkipped, deliveriesOffReason
+		return nil
+	}
+	if why := d.allowed.refusal(url); why != "" {
+		dl.State, dl.Reason = DeliverySkipped, why
+		// Once per target: every event of a fixture's webhook would
+		// otherwise repeat it.
+		h := d.target(targetKey{webhookID, url})
+		if h.refusalLogged {
+			return nil
+		}
+		h.refusalLogged = true
+		return &logLine{msg: "webhook deliveries not sent to this target", attrs: []any{"webhook", webhookID, "url", logURL(url), "reason", why}}
+	}
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
 		d.run(s, dl, secret)
 	}()
+	return nil
 }
 
 // run makes the attempts of one delivery.
 func (d *deliverer) run(s *Server, dl *Delivery, secret string) {
 	wait := s.opts.WebhookRetryWait
-	for attempt := 1; attempt <= s.opts.WebhookMaxAttempts; attempt++ {
-		status := d.attempt(s, dl, secret)
+	k := targetKey{dl.WebhookID, dl.URL}
+	for attempt := 1; ; attempt++ {
+		status, failure := d.attempt(s, dl, secret)
+		last := failure == "" || attempt == s.opts.WebhookMaxAttempts
 		d.mu.Lock()
 		dl.Attempts = attempt
 		dl.LastStatus = status
-		if status >= 200 && status < 300 {
+		switch {
+		case failure == "":
 			dl.State = DeliveryDelivered
-			d.mu.Unlock()
-			return
+		case last:
+			dl.State = DeliveryFailed
+		}
+		var l *logLine
+		// An attempt cut short by Close says nothing about the receiver.
+		if d.ctx.Err() == nil {
+			l = d.noteLocked(k, failure, last && failure != "")
 		}
 		d.mu.Unlock()
-		if attempt == s.opts.WebhookMaxAttempts {
-			break
+		l.write(d.log)
+		if last {
+			return
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -148,8 +200,6 @@ func (d *deliverer) run(s *Server, dl *Delivery, secret string) {
 		}
 		wait = min(wait*2, maxDeliveryWait)
 	}
-	d.finish(dl, DeliveryFailed)
-	s.log.Warn("webhook delivery failed", "delivery", dl.ID, "webhook", dl.WebhookID, "event", dl.Event)
 }
 
 // maxDeliveryWait caps the doubling wait between attempts.
@@ -162,11 +212,11 @@ func (d *deliverer) finish(dl *Delivery, state string) {
 }
 
 // attempt POSTs the delivery once and returns the status (0 on a transport
-// error).
-func (d *deliverer) attempt(s *Server, dl *Delivery, secret string) int {
+// error) and, unless it was answered 2xx, what went wrong.
+func (d *deliverer) attempt(s *Server, dl *Delivery, secret string) (int, string) {
 	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, dl.URL, bytes.NewReader(dl.Body))
 	if err != nil {
-		return 0
+		return 0, err.Error()
 	}
 	ts := strconv.FormatInt(s.opts.Now().Unix(), 10)
 	req.Header.Set("Content-Type", "application/json")
@@ -179,12 +229,14 @@ func (d *deliverer) attempt(s *Server, dl *Delivery, secret string) int {
 	}
 	resp, err := d.client.Do(req)
 	if err != nil {
-		s.log.Debug("webhook delivery attempt failed", "delivery", dl.ID, "error", err)
-		return 0
+		return 0, attemptFailure(err)
 	}
 	defer func() { _ = resp.Body.Close() }()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	return resp.StatusCode
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp.StatusCode, "answered " + resp.Status
+	}
+	return resp.StatusCode, ""
 }
 
 // WebhookSignature is the X-RMS-Signature value of a delivery:
@@ -209,14 +261,19 @@ func (s *Server) Deliveries() []Delivery {
 	return out
 }
 
-// close stops every pending delivery and waits for their goroutines.
+// close stops every pending delivery and waits for their goroutines, then
+// logs what the log has not said yet about failing targets.
 func (d *deliverer) close() {
 	d.mu.Lock()
 	d.closed = true
+	d.stopFlushesLocked()
 	d.mu.Unlock()
 	d.cancel()
 	d.wg.Wait()
 	d.client.CloseIdleConnections()
+	for _, l := range d.finalLines() {
+		l.write(d.log)
+	}
 }
 
 // Close stops the Server's background work (webhook deliveries, writes to

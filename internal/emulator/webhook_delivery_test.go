@@ -235,3 +235,33 @@ func TestWebhookDeliveryStopsOnClose(t *testing.T) {
 		t.Errorf("Emit after Close started a delivery (%d deliveries)", n)
 	}
 }
+
+// With deliveries off, every event a webhook subscribes to is recorded as
+// a skipped delivery, with the reason, and nothing is sent or logged.
+func TestWebhookDeliveriesOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, logs := newLoggedServer(Options{WebhookDeliveriesOff: true})
+		rc := newReceiver()
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": rc.attach(s) + "/hook", "events": []string{"message.sent"}})
+		mustCreate(t, s, "/rest/1000/webhooks", map[string]any{"url": "https://hooks.example.com/x", "events": []string{"message.sent"}})
+		for range 3 {
+			s.Emit("message.sent", map[string]any{"messageId": 7})
+		}
+		advance(time.Hour)
+		synctest.Wait()
+		s.Close()
+		ds := s.Deliveries()
+		if len(ds) != 6 {
+			t.Fatalf("%d deliveries recorded, want 6: one per event and webhook", len(ds))
+		}
+		for _, d := range ds {
+			if d.State != DeliverySkipped || d.Attempts != 0 || d.Reason != deliveriesOffReason || len(d.Body) == 0 {
+				t.Errorf("delivery %+v; want skipped with the reason and its body, never attempted", d)
+			}
+		}
+		if n := len(rc.received()); n != 0 {
+			t.Errorf("%d deliveries sent with deliveries off", n)
+		}
+		wantWarnings(t, logs, "with deliveries off")
+	})
+}
