@@ -1,0 +1,72 @@
+package provider_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+// How many credentials checks each command sends, with the provider run as
+// users run it (a binary under dev_overrides, a process per command):
+// one per ConfigureProvider call. `terraform validate` configures nothing;
+// a plan and an import configure once; an apply twice (its plan, then its
+// apply); a plan -destroy twice (it refreshes with a normal plan first,
+// then plans the destroy), so a destroy three times. The
+// configuration manages no project, so the requests on "projects" are the
+// checks.
+func TestAccCredentialsCheck_perCommand(t *testing.T) {
+	cli := acctest.MustDetectCLI(t)
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	work := t.TempDir()
+	cliConfig, _ := acctest.DevOverrides(t, work)
+	run := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, cli.Path, args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %v: %v\n%s", cli.Name, args, err, out)
+		}
+		return string(out)
+	}
+	writeFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n"+
+		env.ProviderBlock()+createOnlyList+"\n"+`resource "rms_list" "imported" { name = "Made elsewhere" }`+"\n")
+	var made map[string]any
+	env.MustDo(t, "POST", "lists", map[string]any{"name": "Made elsewhere"}, &made)
+
+	checks := func() int64 { return env.Emulator.Requests().ByCollection["projects"] }
+	for _, step := range []struct {
+		args []string
+		want int64
+	}{
+		{[]string{"validate", "-no-color"}, 0},
+		{[]string{"plan", "-input=false", "-no-color"}, 1},
+		{[]string{"import", "-input=false", "-no-color", "rms_list.imported", fmt.Sprint(made["id"])}, 1},
+		{[]string{"apply", "-auto-approve", "-input=false", "-no-color"}, 2},
+		{[]string{"plan", "-destroy", "-input=false", "-no-color"}, 2},
+		{[]string{"destroy", "-auto-approve", "-input=false", "-no-color"}, 3},
+	} {
+		before := checks()
+		out := run(step.args...)
+		got := checks() - before
+		// OpenTofu may configure the provider on its own schedule; the
+		// figures asserted exactly are Terraform's.
+		if got != step.want && (cli.Name != "OpenTofu" || step.want == 0 || got == 0) {
+			t.Errorf("%s %v sent %d credentials checks, want %d\n%s", cli, step.args, got, step.want, out)
+		}
+	}
+	if st := env.Emulator.Requests(); st.ByStatus[401]+st.ByStatus[403] != 0 {
+		t.Errorf("refused requests: %v", st.ByStatus)
+	}
+}
