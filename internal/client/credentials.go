@@ -16,8 +16,8 @@ import (
 const maxCheckBody = 64 << 10
 
 // CredentialsCheckCall names the request CheckCredentials sends, below
-// {base_url}/rest/{customerid}, for logs and documentation.
-const CredentialsCheckCall = "GET " + projectsPath + "?page=0&pageSize=1"
+// {base_url}, for messages and logs.
+const CredentialsCheckCall = "GET /rest/{customerid}/" + projectsPath + "?page=0&pageSize=1"
 
 // CheckCredentials proves, before anything is planned, that the service
 // accepts the configured credentials for the configured customer id. It

@@ -11,9 +11,13 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// credentialsCheckNote says why a configure-time failure stops the plan.
-const credentialsCheckNote = "The provider checks its credentials with one read-only request (" +
-	"GET /rest/{customer_id}/projects?page=0&pageSize=1) each time Terraform configures it, so that a plan fails here rather than the apply after it."
+// credentialsCheckNote says why a refusal at configure time stops the plan.
+const credentialsCheckNote = "The provider checks its credentials with one read-only request (" + client.CredentialsCheckCall +
+	") each time Terraform configures it, so that a plan fails here rather than the apply after it."
+
+// credentialsUncheckedNote says what a check without an answer means.
+const credentialsUncheckedNote = "The provider checks its credentials with one read-only request (" + client.CredentialsCheckCall +
+	") each time Terraform configures it, and got no answer about them: Terraform goes on, and whatever needs the service fails at its own request."
 
 // checkCredentials proves the configured credentials and customer id with
 // one read-only request (client.CheckCredentials), so that `terraform plan`
@@ -23,31 +27,37 @@ const credentialsCheckNote = "The provider checks its credentials with one read-
 // whole configuration is known; Terraform does not configure the provider
 // for `terraform validate` nor to call provider functions.
 //
-// A service that cannot answer (network errors, 429 or 5xx after the
-// retries) fails the check too: a refresh would fail the same way, and a
-// plan that only creates would be reviewed and then fail at apply. The
-// message says the service, not the credentials, is at fault.
+// Only an answer about the credentials fails the plan: a refusal (401,
+// 403), or a TLS failure, which a setting fixes (ca_bundle_file, the client
+// certificate) and every call would meet. A service that cannot answer
+// (network errors, 429 or 5xx after the retries) proves nothing either
+// way: the check warns and the plan goes on, so that `terraform plan
+// -refresh=false` still works while the service is away, and a plan that
+// needs the service fails at its own calls with their own diagnostics.
 func checkCredentials(ctx context.Context, d *providerData, diags *diag.Diagnostics) {
 	tflog.Debug(ctx, "checking the credentials", map[string]any{"call": client.CredentialsCheckCall})
 	err := d.client.CheckCredentials(ctx)
 	if err == nil {
 		return
 	}
-	detail := describeAPIError(err) + "\n\n" + credentialsCheckNote
+	said := describeAPIError(err)
+	refused := said + "\n\n" + credentialsCheckNote
 	switch {
 	case errors.Is(err, client.ErrUnauthorized):
 		attr := attrPassword
 		if d.bearerToken {
 			attr = attrToken
 		}
-		diags.AddAttributeError(path.Root(attr), "Credentials refused by the service", detail)
+		diags.AddAttributeError(path.Root(attr), "Credentials refused by the service", refused)
 	case errors.Is(err, client.ErrForbidden):
-		diags.AddAttributeError(path.Root(attrCustomerID), "Customer id refused by the service", detail)
+		diags.AddAttributeError(path.Root(attrCustomerID), "Customer id refused by the service", refused)
+	case isCertificateError(err) || isClientCertificateRefused(err):
+		diags.AddError("Unable to check the credentials", refused)
 	default:
-		if _, ok := client.AsAPIError(err); !ok && !isCertificateError(err) && !isClientCertificateRefused(err) {
-			detail = describeAPIError(err) + "\n\nThe service could not be reached: check that " + attrBaseURL + " (or " + envBaseURL +
-				") names the account's server and that it can be reached from here, or retry once it answers.\n\n" + credentialsCheckNote
+		if _, ok := client.AsAPIError(err); !ok {
+			said += "\n\nThe service could not be reached: check that " + attrBaseURL + " (or " + envBaseURL +
+				") names the account's server and that it can be reached from here."
 		}
-		diags.AddError("Unable to check the credentials", detail)
+		diags.AddWarning("Unable to check the credentials", said+"\n\n"+credentialsUncheckedNote)
 	}
 }

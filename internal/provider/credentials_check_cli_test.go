@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,19 +30,13 @@ func TestAccCredentialsCheck_perCommand(t *testing.T) {
 	cliConfig, _ := acctest.DevOverrides(t, work)
 	run := func(args ...string) string {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, cli.Path, args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-		out, err := cmd.CombinedOutput()
+		out, err := runCLI(cli, work, cliConfig, args...)
 		if err != nil {
 			t.Fatalf("%s %v: %v\n%s", cli.Name, args, err, out)
 		}
-		return string(out)
+		return out
 	}
-	writeFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n"+
-		env.ProviderBlock()+createOnlyList+"\n"+`resource "rms_list" "imported" { name = "Made elsewhere" }`+"\n")
+	writeFile(t, filepath.Join(work, "main.tf"), requireRMS+env.ProviderBlock()+createOnlyList+"\n"+`resource "rms_list" "imported" { name = "Made elsewhere" }`+"\n")
 	var made map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Made elsewhere"}, &made)
 
@@ -68,5 +63,59 @@ func TestAccCredentialsCheck_perCommand(t *testing.T) {
 	}
 	if st := env.Emulator.Requests(); st.ByStatus[401]+st.ByStatus[403] != 0 {
 		t.Errorf("refused requests: %v", st.ByStatus)
+	}
+}
+
+// requireRMS is the terraform block of a configuration the CLI runs on a
+// provider under dev_overrides.
+const requireRMS = "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n"
+
+// runCLI runs the CLI in dir with the CLI configuration of DevOverrides.
+func runCLI(cli acctest.CLI, dir, cliConfig string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, cli.Path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// A check that gets no answer about the credentials (the service fails
+// after the retries, or cannot be reached) warns and lets the plan go on:
+// it proves nothing either way, and `plan -refresh=false` must work while
+// the service is away. Warnings are the CLI's output, so the CLI runs here.
+func TestAccCredentialsCheck_noAnswerWarns(t *testing.T) {
+	cli := acctest.MustDetectCLI(t)
+	t.Parallel()
+	cliConfig, _ := acctest.DevOverrides(t, t.TempDir())
+	failing := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{Rate: 1, Kinds: []string{emulator.FaultUnavailable}, RetryAfter: time.Millisecond}})
+	for name, tc := range map[string]struct {
+		provider string
+		want     []string
+	}{
+		"service failing": {
+			provider: providerWith(failing, map[string]string{"max_retries": "1"}),
+			want:     []string{"Warning: Unable to check the credentials", "503", "retry later", "got no answer about them"},
+		},
+		"service unreachable": {
+			provider: providerWith(failing, map[string]string{"base_url": `"http://127.0.0.1:9"`, "max_retries": "0"}),
+			want:     []string{"Warning: Unable to check the credentials", "connection refused", "check that base_url (or RMS_BASE_URL) names the account's server", "got no answer about them"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			work := t.TempDir()
+			writeFile(t, filepath.Join(work, "main.tf"), requireRMS+tc.provider+createOnlyList+"\n")
+			out, err := runCLI(cli, work, cliConfig, "plan", "-input=false", "-no-color")
+			if err != nil {
+				t.Fatalf("the plan failed: %v\n%s", err, out)
+			}
+			if !acctest.ExpectErrorParts(tc.want...).MatchString(out) {
+				t.Errorf("the plan's output lacks %q:\n%s", tc.want, out)
+			}
+			if !strings.Contains(out, "Plan: 1 to add") {
+				t.Errorf("the plan did not go on:\n%s", out)
+			}
+		})
 	}
 }
