@@ -119,3 +119,51 @@ func TestAccCredentialsCheck_noAnswerWarns(t *testing.T) {
 		})
 	}
 }
+
+// Each provider configuration checks its own credentials: with one aliased
+// block per account (the fleet guide's shape), a plan sends one check to
+// each account, so N aliases cost N checks each time Terraform configures
+// them; a block no resource uses is not configured and checks nothing.
+func TestAccCredentialsCheck_perAlias(t *testing.T) {
+	cli := acctest.MustDetectCLI(t)
+	t.Parallel()
+	envs := acctest.NewAccountEnvs(t,
+		emulator.Options{CustomerID: 4001, Username: "a-api", Password: "a-password"},
+		emulator.Options{CustomerID: 4002, Username: "b-api", Password: "b-password"},
+		emulator.Options{CustomerID: 4003, Username: "c-api", Password: "c-password"},
+		emulator.Options{CustomerID: 4004, Username: "unused-api", Password: "unused-password"})
+	work := t.TempDir()
+	cliConfig, _ := acctest.DevOverrides(t, work)
+	var cfg strings.Builder
+	cfg.WriteString(requireRMS)
+	for i, env := range envs {
+		fmt.Fprintf(&cfg, `
+provider "rms" {
+  alias       = "a%[1]d"
+  base_url    = %[2]q
+  customer_id = %[3]d
+  username    = %[4]q
+  password    = %[5]q
+}
+`, i, env.URL, env.CustomerID, env.Username, env.Password)
+		if i < 3 {
+			fmt.Fprintf(&cfg, "resource \"rms_list\" \"l%[1]d\" {\n  provider = rms.a%[1]d\n  name     = \"L\"\n}\n", i)
+		}
+	}
+	writeFile(t, filepath.Join(work, "main.tf"), cfg.String())
+	if out, err := runCLI(cli, work, cliConfig, "plan", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	for i, env := range envs {
+		want := int64(1)
+		if i == 3 {
+			if cli.Name == "OpenTofu" {
+				continue // OpenTofu may configure a block no resource uses
+			}
+			want = 0
+		}
+		if err := onlyChecks(env, want); err != nil {
+			t.Errorf("account %d: %v", env.CustomerID, err)
+		}
+	}
+}
