@@ -29,7 +29,7 @@ func TestCheckCredentials(t *testing.T) {
 		"200 with a whole collection": {answer: func(w http.ResponseWriter, _ int) {
 			writeJSON(w, 200, "["+strings.Repeat(`{"id":5},`, 20000)+`{"id":6}]`)
 		}, calls: 1},
-		"204 without a body":              {answer: func(w http.ResponseWriter, _ int) { w.WriteHeader(204) }, calls: 1},
+		"204 without a body":              {answer: func(w http.ResponseWriter, _ int) { w.WriteHeader(http.StatusNoContent) }, calls: 1},
 		"401":                             {answer: func(w http.ResponseWriter, _ int) { writeError(w, 401, "UNAUTHORIZED", "credentials are wrong", "") }, wantErr: ErrUnauthorized, wantText: "checking the credentials: GET /rest/1000/projects: 401 UNAUTHORIZED: credentials are wrong", calls: 1},
 		"403":                             {answer: func(w http.ResponseWriter, _ int) { writeError(w, 403, "FORBIDDEN", "not your account", "") }, wantErr: ErrForbidden, wantText: "403 FORBIDDEN: not your account", calls: 1},
 		"503 then 200 is retried":         {answer: func(w http.ResponseWriter, n int) { answerAfter(w, n, 2, 503) }, calls: 3},
@@ -39,7 +39,7 @@ func TestCheckCredentials(t *testing.T) {
 		"500":                             {answer: func(w http.ResponseWriter, _ int) { writeError(w, 500, "INTERNAL", "boom", "") }, wantText: "500 INTERNAL: boom", calls: 1},
 		"404 refuses the call only":       {answer: func(w http.ResponseWriter, _ int) { writeError(w, 404, "NOT_FOUND", "no collection", "") }, calls: 1},
 		"410 refuses the call only":       {answer: func(w http.ResponseWriter, _ int) { writeError(w, 410, "GONE", "projects moved", "") }, calls: 1},
-		"405 refuses the call only":       {answer: func(w http.ResponseWriter, _ int) { w.WriteHeader(405) }, calls: 1},
+		"405 refuses the call only":       {answer: func(w http.ResponseWriter, _ int) { w.WriteHeader(http.StatusMethodNotAllowed) }, calls: 1},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -57,7 +57,7 @@ func TestCheckCredentials(t *testing.T) {
 						dropConnection(t, w)
 						return
 					}
-					w.WriteHeader(200)
+					w.WriteHeader(http.StatusOK)
 					return
 				}
 				tc.answer(w, call)
