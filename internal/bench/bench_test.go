@@ -125,7 +125,8 @@ func must(t *testing.T, err error) {
 
 // The request targets of issue 8 through the real terraform CLI and the
 // built provider: every write at one call per resource, and no refresh
-// above one GET per resource. It builds the provider and runs terraform, so
+// above one GET per resource, besides the command's credentials checks
+// (one per time Terraform configures the provider, whatever N). It builds the provider and runs terraform, so
 // it runs with the acceptance tests (TF_ACC).
 func TestRequestsAtTheFloor(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
@@ -149,8 +150,11 @@ func TestRequestsAtTheFloor(t *testing.T) {
 		if r.Counts.Writes() != r.FloorWrites || r.Counts.Reads() > r.FloorReads || r.Counts.Total() != r.Counts.Reads()+r.Counts.Writes() {
 			t.Errorf("%s %s: %s; floor %d reads, %d writes", r.Resource, r.Op, r.Counts, r.FloorReads, r.FloorWrites)
 		}
-		if strings.HasPrefix(r.Resource, "rms_contact") && r.FloorReads == n && r.Counts.Reads() != 2 {
-			t.Errorf("%s %s: %d reads, want 2 (a GET, then the shared listing)", r.Resource, r.Op, r.Counts.Reads())
+		if got := r.Counts[CheckRoute]; got != r.Checks {
+			t.Errorf("%s %s: %d credentials checks (%s), want %d: one each time Terraform configures the provider", r.Resource, r.Op, got, CheckRoute, r.Checks)
+		}
+		if strings.HasPrefix(r.Resource, "rms_contact") && r.FloorReads == n+r.Checks && r.Counts.Reads() != 2+r.Checks {
+			t.Errorf("%s %s: %d reads, want %d (a GET, then the shared listing, and the credentials checks)", r.Resource, r.Op, r.Counts.Reads(), 2+r.Checks)
 		}
 	}
 }

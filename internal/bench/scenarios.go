@@ -66,20 +66,31 @@ func (b *Bench) workspace(name string, env ...string) (*Workspace, error) {
 // Operations of the requests scenario, with the floor of each per resource:
 // one GET per managed object per refresh and one write per create, update
 // or delete. An apply of an update and a destroy refresh first.
+//
+// checks is the command's credentials checks, whatever N: the provider
+// proves its credentials with one GET of projects (a first page of one)
+// each time Terraform configures it, and Terraform configures it once for
+// a plan, twice for an apply (its plan, then its apply) and three times for
+// a destroy (a refresh, the destroy plan, the apply), as measured by
+// TestAccCredentialsCheck_perCommand.
 type operation struct {
 	name                    string
 	version                 int
 	args                    []string
 	exit                    int
 	floorReads, floorWrites int64
+	checks                  int64
 }
 
 var operations = []operation{
-	{name: "create", version: 0, args: []string{"apply", "-auto-approve", "-input=false", "-no-color"}, floorWrites: 1},
-	{name: "refresh (no-change plan)", version: 0, args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, floorReads: 1},
-	{name: "update (apply)", version: 1, args: []string{"apply", "-auto-approve", "-input=false", "-no-color"}, floorReads: 1, floorWrites: 1},
-	{name: "destroy", version: 1, args: []string{"destroy", "-auto-approve", "-input=false", "-no-color"}, floorReads: 1, floorWrites: 1},
+	{name: "create", version: 0, args: []string{"apply", "-auto-approve", "-input=false", "-no-color"}, floorWrites: 1, checks: 2},
+	{name: "refresh (no-change plan)", version: 0, args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, floorReads: 1, checks: 1},
+	{name: "update (apply)", version: 1, args: []string{"apply", "-auto-approve", "-input=false", "-no-color"}, floorReads: 1, floorWrites: 1, checks: 2},
+	{name: "destroy", version: 1, args: []string{"destroy", "-auto-approve", "-input=false", "-no-color"}, floorReads: 1, floorWrites: 1, checks: 3},
 }
+
+// CheckRoute is the route of the provider's credentials check in Counts.
+const CheckRoute = "GET projects"
 
 // requestKind is one resource type measured by the requests scenario.
 type requestKind struct {
@@ -112,10 +123,13 @@ type RequestRow struct {
 	Op          string
 	Command     string
 	Counts      Counts
-	FloorReads  int64 // for all N resources
+	FloorReads  int64 // for all N resources, Checks included
 	FloorWrites int64
-	Wall        time.Duration
-	PeakRSS     int64
+	// Checks is the credentials checks the command makes whatever N (one
+	// per time Terraform configures the provider), part of FloorReads.
+	Checks  int64
+	Wall    time.Duration
+	PeakRSS int64
 }
 
 // Ratio is requests sent over the floor.
@@ -173,13 +187,13 @@ func (b *Bench) requestsOf(ctx context.Context, k requestKind, n int) ([]Request
 		if got := e.Server.Requests().Total - beforeTotal; got != delta.Total() {
 			return nil, fmt.Errorf("%s: the emulator counted %d requests, the harness %d", op.name, got, delta.Total())
 		}
-		floorReads := op.floorReads * int64(n)
+		floorReads := op.floorReads*int64(n) + op.checks
 		if op.version == 0 && op.floorWrites > 0 { // the create
 			floorReads += k.createReads * int64(n)
 		}
 		rows = append(rows, RequestRow{
 			Resource: k.name, Note: k.note, N: n, Op: op.name, Command: run.Command(), Counts: delta,
-			FloorReads: floorReads, FloorWrites: op.floorWrites * int64(n),
+			FloorReads: floorReads, FloorWrites: op.floorWrites * int64(n), Checks: op.checks,
 			Wall: run.Wall, PeakRSS: run.ProviderPeakRSS,
 		})
 	}

@@ -117,13 +117,13 @@ func badInputCatalogue() map[string]badInput {
 		"max_retries out of range":             {config: withProvider(map[string]string{"max_retries": "99"}, aProject), want: []string{"max_retries", "must be between 0 and 20"}},
 		"max_requests_per_second negative":     {config: withProvider(map[string]string{"max_requests_per_second": "-1"}, aProject), want: []string{"max_requests_per_second", "must be at least 0"}},
 		"ca_bundle_file missing":               {config: withProvider(map[string]string{"ca_bundle_file": `"/nonexistent/ca.pem"`}, aProject), want: []string{"Unreadable CA bundle", "PEM file"}},
-		"wrong password":                       {config: withProvider(map[string]string{"password": `"wrong"`}, aProject), want: []string{"401 UNAUTHORIZED", "Check username and password"}, empty: []string{"projects"}},
-		"customer_id of another account":       {config: withProvider(map[string]string{"customer_id": "4242"}, aProject), want: []string{"403 FORBIDDEN", "Check customer_id"}, empty: []string{"projects"}},
+		"wrong password":                       {config: withProvider(map[string]string{"password": `"wrong"`}, aProject), want: []string{"Credentials refused by the service", "401 UNAUTHORIZED", "Check username and password"}, empty: []string{"projects"}},
+		"customer_id of another account":       {config: withProvider(map[string]string{"customer_id": "4242"}, aProject), want: []string{"Customer id refused by the service", "403 FORBIDDEN", "Check customer_id"}, empty: []string{"projects"}},
 
 		// Connections: credentials, extra headers, client certificates.
 		"no credentials at all":                    {config: withProvider(map[string]string{"username": "", "password": ""}, aProject), want: []string{"Missing credentials", "RMS_USERNAME", "RMS_TOKEN"}},
 		"token and username/password both set":     {config: withProvider(map[string]string{"token": `"t"`}, aProject), want: []string{"Conflicting credentials", "token (or RMS_TOKEN) is set", "one scheme"}},
-		"wrong token":                              {opts: emulator.Options{Token: "right-token", Username: emulator.DefaultUsername}, config: withProvider(map[string]string{"username": "", "password": "", "token": `"wrong-token"`}, aProject), want: []string{"401 UNAUTHORIZED", "or token"}, empty: []string{"projects"}},
+		"wrong token":                              {opts: emulator.Options{Token: "right-token", Username: emulator.DefaultUsername}, config: withProvider(map[string]string{"username": "", "password": "", "token": `"wrong-token"`}, aProject), want: []string{"Credentials refused by the service", "401 UNAUTHORIZED", "or token"}, empty: []string{"projects"}},
 		"header the provider owns":                 {config: withProvider(map[string]string{"headers": `{ "authorization" = "Bearer x" }`}, aProject), want: []string{"Invalid header", `header "authorization" is set by the provider itself`}},
 		"header name invalid":                      {config: withProvider(map[string]string{"headers": `{ "X Key" = "x" }`}, aProject), want: []string{"Invalid header", "not a valid HTTP header name"}},
 		"client certificate without its key":       {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`}, aProject), want: []string{"Incomplete client certificate", "client_key_file"}},

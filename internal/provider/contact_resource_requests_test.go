@@ -27,13 +27,22 @@ type requestMark struct {
 
 func (m *requestMark) set() { m.at = m.env.Emulator.Requests() }
 
-// since returns the requests by method since set.
+// since returns the requests by method since set, with the provider's
+// credentials checks (one GET of projects each time Terraform configures
+// it) apart under "check": the configurations measured here manage no
+// project, so every request on projects is a check.
 func (m *requestMark) since() map[string]int64 {
 	now := m.env.Emulator.Requests()
 	out := map[string]int64{}
 	for method, n := range now.ByMethod {
 		if d := n - m.at.ByMethod[method]; d != 0 {
 			out[method] = d
+		}
+	}
+	if checks := now.ByCollection["projects"] - m.at.ByCollection["projects"]; checks != 0 {
+		out["check"] = checks
+		if out["GET"] -= checks; out["GET"] == 0 {
+			delete(out, "GET")
 		}
 	}
 	return out
@@ -116,13 +125,15 @@ func TestAccContactResource_writesAtTheFloor(t *testing.T) {
 			// Before creating, each contact is looked for (a service may
 			// answer the create of an existing one as an upsert): the first
 			// with a GET, the rest in one listing of the list, shared.
-			step("Ada", U, U, map[string]int64{"POST": n, "GET": 2}),
+			// Each apply also checks the credentials once, as Terraform
+			// configures the provider for it.
+			step("Ada", U, U, map[string]int64{"POST": n, "GET": 2, "check": 1}),
 			// A status-only update is one subscription-status call, no read.
-			step("Ada", S, U, map[string]int64{"PUT": n}),
+			step("Ada", S, U, map[string]int64{"PUT": n, "check": 1}),
 			// A properties-only update is one PUT, no read.
-			step("Bea", S, U, map[string]int64{"PUT": n}),
+			step("Bea", S, U, map[string]int64{"PUT": n, "check": 1}),
 			// Both: the properties PUT and the status call.
-			step("Cy", U, S, map[string]int64{"PUT": 2 * n}),
+			step("Cy", U, S, map[string]int64{"PUT": 2 * n, "check": 1}),
 		},
 	})
 }
@@ -143,13 +154,14 @@ func TestAccContactResource_sharedListing(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: config},
 			{ // a no-change plan: the refresh of 30 contacts is one GET of a
-				// contact and one page of the list, instead of 30 GETs
+				// contact and one page of the list, instead of 30 GETs, and
+				// the plan's credentials check
 				PreConfig: mark.set,
 				Config:    config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 					planCheckFunc(func(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-						if err := expectRequests(mark, "the refresh of 30 contacts", map[string]int64{"GET": 2})(); err != nil {
+						if err := expectRequests(mark, "the refresh of 30 contacts", map[string]int64{"GET": 2, "check": 1})(); err != nil {
 							resp.Error = err
 						}
 					}),

@@ -16,13 +16,16 @@ import (
 // Provider functions need no account, so these tests start no emulator:
 // Terraform calls the functions without configuring the provider. OpenTofu
 // configures a provider before it calls its functions, so under OpenTofu
-// the configuration carries a provider block whose server is never called.
+// the configuration carries a provider block whose server is never
+// reached: its credentials check finds nothing listening, which only warns
+// (without retries, so at once).
 const functionsOnlyProviderBlock = `
 provider "rms" {
   base_url    = "http://127.0.0.1:9"
   customer_id = 1
   username    = "functions-only"
   password    = "never-sent"
+  max_retries = 0
 }
 `
 

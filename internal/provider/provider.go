@@ -131,7 +131,8 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 	}
 }
 
-// Configure builds the API client from the provider block and environment.
+// Configure builds the API client from the provider block and environment
+// and checks its credentials with one read-only request.
 func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -141,6 +142,12 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	data, diags := newProviderData(ctx, cfg, p.version, req.TerraformVersion, envLookup)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() || data == nil {
+		// nil without an error: the configuration holds unknown values, so
+		// there is nothing to check yet.
+		return
+	}
+	checkCredentials(ctx, data, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.ResourceData = data

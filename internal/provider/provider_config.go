@@ -73,7 +73,10 @@ type providerModel struct {
 
 // providerData is what resources and data sources receive from Configure.
 type providerData struct {
-	client            *client.Client
+	client *client.Client
+	// bearerToken says the credentials are token (RMS_TOKEN), not
+	// username and password: the attribute a refusal points at.
+	bearerToken       bool
 	batchPollInterval time.Duration
 	// contacts is what the contact resources of this run share: the
 	// attribute cache, the listings, the released contacts and the consent
@@ -207,7 +210,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		"max_retries": maxRetries, "batch_poll_interval": pollInterval.String(),
 	})
 	return &providerData{
-		client: c, batchPollInterval: pollInterval,
+		client: c, bearerToken: creds.scheme == "bearer", batchPollInterval: pollInterval,
 		contacts:          contactsync.NewRun(c, contactsync.RunOptions{ListingOff: contactListingOff, Logger: providerLogger{}}),
 		unsubscribeLimits: providerLimitsOf(cfg),
 	}, diags
