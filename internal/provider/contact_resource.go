@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -37,21 +36,6 @@ func NewContactResource() resource.Resource { return &contactResource{} }
 
 type contactResource struct {
 	data *providerData
-}
-
-type contactModel struct {
-	ID           types.String      `tfsdk:"id"`
-	ListID       types.String      `tfsdk:"list_id"`
-	OriginalID   types.String      `tfsdk:"original_id"`
-	Properties   types.Map         `tfsdk:"properties"`
-	EmailStatus  types.String      `tfsdk:"email_status"`
-	MobileStatus types.String      `tfsdk:"mobile_status"`
-	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
-	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
-
-	AllowResubscribe    types.Bool   `tfsdk:"allow_resubscribe"`
-	ServiceEmailStatus  types.String `tfsdk:"service_email_status"`
-	ServiceMobileStatus types.String `tfsdk:"service_mobile_status"`
 }
 
 var subscriptionStates = []string{client.StatusSubscribed, client.StatusUnsubscribed}
@@ -653,13 +637,6 @@ func (r *contactResource) addContactError(diags *diag.Diagnostics, summary, list
 		}
 	}
 	diags.AddError(summary, describeAPIError(err))
-}
-
-func contactFieldHint(field string) string {
-	if field == "properties" || strings.HasPrefix(field, "properties.") {
-		return "\n\nA properties key must be the name or the id of a contact attribute of the account (the service's Properties domain lists them), and each attribute may be given once."
-	}
-	return ""
 }
 
 // knownString is the value of a known, non-null string, else "".
