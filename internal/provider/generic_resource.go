@@ -47,17 +47,6 @@ type genericResource struct {
 	data *providerData
 }
 
-type genericResourceModel struct {
-	ID         types.String  `tfsdk:"id"`
-	Collection types.String  `tfsdk:"collection"`
-	Body       types.Dynamic `tfsdk:"body"`
-	// SensitiveBody is write-only: it holds a value only in the
-	// configuration, never in plan or state.
-	SensitiveBody        types.Dynamic `tfsdk:"sensitive_body"`
-	SensitiveBodyVersion types.String  `tfsdk:"sensitive_body_version"`
-	Output               types.Dynamic `tfsdk:"output"`
-}
-
 func (r *genericResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_resource"
 }
@@ -410,15 +399,4 @@ func withoutReserved(e client.Entity) client.Entity {
 		delete(out, k)
 	}
 	return out
-}
-
-// addEntityError reports a client error of a generic entity; a 410 names
-// the collection and gives the service's reason.
-func addEntityError(diags *diag.Diagnostics, summary, collection string, err error) {
-	if apiErr, ok := client.AsAPIError(err); ok && errors.Is(err, client.ErrGone) {
-		diags.AddError("Collection retired by the service",
-			fmt.Sprintf("The service has retired %q and answers 410 Gone: %s\n\nIt cannot be managed through this path any more. If the entity should be forgotten, remove it from the configuration and from state (terraform state rm).", collection, apiErr.Reason()))
-		return
-	}
-	addAPIError(diags, summary, err, nil)
 }
