@@ -174,8 +174,8 @@ func (r *recipientListResource) ImportState(ctx context.Context, req resource.Im
 
 // MoveState takes an rms_resource of the collection "lists"
 // (`moved { from = rms_resource.x  to = rms_list.x }`).
-func (r *recipientListResource) MoveState(ctx context.Context) []resource.StateMover {
-	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+func (r *recipientListResource) MoveState(_ context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(typedMove{
 		typeName:   "rms_list",
 		collection: "lists",
 		keys:       []string{"name", "description", "senderName", "senderEmail"},
