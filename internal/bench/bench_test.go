@@ -123,7 +123,7 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// The request targets of issue 8 through the real terraform CLI and the
+// The request targets (BENCHMARKS.md) through the real terraform CLI and the
 // built provider: every write at one call per resource, and no refresh
 // above one GET per resource, besides the command's credentials checks
 // (one per time Terraform configures the provider, whatever N). It builds the provider and runs terraform, so

@@ -11,5 +11,5 @@
 // (to serve and count) and the client only for its poll schedule (to
 // compute waits too long to run), never the provider, so what it measures
 // is the shipped binary talking HTTP. The command that runs it is
-// ./internal/bench/cmd/rms-bench; BENCHMARKS.md records its figures.
+// ./cmd/rms-bench; BENCHMARKS.md records its figures.
 package bench

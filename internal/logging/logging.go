@@ -8,7 +8,7 @@ import "os"
 // them to the plugin's stderr, and Terraform parses and drops them unless
 // TF_LOG or TF_LOG_PROVIDER asks for provider logs. On a plan of 1,000
 // contacts that was half of the CPU time of provider and Terraform
-// together (BENCHMARKS.md; terraform-plugin-framework issue 1269).
+// together (BENCHMARKS.md; terraform-plugin-framework#1269).
 
 // logLevelVariables are the variables that set the plugin-side log levels.
 var logLevelVariables = []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"}

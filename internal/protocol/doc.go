@@ -7,7 +7,7 @@
 // registerContext), and with it everything the context reaches; on a plan
 // of 1,000 contacts that was 135 MiB of peak RSS against 34 MiB through
 // this wrapper (BENCHMARKS.md). No upstream issue reports it yet; the
-// report to file, with a minimal reproduction, is docs/dev/upstream.md.
+// report to file, with a minimal reproduction, is dev/upstream.md.
 // The closest upstream thread, about cancellation rather than retention,
 // is https://github.com/hashicorp/terraform-plugin-framework/issues/781.
 //

@@ -14,7 +14,7 @@ import (
 // The package may not import this module's provider (it is a leaf), so the
 // tests serve a provider of their own: one resource, "repro_thing", whose
 // Read keeps the state it is given. The same provider is the reproduction
-// in docs/dev/upstream.md.
+// in dev/upstream.md.
 
 type reproProvider struct{}
 

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -37,21 +35,6 @@ func NewContactResource() resource.Resource { return &contactResource{} }
 
 type contactResource struct {
 	data *providerData
-}
-
-type contactModel struct {
-	ID           types.String      `tfsdk:"id"`
-	ListID       types.String      `tfsdk:"list_id"`
-	OriginalID   types.String      `tfsdk:"original_id"`
-	Properties   types.Map         `tfsdk:"properties"`
-	EmailStatus  types.String      `tfsdk:"email_status"`
-	MobileStatus types.String      `tfsdk:"mobile_status"`
-	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
-	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
-
-	AllowResubscribe    types.Bool   `tfsdk:"allow_resubscribe"`
-	ServiceEmailStatus  types.String `tfsdk:"service_email_status"`
-	ServiceMobileStatus types.String `tfsdk:"service_mobile_status"`
 }
 
 var subscriptionStates = []string{client.StatusSubscribed, client.StatusUnsubscribed}
@@ -603,40 +586,6 @@ func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior 
 	return contactFields(listID, c, props, prior), diags
 }
 
-// managedProperties reads back the keys of prior from server (keyed by
-// attribute name), each under the key the user wrote: an id key takes the
-// value of the attribute with that id. A key whose value the contact no
-// longer has is left out, so the next plan sets it again; keys the user does
-// not manage are ignored. A null prior stays null.
-func managedProperties(ctx context.Context, attrs *contactsync.Attributes, server client.PropertyValues, prior types.Map) (types.Map, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	if prior.IsNull() || prior.IsUnknown() {
-		return types.MapNull(types.StringType), diags
-	}
-	server, err := attrs.ByName(ctx, server)
-	if err != nil {
-		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
-		return prior, diags
-	}
-	out := make(map[string]attr.Value, len(prior.Elements()))
-	for key := range prior.Elements() {
-		name, ok, err := attrs.NameOf(ctx, key)
-		if err != nil {
-			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
-			return prior, diags
-		}
-		if !ok {
-			continue
-		}
-		if v, has := server[name]; has {
-			out[key] = types.StringValue(v)
-		}
-	}
-	m, d := types.MapValue(types.StringType, out)
-	diags.Append(d...)
-	return m, diags
-}
-
 // addContactError reports a failed contact call on the attribute it concerns:
 // the service's field, or list_id when the list does not exist.
 func (r *contactResource) addContactError(diags *diag.Diagnostics, summary, listID string, err error) {
@@ -653,21 +602,6 @@ func (r *contactResource) addContactError(diags *diag.Diagnostics, summary, list
 		}
 	}
 	diags.AddError(summary, describeAPIError(err))
-}
-
-func contactFieldHint(field string) string {
-	if field == "properties" || strings.HasPrefix(field, "properties.") {
-		return "\n\nA properties key must be the name or the id of a contact attribute of the account (the service's Properties domain lists them), and each attribute may be given once."
-	}
-	return ""
-}
-
-// knownString is the value of a known, non-null string, else "".
-func knownString(v types.String) string {
-	if v.IsNull() || v.IsUnknown() {
-		return ""
-	}
-	return v.ValueString()
 }
 
 // stringMap converts a map attribute; null or unknown is nil.

@@ -5,8 +5,12 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // rms_contact is the resource users have by the thousand, and Read runs for
@@ -116,4 +120,38 @@ func contactModelOf(ctx context.Context, v tftypes.Value) (contactModel, error) 
 		return m, err
 	}
 	return m, nil
+}
+
+// managedProperties reads back the keys of prior from server (keyed by
+// attribute name), each under the key the user wrote: an id key takes the
+// value of the attribute with that id. A key whose value the contact no
+// longer has is left out, so the next plan sets it again; keys the user does
+// not manage are ignored. A null prior stays null.
+func managedProperties(ctx context.Context, attrs *contactsync.Attributes, server client.PropertyValues, prior types.Map) (types.Map, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if prior.IsNull() || prior.IsUnknown() {
+		return types.MapNull(types.StringType), diags
+	}
+	server, err := attrs.ByName(ctx, server)
+	if err != nil {
+		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
+		return prior, diags
+	}
+	out := make(map[string]attr.Value, len(prior.Elements()))
+	for key := range prior.Elements() {
+		name, ok, err := attrs.NameOf(ctx, key)
+		if err != nil {
+			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
+			return prior, diags
+		}
+		if !ok {
+			continue
+		}
+		if v, has := server[name]; has {
+			out[key] = types.StringValue(v)
+		}
+	}
+	m, d := types.MapValue(types.StringType, out)
+	diags.Append(d...)
+	return m, diags
 }

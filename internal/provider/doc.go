@@ -1,18 +1,41 @@
 // Package provider implements the rms Terraform provider on
-// terraform-plugin-framework: the provider configuration, and one file per
-// resource, data source, ephemeral resource and action. Provider functions,
-// generic validators and the dynamic-value <-> JSON conversion are leaf
-// packages beside it (internal/functions, internal/validators,
-// internal/dynamic) that it imports and that never import it.
+// terraform-plugin-framework. Provider functions, generic validators and the
+// dynamic-value <-> JSON conversion are leaf packages beside it
+// (internal/functions, internal/validators, internal/dynamic) that it
+// imports and that never import it; the contact sync core of rms_contact
+// and rms_list_contacts is internal/contactsync.
 //
-// What a resource and an action both run is an operation, in a file of its
-// own (list_import_operation.go, statistics_export_operation.go,
-// transactional_message_operation.go): its arguments, their descriptions,
-// validators and defaults, and its calls. What every batch shares (the
-// batch part of the state, its schema fragment, the wait) is the batch
-// core, batch_state.go, batch_schema.go and batch_wait.go. Resources and
-// actions depend on their operation, operations on the core, never the
-// other way: TestFileDependencies checks it.
+// A file is named for what it holds:
+//
+//   - provider.go, provider_config.go, connection_config.go, tls_config.go:
+//     the provider, its configuration and the client it makes;
+//     configured_data.go how everything else reaches that client.
+//   - One file per Terraform type and kind: *_resource.go, *_data_source.go,
+//     *_ephemeral_resource.go, *_action.go, and *_query.go for the list
+//     resources that `terraform query` runs. "list" alone always means the
+//     service's recipient list (rms_list, rms_list_contacts,
+//     rms_list_import); a paged read of the service is a listing.
+//   - A resource's model, the struct its state decodes into, is in
+//     *_model.go. The resource and the helper files beside it (its identity,
+//     values, plan checks, guardrail) all use the model, so helpers sit below
+//     the resource and never reach up to it: what a helper needs from the
+//     resource it takes as an argument. A large resource spreads its own
+//     methods over files named after it (list_contacts_crud.go,
+//     list_contacts_plan.go, ...): those are the resource, not helpers.
+//   - What a resource and an action both run is an operation, in a file of
+//     its own (list_import_operation.go, statistics_export_operation.go,
+//     transactional_message_operation.go): its arguments, their
+//     descriptions, validators and defaults, and its calls. What every batch
+//     shares (the batch part of the state, its schema fragment, the wait) is
+//     the batch core: batch_state.go, batch_schema.go and batch_wait.go.
+//     Resources and actions depend on their operation, operations on the
+//     core, never the other way: TestFileDependencies checks it.
+//   - Pieces several types share are named for what they hold:
+//     schema_attributes.go, state_values.go, diagnostics.go,
+//     resource_state.go, identity_helpers.go, query_helpers.go, ids.go.
+//
+// A test file is named after the file it tests, or, for a suite that
+// crosses files (wire, chaos, fleet, queries), after the suite.
 //
 // It maps Terraform values onto internal/client and holds no HTTP code:
 // paths, headers, retries and error decoding belong to the client. Terraform

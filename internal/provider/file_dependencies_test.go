@@ -32,7 +32,7 @@ func fileRole(name string) string {
 		return "operation"
 	case strings.HasSuffix(name, "_action.go"):
 		return "action"
-	case strings.HasSuffix(name, "_list_resource.go"), strings.HasSuffix(name, "_ephemeral_resource.go"):
+	case strings.HasSuffix(name, "_query.go"), strings.HasSuffix(name, "_ephemeral_resource.go"):
 		return "other" // list and ephemeral resources read what a resource holds
 	case strings.HasSuffix(name, "_resource.go"):
 		return "resource"
@@ -128,7 +128,7 @@ func TestFileRoles(t *testing.T) {
 		"batch_wait.go":                          "batch core",
 		"batch_data_source.go":                   "other",
 		"batch_result_url_ephemeral_resource.go": "other",
-		"contact_list_resource.go":               "other",
+		"contact_query.go":                       "other",
 	} {
 		if got := fileRole(name); got != want {
 			t.Errorf("fileRole(%s) = %s, want %s", name, got, want)

@@ -2,13 +2,16 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // publicCollections are the public domains of the interface that follow the
@@ -160,4 +163,15 @@ func topLevelKeys(v types.Dynamic) (keys []string, ok bool) {
 	}
 	slices.Sort(keys)
 	return keys, true
+}
+
+// addEntityError reports a client error of a generic entity; a 410 names
+// the collection and gives the service's reason.
+func addEntityError(diags *diag.Diagnostics, summary, collection string, err error) {
+	if apiErr, ok := client.AsAPIError(err); ok && errors.Is(err, client.ErrGone) {
+		diags.AddError("Collection retired by the service",
+			fmt.Sprintf("The service has retired %q and answers 410 Gone: %s\n\nIt cannot be managed through this path any more. If the entity should be forgotten, remove it from the configuration and from state (terraform state rm).", collection, apiErr.Reason()))
+		return
+	}
+	addAPIError(diags, summary, err, nil)
 }

@@ -79,10 +79,8 @@ func (m movedEntity) decode(out any, typeName string, diags *diag.Diagnostics) b
 // rather than as raw JSON: body and output are dynamic, so the state JSON
 // holds each of them as a value with its type beside it, and the framework
 // already decodes that encoding into the model rms_resource itself uses.
-func moveFromGeneric(ctx context.Context, t typedMove) resource.StateMover {
-	var s resource.SchemaResponse
-	(&genericResource{}).Schema(ctx, resource.SchemaRequest{}, &s)
-	source := s.Schema
+func moveFromGeneric(t typedMove) resource.StateMover {
+	source := genericResourceSchema()
 	return resource.StateMover{
 		SourceSchema: &source,
 		StateMover: func(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {

@@ -117,7 +117,7 @@ func TestMoveFromGeneric(t *testing.T) {
 			want: []string{`Error: Cannot move rms_resource of collection "lists" to rms_project`, `Move it to rms_list instead`},
 		},
 		{
-			name: "a nested collection", target: &listResource{},
+			name: "a nested collection", target: &recipientListResource{},
 			src:  moveSource{"rms_resource", rms, "lists/3/notes", "7", map[string]any{"name": "n"}, nil},
 			want: []string{`Error: Cannot move rms_resource of collection "lists/3/notes" to rms_list`},
 		},
@@ -134,7 +134,7 @@ func TestMoveFromGeneric(t *testing.T) {
 			want: []string{`Error: Unable to move rms_resource to rms_project`, `name`},
 		},
 		{
-			name: "list: an empty description the body does not set stays null", target: &listResource{},
+			name: "list: an empty description the body does not set stays null", target: &recipientListResource{},
 			src: moveSource{"rms_resource", rms, "lists", "9", map[string]any{"name": "Customers", "senderEmail": "news@example.com"},
 				map[string]any{"id": json.Number("9"), "name": "Customers", "description": "", "senderName": nil, "senderEmail": "news@example.com"}},
 			state: map[string]any{"id": "9", "name": "Customers", "description": nil, "sender_name": nil, "sender_email": "news@example.com"},

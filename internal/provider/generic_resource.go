@@ -8,15 +8,9 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/dynamicvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -47,73 +41,12 @@ type genericResource struct {
 	data *providerData
 }
 
-type genericResourceModel struct {
-	ID         types.String  `tfsdk:"id"`
-	Collection types.String  `tfsdk:"collection"`
-	Body       types.Dynamic `tfsdk:"body"`
-	// SensitiveBody is write-only: it holds a value only in the
-	// configuration, never in plan or state.
-	SensitiveBody        types.Dynamic `tfsdk:"sensitive_body"`
-	SensitiveBodyVersion types.String  `tfsdk:"sensitive_body_version"`
-	Output               types.Dynamic `tfsdk:"output"`
-}
-
 func (r *genericResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_resource"
 }
 
 func (r *genericResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		Description: "Any entity of a domain of the service that follows the generic resource pattern (campaigns, filters, forms, placeholders, properties, scheduled, triggers, auto, ...), whose fields the interface does not show. " +
-			"The entity is written as an HCL object in `body`; plans show a change per key, and only the keys written in `body` are compared with what the service holds, so fields the service adds never cause a diff. " +
-			"The whole entity, server-added fields included, is in `output`. " +
-			"Secret fields (a password, an API key) go in the write-only `sensitive_body` instead of `body` (Terraform 1.11+ or OpenTofu 1.11+), so that they are never stored in plan or state.",
-		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("entity"),
-			"collection": schema.StringAttribute{
-				Required: true,
-				Description: "Path of the collection after `/{customerid}/`: a public domain such as `campaigns`, `filters`, `forms`, `placeholders`, `properties`, `scheduled`, `triggers` or `auto`, " +
-					"or a nested collection under an existing entity, `parent/{id}/name` (e.g. `campaigns/12/notes`). Internal-only domains are refused. Changing it replaces the entity.",
-				Validators:    []validator.String{collectionValidator{}},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"body": schema.DynamicAttribute{
-				Required: true,
-				Description: "The entity as an HCL object, e.g. `{ name = \"Spring sale\", rule = { field = \"status\" } }`; numbers, booleans, nested objects and lists keep their JSON types on the wire. " +
-					"Not a JSON string: pass the object itself rather than `jsonencode(...)`. `id`, `dateCreated` and `dateModified` are set by the service and refused. " +
-					"Drift is reported on these keys only (recursively). Removing a key removes it from the entity. Updates send the whole entity as last read with this object laid over it, as the interface recommends.",
-				Validators: []validator.Dynamic{bodyValidator{}},
-			},
-			"sensitive_body": schema.DynamicAttribute{
-				Optional:  true,
-				Sensitive: true,
-				WriteOnly: true,
-				Description: "Secret fields of the entity as an HCL object, e.g. `{ apiKey = var.api_key }`: write-only (Terraform 1.11 and later, OpenTofu 1.11 and later), so never stored in plan or state. " +
-					"Its top-level keys are laid over `body` on create and on every update, and may not also appear in `body` (a plan-time error names the key). " +
-					"Terraform cannot compare a write-only value: changing only `sensitive_body` plans nothing and sends nothing; change `sensitive_body_version` to send it. Any other update (a change of `body`) sends the configured `sensitive_body` too, so that the entity always gets the secrets with the rest of it. " +
-					"Keys the service echoes back are left out of `output`, and a change made to them outside Terraform is not detected (no drift). A key removed from `sensitive_body` (and not moved to `body`) is removed from the entity by the next update. " +
-					"Required with `sensitive_body_version`.",
-				Validators: []validator.Dynamic{
-					bodyValidator{},
-					dynamicvalidator.AlsoRequires(path.MatchRoot("sensitive_body_version")),
-				},
-			},
-			"sensitive_body_version": schema.StringAttribute{
-				Optional: true,
-				Description: "Version of `sensitive_body`, a number or a string (kept as a string, so `2` and `\"2\"` are the same version): any change sends the configured `sensitive_body` on the next apply. Required with `sensitive_body`. " +
-					"After `terraform import` the version is unset, so the first apply with `sensitive_body` sends it without a version change.",
-				Validators: []validator.String{
-					stringvalidator.LengthAtLeast(1),
-					stringvalidator.AlsoRequires(path.MatchRoot("sensitive_body")),
-				},
-			},
-			"output": schema.DynamicAttribute{
-				Computed: true,
-				Description: "The whole entity as the service holds it, including `id`, `dateCreated`, `dateModified` and fields the service added; navigate it directly, e.g. `rms_resource.campaign.output.status`. " +
-					"Keys of `sensitive_body` are left out, even when the service echoes them (except after an import, until the first apply with `sensitive_body`).",
-			},
-		},
-	}
+	resp.Schema = genericResourceSchema()
 }
 
 // IdentitySchema: an entity is identified by its collection and its id
@@ -410,15 +343,4 @@ func withoutReserved(e client.Entity) client.Entity {
 		delete(out, k)
 	}
 	return out
-}
-
-// addEntityError reports a client error of a generic entity; a 410 names
-// the collection and gives the service's reason.
-func addEntityError(diags *diag.Diagnostics, summary, collection string, err error) {
-	if apiErr, ok := client.AsAPIError(err); ok && errors.Is(err, client.ErrGone) {
-		diags.AddError("Collection retired by the service",
-			fmt.Sprintf("The service has retired %q and answers 410 Gone: %s\n\nIt cannot be managed through this path any more. If the entity should be forgotten, remove it from the configuration and from state (terraform state rm).", collection, apiErr.Reason()))
-		return
-	}
-	addAPIError(diags, summary, err, nil)
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
@@ -48,47 +46,6 @@ func NewListContactsResource() resource.Resource { return &listContactsResource{
 type listContactsResource struct {
 	data *providerData
 }
-
-type listContactsModel struct {
-	ID                  types.String   `tfsdk:"id"`
-	ListID              types.String   `tfsdk:"list_id"`
-	Contacts            types.Map      `tfsdk:"contacts"`
-	SourceFile          types.String   `tfsdk:"source_file"`
-	Delimiter           types.String   `tfsdk:"delimiter"`
-	Encoding            types.String   `tfsdk:"encoding"`
-	IdentityColumn      types.String   `tfsdk:"identity_column"`
-	Exclusive           types.Bool     `tfsdk:"exclusive"`
-	AllowResubscribe    types.Bool     `tfsdk:"allow_resubscribe"`
-	BatchThreshold      types.Int64    `tfsdk:"batch_threshold"`
-	ContactCount        types.Int64    `tfsdk:"contact_count"`
-	DesiredSHA256       types.String   `tfsdk:"desired_sha256"`
-	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
-	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
-	Timeouts            timeouts.Value `tfsdk:"timeouts"`
-
-	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent
-}
-
-// listContactEntry is one value of the contacts map.
-type listContactEntry struct {
-	Properties   types.Map    `tfsdk:"properties"`
-	EmailStatus  types.String `tfsdk:"email_status"`
-	MobileStatus types.String `tfsdk:"mobile_status"`
-}
-
-var listContactEntryType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"properties":    types.MapType{ElemType: types.StringType},
-	"email_status":  types.StringType,
-	"mobile_status": types.StringType,
-}}
-
-// listContactsIdentity is the resource's identity: its list.
-type listContactsIdentity struct {
-	ListID types.String `tfsdk:"list_id"`
-}
-
-// defaultListContactsTimeout bounds an apply's waits for import batches.
-const defaultListContactsTimeout = 30 * time.Minute
 
 func (r *listContactsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_list_contacts"

@@ -8,10 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
@@ -120,43 +118,3 @@ func importIdentities(a listImportArgs) (map[string]bool, error) {
 const importGuardrailDescription = "Guardrail: an `UNSUBSCRIBE` import (the file's contacts the list holds subscribed to e-mail) and a `REPLACE` import (the list's contacts the file does not name, removed for good) are counted at plan time with one listing of the list; " +
 	"the plan says how many and what share of the list's contacts that is, and fails above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` of the list (default 100 and 10 %). " +
 	"Where the list id or the file is known only during the apply, the plan says it cannot count, and the apply counts before it uploads anything. Counts can change between plan and apply."
-
-// guardNewImport is the guardrail of a plan that runs a new import (a
-// create, or the create half of a replacement, which Terraform plans with
-// no prior state).
-func (r *listImportResource) guardNewImport(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var plan listImportModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	guardListImport(ctx, r.data, plan.listImportArgs, "this resource", &resp.Diagnostics)
-}
-
-// ModifyPlan holds back an invocation that unsubscribes or removes too
-// many contacts. Terraform plans an action once during plan and again
-// during apply with every value known, so an invocation whose list or file
-// is known only then is counted before anything is uploaded.
-func (a *runListImportAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	var cfg runListImportModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &resp.Diagnostics)
-	resp.Diagnostics = nameAction(runListImportActionType, resp.Diagnostics)
-}
-
-// guardInvoke counts again when the action runs, before anything is
-// created on the service: Terraform (1.16 checked) does not plan an action
-// again during the apply, so an invocation whose list or file was known
-// only then is counted here. The plan's warnings are not repeated; a
-// failure is reported.
-func (a *runListImportAction) guardInvoke(ctx context.Context, cfg runListImportModel, diags *diag.Diagnostics) bool {
-	var d diag.Diagnostics
-	if guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &d) {
-		return true
-	}
-	diags.Append(d.Errors()...)
-	return false
-}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -52,19 +51,6 @@ func NewListImportResource() resource.Resource { return &listImportResource{} }
 // importing the same file twice has the same effect.
 type listImportResource struct {
 	data *providerData
-}
-
-type listImportModel struct {
-	ID             types.String   `tfsdk:"id"`
-	listImportArgs                // list_id, type, file, content, delimiter, encoding, identity_column
-	Triggers       types.Map      `tfsdk:"triggers"`
-	ContentSHA256  types.String   `tfsdk:"content_sha256"`
-	ImportID       types.String   `tfsdk:"import_id"`
-	Processed      types.Int64    `tfsdk:"processed"`
-	Affected       types.Int64    `tfsdk:"affected"`
-	Failed         types.Int64    `tfsdk:"failed"`
-	Timeouts       timeouts.Value `tfsdk:"timeouts"`
-	batchModel                    // batch_id, status, total, started_at, finished_at
 }
 
 func (r *listImportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -330,12 +316,6 @@ func (r *listImportResource) ImportState(ctx context.Context, req resource.Impor
 	}
 }
 
-// recordCounts copies the counts only an import's batch has into the
-// model (batchModel.record takes the rest).
-func (m *listImportModel) recordCounts(b *client.Batch) {
-	m.Processed, m.Affected, m.Failed = types.Int64Value(b.Processed), types.Int64Value(b.Affected), types.Int64Value(b.Failed)
-}
-
 // contentHashModifier plans content_sha256: the SHA-256 of the file (read
 // as a stream) or of content. A different hash than the state's runs the
 // import again; a resource just imported (see importedState) adopts it.
@@ -403,4 +383,16 @@ func mapReplaceUnlessImported() planmodifier.Map {
 	return mapplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
 		resp.RequiresReplace = !importedState(ctx, req.State.GetAttribute, &resp.Diagnostics)
 	}, "Any change runs a new import.", "Any change runs a new import.")
+}
+
+// guardNewImport is the guardrail of a plan that runs a new import (a
+// create, or the create half of a replacement, which Terraform plans with
+// no prior state).
+func (r *listImportResource) guardNewImport(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var plan listImportModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	guardListImport(ctx, r.data, plan.listImportArgs, "this resource", &resp.Diagnostics)
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// Issue 16, "never orphan, whatever the answer": a write the service carried
+// Never orphan, whatever the answer: a write the service carried
 // out (2xx) whose answer cannot be read still leaves what it made in state.
 // The garbler (acctest.Garbler) lets the real emulator act and then spoils
 // its answer, and the follow-up GET that would read the object back.

@@ -158,8 +158,8 @@ func (r *projectResource) ImportState(ctx context.Context, req resource.ImportSt
 
 // MoveState takes an rms_resource of the collection "projects"
 // (`moved { from = rms_resource.x  to = rms_project.x }`).
-func (r *projectResource) MoveState(ctx context.Context) []resource.StateMover {
-	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+func (r *projectResource) MoveState(_ context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(typedMove{
 		typeName:   "rms_project",
 		collection: "projects",
 		keys:       []string{"name", "description"},

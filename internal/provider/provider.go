@@ -161,7 +161,7 @@ func (p *RMSProvider) Configure(ctx context.Context, req provider.ConfigureReque
 func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewProjectResource,
-		NewListResource,
+		NewRecipientListResource,
 		NewContactResource,
 		NewListContactsResource,
 		NewStatisticsExportResource,
@@ -177,11 +177,11 @@ func (p *RMSProvider) Resources(context.Context) []func() resource.Resource {
 // type name of the resource it finds.
 func (p *RMSProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
-		NewProjectListResource,
-		NewListListResource,
-		NewContactListResource,
-		NewWebhookListResource,
-		NewGenericListResource,
+		NewProjectQuery,
+		NewListQuery,
+		NewContactQuery,
+		NewWebhookQuery,
+		NewGenericQuery,
 	}
 }
 

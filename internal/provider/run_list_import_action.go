@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -141,4 +142,32 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 	sendProgress(resp, fmt.Sprintf("%s: batch %s finished: %d rows, %d affected, %d failed", runListImportActionType, batchID, b.Total, b.Affected, b.Failed))
+}
+
+// ModifyPlan holds back an invocation that unsubscribes or removes too
+// many contacts. Terraform plans an action once during plan and again
+// during apply with every value known, so an invocation whose list or file
+// is known only then is counted before anything is uploaded.
+func (a *runListImportAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	var cfg runListImportModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &resp.Diagnostics)
+	resp.Diagnostics = nameAction(runListImportActionType, resp.Diagnostics)
+}
+
+// guardInvoke counts again when the action runs, before anything is
+// created on the service: Terraform (1.16 checked) does not plan an action
+// again during the apply, so an invocation whose list or file was known
+// only then is counted here. The plan's warnings are not repeated; a
+// failure is reported.
+func (a *runListImportAction) guardInvoke(ctx context.Context, cfg runListImportModel, diags *diag.Diagnostics) bool {
+	var d diag.Diagnostics
+	if guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &d) {
+		return true
+	}
+	diags.Append(d.Errors()...)
+	return false
 }

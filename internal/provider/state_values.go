@@ -46,3 +46,11 @@ func int64OrNull(s string) types.Int64 {
 	}
 	return types.Int64Value(n)
 }
+
+// knownString is the value of a known, non-null string, else "".
+func knownString(v types.String) string {
+	if v.IsNull() || v.IsUnknown() {
+		return ""
+	}
+	return v.ValueString()
+}

@@ -267,8 +267,8 @@ func (r *webhookResource) ImportState(ctx context.Context, req resource.ImportSt
 // rms_resource body set moves into `secret`; one sent through its
 // write-only sensitive_body never reached state and cannot move, which a
 // warning says, with what to do.
-func (r *webhookResource) MoveState(ctx context.Context) []resource.StateMover {
-	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+func (r *webhookResource) MoveState(_ context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(typedMove{
 		typeName:   "rms_webhook",
 		collection: "webhooks",
 		keys:       []string{"url", "events", "active", "description", "secret"},

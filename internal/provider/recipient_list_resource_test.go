@@ -31,7 +31,7 @@ func resourceID(s *terraform.State, address string) string {
 	return s.RootModule().Resources[address].Primary.ID
 }
 
-func TestAccListResource_lifecycle(t *testing.T) {
+func TestAccRecipientListResource_lifecycle(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
@@ -124,7 +124,7 @@ func TestAccListResource_lifecycle(t *testing.T) {
 	})
 }
 
-func TestAccListResource_badInput(t *testing.T) {
+func TestAccRecipientListResource_badInput(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	cases := map[string]struct {
 		config string

@@ -13,27 +13,27 @@ import (
 )
 
 var (
-	_ list.ListResource              = &listListResource{}
-	_ list.ListResourceWithConfigure = &listListResource{}
+	_ list.ListResource              = &listQuery{}
+	_ list.ListResourceWithConfigure = &listQuery{}
 )
 
-// NewListListResource returns the list resource of rms_list, which
+// NewListQuery returns the list resource of rms_list, which
 // `terraform query` uses to find the account's recipient lists.
-func NewListListResource() list.ListResource { return &listListResource{} }
+func NewListQuery() list.ListResource { return &listQuery{} }
 
-type listListResource struct {
+type listQuery struct {
 	data *providerData
 }
 
-type listListConfig struct {
+type listQueryConfig struct {
 	NameContains types.String `tfsdk:"name_contains"`
 }
 
-func (r *listListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *listQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_list"
 }
 
-func (r *listListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (r *listQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "Finds the account's recipient lists for `terraform query` (Terraform 1.14+): each result is a list's identity (`id`), its name as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_list`. Find a list's contacts with the `rms_contact` list resource.",
 		Attributes: map[string]schema.Attribute{
@@ -42,12 +42,12 @@ func (r *listListResource) ListResourceConfigSchema(_ context.Context, _ list.Li
 	}
 }
 
-func (r *listListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (r *listQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *listListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg listListConfig
+func (r *listQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg listQueryConfig
 	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
 		stream.Results = s
 		return

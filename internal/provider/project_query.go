@@ -14,27 +14,27 @@ import (
 )
 
 var (
-	_ list.ListResource              = &projectListResource{}
-	_ list.ListResourceWithConfigure = &projectListResource{}
+	_ list.ListResource              = &projectQuery{}
+	_ list.ListResourceWithConfigure = &projectQuery{}
 )
 
-// NewProjectListResource returns the rms_project list resource, which
+// NewProjectQuery returns the rms_project list resource, which
 // `terraform query` uses to find the account's projects.
-func NewProjectListResource() list.ListResource { return &projectListResource{} }
+func NewProjectQuery() list.ListResource { return &projectQuery{} }
 
-type projectListResource struct {
+type projectQuery struct {
 	data *providerData
 }
 
-type projectListConfig struct {
+type projectQueryConfig struct {
 	NameContains types.String `tfsdk:"name_contains"`
 }
 
-func (r *projectListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *projectQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_project"
 }
 
-func (r *projectListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (r *projectQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "Finds the account's projects for `terraform query` (Terraform 1.14+): each result is a project's identity (`id`), its name as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_project`.",
 		Attributes: map[string]schema.Attribute{
@@ -43,12 +43,12 @@ func (r *projectListResource) ListResourceConfigSchema(_ context.Context, _ list
 	}
 }
 
-func (r *projectListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (r *projectQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *projectListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg projectListConfig
+func (r *projectQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg projectQueryConfig
 	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
 		stream.Results = s
 		return

@@ -224,7 +224,7 @@ func commandLine() string {
 			parts = append(parts, k+"="+strconv.Quote(v))
 		}
 	}
-	cmd := "go run ./internal/bench/cmd/rms-bench"
+	cmd := "go run ./cmd/rms-bench"
 	if len(os.Args) > 1 {
 		cmd += " " + strings.Join(os.Args[1:], " ")
 	}

@@ -17,28 +17,28 @@ import (
 )
 
 var (
-	_ list.ListResource              = &webhookListResource{}
-	_ list.ListResourceWithConfigure = &webhookListResource{}
+	_ list.ListResource              = &webhookQuery{}
+	_ list.ListResourceWithConfigure = &webhookQuery{}
 )
 
-// NewWebhookListResource returns the rms_webhook list resource, which
+// NewWebhookQuery returns the rms_webhook list resource, which
 // `terraform query` uses to find the account's webhooks.
-func NewWebhookListResource() list.ListResource { return &webhookListResource{} }
+func NewWebhookQuery() list.ListResource { return &webhookQuery{} }
 
-type webhookListResource struct {
+type webhookQuery struct {
 	data *providerData
 }
 
-type webhookListConfig struct {
+type webhookQueryConfig struct {
 	Event  types.String `tfsdk:"event"`
 	Active types.Bool   `tfsdk:"active"`
 }
 
-func (r *webhookListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *webhookQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_webhook"
 }
 
-func (r *webhookListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (r *webhookQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "Finds the account's webhooks for `terraform query` (Terraform 1.14+): each result is a webhook's identity (`id`), its URL and event kinds as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_webhook`. " +
 			"The service never returns a webhook's secret, so generated configuration has none: a webhook that has one (`has_secret`) keeps it, and Terraform manages it once the configuration sets `secret_wo` or `secret`.",
@@ -56,12 +56,12 @@ func (r *webhookListResource) ListResourceConfigSchema(_ context.Context, _ list
 	}
 }
 
-func (r *webhookListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (r *webhookQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *webhookListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg webhookListConfig
+func (r *webhookQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg webhookQueryConfig
 	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
 		stream.Results = s
 		return

@@ -17,17 +17,17 @@ import (
 )
 
 var (
-	_ resource.Resource                = &listResource{}
-	_ resource.ResourceWithConfigure   = &listResource{}
-	_ resource.ResourceWithImportState = &listResource{}
-	_ resource.ResourceWithIdentity    = &listResource{}
-	_ resource.ResourceWithMoveState   = &listResource{}
+	_ resource.Resource                = &recipientListResource{}
+	_ resource.ResourceWithConfigure   = &recipientListResource{}
+	_ resource.ResourceWithImportState = &recipientListResource{}
+	_ resource.ResourceWithIdentity    = &recipientListResource{}
+	_ resource.ResourceWithMoveState   = &recipientListResource{}
 )
 
-// NewListResource returns the rms_list resource.
-func NewListResource() resource.Resource { return &listResource{} }
+// NewRecipientListResource returns the rms_list resource.
+func NewRecipientListResource() resource.Resource { return &recipientListResource{} }
 
-type listResource struct {
+type recipientListResource struct {
 	data *providerData
 }
 
@@ -50,11 +50,11 @@ var listFields = map[string]path.Path{
 	"senderEmail": path.Root("sender_email"),
 }
 
-func (r *listResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *recipientListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_list"
 }
 
-func (r *listResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list, and the service deletes its contacts with it. " +
 			"A list first managed as `rms_resource` (collection `lists`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_list.<name> }` (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
@@ -85,15 +85,15 @@ func (r *listResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 }
 
 // IdentitySchema: a list is identified by its id (Terraform 1.12+).
-func (r *listResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+func (r *recipientListResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = idIdentitySchema("list")
 }
 
-func (r *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (r *recipientListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *listResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *recipientListResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan listModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
@@ -114,7 +114,7 @@ func (r *listResource) Create(ctx context.Context, req resource.CreateRequest, r
 	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
-func (r *listResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+func (r *recipientListResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state listModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
@@ -135,7 +135,7 @@ func (r *listResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
-func (r *listResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *recipientListResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state listModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -152,7 +152,7 @@ func (r *listResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
 }
 
-func (r *listResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *recipientListResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state listModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
@@ -168,14 +168,14 @@ func (r *listResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 
 // ImportState accepts the numeric id as the import string or as
 // `identity = { id = "42" }` in an import block.
-func (r *listResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *recipientListResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByEntityID(ctx, "rms_list", req, resp)
 }
 
 // MoveState takes an rms_resource of the collection "lists"
 // (`moved { from = rms_resource.x  to = rms_list.x }`).
-func (r *listResource) MoveState(ctx context.Context) []resource.StateMover {
-	return []resource.StateMover{moveFromGeneric(ctx, typedMove{
+func (r *recipientListResource) MoveState(_ context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromGeneric(typedMove{
 		typeName:   "rms_list",
 		collection: "lists",
 		keys:       []string{"name", "description", "senderName", "senderEmail"},

@@ -16,27 +16,27 @@ import (
 )
 
 var (
-	_ list.ListResource              = &genericListResource{}
-	_ list.ListResourceWithConfigure = &genericListResource{}
+	_ list.ListResource              = &genericQuery{}
+	_ list.ListResourceWithConfigure = &genericQuery{}
 )
 
-// NewGenericListResource returns the rms_resource list resource, which
+// NewGenericQuery returns the rms_resource list resource, which
 // `terraform query` uses to find the entities of a generic collection.
-func NewGenericListResource() list.ListResource { return &genericListResource{} }
+func NewGenericQuery() list.ListResource { return &genericQuery{} }
 
-type genericListResource struct {
+type genericQuery struct {
 	data *providerData
 }
 
-type genericListConfig struct {
+type genericQueryConfig struct {
 	Collection types.String `tfsdk:"collection"`
 }
 
-func (r *genericListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *genericQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_resource"
 }
 
-func (r *genericListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (r *genericQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "Finds the entities of one collection of the service's generic resource pattern for `terraform query` (Terraform 1.14+): each result is an entity's identity (`collection`, `id`), its `name` (or `collection/id` when it has none) as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_resource`, whose `body` holds every field of the entity except `id`, `dateCreated` and `dateModified`, as an import reads it.",
 		Attributes: map[string]schema.Attribute{
@@ -49,12 +49,12 @@ func (r *genericListResource) ListResourceConfigSchema(_ context.Context, _ list
 	}
 }
 
-func (r *genericListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (r *genericQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *genericListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg genericListConfig
+func (r *genericQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg genericQueryConfig
 	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
 		stream.Results = s
 		return

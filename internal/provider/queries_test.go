@@ -231,10 +231,10 @@ list "rms_contact" "customers" {
 	))
 }
 
-// TestAccContactListResource_pagingAndFilters: the contacts of a list
+// TestAccContactQuery_pagingAndFilters: the contacts of a list
 // bigger than a page all arrive, the status filters select by state, and
 // limit stops the listing.
-func TestAccContactListResource_pagingAndFilters(t *testing.T) {
+func TestAccContactQuery_pagingAndFilters(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	a := preloadAccount(t, env)
 	query := fmt.Sprintf(`

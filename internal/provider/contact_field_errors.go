@@ -6,16 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
-// contactImportID is the id of an rms_contact: list id and original id
-// joined by a slash. The list id is digits, so the first slash splits them
-// even when the original id holds slashes.
-func contactImportID(listID, originalID string) string { return listID + "/" + originalID }
-
-func splitContactImportID(id string) (listID, originalID string, ok bool) {
-	listID, originalID, ok = strings.Cut(id, "/")
-	return listID, originalID, ok && isEntityID(listID) && originalID != ""
-}
-
 // contactFieldPath maps a field of a contact error onto the attribute to
 // blame: "properties.<key>" is that key of properties.
 func contactFieldPath(field string) (path.Path, bool) {
@@ -33,4 +23,12 @@ func contactFieldPath(field string) (path.Path, bool) {
 		return path.Root("properties").AtMapKey(key), true
 	}
 	return path.Empty(), false
+}
+
+// contactFieldHint is what to add to the error about a field of a contact.
+func contactFieldHint(field string) string {
+	if field == "properties" || strings.HasPrefix(field, "properties.") {
+		return "\n\nA properties key must be the name or the id of a contact attribute of the account (the service's Properties domain lists them), and each attribute may be given once."
+	}
+	return ""
 }

@@ -18,29 +18,29 @@ import (
 )
 
 var (
-	_ list.ListResource              = &contactListResource{}
-	_ list.ListResourceWithConfigure = &contactListResource{}
+	_ list.ListResource              = &contactQuery{}
+	_ list.ListResourceWithConfigure = &contactQuery{}
 )
 
-// NewContactListResource returns the rms_contact list resource, which
+// NewContactQuery returns the rms_contact list resource, which
 // `terraform query` uses to find the contacts of a list.
-func NewContactListResource() list.ListResource { return &contactListResource{} }
+func NewContactQuery() list.ListResource { return &contactQuery{} }
 
-type contactListResource struct {
+type contactQuery struct {
 	data *providerData
 }
 
-type contactListConfig struct {
+type contactQueryConfig struct {
 	ListID       types.String `tfsdk:"list_id"`
 	EmailStatus  types.String `tfsdk:"email_status"`
 	MobileStatus types.String `tfsdk:"mobile_status"`
 }
 
-func (r *contactListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *contactQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_contact"
 }
 
-func (r *contactListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (r *contactQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	statusFilter := func(what string) schema.StringAttribute {
 		return schema.StringAttribute{
 			Optional:    true,
@@ -63,12 +63,12 @@ func (r *contactListResource) ListResourceConfigSchema(_ context.Context, _ list
 	}
 }
 
-func (r *contactListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (r *contactQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *contactListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg contactListConfig
+func (r *contactQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg contactQueryConfig
 	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
 		stream.Results = s
 		return

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/functions"
@@ -69,25 +68,5 @@ func TestContactImportIDFunctionMatchesImport(t *testing.T) {
 		if _, ferr := run(list, "x"); ferr == nil {
 			t.Errorf("contact_import_id(%q, \"x\") succeeded; the import refuses that list id", list)
 		}
-	}
-}
-
-func TestContactFieldPath(t *testing.T) {
-	tests := map[string]path.Path{
-		"originalId":        path.Root("original_id"),
-		"status":            path.Root("email_status"),
-		"mobileStatus":      path.Root("mobile_status"),
-		"properties":        path.Root("properties"),
-		"properties.colour": path.Root("properties").AtMapKey("colour"),
-		"properties.a.b":    path.Root("properties").AtMapKey("a.b"),
-	}
-	for field, want := range tests {
-		got, ok := contactFieldPath(field)
-		if !ok || !got.Equal(want) {
-			t.Errorf("contactFieldPath(%q) = %v, %v; want %v", field, got, ok, want)
-		}
-	}
-	if _, ok := contactFieldPath("name"); ok {
-		t.Error("an unrelated field mapped onto an attribute")
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// BenchmarkContactListResource lists a list of 100,000 contacts through the
+// BenchmarkContactQuery lists a list of 100,000 contacts through the
 // rms_contact list resource, as `terraform query` does, and drains the
 // results. It reports the time of one whole listing and the largest heap
 // the listing keeps live above what the emulator holds before it starts
@@ -26,8 +26,8 @@ import (
 // because results are pushed as each page arrives. The emulator serves
 // from the same process; the time includes its work.
 //
-//	go test -run '^$' -bench BenchmarkContactListResource -benchtime 3x ./internal/provider/
-func BenchmarkContactListResource(b *testing.B) {
+//	go test -run '^$' -bench BenchmarkContactQuery -benchtime 3x ./internal/provider/
+func BenchmarkContactQuery(b *testing.B) {
 	const contacts = 100_000
 	l, err := emulator.Listen("127.0.0.1:0", emulator.Options{})
 	if err != nil {
@@ -62,7 +62,7 @@ func BenchmarkContactListResource(b *testing.B) {
 	}
 
 	data := &providerData{client: c, contacts: contactsync.NewRun(c, contactsync.RunOptions{})}
-	lr := &contactListResource{data: data}
+	lr := &contactQuery{data: data}
 	var schemaResp list.ListResourceSchemaResponse
 	lr.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &schemaResp)
 	var resSchema resource.SchemaResponse

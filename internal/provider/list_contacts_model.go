@@ -1,0 +1,52 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// listContactsModel is the state of an rms_list_contacts, which the
+// resource and the files of its plan, apply, guardrail and import share.
+type listContactsModel struct {
+	ID                  types.String   `tfsdk:"id"`
+	ListID              types.String   `tfsdk:"list_id"`
+	Contacts            types.Map      `tfsdk:"contacts"`
+	SourceFile          types.String   `tfsdk:"source_file"`
+	Delimiter           types.String   `tfsdk:"delimiter"`
+	Encoding            types.String   `tfsdk:"encoding"`
+	IdentityColumn      types.String   `tfsdk:"identity_column"`
+	Exclusive           types.Bool     `tfsdk:"exclusive"`
+	AllowResubscribe    types.Bool     `tfsdk:"allow_resubscribe"`
+	BatchThreshold      types.Int64    `tfsdk:"batch_threshold"`
+	ContactCount        types.Int64    `tfsdk:"contact_count"`
+	DesiredSHA256       types.String   `tfsdk:"desired_sha256"`
+	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
+	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+
+	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent
+}
+
+// listContactEntry is one value of the contacts map.
+type listContactEntry struct {
+	Properties   types.Map    `tfsdk:"properties"`
+	EmailStatus  types.String `tfsdk:"email_status"`
+	MobileStatus types.String `tfsdk:"mobile_status"`
+}
+
+var listContactEntryType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"properties":    types.MapType{ElemType: types.StringType},
+	"email_status":  types.StringType,
+	"mobile_status": types.StringType,
+}}
+
+// listContactsIdentity is the resource's identity: its list.
+type listContactsIdentity struct {
+	ListID types.String `tfsdk:"list_id"`
+}
+
+// defaultListContactsTimeout bounds an apply's waits for import batches.
+const defaultListContactsTimeout = 30 * time.Minute
