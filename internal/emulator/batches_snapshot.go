@@ -43,7 +43,7 @@ import (
 // A batch that finishes at or after a restore without having been announced
 // before the save emits its finished event when it finishes on its timeline;
 // one failed by the restore emits none (its subscribers may not be up yet,
-// and the error is on the batch). Result URLs (objectstore.go) are not kept:
+// and the error is on the batch). Result URLs (exports_results.go) are not kept:
 // they are short-lived, and a client asks for a new one.
 //
 // Batch and import ids come from the store's id counter, which the store
