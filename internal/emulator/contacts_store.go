@@ -9,7 +9,7 @@ import (
 
 // The contacts of the lists, and the small API every feature that changes
 // them goes through: the HTTP handlers of contacts.go, the test seeding hooks
-// of seed.go and, later, bulk imports (add = upsert, replace = replaceContacts,
+// of contacts_seed.go and, later, bulk imports (add = upsert, replace = replaceContacts,
 // unsubscribe = setContactStatus). The rules live here, not in handlers.
 
 // Subscription states of the interface (SubscriptionStatusDto).

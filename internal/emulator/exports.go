@@ -17,7 +17,7 @@ import (
 // STAT_EXPORT batch whose file is a real CSV derived from the account's data
 // at the moment of the request; once the batch is FINISHED,
 // GET .../batches/{id}/result/url answers, as text/plain, a short-lived URL
-// of the file in the emulator's stand-in object storage (objectstore.go) and
+// of the file in the emulator's stand-in object storage (exports_results.go) and
 // GET .../batches/{id}/result redirects there. Before FINISHED, and for a
 // failed batch, both answer 409 CONFLICT.
 

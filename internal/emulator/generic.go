@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // The generic resource pattern of the interface, for every public domain in
@@ -78,25 +77,6 @@ func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
 		rules:  coll + "/" + sub,
 		path:   t.path + "/" + strconv.FormatInt(pid, 10) + "/" + sub,
 	}, nil
-}
-
-// itemID is the id of the entity an item path names: {subid} when nested.
-func itemID(r *http.Request) (string, int64, bool) {
-	raw := r.PathValue("subid")
-	if raw == "" {
-		raw = r.PathValue("id")
-	}
-	id, ok := parseID(raw)
-	return raw, id, ok
-}
-
-func parseID(raw string) (int64, bool) {
-	id, err := strconv.ParseInt(raw, 10, 64)
-	return id, err == nil && id > 0
-}
-
-func (s *Server) now() string {
-	return s.opts.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 }
 
 func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apiError {

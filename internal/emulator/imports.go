@@ -463,7 +463,7 @@ type importJob struct {
 	attrKeys    []string // their attribute ids, as property keys
 	rows        importRows
 	good        int64              // rows handled that were not bad (REPLACE applies them at the end)
-	events      *contactEventBatch // contact webhook events, bounded (contact_events.go)
+	events      *contactEventBatch // contact webhook events, bounded (contacts_events.go)
 }
 
 func (j *importJob) total() int64 { return j.rows.n }

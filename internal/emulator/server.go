@@ -193,3 +193,9 @@ func (w *discardWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// now is the account's clock as the interface writes times: RFC 3339 UTC,
+// whole seconds.
+func (s *Server) now() string {
+	return s.opts.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
+}

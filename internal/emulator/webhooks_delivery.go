@@ -22,9 +22,9 @@ import (
 // X-RMS-Signature: v1=hex(HMAC-SHA256(secret, timestamp + "." + body)).
 // A delivery not answered 2xx is retried with doubling waits, a bounded
 // number of times, in its own goroutine; Server.Close cancels every pending
-// delivery and waits for them. Deliveries go only where webhook_targets.go
+// delivery and waits for them. Deliveries go only where webhooks_targets.go
 // allows, not at all with Options.WebhookDeliveriesOff; failures are logged
-// per target as webhook_health.go says, not per attempt.
+// per target as webhooks_health.go says, not per attempt.
 
 // Delivery is one event sent (or being sent, or not sent) to one webhook.
 type Delivery struct {

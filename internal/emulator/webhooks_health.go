@@ -55,7 +55,7 @@ type targetHealth struct {
 	}
 	lastLine      time.Time   // zero before the first line
 	flush         *time.Timer // a pending line, held back by deliveryReportEvery
-	refusalLogged bool        // the target's refusal has been logged (webhook_targets.go)
+	refusalLogged bool        // the target's refusal has been logged (webhooks_targets.go)
 }
 
 // due reports whether something happened that no line has reported.
