@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Wire profiles (issue 16): where the interface leaves an answer's shape
+// Wire profiles: where the interface leaves an answer's shape
 // "not shown", the emulator answers the way the conventions guide says. A
 // wire profile switches ONE such open dimension to ONE plausible
 // alternative, so that a client can be tested against a service that chose
