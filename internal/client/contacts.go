@@ -229,3 +229,25 @@ func (p *PropertyValues) UnmarshalJSON(b []byte) error {
 	*p = out
 	return nil
 }
+
+// CreateContactOnce creates a contact; after an unknown outcome it reads the
+// contact by its originalId, the natural key, and adopts it when it was
+// created since the attempt began. An older contact of that id was not made
+// by this attempt: that is the conflict a plain create would have reported.
+func (c *Client) CreateContactOnce(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("contact %q in list %s", in.OriginalID, listID),
+		func(ctx context.Context) (*Contact, error) { return c.CreateContact(ctx, listID, in) },
+		func(ctx context.Context, since time.Time) (*Contact, bool, error) {
+			got, err := c.GetContact(ctx, listID, in.OriginalID)
+			if errors.Is(err, ErrNotFound) {
+				return nil, false, nil
+			}
+			if err != nil {
+				return nil, false, err
+			}
+			if !createdSince(got.DateCreated.Time, since) {
+				return nil, false, fmt.Errorf("contact %q already existed in list %s before this create: %w", in.OriginalID, listID, ErrConflict)
+			}
+			return got, true, nil
+		})
+}
