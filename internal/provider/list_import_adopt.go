@@ -38,9 +38,9 @@ func isAdopting(m listImportModel) bool { return m.ContentSHA256.IsNull() }
 // list's imports listing, so that the state says what the service did and
 // the plan shows the real difference (it still adopts the configuration's
 // values). The listing is our convention, not the interface's: a service
-// that answers not found or not supported has none, and the settings stay null until the
-// apply adopts them. Any other failure only logs: the refresh does not need
-// the listing.
+// that answers not found or not supported has none, and the settings stay
+// null until the apply adopts them. Any other failure only logs: the
+// refresh does not need the listing.
 func fillFromImportListing(ctx context.Context, c *client.Client, m *listImportModel) {
 	if !m.Delimiter.IsNull() && !m.Encoding.IsNull() {
 		return
