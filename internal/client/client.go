@@ -40,6 +40,13 @@ type Client struct {
 
 // New checks the configuration and returns a client.
 func New(cfg Config) (*Client, error) {
+	if cfg.Transport == nil {
+		t, err := cfg.TLS.transport()
+		if err != nil {
+			return nil, fmt.Errorf("CA bundle: %w", err)
+		}
+		cfg.Transport = t
+	}
 	cfg = cfg.withDefaults()
 	base, err := ParseBaseURL(cfg.BaseURL)
 	if err != nil {

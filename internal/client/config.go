@@ -49,8 +49,10 @@ type Config struct {
 	UserAgent string
 	// Logger receives one entry per request attempt; nil discards them.
 	Logger Logger
-	// Transport is the base RoundTripper (TLS settings live here); nil uses
-	// a clone of http.DefaultTransport.
+	// TLS configures the transport the client builds.
+	TLS TLS
+	// Transport replaces the transport the client builds from TLS (tests
+	// use it to answer without a server); TLS is then ignored.
 	Transport http.RoundTripper
 }
 

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -188,31 +186,11 @@ func (c *Client) EachContactPage(ctx context.Context, listID string, pageSize in
 	return nil
 }
 
-// ContactsPage is one page of a list's contacts. Total is the number of
-// contacts in the whole list as the X-Total-Count header gives it, or -1
-// when the answer has no such header.
-type ContactsPage struct {
-	Contacts []Contact
-	Total    int
-}
-
-// ListContactsPage reads one page (zero-based) of a list's contacts, in
-// order of creation. The error matches ErrNotFound when the list is gone.
-func (c *Client) ListContactsPage(ctx context.Context, listID string, page, pageSize int) (ContactsPage, error) {
-	q := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(pageSize)}}
-	resp, err := c.send(ctx, request{method: http.MethodGet, path: contactsPath(listID), query: q})
-	if err != nil {
-		return ContactsPage{}, fmt.Errorf("reading the contacts of list %s (page %d): %w", listID, page, err)
-	}
-	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
-	out := ContactsPage{Total: -1}
-	if n, err := strconv.Atoi(resp.Header.Get("X-Total-Count")); err == nil && n >= 0 {
-		out.Total = n
-	}
-	if err := decodeJSON(resp, &out.Contacts); err != nil {
-		return ContactsPage{}, fmt.Errorf("reading the contacts of list %s (page %d): %w", listID, page, err)
-	}
-	return out, nil
+// ContactCursor reads the contacts of a list a page at a time, in order of
+// creation, as the caller asks for them; the paging rules are EachPage's.
+// An error matches ErrNotFound when the list is gone.
+func (c *Client) ContactCursor(listID string, pageSize int) *Cursor[Contact] {
+	return NewCursor[Contact](c, contactsPath(listID), nil, pageSize)
 }
 
 // PropertyValues are a contact's properties as an answer holds them, keyed
@@ -250,4 +228,26 @@ func (p *PropertyValues) UnmarshalJSON(b []byte) error {
 	}
 	*p = out
 	return nil
+}
+
+// CreateContactOnce creates a contact; after an unknown outcome it reads the
+// contact by its originalId, the natural key, and adopts it when it was
+// created since the attempt began. An older contact of that id was not made
+// by this attempt: that is the conflict a plain create would have reported.
+func (c *Client) CreateContactOnce(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("contact %q in list %s", in.OriginalID, listID),
+		func(ctx context.Context) (*Contact, error) { return c.CreateContact(ctx, listID, in) },
+		func(ctx context.Context, since time.Time) (*Contact, bool, error) {
+			got, err := c.GetContact(ctx, listID, in.OriginalID)
+			if errors.Is(err, ErrNotFound) {
+				return nil, false, nil
+			}
+			if err != nil {
+				return nil, false, err
+			}
+			if !createdSince(got.DateCreated.Time, since) {
+				return nil, false, fmt.Errorf("contact %q already existed in list %s before this create: %w", in.OriginalID, listID, ErrConflict)
+			}
+			return got, true, nil
+		})
 }

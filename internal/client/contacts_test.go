@@ -291,7 +291,7 @@ func TestListCalls(t *testing.T) {
 	}
 }
 
-func TestListContactsPage(t *testing.T) {
+func TestContactCursor(t *testing.T) {
 	withTotal := true
 	srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){
 		"GET /rest/1000/lists/5/contacts": func(w http.ResponseWriter, r *http.Request) {
@@ -303,26 +303,41 @@ func TestListContactsPage(t *testing.T) {
 	}}
 	c, _ := newTestClient(t, srv)
 	ctx := context.Background()
-	got, err := c.ListContactsPage(ctx, "5", 1, MaxPageSize)
-	if err != nil {
-		t.Fatal(err)
+	cur := c.ContactCursor("5", MaxPageSize)
+	if cur.Total() != -1 || cur.Done() {
+		t.Fatalf("before the first page: total %d, done %v", cur.Total(), cur.Done())
 	}
-	if diff := cmp.Diff(ContactsPage{Contacts: []Contact{*wantContact}, Total: 1201}, got); diff != "" {
+	got, ok, err := cur.Next(ctx)
+	if err != nil || !ok {
+		t.Fatalf("Next: %v, %v", ok, err)
+	}
+	if diff := cmp.Diff([]Contact{*wantContact}, got); diff != "" {
 		t.Errorf("page (-want +got):\n%s", diff)
 	}
-	if q := srv.calls[0].query; q != "page=1&pageSize=1000" {
+	if q := srv.calls[0].query; q != "page=0&pageSize=1000" {
 		t.Errorf("query = %q", q)
+	}
+	// One contact while X-Total-Count says 1201: the service caps its
+	// pages, so the cursor asks on; the same page again ends the listing
+	// without handing it on twice.
+	if cur.Total() != 1201 || cur.Done() {
+		t.Errorf("after a capped page: total %d, done %v", cur.Total(), cur.Done())
+	}
+	if _, ok, err := cur.Next(ctx); ok || err != nil || !cur.Done() || len(srv.calls) != 2 {
+		t.Errorf("Next after the repeat: %v, %v, done %v after %d calls", ok, err, cur.Done(), len(srv.calls))
 	}
 	// No X-Total-Count: the total is unknown, not zero.
 	withTotal = false
-	if got, err = c.ListContactsPage(ctx, "5", 0, 10); err != nil || got.Total != -1 || len(got.Contacts) != 1 {
-		t.Errorf("without the header: %+v, %v", got, err)
+	cur = c.ContactCursor("5", 10)
+	// A short page is the last one.
+	if _, ok, err := cur.Next(ctx); err != nil || !ok || cur.Total() != -1 || !cur.Done() {
+		t.Errorf("without the header: total %d, %v, %v, done %v", cur.Total(), ok, err, cur.Done())
 	}
-	_, err = c.ListContactsPage(ctx, "6", 0, 10)
-	if !IsNotFound(err) {
-		t.Errorf("unknown list: %v", err)
+	_, ok, err = c.ContactCursor("6", 10).Next(ctx)
+	if !IsNotFound(err) || ok {
+		t.Errorf("unknown list: %v, %v", ok, err)
 	}
-	mustContain(t, fmt.Sprint(err), "reading the contacts of list 6 (page 0)")
+	mustContain(t, fmt.Sprint(err), "lists/6/contacts (page 0)")
 }
 
 // CreateContact never takes over an existing contact, whichever way the

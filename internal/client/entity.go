@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -108,4 +109,54 @@ func DecodeEntity(e Entity, out any) error {
 		return fmt.Errorf("decoding entity: %w", err)
 	}
 	return nil
+}
+
+// CreateEntityOnce creates an entity of a generic collection; after an
+// unknown outcome it looks for an entity created since the attempt began
+// whose every key of body holds the value sent, except the keys in
+// unechoed: secrets a service may keep without ever showing them, which
+// would otherwise make the read-back miss the entity it made and create a
+// second one.
+func (c *Client) CreateEntityOnce(ctx context.Context, collection string, body Entity, unechoed ...string) (Entity, error) {
+	want := map[string]string{}
+	for k, v := range body {
+		if !slices.Contains(unechoed, k) {
+			want[k] = sameJSONKey(v)
+		}
+	}
+	found, err := CreateOrAdopt(ctx, c, "entity in "+collection,
+		func(ctx context.Context) (*Entity, error) {
+			e, err := c.CreateEntity(ctx, collection, body)
+			return &e, err
+		},
+		func(ctx context.Context, since time.Time) (*Entity, bool, error) {
+			all, err := c.ListEntities(ctx, collection)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "entity", "same body in "+collection, since, func(e Entity) (string, time.Time, string) {
+				created := EntityTime(e, "dateCreated")
+				for k, v := range want {
+					if sameJSONKey(e[k]) != v {
+						return "", created, EntityID(e)
+					}
+				}
+				return "same body in " + collection, created, EntityID(e)
+			})
+		})
+	if err != nil {
+		return nil, err
+	}
+	return *found, nil
+}
+
+// sameJSONKey is a value's canonical JSON text: encoding/json sorts map
+// keys, and json.Number keeps numbers as written, so equal values compare
+// equal as strings.
+func sameJSONKey(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
 }

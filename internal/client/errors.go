@@ -23,6 +23,15 @@ var (
 	ErrValidation   = errors.New("validation error")
 	ErrConflict     = errors.New("conflict")
 	ErrRateLimited  = errors.New("rate limited")
+	// ErrMalformed is the narrower validation error of a request the
+	// service could not take as sent (400), as opposed to one it understood
+	// and refused (422).
+	ErrMalformed = errors.New("malformed request")
+	// ErrNotSupported means the service does not offer the call at that
+	// path (405 or 501): a choice of the service, not a failure.
+	ErrNotSupported = errors.New("not supported")
+	// ErrServerFailed is any 5xx answer that survived the retries.
+	ErrServerFailed = errors.New("server failed")
 )
 
 // maxErrorBody bounds how much of an error body is kept: enough for any
@@ -80,6 +89,12 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode == http.StatusConflict
 	case ErrRateLimited:
 		return e.StatusCode == http.StatusTooManyRequests
+	case ErrMalformed:
+		return e.StatusCode == http.StatusBadRequest
+	case ErrNotSupported:
+		return e.StatusCode == http.StatusMethodNotAllowed || e.StatusCode == http.StatusNotImplemented
+	case ErrServerFailed:
+		return e.StatusCode >= 500
 	}
 	return false
 }
@@ -91,6 +106,15 @@ func (e *APIError) Reason() string {
 		return e.Message
 	}
 	return e.Body
+}
+
+// RefusedField is the request field a service's error names ("" when err
+// names none), so that the caller can blame the input it came from.
+func RefusedField(err error) string {
+	if apiErr, ok := AsAPIError(err); ok {
+		return apiErr.Field
+	}
+	return ""
 }
 
 // AsAPIError returns the *APIError inside err, if any.

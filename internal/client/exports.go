@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // ExportTypes are the statistics export types the interface allows, in its
@@ -105,4 +106,33 @@ func resultURLText(contentType string, raw []byte) (string, bool) {
 		return strings.TrimSpace(string(raw)), true
 	}
 	return "", false
+}
+
+// StartStatisticsExportOnce starts a statistics export; after an unknown
+// outcome it reads back the account's STAT_EXPORT batches and adopts the
+// one created since the attempt began with the same type and period.
+func (c *Client) StartStatisticsExportOnce(ctx context.Context, in StatisticsExportRequest) (ID, error) {
+	key := in.ExportType + " for " + in.Period
+	found, err := CreateOrAdopt(ctx, c, "statistics export "+key,
+		func(ctx context.Context) (*Batch, error) {
+			id, err := c.StartStatisticsExport(ctx, in)
+			return &Batch{ID: id}, err
+		},
+		func(ctx context.Context, since time.Time) (*Batch, bool, error) {
+			all, err := c.ListBatches(ctx, BatchTypeStatsExport)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "statistics export", key, since, func(b Batch) (string, time.Time, string) {
+				created := b.DateCreated.Time
+				if created.IsZero() {
+					created = b.StartTime.Time // startTime is when the batch was accepted
+				}
+				return b.ExportType + " for " + b.Period, created, b.ID.String()
+			})
+		})
+	if err != nil {
+		return "", err
+	}
+	return found.ID, nil
 }

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 )
@@ -60,7 +59,7 @@ func (c *Client) DeleteOne(ctx context.Context, collection, id string) error {
 //
 // The interface does not show paging, so a service may ignore it or page
 // its own way. EachPage never loops, duplicates or drops entities whatever
-// the service does (paging_guard.go):
+// the service does (Cursor, paging_guard.go):
 //   - a first page longer than asked means the service pages by a size of
 //     its own, or not at all: that length becomes the page size, and the
 //     next page tells which (the same page again: it answered everything);
@@ -72,39 +71,16 @@ func (c *Client) DeleteOne(ctx context.Context, collection, id string) error {
 //     ignores pageSize too) or it cannot be read completely, which is an
 //     error matching ErrPagingIgnored rather than a silent half.
 func EachPage[T any](ctx context.Context, c *Client, collection string, query url.Values, pageSize int, fn func([]T) error) error {
-	if pageSize <= 0 {
-		pageSize = DefaultPageSize
-	}
-	q := url.Values{}
-	for k, v := range query {
-		q[k] = v
-	}
-	var guard pagingGuard
-	size := pageSize // the page size the service really uses
-	for page := 0; ; page++ {
-		p, err := getPage[T](ctx, c, collection, q, page, pageSize)
-		if err != nil {
-			return fmt.Errorf("listing %s (page %d): %w", collection, page, err)
-		}
-		if guard.repeated(p.digest, len(p.items)) {
-			if page == 1 && size == pageSize {
-				// Page 0 was exactly pageSize long: is that the whole
-				// collection, or all of it the service lets us reach?
-				if err := c.confirmSinglePage(ctx, collection, q, pageSize); err != nil {
-					return fmt.Errorf("listing %s: %w", collection, err)
-				}
-			}
-			return nil // everything was handed on already
-		}
-		if page == 0 && len(p.items) != pageSize && len(p.items) > 0 &&
-			(len(p.items) > pageSize || p.total > len(p.items)) {
-			c.logger.Debug(ctx, "the service pages by a size of its own", map[string]any{"path": collection, "asked": pageSize, "got": len(p.items)})
-			size = len(p.items)
-		}
-		if err := fn(p.items); err != nil {
+	cur := NewCursor[T](c, collection, query, pageSize)
+	for {
+		items, ok, err := cur.Next(ctx)
+		if err != nil || !ok {
 			return err
 		}
-		if len(p.items) < size || len(p.items) == 0 {
+		if err := fn(items); err != nil {
+			return err
+		}
+		if cur.Done() {
 			return nil
 		}
 	}

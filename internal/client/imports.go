@@ -2,11 +2,13 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -146,4 +148,71 @@ func withLength(file io.ReadSeeker) io.ReadSeeker {
 		return file
 	}
 	return sizedReadSeeker{ReadSeeker: file, n: int(size)}
+}
+
+// CreateImportOnce is step 1 of an import; after an unknown outcome it
+// reads the list's imports back and adopts the one created since the
+// attempt began with the same request and no upload yet.
+func (c *Client) CreateImportOnce(ctx context.Context, listID string, in ImportRequest) (ID, error) {
+	key := importKey(in)
+	found, err := CreateOrAdopt(ctx, c, fmt.Sprintf("%s import into list %s", in.Type, listID),
+		func(ctx context.Context) (*Import, error) {
+			id, err := c.CreateImport(ctx, listID, in)
+			return &Import{ID: id}, err
+		},
+		func(ctx context.Context, since time.Time) (*Import, bool, error) {
+			all, err := c.ListImports(ctx, listID)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "import", key, since, func(imp Import) (string, time.Time, string) {
+				if imp.BatchID != "" || !imp.Matches(in) {
+					return "", imp.DateCreated.Time, imp.ID.String() // uploaded already: not the one just made
+				}
+				return key, imp.DateCreated.Time, imp.ID.String()
+			})
+		})
+	if err != nil {
+		return "", err
+	}
+	return found.ID, nil
+}
+
+func importKey(in ImportRequest) string {
+	identity := in.IdentityColumn
+	if identity == "" {
+		identity = "originalId column"
+	}
+	return fmt.Sprintf("%s, delimiter %s, %s, identity %s", in.Type, in.Delimiter, in.Encoding, identity)
+}
+
+// UploadImportOnce is step 2 of an import. An import accepts one upload,
+// so after an unknown outcome it reads the import back: when it has a batch,
+// the upload arrived and that batch is the answer; else the file is sent
+// again (rewound). A 409 to a repeated upload means an earlier attempt is
+// still being read or was carried out after all: it is read back again
+// rather than reported.
+func (c *Client) UploadImportOnce(ctx context.Context, listID, importID string, file io.ReadSeeker) (ID, error) {
+	uploaded := func(ctx context.Context, _ time.Time) (ID, bool, error) {
+		all, err := c.ListImports(ctx, listID)
+		if err != nil {
+			return "", false, err
+		}
+		for _, imp := range all {
+			if imp.ID.String() == importID {
+				return imp.BatchID, imp.BatchID != "", nil
+			}
+		}
+		return "", false, fmt.Errorf("import %s is not among the imports of list %s: %w", importID, listID, ErrNotFound)
+	}
+	attempts := 0
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("upload of import %s into list %s", importID, listID),
+		func(ctx context.Context) (ID, error) {
+			attempts++
+			id, err := c.UploadImport(ctx, listID, importID, file)
+			if attempts > 1 && errors.Is(err, ErrConflict) {
+				return "", &UncertainError{Method: http.MethodPost, Path: Path("lists", listID, "recipients", importID), StatusCode: http.StatusConflict, Err: err}
+			}
+			return id, err
+		}, uploaded)
 }

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 const listsPath = "lists"
@@ -70,4 +71,19 @@ func (c *Client) ListLists(ctx context.Context) ([]List, error) {
 		return nil, fmt.Errorf("listing lists: %w", err)
 	}
 	return ls, nil
+}
+
+// CreateListOnce creates a list; after an unknown outcome it looks for a
+// list of that name created since the attempt began.
+func (c *Client) CreateListOnce(ctx context.Context, in ListInput) (*List, error) {
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("list %q", in.Name),
+		func(ctx context.Context) (*List, error) { return c.CreateList(ctx, in) },
+		func(ctx context.Context, since time.Time) (*List, bool, error) {
+			all, err := c.ListLists(ctx)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "list", in.Name, since,
+				func(l List) (string, time.Time, string) { return l.Name, l.DateCreated.Time, l.ID.String() })
+		})
 }

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 const projectsPath = "projects"
@@ -65,4 +66,19 @@ func (c *Client) ListProjects(ctx context.Context) ([]Project, error) {
 		return nil, fmt.Errorf("listing projects: %w", err)
 	}
 	return ps, nil
+}
+
+// CreateProjectOnce creates a project; after an unknown outcome it looks for
+// a project of that name created since the attempt began.
+func (c *Client) CreateProjectOnce(ctx context.Context, in ProjectInput) (*Project, error) {
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("project %q", in.Name),
+		func(ctx context.Context) (*Project, error) { return c.CreateProject(ctx, in) },
+		func(ctx context.Context, since time.Time) (*Project, bool, error) {
+			all, err := c.ListProjects(ctx)
+			if err != nil {
+				return nil, false, err
+			}
+			return adoptOne(all, "project", in.Name, since,
+				func(p Project) (string, time.Time, string) { return p.Name, p.DateCreated.Time, p.ID.String() })
+		})
 }

@@ -69,7 +69,10 @@ const AdoptWindow = 5 * time.Second
 // repeated, up to the client's retry budget, unless the service said it
 // acted (a success that named nothing). find returns an error when it
 // cannot tell (for instance two candidates), which the caller reports with
-// the objects to import.
+// the objects to import. Each domain's create-once (CreateListOnce in
+// lists.go, CreateImportOnce in imports.go, ...) sits beside its other
+// calls and says how it recognises what it made; this file holds only what
+// they share.
 func CreateOrAdopt[T any](ctx context.Context, c *Client, what string,
 	create func(context.Context) (T, error),
 	find func(ctx context.Context, since time.Time) (T, bool, error),
@@ -118,4 +121,50 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// adoptOne picks the single object named name created since since; several
+// candidates cannot be told apart, so the error names them for an import.
+func adoptOne[T any](all []T, kind, name string, since time.Time, fields func(T) (name string, created time.Time, id string)) (*T, bool, error) {
+	var match []T
+	var ids []string
+	for _, o := range all {
+		n, created, id := fields(o)
+		if n == name && createdSince(created, since) {
+			match = append(match, o)
+			ids = append(ids, id)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return nil, false, nil
+	case 1:
+		return &match[0], true, nil
+	default:
+		return nil, false, &AmbiguousError{Kind: kind, Name: name, IDs: ids}
+	}
+}
+
+// AmbiguousError is a read-back after an unknown outcome that found
+// several objects the attempt could have made: they cannot be told apart,
+// so nothing is adopted and nothing is created again.
+type AmbiguousError struct {
+	Kind string   // "project", "import", "statistics export"...
+	Name string   // what they share (a name, the request fields)
+	IDs  []string // the candidates
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("%d candidates for this %s (%s) were created just now (ids %v) and one of them is this resource's: import it with `terraform import` and delete the others", len(e.IDs), e.Kind, e.Name, e.IDs)
+}
+
+// createdSince reports whether a creation time is at or after since. Times
+// are compared parsed, never as text, so any form the service sends works.
+// No time (the service sent none, or none that parses) counts as recent:
+// adopting is safer than creating a duplicate.
+func createdSince(t, since time.Time) bool {
+	if t.IsZero() {
+		return true
+	}
+	return !t.Before(since.Truncate(time.Second))
 }

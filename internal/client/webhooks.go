@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"fmt"
+	"sort"
+	"time"
 )
 
 const webhooksPath = "webhooks"
@@ -87,4 +89,29 @@ func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
 		return fmt.Errorf("deleting webhook %s: %w", id, err)
 	}
 	return nil
+}
+
+// CreateWebhookOnce creates a webhook; after an unknown outcome it looks
+// for a webhook with the same url and events created since the attempt
+// began.
+func (c *Client) CreateWebhookOnce(ctx context.Context, in WebhookInput) (*Webhook, error) {
+	return CreateOrAdopt(ctx, c, fmt.Sprintf("webhook for %q", in.URL),
+		func(ctx context.Context) (*Webhook, error) { return c.CreateWebhook(ctx, in) },
+		func(ctx context.Context, since time.Time) (*Webhook, bool, error) {
+			all, err := GetAll[Webhook](ctx, c, webhooksPath, nil)
+			if err != nil {
+				return nil, false, err
+			}
+			key := in.URL + " " + sameJSONKey(sortedCopy(in.Events))
+			return adoptOne(all, "webhook", key, since,
+				func(w Webhook) (string, time.Time, string) {
+					return w.URL + " " + sameJSONKey(sortedCopy(w.Events)), w.DateCreated.Time, w.ID.String()
+				})
+		})
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
 }

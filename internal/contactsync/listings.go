@@ -69,6 +69,7 @@ type listing struct {
 	total    int // contacts in the list per X-Total-Count; -1 unknown
 	complete bool
 	failed   bool
+	cursor   *client.Cursor[client.Contact] // where the next page starts, and what paging the service does
 	contacts map[string]client.Contact
 }
 
@@ -192,37 +193,35 @@ func (cl *listing) worthLoading(pageSize, maxPages int) bool {
 }
 
 // load loads the next page or, once the list's size is known and loading
-// all of it was judged worth it, every page left.
+// all of it was judged worth it, every page left. The cursor tells a
+// service that ignores paging apart: it ends the listing when the pages so
+// far were the whole list, and fails it when the rest cannot be reached
+// (the rest are then read one by one).
 func (cl *listing) load(ctx context.Context, c *client.Client, listID string, pageSize, maxPages int) error {
+	if cl.cursor == nil {
+		cl.cursor = c.ContactCursor(listID, pageSize)
+	}
 	rest := cl.total >= 0 // the decision covered every page left
 	for {
-		p, err := c.ListContactsPage(ctx, listID, cl.pages, pageSize)
+		contacts, ok, err := cl.cursor.Next(ctx)
 		if err != nil {
 			return err
 		}
-		cl.pages++
-		if cl.contacts == nil {
-			cl.contacts = make(map[string]client.Contact, len(p.Contacts))
-		}
-		if cl.pages > 1 && len(p.Contacts) > 0 {
-			if _, again := cl.contacts[p.Contacts[0].OriginalID]; again {
-				// A page that starts with a contact already listed: the
-				// service ignores page. What was listed is right, but
-				// not complete; the rest are read one by one.
-				return errors.New("the service answered a later page with contacts of an earlier one (it ignores paging)")
-			}
-		}
-		for _, ct := range p.Contacts {
-			cl.contacts[ct.OriginalID] = ct
-		}
-		if len(p.Contacts) > pageSize {
-			cl.complete = true // the service ignores pageSize: this is the whole list
+		if !ok {
+			cl.complete = true // every contact was handed on already
 			return nil
 		}
-		if p.Total >= 0 {
-			cl.total = p.Total
+		cl.pages++
+		if cl.contacts == nil {
+			cl.contacts = make(map[string]client.Contact, len(contacts))
 		}
-		if len(p.Contacts) < pageSize || (cl.total >= 0 && cl.pages*pageSize >= cl.total) {
+		for _, ct := range contacts {
+			cl.contacts[ct.OriginalID] = ct
+		}
+		if t := cl.cursor.Total(); t >= 0 {
+			cl.total = t
+		}
+		if cl.cursor.Done() || (cl.total >= 0 && cl.pages*pageSize >= cl.total) {
 			cl.complete = true
 			return nil
 		}

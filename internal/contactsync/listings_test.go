@@ -32,7 +32,13 @@ type listingEnv struct {
 // newListingEnv serves the emulator through wrap (nil: as it is).
 func newListingEnv(t *testing.T, n int, wrap func(http.Handler) http.Handler) *listingEnv {
 	t.Helper()
-	srv := emulator.New(emulator.Options{})
+	return newListingEnvWith(t, emulator.Options{}, n, wrap)
+}
+
+// newListingEnvWith is newListingEnv with an emulator of these options.
+func newListingEnvWith(t *testing.T, opts emulator.Options, n int, wrap func(http.Handler) http.Handler) *listingEnv {
+	t.Helper()
+	srv := emulator.New(opts)
 	e := &listingEnv{srv: srv}
 	var h http.Handler = srv
 	if wrap != nil {
@@ -253,6 +259,50 @@ func TestContactListings_failedListing(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{e.listID}, listed); diff != "" || !e.listings.lists[e.listID].failed {
 		t.Errorf("listing state: %v %s", listed, diff)
+	}
+}
+
+// A service that pages otherwise is listed by the client's paging rules:
+// every read answers right, a listing that was the whole list becomes
+// complete (a missing contact then needs no GET), and one whose rest cannot
+// be reached is given up for single GETs.
+func TestContactListings_servicePaging(t *testing.T) {
+	tests := map[string]struct {
+		wire         string
+		contacts     int
+		wantComplete bool
+		wantFailed   bool
+	}{
+		"page and pageSize ignored":                 {wire: emulator.WirePagingIgnored, contacts: 2500, wantComplete: true},
+		"page and pageSize ignored, exactly a page": {wire: emulator.WirePagingIgnored, contacts: listingPageSize, wantComplete: true},
+		"page ignored, pageSize honoured":           {wire: emulator.WirePagingPageIgnored, contacts: 2500, wantFailed: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			e := newListingEnvWith(t, emulator.Options{Wire: emulator.MustParseWire(tc.wire)}, tc.contacts, nil)
+			e.readAll(t, tc.contacts)
+			// The first missing contact asks the service on (a page, or a
+			// GET); after it the listing knows whether it is the whole list.
+			exists, err := e.listings.Exists(context.Background(), e.listID, "nobody")
+			if err != nil || exists {
+				t.Fatalf("Exists(nobody) = %v, %v", exists, err)
+			}
+			cl := e.listings.lists[e.listID]
+			if cl.complete != tc.wantComplete || cl.failed != tc.wantFailed {
+				t.Fatalf("listing complete %v, failed %v; want %v, %v", cl.complete, cl.failed, tc.wantComplete, tc.wantFailed)
+			}
+			before := e.getsSince()
+			if exists, err := e.listings.Exists(context.Background(), e.listID, "nobody-else"); err != nil || exists {
+				t.Fatalf("Exists(nobody-else) = %v, %v", exists, err)
+			}
+			wantGets := int64(1)
+			if tc.wantComplete {
+				wantGets = 0
+			}
+			if got := e.getsSince() - before; got != wantGets {
+				t.Errorf("Exists of a missing contact made %d GETs, want %d", got, wantGets)
+			}
+		})
 	}
 }
 

@@ -51,7 +51,7 @@ func checkCredentials(ctx context.Context, d *providerData, diags *diag.Diagnost
 		diags.AddAttributeError(path.Root(attr), "Credentials refused by the service", refused)
 	case errors.Is(err, client.ErrForbidden):
 		diags.AddAttributeError(path.Root(attrCustomerID), "Customer id refused by the service", refused)
-	case isCertificateError(err) || isClientCertificateRefused(err):
+	case client.IsUntrustedCertificate(err) || client.IsClientCertificateRefused(err):
 		diags.AddError("Unable to check the credentials", refused)
 	default:
 		if _, ok := client.AsAPIError(err); !ok {

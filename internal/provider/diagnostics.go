@@ -1,12 +1,7 @@
 package provider
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
-	"net"
-	"net/http"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -23,8 +18,8 @@ import (
 // onto attribute paths.
 func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[string]path.Path) {
 	detail := describeAPIError(err)
-	if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field != "" {
-		if p, ok := fields[apiErr.Field]; ok {
+	if field := client.RefusedField(err); field != "" {
+		if p, ok := fields[field]; ok {
 			diags.AddAttributeError(p, summary, detail)
 			return
 		}
@@ -42,12 +37,11 @@ func describeAPIError(err error) string {
 	if errors.Is(err, client.ErrPagingIgnored) {
 		return err.Error()
 	}
-	apiErr, ok := client.AsAPIError(err)
-	if !ok {
-		if isCertificateError(err) {
+	if _, ok := client.AsAPIError(err); !ok {
+		if client.IsUntrustedCertificate(err) {
 			return err.Error() + "\n\nThe server's TLS certificate is not trusted. If it is signed by a private certificate authority, set ca_bundle_file (or RMS_CA_BUNDLE_FILE) to a PEM file of that authority."
 		}
-		if isClientCertificateRefused(err) {
+		if client.IsClientCertificateRefused(err) {
 			return err.Error() + "\n\nThe server requires a client certificate (mutual TLS) and refused the connection without one it accepts. Set client_certificate_file and client_key_file (or RMS_CLIENT_CERTIFICATE_FILE and RMS_CLIENT_KEY_FILE), or client_certificate_pem and client_key_pem, to a certificate signed by an authority the server trusts."
 		}
 		return err.Error()
@@ -60,41 +54,19 @@ func describeAPIError(err error) string {
 		hint = "Check customer_id (or RMS_CUSTOMER_ID): the credentials do not belong to that account."
 	case errors.Is(err, client.ErrGone):
 		hint = "The service has retired this resource; its reason is above. It cannot be managed through this path any more."
-	case apiErr.StatusCode == http.StatusTooManyRequests:
+	case errors.Is(err, client.ErrRateLimited):
 		hint = "The service kept rate-limiting after all retries; lower max_requests_per_second or -parallelism, or raise max_retries."
-	case apiErr.StatusCode >= 500:
+	case errors.Is(err, client.ErrServerFailed):
 		hint = "The service failed; retry later."
 	case errors.Is(err, client.ErrNotFound):
 		hint = "The service does not know this object or path: check the id in the configuration; an object deleted outside Terraform is re-created by the next apply of its resource."
 	case errors.Is(err, client.ErrValidation):
 		hint = "The service refused the request as invalid: check the values of the configuration against what the service accepts (the message above names what it refused, when it said)."
-	case apiErr.StatusCode == http.StatusMethodNotAllowed || apiErr.StatusCode == http.StatusNotImplemented:
+	case errors.Is(err, client.ErrNotSupported):
 		hint = "The service does not offer this call here: check that base_url names the account's server and that the collection supports the operation."
 	}
 	if hint == "" {
 		return err.Error()
 	}
 	return err.Error() + "\n\n" + hint
-}
-
-func isCertificateError(err error) bool {
-	var verify *tls.CertificateVerificationError
-	var unknown x509.UnknownAuthorityError
-	var host x509.HostnameError
-	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host)
-}
-
-// isClientCertificateRefused recognises the TLS alert a server sends when
-// it requires a client certificate and got none, or one it does not trust.
-// The alert type is not exported, so the "remote error" is matched by its
-// text: "tls: certificate required" (TLS 1.3) or "tls: bad certificate"
-// (TLS 1.2, or a certificate of an unknown authority).
-func isClientCertificateRefused(err error) bool {
-	var op *net.OpError
-	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
-		return false
-	}
-	msg := op.Err.Error()
-	return strings.Contains(msg, "certificate required") || strings.Contains(msg, "bad certificate") ||
-		strings.Contains(msg, "unknown certificate authority")
 }

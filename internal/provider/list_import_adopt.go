@@ -2,7 +2,7 @@ package provider
 
 import (
 	"context"
-	"net/http"
+	"errors"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -38,9 +38,9 @@ func isAdopting(m listImportModel) bool { return m.ContentSHA256.IsNull() }
 // list's imports listing, so that the state says what the service did and
 // the plan shows the real difference (it still adopts the configuration's
 // values). The listing is our convention, not the interface's: a service
-// that answers 404 or 405 has none, and the settings stay null until the
-// apply adopts them. Any other failure only logs: the refresh does not need
-// the listing.
+// that answers not found or not supported has none, and the settings stay
+// null until the apply adopts them. Any other failure only logs: the
+// refresh does not need the listing.
 func fillFromImportListing(ctx context.Context, c *client.Client, m *listImportModel) {
 	if !m.Delimiter.IsNull() && !m.Encoding.IsNull() {
 		return
@@ -49,7 +49,7 @@ func fillFromImportListing(ctx context.Context, c *client.Client, m *listImportM
 	imports, err := c.ListImports(ctx, listID)
 	if err != nil {
 		fields := map[string]any{"list_id": listID, "import_id": importID, "error": err.Error()}
-		if apiErr, ok := client.AsAPIError(err); ok && (apiErr.StatusCode == http.StatusNotFound || apiErr.StatusCode == http.StatusMethodNotAllowed) {
+		if errors.Is(err, client.ErrNotFound) || errors.Is(err, client.ErrNotSupported) {
 			tflog.Debug(ctx, "the service lists no imports; the imported list import adopts its settings from the configuration", fields)
 		} else {
 			tflog.Warn(ctx, "reading the list's imports failed; the imported list import adopts its settings from the configuration", fields)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -200,7 +199,7 @@ func startListImport(ctx context.Context, data *providerData, run listImportRun,
 					describeAPIError(err), importID, run.ListID, run.ListID, run.ListID, run.Type, importID, run.RetryNote))
 			return "", false
 		}
-		if apiErr, ok := client.AsAPIError(err); ok && apiErr.Field == "" && apiErr.StatusCode == http.StatusBadRequest {
+		if errors.Is(err, client.ErrMalformed) && client.RefusedField(err) == "" {
 			diags.AddAttributeError(run.FileAttr, "Import file refused", detail)
 		} else {
 			addAPIError(diags, "Unable to upload the import file", err, importFields)

@@ -167,7 +167,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		}
 		contactListingOff = err == nil && !on
 	}
-	transport, tlsDiags := newTransport(stringSetting(cfg.CABundleFile, env, envCABundleFile), cfg.InsecureSkipVerify.ValueBool(), clientCert)
+	tlsConfig, tlsDiags := tlsSettings(stringSetting(cfg.CABundleFile, env, envCABundleFile), cfg.InsecureSkipVerify.ValueBool(), clientCert)
 	diags.Append(tlsDiags...)
 	if diags.HasError() {
 		return nil, diags
@@ -198,7 +198,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		MaxRequestsPerSecond: cfg.MaxRequestsPerSecond.ValueFloat64(),
 		UserAgent:            userAgent(version, terraformVersion),
 		Logger:               newClientLogger(secrets...),
-		Transport:            transport,
+		TLS:                  tlsConfig,
 	})
 	if err != nil {
 		diags.AddError("Unable to configure the rms client", err.Error())
