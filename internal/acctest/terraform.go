@@ -38,6 +38,16 @@ func setUp() error {
 		return fmt.Errorf("TF_ACC_TERRAFORM_VERSION is set, which makes terraform-plugin-testing download Terraform; unset it and use TF_ACC_TERRAFORM_PATH")
 	}
 	_ = os.Setenv("CHECKPOINT_DISABLE", "1")
+	// Every terraform the tests start inherits this environment. A suite
+	// runs several of them at once on a few cores, and each Go runtime
+	// spreading its start-up and GC over every core costs more than it
+	// gains: one P per terraform took 17% less CPU over the same steps
+	// (BENCHMARKS.md, "Acceptance suite"). The test binary read its own
+	// GOMAXPROCS at start, so it keeps every core. A GOMAXPROCS the caller
+	// set is left alone.
+	if os.Getenv("GOMAXPROCS") == "" {
+		_ = os.Setenv("GOMAXPROCS", "1")
+	}
 	if cfg := os.Getenv("TF_CLI_CONFIG_FILE"); cfg == "" || !fileExists(cfg) {
 		dir, err := os.MkdirTemp("", "rms-acctest-cli")
 		if err != nil {
