@@ -16,8 +16,9 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// chaosRate is the fraction of requests answered with a fault: low in the
-// ordinary suite so it stays fast, 0.2 under `make test-chaos`.
+// chaosRate is the fraction of requests answered with a fault: 0.2 under
+// `make test-chaos` (the only target that runs these tests), low when one
+// runs them by hand without RMS_CHAOS_RATE, so that a quick look stays quick.
 func chaosRate(t *testing.T) float64 {
 	raw := os.Getenv("RMS_CHAOS_RATE")
 	if raw == "" {
