@@ -46,8 +46,10 @@
 //     schema_attributes.go, state_values.go, diagnostics.go,
 //     resource_state.go, identity_helpers.go, query_helpers.go, ids.go.
 //
-// A test file is named after the file it tests, or, for a suite that
-// crosses files (wire, chaos, fleet, queries), after the suite.
+// A test file is named after the file it tests (foo.go: foo_test.go and
+// foo_<aspect>_test.go), or, for a suite that crosses files, after the
+// suite: wire, chaos, fleet, queries, actions, identity, orphans, outages,
+// readback, functions, account_isolation, bad_input_catalogue, ...
 //
 // It maps Terraform values onto internal/client and holds no HTTP code:
 // paths, headers, retries and error decoding belong to the client. Terraform

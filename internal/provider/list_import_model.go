@@ -24,7 +24,7 @@ type listImportModel struct {
 }
 
 // recordCounts copies the counts only an import's batch has into the
-// model (batchModel.record takes the rest).
+// model (batchcore.Model.Record takes the rest).
 func (m *listImportModel) recordCounts(b *client.Batch) {
 	m.Processed, m.Affected, m.Failed = types.Int64Value(b.Processed), types.Int64Value(b.Affected), types.Int64Value(b.Failed)
 }

@@ -47,8 +47,8 @@ func NewListImportResource() resource.Resource { return &listImportResource{} }
 // It saves state after each step that made something on the service. As
 // for exports, a create whose wait is cut short warns and keeps the batch,
 // so that the next plan resumes the wait in place instead of importing
-// again (see waitForBatch). A create or upload whose outcome is unknown is
-// read back and adopted (startListImport); an upload that still fails is an
+// again (see batchcore.WaitFor). A create or upload whose outcome is unknown is
+// read back and adopted (operation.StartListImport); an upload that still fails is an
 // error, and the next apply starts a new import, which is safe since
 // importing the same file twice has the same effect.
 type listImportResource struct {
@@ -224,7 +224,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	if !ok {
 		return
 	}
-	if m.BatchID.IsNull() { // accepted without a batch to wait on (see startListImport)
+	if m.BatchID.IsNull() { // accepted without a batch to wait on (see operation.StartListImport)
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		return
 	}
