@@ -21,7 +21,6 @@ require (
 	github.com/swaggest/swgui v1.8.5
 	golang.org/x/net v0.59.0
 	golang.org/x/text v0.43.0
-	golang.org/x/tools v0.51.0
 )
 
 require (
@@ -70,6 +69,7 @@ require (
 	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/appengine v1.6.8 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20251202230838-ff82c1b0f217 // indirect
 	google.golang.org/grpc v1.79.3 // indirect

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
 )
 
 // What the actions share. An action has no state: a wait it cannot finish
@@ -30,11 +31,11 @@ func sendProgress(resp *action.InvokeResponse, msg string) {
 // actionWait adapts a resource's batch wait to an action: it reports
 // progress, and its failures say the action's name and that no state keeps
 // the batch.
-func actionWait(w batchWait, actionType string, resp *action.InvokeResponse) batchWait {
-	w.creating = false
-	w.progress = batchProgress(actionType, resp)
-	w.failedNote = fmt.Sprintf("Nothing was kept; invoking %s again starts anew.", actionType)
-	w.resumeNote = fmt.Sprintf("The batch goes on running on the service (see the rms_batch data source with id %s); invoking %s again starts a new one. To wait longer, raise the action's timeout.", w.id, actionType)
+func actionWait(w batchcore.Wait, actionType string, resp *action.InvokeResponse) batchcore.Wait {
+	w.Creating = false
+	w.Progress = batchProgress(actionType, resp)
+	w.FailedNote = fmt.Sprintf("Nothing was kept; invoking %s again starts anew.", actionType)
+	w.ResumeNote = fmt.Sprintf("The batch goes on running on the service (see the rms_batch data source with id %s); invoking %s again starts a new one. To wait longer, raise the action's timeout.", w.ID, actionType)
 	return w
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
 )
 
 var (
@@ -101,8 +102,8 @@ func batchToDataSourceModel(id string, b *client.Batch) batchDataSourceModel {
 		Affected:     types.Int64Value(b.Affected),
 		Failed:       types.Int64Value(b.Failed),
 		ErrorMessage: types.StringNull(),
-		StartedAt:    batchTimeValue(b.Started()),
-		FinishedAt:   batchTimeValue(b.Ended()),
+		StartedAt:    batchcore.TimeValue(b.Started()),
+		FinishedAt:   batchcore.TimeValue(b.Ended()),
 	}
 	if b.Error != "" {
 		m.ErrorMessage = types.StringValue(b.Error)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
 )
 
 // How resources, data sources, ephemeral resources and actions reach what
@@ -32,4 +34,14 @@ func requireClient(d *providerData, diags *diag.Diagnostics) bool {
 		return false
 	}
 	return true
+}
+
+// batches is how the batch core reaches the service: the client, polled at
+// batch_poll_interval (its default when the data was made without one).
+func (d *providerData) batches() batchcore.Service {
+	interval := d.batchPollInterval
+	if interval <= 0 {
+		interval = defaultBatchPollInterval
+	}
+	return batchcore.Service{Client: d.client, PollInterval: interval}
 }

@@ -5,6 +5,18 @@
 // imports and that never import it; the contact sync core of rms_contact
 // and rms_list_contacts is internal/contactsync.
 //
+// Three packages below it hold what its resources and actions share, one
+// way down (depguard holds the directions, .golangci.yml):
+//
+//   - operation: what a resource and an action both run (the list import,
+//     the statistics export, the transactional message send): the calls
+//     and the diagnostics of their failures;
+//   - batchcore: what every batch shares (the batch part of the state, its
+//     schema fragment and timeouts, the wait), below every batch resource,
+//     action and operation;
+//   - apidiag: the wording of the client's errors, below everything that
+//     reports them (diagnostics.go is the provider's name for it).
+//
 // A file is named for what it holds:
 //
 //   - provider.go, provider_config.go, connection_config.go, tls_config.go:
@@ -22,20 +34,22 @@
 //     resource it takes as an argument. A large resource spreads its own
 //     methods over files named after it (list_contacts_crud.go,
 //     list_contacts_plan.go, ...): those are the resource, not helpers.
-//   - What a resource and an action both run is an operation, in a file of
-//     its own (list_import_operation.go, statistics_export_operation.go,
-//     transactional_message_operation.go): its arguments, their
-//     descriptions, validators and defaults, and its calls. What every batch
-//     shares (the batch part of the state, its schema fragment, the wait) is
-//     the batch core: batch_state.go, batch_schema.go and batch_wait.go.
-//     Resources and actions depend on their operation, operations on the
-//     core, never the other way: TestFileDependencies checks it.
+//   - What a resource and an action both run is an operation, in package
+//     operation; the arguments they both declare (descriptions,
+//     validators, the model both embed) stay here, in *_args.go
+//     (list_import_args.go, statistics_export_args.go,
+//     transactional_message_args.go), beside the guardrails and checks that
+//     read them. Resources and actions depend on the operation, never on
+//     each other: what a resource and its action share is in *_args.go or
+//     action_helpers.go, never in the resource's or the action's file.
 //   - Pieces several types share are named for what they hold:
 //     schema_attributes.go, state_values.go, diagnostics.go,
 //     resource_state.go, identity_helpers.go, query_helpers.go, ids.go.
 //
-// A test file is named after the file it tests, or, for a suite that
-// crosses files (wire, chaos, fleet, queries), after the suite.
+// A test file is named after the file it tests (foo.go: foo_test.go and
+// foo_<aspect>_test.go), or, for a suite that crosses files, after the
+// suite: wire, chaos, fleet, queries, actions, identity, orphans, outages,
+// readback, functions, account_isolation, bad_input_catalogue, ...
 //
 // It maps Terraform values onto internal/client and holds no HTTP code:
 // paths, headers, retries and error decoding belong to the client. Terraform

@@ -13,6 +13,8 @@ import (
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 )
 
 // How rms_list_contacts writes: up to batch_threshold changed contacts by
@@ -83,8 +85,8 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 		diags.AddError("Unable to read back the import file", err.Error())
 		return false
 	}
-	batchID, ok := startListImport(ctx, w.data, listImportRun{
-		ListID: w.listID, Type: typ, Delimiter: importDefaultDelimiter, Encoding: importDefaultEncoding,
+	batchID, ok := operation.StartListImport(ctx, w.data.client, w.data.contacts.Listings, operation.ListImportRun{
+		ListID: w.listID, Type: typ, Delimiter: operation.ImportDefaultDelimiter, Encoding: operation.ImportDefaultEncoding,
 		Body: f, FileAttr: path.Root("contacts"),
 		RetryNote: "The next apply reads the list again and writes what is still missing; nothing is created twice.",
 	}, diags)
@@ -97,7 +99,7 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 
 // wait waits for one import batch of this resource.
 func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Diagnostics) bool {
-	_, ok := waitForBatch(ctx, w.data, contactsImportOperation.wait(batchID, w.timeout, true), diags)
+	_, ok := batchcore.WaitFor(ctx, w.data.batches(), contactsImportOperation.Wait(batchID, w.timeout, true), diags)
 	return ok
 }
 
@@ -122,8 +124,8 @@ func (w *contactWriter) readBackFailed(diags *diag.Diagnostics, err error) {
 // state, the next plan reads the list and shows what is left, and the next
 // apply resumes the wait before it writes anything, so nothing is lost and
 // nothing imported twice.
-var contactsImportOperation = batchOperation{
-	what: "Contacts import", noun: "import", batchType: client.BatchTypeImport,
-	pendingNote: "The list's contacts are as far as the batch got; the next plan shows what is left.",
-	failedNote:  "The next apply reads the list again and writes what is still missing.",
+var contactsImportOperation = batchcore.Operation{
+	What: "Contacts import", Noun: "import", BatchType: client.BatchTypeImport,
+	PendingNote: "The list's contacts are as far as the batch got; the next plan shows what is left.",
+	FailedNote:  "The next apply reads the list again and writes what is still missing.",
 }

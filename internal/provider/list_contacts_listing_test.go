@@ -13,6 +13,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 )
 
 // An import changes its list as a whole: refreshes later in the same run
@@ -51,7 +52,7 @@ func TestContactListings_importForgetsTheList(t *testing.T) {
 		}
 	}
 	var diags diag.Diagnostics
-	_, ok := startListImport(ctx, data, listImportRun{
+	_, ok := operation.StartListImport(ctx, data.client, data.contacts.Listings, operation.ListImportRun{
 		ListID: listID, Type: "ADD", Delimiter: ",", Encoding: "UTF8",
 		Body: strings.NewReader("originalId,firstname\nc-3,Imported\n"), FileAttr: path.Root("file"),
 	}, &diags)

@@ -23,7 +23,7 @@ import (
 // importedState reports whether the prior state came from terraform import
 // and has not been applied with a configuration since. content_sha256 marks
 // it: every import this provider ran has the hash it planned, from the first
-// state it saved (startListImport's Created step), while ImportState cannot
+// state it saved (operation.StartListImport's Created step), while ImportState cannot
 // know it. import_id cannot serve: ImportState sets it.
 func importedState(ctx context.Context, get func(context.Context, path.Path, any) diag.Diagnostics, diags *diag.Diagnostics) bool {
 	var sum types.String

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 )
 
 // The guardrail on mass unsubscription for imports, shared by the
@@ -94,10 +95,10 @@ func countImport(typ string, ids map[string]bool, service map[string]contactsync
 func importIdentities(a listImportArgs) (map[string]bool, error) {
 	opts := contactsync.FileOptions{Delimiter: a.Delimiter.ValueString(), Encoding: a.Encoding.ValueString(), IdentityColumn: a.IdentityColumn.ValueString()}
 	if opts.Delimiter == "" {
-		opts.Delimiter = importDefaultDelimiter
+		opts.Delimiter = operation.ImportDefaultDelimiter
 	}
 	if opts.Encoding == "" {
-		opts.Encoding = importDefaultEncoding
+		opts.Encoding = operation.ImportDefaultEncoding
 	}
 	if a.File.IsNull() {
 		return contactsync.ReadIdentities(strings.NewReader(a.Content.ValueString()), opts)

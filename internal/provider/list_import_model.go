@@ -5,25 +5,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
 )
 
 // listImportModel is the state of an rms_list_import, which the resource,
 // its plan checks and its adoption of a running import share.
 type listImportModel struct {
-	ID             types.String   `tfsdk:"id"`
-	listImportArgs                // list_id, type, file, content, delimiter, encoding, identity_column
-	Triggers       types.Map      `tfsdk:"triggers"`
-	ContentSHA256  types.String   `tfsdk:"content_sha256"`
-	ImportID       types.String   `tfsdk:"import_id"`
-	Processed      types.Int64    `tfsdk:"processed"`
-	Affected       types.Int64    `tfsdk:"affected"`
-	Failed         types.Int64    `tfsdk:"failed"`
-	Timeouts       timeouts.Value `tfsdk:"timeouts"`
-	batchModel                    // batch_id, status, total, started_at, finished_at
+	ID              types.String   `tfsdk:"id"`
+	listImportArgs                 // list_id, type, file, content, delimiter, encoding, identity_column
+	Triggers        types.Map      `tfsdk:"triggers"`
+	ContentSHA256   types.String   `tfsdk:"content_sha256"`
+	ImportID        types.String   `tfsdk:"import_id"`
+	Processed       types.Int64    `tfsdk:"processed"`
+	Affected        types.Int64    `tfsdk:"affected"`
+	Failed          types.Int64    `tfsdk:"failed"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+	batchcore.Model                // batch_id, status, total, started_at, finished_at
 }
 
 // recordCounts copies the counts only an import's batch has into the
-// model (batchModel.record takes the rest).
+// model (batchcore.Model.Record takes the rest).
 func (m *listImportModel) recordCounts(b *client.Batch) {
 	m.Processed, m.Affected, m.Failed = types.Int64Value(b.Processed), types.Int64Value(b.Affected), types.Int64Value(b.Failed)
 }

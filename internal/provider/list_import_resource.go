@@ -23,6 +23,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
@@ -45,8 +47,8 @@ func NewListImportResource() resource.Resource { return &listImportResource{} }
 // It saves state after each step that made something on the service. As
 // for exports, a create whose wait is cut short warns and keeps the batch,
 // so that the next plan resumes the wait in place instead of importing
-// again (see waitForBatch). A create or upload whose outcome is unknown is
-// read back and adopted (startListImport); an upload that still fails is an
+// again (see batchcore.WaitFor). A create or upload whose outcome is unknown is
+// read back and adopted (operation.StartListImport); an upload that still fails is an
 // error, and the next apply starts a new import, which is safe since
 // importing the same file twice has the same effect.
 type listImportResource struct {
@@ -65,7 +67,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"A create or upload that gets no answer is read back (the list's imports) and what it made adopted: no import is created twice, no file uploaded twice. " +
 			"A changed file (found at plan time by its SHA-256), changed settings or `triggers` run a new import. Destroying the resource only removes it from the state: the contacts stay as the import left them.\n\n" +
 			importGuardrailDescription,
-		Attributes: withBatchAttributes(listImportOperation, guardrailResourceAttributes(map[string]schema.Attribute{
+		Attributes: batchcore.WithAttributes(operation.ListImport, guardrailResourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
 				Description:   "The import id (the same as `import_id`).",
@@ -96,7 +98,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"delimiter": schema.StringAttribute{
 				Optional:      true,
 				Computed:      true,
-				Default:       stringdefault.StaticString(importDefaultDelimiter),
+				Default:       stringdefault.StaticString(operation.ImportDefaultDelimiter),
 				Description:   importDelimiterDescription + importReplaceNote,
 				Validators:    []validator.String{validators.Delimiter()},
 				PlanModifiers: replace,
@@ -104,7 +106,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"encoding": schema.StringAttribute{
 				Optional:      true,
 				Computed:      true,
-				Default:       stringdefault.StaticString(importDefaultEncoding),
+				Default:       stringdefault.StaticString(operation.ImportDefaultEncoding),
 				Description:   importEncodingDescription + importReplaceNote,
 				Validators:    []validator.String{importEncodingValidator},
 				PlanModifiers: replace,
@@ -131,12 +133,12 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 				Description:   "Id of the import on the service (step 1).",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"processed": batchCountAttribute("Rows handled."),
-			"affected":  batchCountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
-			"failed":    batchCountAttribute("Bad rows that could not be handled (a wrong number of fields, an empty identity); they do not fail the import."),
+			"processed": batchcore.CountAttribute("Rows handled."),
+			"affected":  batchcore.CountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
+			"failed":    batchcore.CountAttribute("Bad rows that could not be handled (a wrong number of fields, an empty identity); they do not fail the import."),
 		}, "a new import of this resource")),
 		Blocks: map[string]schema.Block{
-			"timeouts": batchTimeoutsBlock(ctx, listImportOperation, ""),
+			"timeouts": batchcore.TimeoutsBlock(ctx, operation.ListImport, ""),
 		},
 	}
 }
@@ -170,10 +172,10 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 	var state, plan listImportModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !state.unfinished() {
+	if resp.Diagnostics.HasError() || !state.Unfinished() {
 		return
 	}
-	plan.planResume(ctx, listImportOperation)
+	plan.PlanResume(ctx, operation.ListImport)
 	plan.Processed, plan.Affected, plan.Failed = types.Int64Unknown(), types.Int64Unknown(), types.Int64Unknown()
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
 }
@@ -184,7 +186,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, listImportOperation.defaultTimeout)
+	timeout, diags := plan.Timeouts.Create(ctx, operation.ListImport.DefaultTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -210,7 +212,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	// Step 1 made the import: record it before anything else can fail.
 	run.Created = func(importID string) bool {
 		m.ID, m.ImportID = types.StringValue(importID), types.StringValue(importID)
-		m.batchModel = startedBatch("")
+		m.Model = batchcore.Started("")
 		m.Processed, m.Affected, m.Failed = types.Int64Null(), types.Int64Null(), types.Int64Null()
 		return saved()
 	}
@@ -218,11 +220,11 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 		m.BatchID = types.StringValue(batchID)
 		return saved()
 	}
-	_, ok := startListImport(ctx, r.data, run, &resp.Diagnostics)
+	_, ok := operation.StartListImport(ctx, r.data.client, r.data.contacts.Listings, run, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	if m.BatchID.IsNull() { // accepted without a batch to wait on (see startListImport)
+	if m.BatchID.IsNull() { // accepted without a batch to wait on (see operation.StartListImport)
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		return
 	}
@@ -233,7 +235,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 
 // wait waits for the import's batch and records what it saw in m.
 func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) {
-	if b, _ := m.waitAndRecord(ctx, r.data, listImportOperation, timeout, creating, diags); b != nil {
+	if b, _ := m.WaitAndRecord(ctx, r.data.batches(), operation.ListImport, timeout, creating, diags); b != nil {
 		m.recordCounts(b)
 	}
 }
@@ -247,11 +249,11 @@ func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest,
 	if state.BatchID.IsNull() {
 		return // the upload never succeeded; the resource is replaced on the next apply
 	}
-	b := readBatch(ctx, r.data, listImportOperation, state.BatchID.ValueString(), resp)
+	b := batchcore.Read(ctx, r.data.client, operation.ListImport, state.BatchID.ValueString(), resp)
 	if b == nil {
 		return
 	}
-	state.record(b)
+	state.Record(b)
 	state.recordCounts(b)
 	if isAdopting(state) {
 		fillFromImportListing(ctx, r.data.client, &state)
@@ -273,8 +275,8 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	m.File, m.Content, m.Timeouts = plan.File, plan.Content, plan.Timeouts
 	m.Delimiter, m.Encoding, m.IdentityColumn, m.Triggers, m.ContentSHA256 = plan.Delimiter, plan.Encoding, plan.IdentityColumn, plan.Triggers, plan.ContentSHA256
 	m.unsubscribeLimitArgs = plan.unsubscribeLimitArgs
-	if state.unfinished() {
-		timeout, diags := plan.Timeouts.Update(ctx, listImportOperation.defaultTimeout)
+	if state.Unfinished() {
+		timeout, diags := plan.Timeouts.Update(ctx, operation.ListImport.DefaultTimeout)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -293,7 +295,7 @@ func (r *listImportResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	forgetBatch(listImportOperation, fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",
+	batchcore.Forget(operation.ListImport, fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",
 		state.ImportID.ValueString(), state.ListID.ValueString()), &resp.Diagnostics)
 }
 

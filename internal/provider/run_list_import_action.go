@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
@@ -83,7 +85,7 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 				Description: importIdentityDescription,
 				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"timeout": actionTimeoutAttribute(listImportOperation),
+			"timeout": batchcore.ActionTimeoutAttribute(operation.ListImport),
 		}),
 	}
 }
@@ -106,7 +108,7 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	if diags.HasError() || !requireClient(a.data, diags) {
 		return
 	}
-	timeout := actionTimeout(cfg.Timeout, listImportOperation, diags)
+	timeout := batchcore.ActionTimeout(cfg.Timeout, operation.ListImport, diags)
 	if diags.HasError() {
 		return
 	}
@@ -133,11 +135,11 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 		sendProgress(resp, fmt.Sprintf("%s: created import %s of list %s, uploading the file", runListImportActionType, importID, cfg.ListID.ValueString()))
 		return true
 	}
-	batchID, ok := startListImport(ctx, a.data, run, diags)
+	batchID, ok := operation.StartListImport(ctx, a.data.client, a.data.contacts.Listings, run, diags)
 	if !ok {
 		return
 	}
-	b, ok := waitForBatch(ctx, a.data, actionWait(listImportOperation.wait(batchID, timeout, false), runListImportActionType, resp), diags)
+	b, ok := batchcore.WaitFor(ctx, a.data.batches(), actionWait(operation.ListImport.Wait(batchID, timeout, false), runListImportActionType, resp), diags)
 	if !ok {
 		return
 	}

@@ -9,6 +9,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 )
 
 var (
@@ -57,7 +60,7 @@ func (a *runStatisticsExportAction) Schema(_ context.Context, _ action.SchemaReq
 				Description: "Local path to stream the exported CSV file to once the export has finished (missing directories are created; the file is readable by its owner only; an existing file is replaced only once the whole download has arrived).",
 				Validators:  []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"timeout": actionTimeoutAttribute(statisticsExportOperation),
+			"timeout": batchcore.ActionTimeoutAttribute(operation.StatisticsExport),
 		},
 	}
 }
@@ -74,7 +77,7 @@ func (a *runStatisticsExportAction) Invoke(ctx context.Context, req action.Invok
 	if diags.HasError() || !requireClient(a.data, diags) {
 		return
 	}
-	timeout := actionTimeout(cfg.Timeout, statisticsExportOperation, diags)
+	timeout := batchcore.ActionTimeout(cfg.Timeout, operation.StatisticsExport, diags)
 	if diags.HasError() {
 		return
 	}
@@ -82,15 +85,15 @@ func (a *runStatisticsExportAction) Invoke(ctx context.Context, req action.Invok
 	defer cancel()
 
 	const retry = "invoking the action again starts a new export."
-	id, ok := startStatisticsExport(ctx, a.data.client, cfg.ExportType.ValueString(), cfg.Period.ValueString(), retry, false, diags)
+	id, ok := operation.StartStatisticsExport(ctx, a.data.client, cfg.ExportType.ValueString(), cfg.Period.ValueString(), retry, false, diags)
 	if !ok {
 		return
 	}
 	sendProgress(resp, fmt.Sprintf("%s: started export batch %s (%s, %s)", runExportActionType, id, cfg.ExportType.ValueString(), cfg.Period.ValueString()))
-	if _, ok := waitForBatch(ctx, a.data, actionWait(statisticsExportOperation.wait(id, timeout, false), runExportActionType, resp), diags); !ok {
+	if _, ok := batchcore.WaitFor(ctx, a.data.batches(), actionWait(operation.StatisticsExport.Wait(id, timeout, false), runExportActionType, resp), diags); !ok {
 		return
 	}
-	res, ok := fetchExportResult(ctx, a.data.client, id, cfg.OutputPath.ValueString(), retry, diags)
+	res, ok := operation.FetchExportResult(ctx, a.data.client, id, cfg.OutputPath.ValueString(), retry, diags)
 	switch {
 	case !ok:
 	case res.Download != nil:

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 )
 
 var (
@@ -95,7 +97,7 @@ func (a *sendTransactionalMessageAction) Invoke(ctx context.Context, req action.
 	if diags.HasError() {
 		return
 	}
-	sent, d := sendTransactionalMessage(ctx, a.data.client, cfg.TriggerID.ValueString(), msg)
+	sent, d := operation.SendTransactionalMessage(ctx, a.data.client, cfg.TriggerID.ValueString(), msg)
 	diags.Append(d...)
 	if sent == nil {
 		return

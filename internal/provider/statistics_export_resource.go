@@ -22,6 +22,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 )
 
 var (
@@ -60,7 +62,7 @@ type statisticsExportModel struct {
 	Size                 types.Int64    `tfsdk:"size"`
 	OutputSHA256         types.String   `tfsdk:"output_sha256"`
 	Timeouts             timeouts.Value `tfsdk:"timeouts"`
-	batchModel                          // batch_id, status, total, started_at, finished_at
+	batchcore.Model                     // batch_id, status, total, started_at, finished_at
 }
 
 func (r *statisticsExportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -74,7 +76,7 @@ func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.Schema
 			"A start that gets no answer is read back (the account's exports of the same type and period) and the export it made adopted, never started twice. " +
 			"Changing `export_type`, `period` or `triggers` runs a new export. Destroying the resource only removes it from the state: " +
 			"the service has no call to delete an export, and a downloaded file is left in place.",
-		Attributes: withBatchAttributes(statisticsExportOperation, map[string]schema.Attribute{
+		Attributes: batchcore.WithAttributes(operation.StatisticsExport, map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
 				Description:   "The export's batch id (the same as `batch_id`).",
@@ -129,7 +131,7 @@ func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.Schema
 			},
 		}),
 		Blocks: map[string]schema.Block{
-			"timeouts": batchTimeoutsBlock(ctx, statisticsExportOperation, ", or fetches its file again,"),
+			"timeouts": batchcore.TimeoutsBlock(ctx, operation.StatisticsExport, ", or fetches its file again,"),
 		},
 	}
 }
@@ -142,7 +144,7 @@ func (r *statisticsExportResource) Configure(_ context.Context, req resource.Con
 // export's result was fetched: the batch was still running, or it finished
 // after the wait ended.
 func exportUnfinished(m statisticsExportModel) bool {
-	return m.unfinished() || m.ResultURL.IsNull()
+	return m.Unfinished() || m.ResultURL.IsNull()
 }
 
 // exportFileStale reports whether the file at output_path must be
@@ -178,7 +180,7 @@ func (r *statisticsExportResource) ModifyPlan(ctx context.Context, req resource.
 	}
 	switch {
 	case exportUnfinished(state):
-		plan.planResume(ctx, statisticsExportOperation)
+		plan.PlanResume(ctx, operation.StatisticsExport)
 		plan.ResultURL = types.StringUnknown()
 		fileUnknown()
 	case exportFileStale(state, plan):
@@ -197,7 +199,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, statisticsExportOperation.defaultTimeout)
+	timeout, diags := plan.Timeouts.Create(ctx, operation.StatisticsExport.DefaultTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -205,7 +207,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	id, ok := startStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", true, &resp.Diagnostics)
+	id, ok := operation.StartStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", true, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -213,7 +215,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 	// The export exists on the service from here on: record it before
 	// waiting, so that whatever happens next the batch id is not lost.
 	m := plan
-	m.ID, m.batchModel = types.StringValue(id), startedBatch(id)
+	m.ID, m.Model = types.StringValue(id), batchcore.Started(id)
 	m.ResultURL = types.StringNull()
 	m.SHA256, m.Size, m.OutputSHA256 = types.StringNull(), types.Int64Null(), types.StringNull()
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
@@ -230,7 +232,7 @@ func (r *statisticsExportResource) Create(ctx context.Context, req resource.Crea
 // wait waits for the export's batch and records what it saw in m. It
 // reports whether the batch finished successfully.
 func (r *statisticsExportResource) wait(ctx context.Context, m *statisticsExportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) bool {
-	_, ok := m.waitAndRecord(ctx, r.data, statisticsExportOperation, timeout, creating, diags)
+	_, ok := m.WaitAndRecord(ctx, r.data.batches(), operation.StatisticsExport, timeout, creating, diags)
 	return ok
 }
 
@@ -242,13 +244,13 @@ func (r *statisticsExportResource) wait(ctx context.Context, m *statisticsExport
 // replaced by a new export.
 func (r *statisticsExportResource) fetchResult(ctx context.Context, m *statisticsExportModel, creating bool, diags *diag.Diagnostics) {
 	var fetched diag.Diagnostics
-	res, ok := fetchExportResult(ctx, r.data.client, m.BatchID.ValueString(), m.OutputPath.ValueString(), "the next apply tries the download again.", &fetched)
+	res, ok := operation.FetchExportResult(ctx, r.data.client, m.BatchID.ValueString(), m.OutputPath.ValueString(), "the next apply tries the download again.", &fetched)
 	if res.URL != "" {
 		m.ResultURL = types.StringValue(res.URL)
 	}
 	if res.ServiceFailed {
 		m.ResultURL = types.StringNull()
-		fetched = resumableDiagnostics(fetched, creating,
+		fetched = batchcore.ResumableDiagnostics(fetched, creating,
 			fmt.Sprintf("Statistics export %s has finished on the service; its batch id is kept in the state. Once the service can be reached again, the next apply fetches the result of the same export; it does not start a new one.", m.BatchID.ValueString()))
 	}
 	diags.Append(fetched...)
@@ -268,11 +270,11 @@ func (r *statisticsExportResource) Read(ctx context.Context, req resource.ReadRe
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	b := readBatch(ctx, r.data, statisticsExportOperation, state.BatchID.ValueString(), resp)
+	b := batchcore.Read(ctx, r.data.client, operation.StatisticsExport, state.BatchID.ValueString(), resp)
 	if b == nil {
 		return
 	}
-	state.record(b)
+	state.Record(b)
 	if !state.OutputPath.IsNull() {
 		sum, exists, err := hashFile(state.OutputPath.ValueString())
 		switch {
@@ -296,7 +298,7 @@ func (r *statisticsExportResource) Update(ctx context.Context, req resource.Upda
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, statisticsExportOperation.defaultTimeout)
+	timeout, diags := plan.Timeouts.Update(ctx, operation.StatisticsExport.DefaultTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -335,7 +337,7 @@ func (r *statisticsExportResource) Delete(ctx context.Context, req resource.Dele
 	if !state.OutputPath.IsNull() {
 		detail += fmt.Sprintf(" The downloaded file %s is left in place.", state.OutputPath.ValueString())
 	}
-	forgetBatch(statisticsExportOperation, detail, &resp.Diagnostics)
+	batchcore.Forget(operation.StatisticsExport, detail, &resp.Diagnostics)
 }
 
 // ImportState takes "<batch_id>/<export_type>/<period>": the batch does not

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 )
 
 // No ImportState and no resource identity (Terraform 1.12+), unlike every
@@ -138,7 +140,7 @@ func (r *transactionalMessageResource) Create(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sent, diags := sendTransactionalMessage(ctx, r.data.client, plan.TriggerID.ValueString(), msg)
+	sent, diags := operation.SendTransactionalMessage(ctx, r.data.client, plan.TriggerID.ValueString(), msg)
 	resp.Diagnostics.Append(diags...)
 	if sent == nil {
 		return

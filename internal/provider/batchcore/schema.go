@@ -1,4 +1,4 @@
-package provider
+package batchcore
 
 import (
 	"context"
@@ -23,18 +23,18 @@ import (
 )
 
 // The schema side of the batch core: the attributes every batch resource
-// shows of its batch (they match batchModel), its timeouts block, and the
+// shows of its batch (they match Model), its timeouts block, and the
 // timeout argument of the batch actions, so that they read the same
 // everywhere.
 
-// batchAttributes is the schema fragment of batchModel. The resource adds
-// the attributes of its own operation.
-func batchAttributes(op batchOperation) map[string]schema.Attribute {
+// attributes is the schema fragment of Model. The resource adds the
+// attributes of its own operation (WithAttributes).
+func attributes(op Operation) map[string]schema.Attribute {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	return map[string]schema.Attribute{
 		"batch_id": schema.StringAttribute{
 			Computed:      true,
-			Description:   op.batchIDDescription,
+			Description:   op.BatchIDDescription,
 			PlanModifiers: keep,
 		},
 		"status": schema.StringAttribute{
@@ -42,25 +42,25 @@ func batchAttributes(op batchOperation) map[string]schema.Attribute {
 			Description:   "Status of the batch: `PENDING`, `IN_PROGRESS` or `FINISHED`. Anything but `FINISHED` means an earlier apply stopped waiting; the next apply resumes.",
 			PlanModifiers: keep,
 		},
-		"total": batchCountAttribute(op.totalDescription),
+		"total": CountAttribute(op.TotalDescription),
 		"started_at": schema.StringAttribute{
 			Computed:      true,
 			CustomType:    timetypes.RFC3339Type{},
-			Description:   op.startedDescription,
+			Description:   op.StartedDescription,
 			PlanModifiers: keep,
 		},
 		"finished_at": schema.StringAttribute{
 			Computed:      true,
 			CustomType:    timetypes.RFC3339Type{},
-			Description:   op.finishedDescription,
+			Description:   op.FinishedDescription,
 			PlanModifiers: keep,
 		},
 	}
 }
 
-// batchCountAttribute is a count the batch reports, kept in the plan until
-// a resumed wait reads it again.
-func batchCountAttribute(description string) schema.Int64Attribute {
+// CountAttribute is a count the batch reports, kept in the plan until a
+// resumed wait reads it again.
+func CountAttribute(description string) schema.Int64Attribute {
 	return schema.Int64Attribute{
 		Computed:      true,
 		Description:   description,
@@ -68,39 +68,39 @@ func batchCountAttribute(description string) schema.Int64Attribute {
 	}
 }
 
-// batchTimeoutsBlock is the timeouts block of a batch resource: create
+// TimeoutsBlock is the timeouts block of a batch resource: create
 // bounds the first wait (cut short, it warns and keeps the batch), update
 // the wait an apply resumes. updateAlso names what else an update may do
 // in that time ("" for nothing).
-func batchTimeoutsBlock(ctx context.Context, op batchOperation, updateAlso string) schema.Block {
-	def := durationText(op.defaultTimeout)
+func TimeoutsBlock(ctx context.Context, op Operation, updateAlso string) schema.Block {
+	def := durationText(op.DefaultTimeout)
 	b := timeouts.Block(ctx, timeouts.Opts{
 		Create: true,
 		Update: true,
 		CreateDescription: fmt.Sprintf("How long to wait for the %s's batch when it is started, as a Go duration (`45m`, `2h`). Default `%s`. "+
-			"When it passes, the apply ends with a warning and the resource keeps the batch id; the next apply resumes waiting on the same batch.", op.noun, def),
+			"When it passes, the apply ends with a warning and the resource keeps the batch id; the next apply resumes waiting on the same batch.", op.Noun, def),
 		UpdateDescription: fmt.Sprintf("How long an apply that resumes waiting on an unfinished %s%s may take. Default `%s`. When it passes, the apply fails; the next apply resumes again.",
-			op.noun, updateAlso, def),
+			op.Noun, updateAlso, def),
 	}).(schema.SingleNestedBlock)
-	b.Description = fmt.Sprintf("Time limits of the waits for the %s's batch.", op.noun)
+	b.Description = fmt.Sprintf("Time limits of the waits for the %s's batch.", op.Noun)
 	return b
 }
 
-// actionTimeoutAttribute is the time limit of a batch action's wait.
-func actionTimeoutAttribute(op batchOperation) actionschema.StringAttribute {
+// ActionTimeoutAttribute is the time limit of a batch action's wait.
+func ActionTimeoutAttribute(op Operation) actionschema.StringAttribute {
 	return actionschema.StringAttribute{
 		Optional: true,
 		Description: fmt.Sprintf("How long to wait for the %s's batch, as a Go duration (`45m`, `2h`). Default `%s`. "+
-			"When it passes, the action fails; the batch goes on running on the service, and invoking the action again starts a new one.", op.noun, durationText(op.defaultTimeout)),
+			"When it passes, the action fails; the batch goes on running on the service, and invoking the action again starts a new one.", op.Noun, durationText(op.DefaultTimeout)),
 		Validators: []validator.String{validators.Timeout()},
 	}
 }
 
-// actionTimeout reads a batch action's timeout argument, defaulting to the
+// ActionTimeout reads a batch action's timeout argument, defaulting to the
 // operation's.
-func actionTimeout(v types.String, op batchOperation, diags *diag.Diagnostics) time.Duration {
+func ActionTimeout(v types.String, op Operation, diags *diag.Diagnostics) time.Duration {
 	if v.IsNull() || v.IsUnknown() {
-		return op.defaultTimeout
+		return op.DefaultTimeout
 	}
 	d, err := time.ParseDuration(v.ValueString())
 	if err != nil || d <= 0 { // the validator ran at plan time; a safety net
@@ -122,9 +122,8 @@ func durationText(d time.Duration) string {
 	return s
 }
 
-// withBatchAttributes adds the batch fragment to a resource's own
-// attributes.
-func withBatchAttributes(op batchOperation, own map[string]schema.Attribute) map[string]schema.Attribute {
-	maps.Copy(own, batchAttributes(op))
+// WithAttributes adds the batch fragment to a resource's own attributes.
+func WithAttributes(op Operation, own map[string]schema.Attribute) map[string]schema.Attribute {
+	maps.Copy(own, attributes(op))
 	return own
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 
@@ -13,17 +12,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/dynamic"
 )
 
-// The transactional message send, shared by the rms_transactional_message
-// resource and the rms_send_transactional_message action: its arguments
-// (descriptions, validators, the service's field names), the body it sends
-// and the send itself. Both name the arguments alike, so the diagnostics
-// below name attributes of either.
+// The transactional message's arguments, shared by the
+// rms_transactional_message resource and the rms_send_transactional_message
+// action: their descriptions, validators and model, and the body they make.
+// What sends it is operation.SendTransactionalMessage.
 
 // The descriptions of the arguments both schemas declare.
 const (
@@ -50,17 +47,6 @@ type recipientModel struct {
 	Email      types.String `tfsdk:"email"`
 	Mobile     types.String `tfsdk:"mobile"`
 	OriginalID types.String `tfsdk:"original_id"`
-}
-
-// messageFields maps the service's field names in a send body onto the
-// attributes of the resource, for validation errors.
-var messageFields = map[string]path.Path{
-	"recipient":            path.Root("recipient"),
-	"recipient.email":      path.Root("recipient").AtName("email"),
-	"recipient.mobile":     path.Root("recipient").AtName("mobile"),
-	"recipient.originalId": path.Root("recipient").AtName("original_id"),
-	"properties":           path.Root("properties"),
-	"orderRows":            path.Root("order_rows"),
 }
 
 // The validators of the arguments the resource and the action share.
@@ -99,26 +85,6 @@ func (a transactionalMessageArgs) body(ctx context.Context) (client.Transactiona
 		}
 	}
 	return msg, diags
-}
-
-// sendTransactionalMessage sends one message through a trigger and turns
-// the service's refusals into diagnostics on the arguments. It is the one
-// send operation: the resource and the rms_send_transactional_message
-// action both call it.
-func sendTransactionalMessage(ctx context.Context, c *client.Client, triggerID string, msg client.TransactionalMessage) (*client.SentMessage, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	sent, err := c.SendTransactionalMessage(ctx, triggerID, msg)
-	switch {
-	case errors.Is(err, client.ErrNotFound):
-		diags.AddAttributeError(path.Root("trigger_id"), "Trigger not found",
-			fmt.Sprintf("The service has no trigger with id %s, so nothing was sent. Create the trigger first (e.g. an rms_resource with collection = \"triggers\") and pass its id.\n\n%s", triggerID, err))
-		return nil, diags
-	case err != nil:
-		addAPIError(&diags, "Unable to send the transactional message", err, messageFields)
-		return nil, diags
-	}
-	tflog.Info(ctx, "sent transactional message", map[string]any{"trigger_id": triggerID, "message_id": sent.ID.String(), "channel": sent.Channel})
-	return sent, diags
 }
 
 // orderRowsValidator requires a list or tuple of objects (or maps).

@@ -1,4 +1,4 @@
-package provider
+package batchcore
 
 import (
 	"context"
@@ -11,6 +11,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// exportOp and importOp stand for the operations of
+// internal/provider/operation, which import this package.
+var (
+	exportOp = Operation{What: "Statistics export", PendingNote: "Until the export has finished, sha256, size, result_url and finished_at are null."}
+	importOp = Operation{What: "List import", PendingNote: "Until the batch has finished, status, processed, affected and failed show it as last seen."}
 )
 
 // The warning of a create whose wait is cut short cannot be seen by
@@ -49,7 +56,7 @@ func TestBatchWaitDiagnostic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := statisticsExportOperation.wait("12", 30*time.Minute, tt.creating)
+			w := exportOp.Wait("12", 30*time.Minute, tt.creating)
 			summary, detail := batchWaitDiagnostic(w, &client.BatchWaitError{BatchID: "12", Last: last, Err: tt.err})
 			if summary != tt.wantSummary {
 				t.Errorf("summary = %q, want %q", summary, tt.wantSummary)
@@ -63,13 +70,10 @@ func TestBatchWaitDiagnostic(t *testing.T) {
 	}
 }
 
-func TestPollScheduleFromProviderData(t *testing.T) {
-	got := (&providerData{batchPollInterval: time.Minute}).pollSchedule()
+func TestServiceSchedule(t *testing.T) {
+	got := Service{PollInterval: time.Minute}.schedule()
 	if got.First != time.Second || got.Interval != time.Minute || got.Sleep != nil {
 		t.Errorf("schedule = %+v, want a 1s first look backing off to 1m", got)
-	}
-	if d := (&providerData{}).pollSchedule().Interval; d != defaultBatchPollInterval {
-		t.Errorf("interval without configuration = %s, want %s", d, defaultBatchPollInterval)
 	}
 }
 
@@ -80,12 +84,12 @@ func TestBatchUnreachableDiagnostic(t *testing.T) {
 	refused := errors.New("waiting for batch 12: GET /batches/12: dial tcp 127.0.0.1:1: connect: connection refused")
 	tests := []struct {
 		name          string
-		wait          batchWait
+		wait          Wait
 		wantInDetail  []string
 		wantNotDetail []string
 	}{
 		{
-			name: "create", wait: statisticsExportOperation.wait("12", time.Minute, true),
+			name: "create", wait: exportOp.Wait("12", time.Minute, true),
 			wantInDetail: []string{
 				"Stopped waiting for batch 12: it could not be read", "connection refused",
 				"The batch keeps running on the service. Its id is kept in the state",
@@ -94,12 +98,12 @@ func TestBatchUnreachableDiagnostic(t *testing.T) {
 			},
 		},
 		{
-			name: "update", wait: listImportOperation.wait("12", time.Minute, false),
+			name: "update", wait: importOp.Wait("12", time.Minute, false),
 			wantInDetail:  []string{"connection refused", "the next apply resumes waiting on the same batch"},
-			wantNotDetail: []string{listImportOperation.pendingNote},
+			wantNotDetail: []string{importOp.PendingNote},
 		},
 		{
-			name: "action", wait: batchWait{what: "Statistics export", id: "12", resumeNote: "invoking it again starts a new one"},
+			name: "action", wait: Wait{What: "Statistics export", ID: "12", ResumeNote: "invoking it again starts a new one"},
 			wantInDetail:  []string{"connection refused", "invoking it again starts a new one"},
 			wantNotDetail: []string{"kept in the state"},
 		},
@@ -107,7 +111,7 @@ func TestBatchUnreachableDiagnostic(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			summary, detail := batchUnreachableDiagnostic(tt.wait, refused)
-			if want := tt.wait.what + " 12 has not finished"; summary != want {
+			if want := tt.wait.What + " 12 has not finished"; summary != want {
 				t.Errorf("summary = %q, want %q", summary, want)
 			}
 			for _, want := range tt.wantInDetail {
@@ -124,7 +128,7 @@ func TestBatchUnreachableDiagnostic(t *testing.T) {
 	}
 }
 
-// resumableDiagnostics turns errors into warnings during create only,
+// ResumableDiagnostics turns errors into warnings during create only,
 // keeps their attribute paths, adds the note, and leaves warnings alone.
 func TestResumableDiagnostics(t *testing.T) {
 	var in diag.Diagnostics
@@ -132,7 +136,7 @@ func TestResumableDiagnostics(t *testing.T) {
 	in.AddError("Unable to get the result URL", "refused")
 	in.AddWarning("Something else", "as it was")
 	for _, creating := range []bool{true, false} {
-		out := resumableDiagnostics(in, creating, "NOTE")
+		out := ResumableDiagnostics(in, creating, "NOTE")
 		if len(out) != 3 {
 			t.Fatalf("creating=%v: %d diagnostics, want 3", creating, len(out))
 		}

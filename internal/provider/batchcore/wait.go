@@ -1,4 +1,4 @@
-package provider
+package batchcore
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/apidiag"
 )
 
 // The wait of the batch core: every resource and action that starts a batch
@@ -22,13 +23,16 @@ import (
 // then double up to the provider's batch_poll_interval.
 const firstPollDelay = time.Second
 
-// pollSchedule is the provider's batch polling schedule.
-func (d *providerData) pollSchedule() client.PollSchedule {
-	interval := d.batchPollInterval
-	if interval <= 0 {
-		interval = defaultBatchPollInterval
-	}
-	return client.PollSchedule{First: firstPollDelay, Interval: interval}
+// Service is how the core reaches the service: the provider's client and
+// its batch_poll_interval.
+type Service struct {
+	Client       *client.Client
+	PollInterval time.Duration
+}
+
+// schedule is the provider's batch polling schedule.
+func (s Service) schedule() client.PollSchedule {
+	return client.PollSchedule{First: firstPollDelay, Interval: s.PollInterval}
 }
 
 // logBatchProgress logs each look at a batch at INFO, so `TF_LOG=INFO` shows
@@ -45,23 +49,23 @@ func logBatchProgress(ctx context.Context, what string) func(client.Batch) {
 	}
 }
 
-// batchWait describes one wait for a batch, for waitForBatch.
-type batchWait struct {
-	what        string        // "Statistics export", "List import"
-	id          string        // the batch id
-	timeout     time.Duration // the time limit in force, for the message
-	creating    bool          // Create (a cut-short wait warns) or Update (errors)
-	pendingNote string        // what the state lacks while the batch runs
-	failedNote  string        // what follows from a failed batch
-	// progress, when set, also sees each look at the batch: an action
+// Wait describes one wait for a batch, for WaitFor.
+type Wait struct {
+	What        string        // "Statistics export", "List import"
+	ID          string        // the batch id
+	Timeout     time.Duration // the time limit in force, for the message
+	Creating    bool          // Create (a cut-short wait warns) or Update (errors)
+	PendingNote string        // what the state lacks while the batch runs
+	FailedNote  string        // what follows from a failed batch
+	// Progress, when set, also sees each look at the batch: an action
 	// turns it into a progress message for the user.
-	progress func(client.Batch)
-	// resumeNote, when set, replaces the advice on resuming a wait cut
+	Progress func(client.Batch)
+	// ResumeNote, when set, replaces the advice on resuming a wait cut
 	// short: an action has no state to resume from.
-	resumeNote string
+	ResumeNote string
 }
 
-// waitForBatch waits for a batch on the provider's schedule, logging its
+// WaitFor waits for a batch on the provider's schedule, logging its
 // progress, and returns it as last seen (nil if never read) and whether it
 // finished successfully. Every end of the wait but the batch's own failure
 // (a timeout, an interrupt, the service unreachable or failing after the
@@ -72,13 +76,13 @@ type batchWait struct {
 // wait in place. An update that fails does not taint and keeps the state it
 // returns, batch id included, so it errors. Only a batch that is gone (404)
 // is an error in both: there is nothing left to resume.
-func waitForBatch(ctx context.Context, d *providerData, w batchWait, diags *diag.Diagnostics) (*client.Batch, bool) {
-	report := logBatchProgress(ctx, strings.ToLower(w.what))
-	if w.progress != nil {
+func WaitFor(ctx context.Context, svc Service, w Wait, diags *diag.Diagnostics) (*client.Batch, bool) {
+	report := logBatchProgress(ctx, strings.ToLower(w.What))
+	if w.Progress != nil {
 		logOnly := report
-		report = func(b client.Batch) { logOnly(b); w.progress(b) }
+		report = func(b client.Batch) { logOnly(b); w.Progress(b) }
 	}
-	b, err := d.client.WaitForBatch(ctx, w.id, d.pollSchedule(), report)
+	b, err := svc.Client.WaitForBatch(ctx, w.ID, svc.schedule(), report)
 	var waitErr *client.BatchWaitError
 	var failed *client.BatchFailedError
 	switch {
@@ -86,18 +90,18 @@ func waitForBatch(ctx context.Context, d *providerData, w batchWait, diags *diag
 		return b, true
 	case errors.As(err, &waitErr):
 		summary, detail := batchWaitDiagnostic(w, waitErr)
-		if w.creating {
+		if w.Creating {
 			diags.AddWarning(summary, detail)
 		} else {
 			diags.AddError(summary, detail)
 		}
 	case errors.As(err, &failed):
-		diags.AddError(w.what+" failed", fmt.Sprintf("%s.\n\n%s", err, w.failedNote))
+		diags.AddError(w.What+" failed", fmt.Sprintf("%s.\n\n%s", err, w.FailedNote))
 	case client.IsNotFound(err):
-		addAPIError(diags, "Unable to wait for "+strings.ToLower(w.what)+" "+w.id, err, nil)
+		apidiag.Add(diags, "Unable to wait for "+strings.ToLower(w.What)+" "+w.ID, err, nil)
 	default:
 		summary, detail := batchUnreachableDiagnostic(w, err)
-		if w.creating {
+		if w.Creating {
 			diags.AddWarning(summary, detail)
 		} else {
 			diags.AddError(summary, detail)
@@ -110,52 +114,52 @@ func waitForBatch(ctx context.Context, d *providerData, w batchWait, diags *diag
 // could not be read (the service unreachable, failing after the client's
 // retries, or answering what cannot be read): the batch keeps running on
 // the service, and the next apply resumes it.
-func batchUnreachableDiagnostic(w batchWait, err error) (summary, detail string) {
-	summary = w.what + " " + w.id + " has not finished"
-	detail = fmt.Sprintf("Stopped waiting for batch %s: it could not be read: %s", w.id, describeAPIError(err))
-	if w.resumeNote != "" {
-		return summary, detail + "\n\n" + w.resumeNote
+func batchUnreachableDiagnostic(w Wait, err error) (summary, detail string) {
+	summary = w.What + " " + w.ID + " has not finished"
+	detail = fmt.Sprintf("Stopped waiting for batch %s: it could not be read: %s", w.ID, apidiag.Describe(err))
+	if w.ResumeNote != "" {
+		return summary, detail + "\n\n" + w.ResumeNote
 	}
 	detail += "\n\nThe batch keeps running on the service. Its id is kept in the state: once the service can be reached again, the next apply resumes waiting on the same batch; it does not start a new one."
-	if w.creating && w.pendingNote != "" {
-		detail += " " + w.pendingNote
+	if w.Creating && w.PendingNote != "" {
+		detail += " " + w.PendingNote
 	}
 	return summary, detail
 }
 
 // batchWaitDiagnostic explains a wait cut short: which batch, how far it
 // got, and that the next apply resumes it.
-func batchWaitDiagnostic(w batchWait, err *client.BatchWaitError) (summary, detail string) {
+func batchWaitDiagnostic(w Wait, err *client.BatchWaitError) (summary, detail string) {
 	limit := "update"
-	if w.creating {
+	if w.Creating {
 		limit = "create"
 	}
-	if w.resumeNote != "" {
+	if w.ResumeNote != "" {
 		limit = "action's"
 	}
-	summary = w.what + " " + err.BatchID + " has not finished"
+	summary = w.What + " " + err.BatchID + " has not finished"
 	if errors.Is(err, context.DeadlineExceeded) {
-		detail = fmt.Sprintf("Waited %s (the %s timeout) for batch %s: %s.", w.timeout, limit, err.BatchID, err)
+		detail = fmt.Sprintf("Waited %s (the %s timeout) for batch %s: %s.", w.Timeout, limit, err.BatchID, err)
 	} else {
 		detail = fmt.Sprintf("Stopped waiting for batch %s: %s.", err.BatchID, err)
 	}
-	if w.resumeNote != "" {
-		detail += "\n\n" + w.resumeNote
+	if w.ResumeNote != "" {
+		detail += "\n\n" + w.ResumeNote
 		return summary, detail
 	}
 	detail += "\n\nThe batch id is kept in the state. The next apply resumes waiting on the same batch; it does not start a new one. " +
 		"To wait longer in one apply, raise timeouts." + limit + " (and timeouts.update for the apply that resumes)."
-	if w.creating && w.pendingNote != "" {
-		detail += " " + w.pendingNote
+	if w.Creating && w.PendingNote != "" {
+		detail += " " + w.PendingNote
 	}
 	return summary, detail
 }
 
-// resumableDiagnostics rewrites the errors of a step that the next apply
+// ResumableDiagnostics rewrites the errors of a step that the next apply
 // resumes: each gets note, and during create it becomes a warning, for the
-// reason waitForBatch gives (an error would taint the resource, and its
+// reason WaitFor gives (an error would taint the resource, and its
 // replacement would start the work again).
-func resumableDiagnostics(in diag.Diagnostics, creating bool, note string) diag.Diagnostics {
+func ResumableDiagnostics(in diag.Diagnostics, creating bool, note string) diag.Diagnostics {
 	out := make(diag.Diagnostics, 0, len(in))
 	for _, d := range in {
 		if d.Severity() != diag.SeverityError {

@@ -1,4 +1,4 @@
-package provider
+package operation
 
 import (
 	"bytes"
@@ -53,11 +53,10 @@ func TestStartListImport_acceptedWithoutBatchWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	listID := createTestList(t, srv.URL)
-	data := &providerData{client: c, contacts: contactsync.NewRun(c, contactsync.RunOptions{})}
 
 	var created string
 	var diags diag.Diagnostics
-	batch, ok := startListImport(context.Background(), data, listImportRun{
+	batch, ok := StartListImport(context.Background(), c, contactsync.NewRun(c, contactsync.RunOptions{}).Listings, ListImportRun{
 		ListID: listID, Type: "ADD", Delimiter: ",", Encoding: "UTF8",
 		Body: strings.NewReader("originalId\na\n"), FileAttr: path.Root("content"), RetryNote: "retry",
 		Created:  func(id string) bool { created = id; return true },

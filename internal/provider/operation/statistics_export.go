@@ -1,4 +1,4 @@
-package provider
+package operation
 
 import (
 	"context"
@@ -9,48 +9,33 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
-	"github.com/rms-labs/terraform-provider-rms/internal/validators"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/apidiag"
+	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
 )
 
-// The statistics export operation (start, wait, fetch the result), shared
-// by the rms_statistics_export resource and the rms_run_statistics_export
-// action; both name their arguments export_type, period and output_path.
+// The statistics export (start, wait, fetch the result), run by the
+// rms_statistics_export resource and the rms_run_statistics_export action;
+// both name their arguments export_type, period and output_path.
 
-// statisticsExportOperation is the export's batch, for the batch core.
-var statisticsExportOperation = batchOperation{
-	what: "Statistics export", noun: "export", batchType: client.BatchTypeStatsExport,
-	defaultTimeout: 30 * time.Minute,
-	pendingNote:    "Until the export has finished, sha256, size, result_url and finished_at are null.",
-	failedNote:     "The export has no result. The next apply starts a new export.",
-	redo:           "starts a new export",
+// StatisticsExport is the export's batch, for the batch core.
+var StatisticsExport = batchcore.Operation{
+	What: "Statistics export", Noun: "export", BatchType: client.BatchTypeStatsExport,
+	DefaultTimeout: 30 * time.Minute,
+	PendingNote:    "Until the export has finished, sha256, size, result_url and finished_at are null.",
+	FailedNote:     "The export has no result. The next apply starts a new export.",
+	Redo:           "starts a new export",
 
-	batchIDDescription:  "Id of the export's batch.",
-	totalDescription:    "Number of rows the export holds, as the batch reports it.",
-	startedDescription:  "When the service accepted the export (RFC 3339).",
-	finishedDescription: "When the export finished (RFC 3339); null while it runs.",
+	BatchIDDescription:  "Id of the export's batch.",
+	TotalDescription:    "Number of rows the export holds, as the batch reports it.",
+	StartedDescription:  "When the service accepted the export (RFC 3339).",
+	FinishedDescription: "When the export finished (RFC 3339); null while it runs.",
 }
 
-// The export's arguments, as the resource and the action both declare
-// them; the resource adds exportReplaceNote.
-const (
-	exportTypeDescription   = "What to export: one of `LISTS`, `CAMPAIGNS`, `MESSAGES`, `OPENS`, `SENT`, `CLICKS`, `PROJECTS`, `HARD_BOUNCES`, `SOFT_BOUNCES`, `OPTOUTS`. (`OPENED`, used in a sample of the service's documentation, is refused; use `OPENS`.)"
-	exportPeriodDescription = "The period the statistics cover: `TODAY` (since midnight UTC), `LAST_DAY`, `LAST_3_DAYS`, `LAST_WEEK` or `LAST_2_WEEKS`."
-	exportReplaceNote       = " Changing it runs a new export."
-)
-
-// statisticsExportArgs are the export's arguments: the resource's model and
-// the action's both embed them.
-type statisticsExportArgs struct {
-	ExportType types.String `tfsdk:"export_type"`
-	Period     types.String `tfsdk:"period"`
-	OutputPath types.String `tfsdk:"output_path"`
-}
-
-var pathOutput = path.Root("output_path")
+// outputPathAttr is the argument a failed download is reported on.
+var outputPathAttr = path.Root("output_path")
 
 // exportFields maps the service's field names onto the arguments.
 var exportFields = map[string]path.Path{
@@ -58,21 +43,13 @@ var exportFields = map[string]path.Path{
 	"period":     path.Root("period"),
 }
 
-// exportTypeValidator and periodValidator check the interface's values at
-// plan time. The interface's own sample request uses OPENED, which the
-// service refuses: the diagnostic points at OPENS.
-var (
-	exportTypeValidator = validators.Enum{Allowed: client.ExportTypes, Hints: map[string]string{"OPENED": "OPENS", "OPEN": "OPENS"}}
-	periodValidator     = validators.Enum{Allowed: client.ExportPeriods, Note: "The service exports at most the last two weeks; export daily to keep a longer history."}
-)
-
-// startStatisticsExport starts an export and returns its batch id. A start
+// StartStatisticsExport starts an export and returns its batch id. A start
 // whose outcome is unknown is read back (the account's STAT_EXPORT batches
 // of the same type and period started since the attempt began): a single
 // match is adopted, none means the service did not act and the start is
 // sent again, several stop the run with their ids. importable says whether
 // the caller is the resource, into which one of them can be imported.
-func startStatisticsExport(ctx context.Context, c *client.Client, exportType, period, retryNote string, importable bool, diags *diag.Diagnostics) (string, bool) {
+func StartStatisticsExport(ctx context.Context, c *client.Client, exportType, period, retryNote string, importable bool, diags *diag.Diagnostics) (string, bool) {
 	id, err := c.StartStatisticsExportOnce(ctx, client.StatisticsExportRequest{ExportType: exportType, Period: period})
 	var amb *client.AmbiguousError
 	switch {
@@ -102,19 +79,19 @@ func startStatisticsExport(ctx context.Context, c *client.Client, exportType, pe
 		return "", false
 	case client.IsUncertain(err):
 		diags.AddError("Unable to start statistics export",
-			describeAPIError(err)+"\n\nNo answer came back, and reading the account's batches back did not find an export this start made (or could not be done, as said above), so none is recorded; "+retryNote)
+			apidiag.Describe(err)+"\n\nNo answer came back, and reading the account's batches back did not find an export this start made (or could not be done, as said above), so none is recorded; "+retryNote)
 		return "", false
 	case err != nil:
-		addAPIError(diags, "Unable to start statistics export", err, exportFields)
+		apidiag.Add(diags, "Unable to start statistics export", err, exportFields)
 		return "", false
 	}
 	tflog.Info(ctx, "started statistics export", map[string]any{"batch_id": id.String(), "export_type": exportType, "period": period})
 	return id.String(), true
 }
 
-// exportResult is what fetchExportResult found: the result URL and, when
+// ExportResult is what FetchExportResult found: the result URL and, when
 // the file was downloaded, its description.
-type exportResult struct {
+type ExportResult struct {
 	URL      string
 	Download *client.Download // nil without an output path
 	// ServiceFailed says that the fetch failed on the service's side (the
@@ -123,14 +100,14 @@ type exportResult struct {
 	ServiceFailed bool
 }
 
-// fetchExportResult fetches a finished export's result URL and, with an
+// FetchExportResult fetches a finished export's result URL and, with an
 // output path, downloads the file there. ok is false after an error; the
 // URL may still be set when only the download failed.
-func fetchExportResult(ctx context.Context, c *client.Client, batchID, outputPath, retryNote string, diags *diag.Diagnostics) (exportResult, bool) {
-	var res exportResult
+func FetchExportResult(ctx context.Context, c *client.Client, batchID, outputPath, retryNote string, diags *diag.Diagnostics) (ExportResult, bool) {
+	var res ExportResult
 	u, err := c.GetResultURL(ctx, batchID)
 	if err != nil {
-		addAPIError(diags, "Unable to get the result URL of statistics export "+batchID, err, nil)
+		apidiag.Add(diags, "Unable to get the result URL of statistics export "+batchID, err, nil)
 		res.ServiceFailed = true
 		return res, false
 	}
@@ -145,8 +122,8 @@ func fetchExportResult(ctx context.Context, c *client.Client, batchID, outputPat
 		if res.ServiceFailed {
 			advice = "The service did not deliver the file; " + retryNote
 		}
-		diags.AddAttributeError(pathOutput, "Unable to download the exported file",
-			fmt.Sprintf("Downloading the result of statistics export %s to %s: %s\n\n%s", batchID, outputPath, describeAPIError(err), advice))
+		diags.AddAttributeError(outputPathAttr, "Unable to download the exported file",
+			fmt.Sprintf("Downloading the result of statistics export %s to %s: %s\n\n%s", batchID, outputPath, apidiag.Describe(err), advice))
 		return res, false
 	}
 	tflog.Info(ctx, "downloaded statistics export", map[string]any{"batch_id": batchID, "output_path": outputPath, "size": d.Size, "sha256": d.SHA256})
