@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -11,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -81,73 +79,19 @@ func (r *projectResource) Configure(_ context.Context, req resource.ConfigureReq
 }
 
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan projectModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	p, err := r.data.client.CreateProjectOnce(ctx, projectInput(plan))
-	if err != nil {
-		if id, made := client.MadeID(err); made {
-			plan.ID, plan.DateCreated, plan.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
-			saveMade(ctx, &resp.State, resp.Identity, plan, idIdentity(plan.ID), &resp.Diagnostics)
-		}
-		addAPIError(&resp.Diagnostics, "Unable to create project", err, projectFields)
-		return
-	}
-	tflog.Info(ctx, "created project", map[string]any{"id": p.ID.String()})
-	m := projectToModel(p, plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	projectCRUD.Create(ctx, r.data, req, resp)
 }
 
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state projectModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	p, err := r.data.client.GetProject(ctx, state.ID.ValueString())
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Info(ctx, "project is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		removeGone(ctx, resp, idIdentity(state.ID))
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to read project", err, nil)
-		return
-	}
-	m := projectToModel(p, state)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	projectCRUD.Read(ctx, r.data, req, resp)
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state projectModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	p, err := r.data.client.UpdateProject(ctx, state.ID.ValueString(), projectInput(plan))
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to update project", err, projectFields)
-		return
-	}
-	m := projectToModel(p, plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	projectCRUD.Update(ctx, r.data, req, resp)
 }
 
 func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state projectModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	if err := r.data.client.DeleteProject(ctx, state.ID.ValueString()); err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to delete project", err, nil)
-	}
+	projectCRUD.Delete(ctx, r.data, req, resp)
 }
 
 // ImportState accepts the numeric id as the import string or as
@@ -169,10 +113,26 @@ func (r *projectResource) MoveState(_ context.Context) []resource.StateMover {
 				return
 			}
 			m := projectToModel(&p, projectModel{Description: src.bodyString("description")})
-			resp.Diagnostics.Append(resp.TargetState.Set(ctx, m)...)
-			setIdentity(ctx, resp.TargetIdentity, idIdentity(m.ID), &resp.Diagnostics)
+			saveWithIdentity(ctx, &resp.TargetState, resp.TargetIdentity, m, idIdentity(m.ID), &resp.Diagnostics)
 		},
 	})}
+}
+
+// projectCRUD is the service's side of rms_project.
+var projectCRUD = namedEntityCRUD[projectModel, client.ProjectInput, client.Project]{
+	noun:    "project",
+	fields:  projectFields,
+	id:      func(m projectModel) types.String { return m.ID },
+	input:   projectInput,
+	toModel: projectToModel,
+	made: func(m projectModel, id string) projectModel {
+		m.ID, m.DateCreated, m.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+		return m
+	},
+	createOnce: (*client.Client).CreateProjectOnce,
+	get:        (*client.Client).GetProject,
+	update:     (*client.Client).UpdateProject,
+	remove:     (*client.Client).DeleteProject,
 }
 
 func projectInput(m projectModel) client.ProjectInput {

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -11,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -94,76 +92,19 @@ func (r *recipientListResource) Configure(_ context.Context, req resource.Config
 }
 
 func (r *recipientListResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan listModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	l, err := r.data.client.CreateListOnce(ctx, listInput(plan))
-	if err != nil {
-		if id, made := client.MadeID(err); made {
-			plan.ID, plan.DateCreated, plan.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
-			saveMade(ctx, &resp.State, resp.Identity, plan, idIdentity(plan.ID), &resp.Diagnostics)
-		}
-		addAPIError(&resp.Diagnostics, "Unable to create list", err, listFields)
-		return
-	}
-	tflog.Info(ctx, "created list", map[string]any{"id": l.ID.String()})
-	m := listToModel(l, plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	listCRUD.Create(ctx, r.data, req, resp)
 }
 
 func (r *recipientListResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state listModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	l, err := r.data.client.GetList(ctx, state.ID.ValueString())
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Info(ctx, "list is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
-		removeGone(ctx, resp, idIdentity(state.ID))
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to read list", err, nil)
-		return
-	}
-	m := listToModel(l, state)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	listCRUD.Read(ctx, r.data, req, resp)
 }
 
 func (r *recipientListResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state listModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	l, err := r.data.client.UpdateList(ctx, state.ID.ValueString(), listInput(plan))
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to update list", err, listFields)
-		return
-	}
-	m := listToModel(l, plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	listCRUD.Update(ctx, r.data, req, resp)
 }
 
 func (r *recipientListResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state listModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	// Its contacts go with it: no refresh of this run may answer from a
-	// listing of them.
-	r.data.contacts.Listings.ChangedList(state.ID.ValueString())
-	if err := r.data.client.DeleteList(ctx, state.ID.ValueString()); err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to delete list", err, nil)
-	}
+	listCRUD.Delete(ctx, r.data, req, resp)
 }
 
 // ImportState accepts the numeric id as the import string or as
@@ -189,10 +130,29 @@ func (r *recipientListResource) MoveState(_ context.Context) []resource.StateMov
 				SenderName:  src.bodyString("senderName"),
 				SenderEmail: src.bodyString("senderEmail"),
 			})
-			resp.Diagnostics.Append(resp.TargetState.Set(ctx, m)...)
-			setIdentity(ctx, resp.TargetIdentity, idIdentity(m.ID), &resp.Diagnostics)
+			saveWithIdentity(ctx, &resp.TargetState, resp.TargetIdentity, m, idIdentity(m.ID), &resp.Diagnostics)
 		},
 	})}
+}
+
+// listCRUD is the service's side of rms_list.
+var listCRUD = namedEntityCRUD[listModel, client.ListInput, client.List]{
+	noun:    "list",
+	fields:  listFields,
+	id:      func(m listModel) types.String { return m.ID },
+	input:   listInput,
+	toModel: listToModel,
+	made: func(m listModel, id string) listModel {
+		m.ID, m.DateCreated, m.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
+		return m
+	},
+	createOnce: (*client.Client).CreateListOnce,
+	get:        (*client.Client).GetList,
+	update:     (*client.Client).UpdateList,
+	remove:     (*client.Client).DeleteList,
+	// Its contacts go with it: no refresh of this run may answer from a
+	// listing of them.
+	beforeDelete: func(d *providerData, id string) { d.contacts.Listings.ChangedList(id) },
 }
 
 func listInput(m listModel) client.ListInput {
