@@ -70,9 +70,8 @@ func (d *contactDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *contactDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg contactDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
+	cfg, ok := loadModel[contactDataModel](ctx, d.data, req.Config.Get, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	listID, originalID := cfg.ListID.ValueString(), cfg.OriginalID.ValueString()

@@ -96,9 +96,8 @@ func (d *contactsDataSource) Configure(_ context.Context, req datasource.Configu
 }
 
 func (d *contactsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg contactsDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
+	cfg, ok := loadModel[contactsDataModel](ctx, d.data, req.Config.Get, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	listID := cfg.ListID.ValueString()

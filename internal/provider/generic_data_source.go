@@ -68,9 +68,8 @@ func (d *genericDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m genericDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
+	m, ok := loadModel[genericDataSourceModel](ctx, d.data, req.Config.Get, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	collection := m.Collection.ValueString()
