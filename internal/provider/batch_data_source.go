@@ -72,8 +72,9 @@ func (d *batchDataSource) Configure(_ context.Context, req datasource.ConfigureR
 }
 
 func (d *batchDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	cfg, ok := loadModel[batchDataSourceModel](ctx, d.data, req.Config.Get, &resp.Diagnostics)
-	if !ok {
+	var cfg batchDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
 		return
 	}
 	id := cfg.ID.ValueString()

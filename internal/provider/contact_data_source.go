@@ -70,8 +70,9 @@ func (d *contactDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *contactDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	cfg, ok := loadModel[contactDataModel](ctx, d.data, req.Config.Get, &resp.Diagnostics)
-	if !ok {
+	var cfg contactDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
 		return
 	}
 	listID, originalID := cfg.ListID.ValueString(), cfg.OriginalID.ValueString()

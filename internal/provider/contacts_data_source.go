@@ -96,8 +96,9 @@ func (d *contactsDataSource) Configure(_ context.Context, req datasource.Configu
 }
 
 func (d *contactsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	cfg, ok := loadModel[contactsDataModel](ctx, d.data, req.Config.Get, &resp.Diagnostics)
-	if !ok {
+	var cfg contactsDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
 		return
 	}
 	listID := cfg.ListID.ValueString()

@@ -68,8 +68,9 @@ func (d *genericDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	m, ok := loadModel[genericDataSourceModel](ctx, d.data, req.Config.Get, &resp.Diagnostics)
-	if !ok {
+	var m genericDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !requireClient(d.data, &resp.Diagnostics) {
 		return
 	}
 	collection := m.Collection.ValueString()
