@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"iter"
 
 	"strings"
 
@@ -62,13 +63,14 @@ func (r *namedEntityQuery[E]) Configure(_ context.Context, req resource.Configur
 }
 
 func (r *namedEntityQuery[E]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg namedEntityQueryConfig
-	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
-		stream.Results = s
-		return
-	}
+	stream.Results = queryResults(ctx, req, r.data, func(cfg namedEntityQueryConfig) iter.Seq[list.ListResult] {
+		return r.results(ctx, cfg, req)
+	})
+}
+
+func (r *namedEntityQuery[E]) results(ctx context.Context, cfg namedEntityQueryConfig, req list.ListRequest) iter.Seq[list.ListResult] {
 	match := nameMatcher(cfg.NameContains)
-	stream.Results = streamResults(ctx, req, "Unable to list "+r.plural, func(ctx context.Context, e *resultEmitter) error {
+	return streamResults(ctx, req, "Unable to list "+r.plural, func(ctx context.Context, e *resultEmitter) error {
 		return r.eachPage(r.data.client, ctx, queryPageSize(req.Limit, !cfg.NameContains.IsNull()), func(page []E) error {
 			for i := range page {
 				obj := &page[i]
