@@ -16,19 +16,18 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// NewWebhookQuery returns the rms_webhook list resource, which
-// `terraform query` uses to find the account's webhooks.
-func NewWebhookQuery() list.ListResource { return &configuredQuery[webhookQueryConfig]{} }
-
 type webhookQueryConfig struct {
 	Event  types.String `tfsdk:"event"`
 	Active types.Bool   `tfsdk:"active"`
 }
 
+// NewWebhookQuery returns the rms_webhook list resource, which
+// `terraform query` uses to find the account's webhooks.
+func NewWebhookQuery() list.ListResource { return &configuredQuery[webhookQueryConfig]{} }
+
 func (webhookQueryConfig) describe() (string, schema.Schema) {
 	return "_webhook", schema.Schema{
-		Description: "Finds the account's webhooks for `terraform query` (Terraform 1.14+): each result is a webhook's identity (`id`), its URL and event kinds as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_webhook`. " +
-			"The service never returns a webhook's secret, so generated configuration has none: a webhook that has one (`has_secret`) keeps it, and Terraform manages it once the configuration sets `secret_wo` or `secret`.",
+		Description: "Finds the account's webhooks for `terraform query` (Terraform 1.14+): each result is a webhook's identity (`id`), its URL and event kinds as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_webhook`. The service never returns a webhook's secret, so generated configuration has none: a webhook that has one (`has_secret`) keeps it, and Terraform manages it once the configuration sets `secret_wo` or `secret`.",
 		Attributes: map[string]schema.Attribute{
 			"event": schema.StringAttribute{
 				Optional:    true,
