@@ -3,13 +3,13 @@ package provider
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -17,18 +17,12 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-var (
-	_ list.ListResource              = &contactQuery{}
-	_ list.ListResourceWithConfigure = &contactQuery{}
-)
-
 // NewContactQuery returns the rms_contact list resource, which
 // `terraform query` uses to find the contacts of a list.
 func NewContactQuery() list.ListResource { return &contactQuery{} }
 
-type contactQuery struct {
-	data *providerData
-}
+// contactQuery is the rms_contact list resource; benchmarks build it directly.
+type contactQuery = configuredQuery[contactQueryConfig]
 
 type contactQueryConfig struct {
 	ListID       types.String `tfsdk:"list_id"`
@@ -36,11 +30,7 @@ type contactQueryConfig struct {
 	MobileStatus types.String `tfsdk:"mobile_status"`
 }
 
-func (r *contactQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_contact"
-}
-
-func (r *contactQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (contactQueryConfig) describe() (string, schema.Schema) {
 	statusFilter := func(what string) schema.StringAttribute {
 		return schema.StringAttribute{
 			Optional:    true,
@@ -48,7 +38,7 @@ func (r *contactQuery) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 			Validators:  []validator.String{stringvalidator.OneOf(subscriptionStates...)},
 		}
 	}
-	resp.Schema = schema.Schema{
+	return "_contact", schema.Schema{
 		Description: "Finds the contacts of one list for `terraform query` (Terraform 1.14+), in the service's order (order of creation): each result is a contact's identity (`list_id`, `original_id`), its original id and e-mail address as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_contact` with every property it holds, as an import reads it. " +
 			"The list is read page by page while Terraform receives the results, so a list of any size is never held in memory; set `limit` in the `list` block (Terraform's default is 100) to the number of contacts you want.",
 		Attributes: map[string]schema.Attribute{
@@ -63,33 +53,24 @@ func (r *contactQuery) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 	}
 }
 
-func (r *contactQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *contactQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg contactQueryConfig
-	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
-		stream.Results = s
-		return
-	}
+func (cfg contactQueryConfig) results(ctx context.Context, d *providerData, req list.ListRequest) iter.Seq[list.ListResult] {
 	listID := cfg.ListID.ValueString()
 	wantEmail, wantMobile := knownString(cfg.EmailStatus), knownString(cfg.MobileStatus)
 	filtered := wantEmail != "" || wantMobile != ""
 	run := func(ctx context.Context, e *resultEmitter) error {
-		return r.data.client.EachContactPage(ctx, listID, queryPageSize(req.Limit, filtered), func(page []client.Contact) error {
+		return d.client.EachContactPage(ctx, listID, queryPageSize(req.Limit, filtered), func(page []client.Contact) error {
 			for _, c := range page {
 				if (wantEmail != "" && c.Status != wantEmail) || (wantMobile != "" && c.MobileStatus != wantMobile) {
 					continue
 				}
-				named, err := r.data.contacts.Attributes.ByName(ctx, c.Properties)
+				named, err := d.contacts.Attributes.ByName(ctx, c.Properties)
 				if err != nil {
 					return err
 				}
 				c.Properties = named
 				identity := map[string]string{"list_id": listID, "original_id": c.OriginalID}
 				err = e.emit(contactDisplayName(c), identity, func() (any, diag.Diagnostics) {
-					m, diags := importedContactModel(ctx, r.data.contacts.Attributes, listID, &c)
+					m, diags := importedContactModel(ctx, d.contacts.Attributes, listID, &c)
 					if diags.HasError() {
 						return nil, diags
 					}
@@ -107,7 +88,7 @@ func (r *contactQuery) List(ctx context.Context, req list.ListRequest, stream *l
 			return nil
 		})
 	}
-	stream.Results = streamResults(ctx, req, fmt.Sprintf("Unable to list the contacts of list %s", listID), func(ctx context.Context, e *resultEmitter) error {
+	return streamResults(ctx, req, fmt.Sprintf("Unable to list the contacts of list %s", listID), func(ctx context.Context, e *resultEmitter) error {
 		err := run(ctx, e)
 		if client.IsNotFound(err) {
 			return fmt.Errorf("%w\n\nNo list has id %q in this account: check list_id", err, listID)

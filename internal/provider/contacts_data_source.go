@@ -41,11 +41,11 @@ type contactsDataModel struct {
 
 type contactsDataItemModel struct {
 	OriginalID   types.String      `tfsdk:"original_id"`
+	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
+	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
 	Properties   types.Map         `tfsdk:"properties"`
 	EmailStatus  types.String      `tfsdk:"email_status"`
 	MobileStatus types.String      `tfsdk:"mobile_status"`
-	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
-	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
 }
 
 func (d *contactsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

@@ -23,6 +23,9 @@ var (
 // NewGenericDataSource returns the rms_resource data source.
 func NewGenericDataSource() datasource.DataSource { return &genericDataSource{} }
 
+// collectionValidators check a `collection` attribute.
+var collectionValidators = []validator.String{collectionValidator{}}
+
 type genericDataSource struct {
 	data *providerData
 }
@@ -45,7 +48,7 @@ func (d *genericDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"collection": schema.StringAttribute{
 				Required:    true,
 				Description: "Path of the collection after `/{customerid}/`, e.g. `campaigns` or `campaigns/12/notes`. Internal-only domains are refused.",
-				Validators:  []validator.String{collectionValidator{}},
+				Validators:  collectionValidators,
 			},
 			"id": schema.StringAttribute{
 				Optional:    true,

@@ -3,65 +3,42 @@ package provider
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/dynamic"
 )
 
-var (
-	_ list.ListResource              = &genericQuery{}
-	_ list.ListResourceWithConfigure = &genericQuery{}
-)
-
 // NewGenericQuery returns the rms_resource list resource, which
 // `terraform query` uses to find the entities of a generic collection.
-func NewGenericQuery() list.ListResource { return &genericQuery{} }
-
-type genericQuery struct {
-	data *providerData
-}
+func NewGenericQuery() list.ListResource { return &configuredQuery[genericQueryConfig]{} }
 
 type genericQueryConfig struct {
 	Collection types.String `tfsdk:"collection"`
 }
 
-func (r *genericQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_resource"
-}
-
-func (r *genericQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = schema.Schema{
+func (genericQueryConfig) describe() (string, schema.Schema) {
+	return "_resource", schema.Schema{
 		Description: "Finds the entities of one collection of the service's generic resource pattern for `terraform query` (Terraform 1.14+): each result is an entity's identity (`collection`, `id`), its `name` (or `collection/id` when it has none) as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_resource`, whose `body` holds every field of the entity except `id`, `dateCreated` and `dateModified`, as an import reads it.",
 		Attributes: map[string]schema.Attribute{
 			"collection": schema.StringAttribute{
 				Required:    true,
 				Description: "Path of the collection after `/{customerid}/`, as in `rms_resource`: a public domain such as `campaigns`, `filters` or `triggers`, or a nested collection `parent/{id}/name`.",
-				Validators:  []validator.String{collectionValidator{}},
+				Validators:  collectionValidators,
 			},
 		},
 	}
 }
 
-func (r *genericQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *genericQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg genericQueryConfig
-	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
-		stream.Results = s
-		return
-	}
+func (cfg genericQueryConfig) results(ctx context.Context, d *providerData, req list.ListRequest) iter.Seq[list.ListResult] {
 	collection := cfg.Collection.ValueString()
-	stream.Results = streamResults(ctx, req, "Unable to list "+collection, func(ctx context.Context, e *resultEmitter) error {
-		return r.data.client.EachEntityPage(ctx, collection, queryPageSize(req.Limit, false), func(page []client.Entity) error {
+	return streamResults(ctx, req, "Unable to list "+collection, func(ctx context.Context, e *resultEmitter) error {
+		return d.client.EachEntityPage(ctx, collection, queryPageSize(req.Limit, false), func(page []client.Entity) error {
 			for _, ent := range page {
 				id := client.EntityID(ent)
 				if id == "" {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"strings"
 
@@ -9,39 +10,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-var (
-	_ list.ListResource              = &webhookQuery{}
-	_ list.ListResourceWithConfigure = &webhookQuery{}
-)
-
-// NewWebhookQuery returns the rms_webhook list resource, which
-// `terraform query` uses to find the account's webhooks.
-func NewWebhookQuery() list.ListResource { return &webhookQuery{} }
-
-type webhookQuery struct {
-	data *providerData
-}
-
 type webhookQueryConfig struct {
 	Event  types.String `tfsdk:"event"`
 	Active types.Bool   `tfsdk:"active"`
 }
 
-func (r *webhookQuery) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook"
-}
+// NewWebhookQuery returns the rms_webhook list resource, which
+// `terraform query` uses to find the account's webhooks.
+func NewWebhookQuery() list.ListResource { return &configuredQuery[webhookQueryConfig]{} }
 
-func (r *webhookQuery) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = schema.Schema{
-		Description: "Finds the account's webhooks for `terraform query` (Terraform 1.14+): each result is a webhook's identity (`id`), its URL and event kinds as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_webhook`. " +
-			"The service never returns a webhook's secret, so generated configuration has none: a webhook that has one (`has_secret`) keeps it, and Terraform manages it once the configuration sets `secret_wo` or `secret`.",
+func (webhookQueryConfig) describe() (string, schema.Schema) {
+	return "_webhook", schema.Schema{
+		Description: "Finds the account's webhooks for `terraform query` (Terraform 1.14+): each result is a webhook's identity (`id`), its URL and event kinds as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_webhook`. The service never returns a webhook's secret, so generated configuration has none: a webhook that has one (`has_secret`) keeps it, and Terraform manages it once the configuration sets `secret_wo` or `secret`.",
 		Attributes: map[string]schema.Attribute{
 			"event": schema.StringAttribute{
 				Optional:    true,
@@ -56,16 +42,7 @@ func (r *webhookQuery) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 	}
 }
 
-func (r *webhookQuery) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *webhookQuery) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg webhookQueryConfig
-	if s := listConfigStream(ctx, req, &cfg, r.data); s != nil {
-		stream.Results = s
-		return
-	}
+func (cfg webhookQueryConfig) results(ctx context.Context, d *providerData, req list.ListRequest) iter.Seq[list.ListResult] {
 	match := func(w client.Webhook) bool {
 		if !cfg.Event.IsNull() && !slices.Contains(w.Events, cfg.Event.ValueString()) {
 			return false
@@ -73,8 +50,8 @@ func (r *webhookQuery) List(ctx context.Context, req list.ListRequest, stream *l
 		return cfg.Active.IsNull() || cfg.Active.ValueBool() == w.Active
 	}
 	filtered := !cfg.Event.IsNull() || !cfg.Active.IsNull()
-	stream.Results = streamResults(ctx, req, "Unable to list webhooks", func(ctx context.Context, e *resultEmitter) error {
-		return r.data.client.EachWebhookPage(ctx, queryPageSize(req.Limit, filtered), func(page []client.Webhook) error {
+	return streamResults(ctx, req, "Unable to list webhooks", func(ctx context.Context, e *resultEmitter) error {
+		return d.client.EachWebhookPage(ctx, queryPageSize(req.Limit, filtered), func(page []client.Webhook) error {
 			for _, w := range page {
 				if !match(w) {
 					continue
