@@ -94,10 +94,7 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	tflog.Info(ctx, "created entity", map[string]any{"collection": collection, "id": id, "sensitive_keys": len(secretKeys)})
 	plan.ID = types.StringValue(id)
-	resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
-	resp.Diagnostics.Append(setOutput(&plan, e, secretKeys)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
+	saveEntity(ctx, resp.Private, &resp.State, resp.Identity, plan, e, secretKeys, &resp.Diagnostics)
 }
 
 func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -191,10 +188,7 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	plan.ID = state.ID
 	secretKeys := slices.Sorted(maps.Keys(secrets))
-	resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
-	resp.Diagnostics.Append(setOutput(&plan, e, secretKeys)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
+	saveEntity(ctx, resp.Private, &resp.State, resp.Identity, plan, e, secretKeys, &resp.Diagnostics)
 }
 
 func (r *genericResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -222,6 +216,15 @@ func (r *genericResource) ImportState(ctx context.Context, req resource.ImportSt
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("body"), types.DynamicNull())...)
 	setIdentity(ctx, resp.Identity, genericIdentityModel{Collection: types.StringValue(collection), ID: types.StringValue(id)}, &resp.Diagnostics)
+}
+
+// saveEntity records an entity the service answered with after a create or
+// an update: which keys are secret, its output, the state and the identity.
+func saveEntity(ctx context.Context, p privateSetter, state *tfsdk.State, identity *tfsdk.ResourceIdentity, plan genericResourceModel, e client.Entity, secretKeys []string, diags *diag.Diagnostics) {
+	diags.Append(setSensitiveKeys(ctx, p, secretKeys)...)
+	diags.Append(setOutput(&plan, e, secretKeys)...)
+	diags.Append(state.Set(ctx, plan)...)
+	setIdentity(ctx, identity, genericIdentity(plan), diags)
 }
 
 // setOutput stores the whole entity in m.Output, without the keys of
