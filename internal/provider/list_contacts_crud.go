@@ -39,10 +39,8 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state listContactsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	plan, state, ok := readUpdate[listContactsModel](ctx, req, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, defaultListContactsTimeout)
