@@ -98,9 +98,8 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state genericResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[genericResourceModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	collection, id := state.Collection.ValueString(), state.ID.ValueString()
@@ -192,9 +191,8 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 }
 
 func (r *genericResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state genericResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[genericResourceModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	collection := state.Collection.ValueString()
@@ -338,12 +336,5 @@ func (r *genericResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 // withoutReserved is a copy of e without the keys the server sets.
 func withoutReserved(e client.Entity) client.Entity {
-	out := make(client.Entity, len(e))
-	for k, v := range e {
-		out[k] = v
-	}
-	for _, k := range reservedBodyKeys {
-		delete(out, k)
-	}
-	return out
+	return without(e, reservedBodyKeys)
 }

@@ -236,9 +236,8 @@ func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeo
 }
 
 func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state listImportModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[listImportModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if state.BatchID.IsNull() {

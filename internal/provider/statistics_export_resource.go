@@ -260,9 +260,8 @@ func (r *statisticsExportResource) fetchResult(ctx context.Context, m *statistic
 }
 
 func (r *statisticsExportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state statisticsExportModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[statisticsExportModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	b := batchcore.Read(ctx, r.data.client, operation.StatisticsExport, state.BatchID.ValueString(), resp)

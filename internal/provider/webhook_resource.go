@@ -185,9 +185,8 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state webhookModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[webhookModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	w, err := r.data.client.GetWebhook(ctx, state.ID.ValueString())
@@ -246,9 +245,8 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 }
 
 func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state webhookModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[webhookModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := r.data.client.DeleteWebhook(ctx, state.ID.ValueString()); err != nil {

@@ -15,3 +15,13 @@ func readUpdate[M any](ctx context.Context, req resource.UpdateRequest, d *provi
 	diags.Append(req.State.Get(ctx, &state)...)
 	return plan, state, !diags.HasError() && requireClient(d, diags)
 }
+
+// readModel reads a plan or a prior state into a model of type M, and says
+// whether the call can go on: the model was read and the provider has a
+// client.
+func readModel[M any](ctx context.Context, from interface {
+	Get(context.Context, any) diag.Diagnostics
+}, d *providerData, diags *diag.Diagnostics) (m M, ok bool) {
+	diags.Append(from.Get(ctx, &m)...)
+	return m, !diags.HasError() && requireClient(d, diags)
+}
