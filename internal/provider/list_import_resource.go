@@ -315,12 +315,12 @@ func (r *listImportResource) ImportState(ctx context.Context, req resource.Impor
 // import again; a resource just imported (see importedState) adopts it.
 type contentHashModifier struct{}
 
-func (contentHashModifier) Description(context.Context) string {
-	return "hashes the file or content at plan time; a change requires replacement"
-}
-
 func (m contentHashModifier) MarkdownDescription(ctx context.Context) string {
 	return m.Description(ctx)
+}
+
+func (contentHashModifier) Description(context.Context) string {
+	return "hashes the file or content at plan time; a change requires replacement"
 }
 
 func (contentHashModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {

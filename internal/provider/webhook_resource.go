@@ -333,30 +333,25 @@ func webhookToModel(ctx context.Context, w *client.Webhook, prior webhookModel, 
 
 // webhookURLValidator accepts https URLs and http to a loopback address,
 // as the service does.
-type webhookURLValidator struct{}
+type webhookURLValidator = knownStringValidator[webhookURLCheck]
 
-func (webhookURLValidator) Description(context.Context) string {
+type webhookURLCheck struct{}
+
+func (webhookURLCheck) Description(context.Context) string {
 	return "must be an https URL, or http to a loopback address"
 }
 
-func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (webhookURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
+func (webhookURLCheck) check(raw string) (summary, detail string) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid webhook URL",
-			fmt.Sprintf("url %q is not an absolute URL; give the receiver's address, e.g. https://hooks.example.com/rms.", raw))
+		return "Invalid webhook URL",
+			fmt.Sprintf("url %q is not an absolute URL; give the receiver's address, e.g. https://hooks.example.com/rms.", raw)
 	case u.Scheme == "http" && !client.IsLoopbackHost(u.Hostname()):
-		resp.Diagnostics.AddAttributeError(req.Path, "Webhook URL must use https",
-			fmt.Sprintf("url %q uses plain http; deliveries carry account data, so the service accepts http only to a loopback address (127.0.0.1, ::1, localhost). Use https.", raw))
+		return "Webhook URL must use https",
+			fmt.Sprintf("url %q uses plain http; deliveries carry account data, so the service accepts http only to a loopback address (127.0.0.1, ::1, localhost). Use https.", raw)
 	}
+	return "", ""
 }
 
 func joinTicks(s []string) string {
