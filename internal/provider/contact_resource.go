@@ -126,9 +126,8 @@ func (r *contactResource) Configure(_ context.Context, req resource.ConfigureReq
 }
 
 func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan contactModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	plan, ok := readModel[contactModel](ctx, req.Plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	listID, originalID := plan.ListID.ValueString(), plan.OriginalID.ValueString()
@@ -461,9 +460,8 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 }
 
 func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state contactModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[contactModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()

@@ -77,25 +77,19 @@ func checkCollection(c string) string {
 }
 
 // collectionValidator checks collection paths at plan time.
-type collectionValidator struct{}
+type collectionValidator = knownStringValidator[collectionCheck]
 
-var _ validator.String = collectionValidator{}
+type collectionCheck struct{}
 
-func (collectionValidator) Description(context.Context) string {
+func (collectionCheck) Description(context.Context) string {
 	return "must be a public domain of the service, optionally nested as parent/{id}/name"
 }
 
-func (v collectionValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (collectionValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
+func (collectionCheck) check(value string) (summary, detail string) {
+	if msg := checkCollection(value); msg != "" {
+		return "Invalid collection", msg
 	}
-	if msg := checkCollection(req.ConfigValue.ValueString()); msg != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid collection", msg)
-	}
+	return "", ""
 }
 
 // reservedBodyKeys are set by the server.

@@ -66,10 +66,7 @@ func genericResourceSchema() schema.Schema {
 				Optional: true,
 				Description: "Version of `sensitive_body`, a number or a string (kept as a string, so `2` and `\"2\"` are the same version): any change sends the configured `sensitive_body` on the next apply. Required with `sensitive_body`. " +
 					"After `terraform import` the version is unset, so the first apply with `sensitive_body` sends it without a version change.",
-				Validators: []validator.String{
-					stringvalidator.LengthAtLeast(1),
-					stringvalidator.AlsoRequires(path.MatchRoot("sensitive_body")),
-				},
+				Validators: nonEmptyAnd(stringvalidator.AlsoRequires(path.MatchRoot("sensitive_body"))),
 			},
 			"output": schema.DynamicAttribute{
 				Computed: true,

@@ -94,16 +94,12 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	tflog.Info(ctx, "created entity", map[string]any{"collection": collection, "id": id, "sensitive_keys": len(secretKeys)})
 	plan.ID = types.StringValue(id)
-	resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
-	resp.Diagnostics.Append(setOutput(&plan, e, secretKeys)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
+	saveEntity(ctx, resp.Private, &resp.State, resp.Identity, plan, e, secretKeys, &resp.Diagnostics)
 }
 
 func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state genericResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[genericResourceModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	collection, id := state.Collection.ValueString(), state.ID.ValueString()
@@ -191,16 +187,12 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	plan.ID = state.ID
 	secretKeys := slices.Sorted(maps.Keys(secrets))
-	resp.Diagnostics.Append(setSensitiveKeys(ctx, resp.Private, secretKeys)...)
-	resp.Diagnostics.Append(setOutput(&plan, e, secretKeys)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	setIdentity(ctx, resp.Identity, genericIdentity(plan), &resp.Diagnostics)
+	saveEntity(ctx, resp.Private, &resp.State, resp.Identity, plan, e, secretKeys, &resp.Diagnostics)
 }
 
 func (r *genericResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state genericResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[genericResourceModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	collection := state.Collection.ValueString()
@@ -222,6 +214,15 @@ func (r *genericResource) ImportState(ctx context.Context, req resource.ImportSt
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("body"), types.DynamicNull())...)
 	setIdentity(ctx, resp.Identity, genericIdentityModel{Collection: types.StringValue(collection), ID: types.StringValue(id)}, &resp.Diagnostics)
+}
+
+// saveEntity records an entity the service answered with after a create or
+// an update: which keys are secret, its output, the state and the identity.
+func saveEntity(ctx context.Context, p privateSetter, state *tfsdk.State, identity *tfsdk.ResourceIdentity, plan genericResourceModel, e client.Entity, secretKeys []string, diags *diag.Diagnostics) {
+	diags.Append(setSensitiveKeys(ctx, p, secretKeys)...)
+	diags.Append(setOutput(&plan, e, secretKeys)...)
+	diags.Append(state.Set(ctx, plan)...)
+	setIdentity(ctx, identity, genericIdentity(plan), diags)
 }
 
 // setOutput stores the whole entity in m.Output, without the keys of
@@ -335,12 +336,5 @@ func (r *genericResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 // withoutReserved is a copy of e without the keys the server sets.
 func withoutReserved(e client.Entity) client.Entity {
-	out := make(client.Entity, len(e))
-	for k, v := range e {
-		out[k] = v
-	}
-	for _, k := range reservedBodyKeys {
-		delete(out, k)
-	}
-	return out
+	return without(e, reservedBodyKeys)
 }

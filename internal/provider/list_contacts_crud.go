@@ -20,9 +20,8 @@ import (
 )
 
 func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan listContactsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	plan, ok := readModel[listContactsModel](ctx, req.Plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	timeout, diags := plan.Timeouts.Create(ctx, defaultListContactsTimeout)
@@ -39,10 +38,8 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state listContactsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	plan, state, ok := readUpdate[listContactsModel](ctx, req, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, defaultListContactsTimeout)
@@ -235,9 +232,8 @@ func (r *listContactsResource) listError(diags *diag.Diagnostics, listID string,
 // managed contacts; the plan that follows in the same run takes the
 // listing to name what it changes.
 func (r *listContactsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state listContactsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[listContactsModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	listID := state.ListID.ValueString()
@@ -286,9 +282,8 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 // one) and forgets them: by single calls, or above batch_threshold by an
 // UNSUBSCRIBE import (e-mail) plus single calls for mobile.
 func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state listContactsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[listContactsModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	timeout, diags := state.Timeouts.Delete(ctx, defaultListContactsTimeout)

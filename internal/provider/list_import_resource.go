@@ -183,16 +183,11 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan listImportModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, operation.ListImport.DefaultTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, timeout, ok := operationContext(ctx, r.data, plan.Timeouts.Create, operation.ListImport.DefaultTimeout, &resp.Diagnostics)
 	defer cancel()
+	if !ok {
+		return
+	}
 
 	// Open the file first: a file that is gone or changed since plan fails
 	// before anything is created on the service.
@@ -220,7 +215,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 		m.BatchID = types.StringValue(batchID)
 		return saved()
 	}
-	_, ok := operation.StartListImport(ctx, r.data.client, r.data.contacts.Listings, run, &resp.Diagnostics)
+	_, ok = operation.StartListImport(ctx, r.data.client, r.data.contacts.Listings, run, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -241,9 +236,8 @@ func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeo
 }
 
 func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state listImportModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[listImportModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if state.BatchID.IsNull() {
@@ -265,10 +259,8 @@ func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest,
 // settings that do not run a new import (file path, timeouts) or that an
 // imported resource adopts from the configuration.
 func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state listImportModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	plan, state, ok := readUpdate[listImportModel](ctx, req, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	m := state
@@ -323,12 +315,12 @@ func (r *listImportResource) ImportState(ctx context.Context, req resource.Impor
 // import again; a resource just imported (see importedState) adopts it.
 type contentHashModifier struct{}
 
-func (contentHashModifier) Description(context.Context) string {
-	return "hashes the file or content at plan time; a change requires replacement"
-}
-
 func (m contentHashModifier) MarkdownDescription(ctx context.Context) string {
 	return m.Description(ctx)
+}
+
+func (contentHashModifier) Description(context.Context) string {
+	return "hashes the file or content at plan time; a change requires replacement"
 }
 
 func (contentHashModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {

@@ -196,16 +196,11 @@ func (r *statisticsExportResource) ModifyPlan(ctx context.Context, req resource.
 func (r *statisticsExportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan statisticsExportModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, operation.StatisticsExport.DefaultTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, timeout, ok := operationContext(ctx, r.data, plan.Timeouts.Create, operation.StatisticsExport.DefaultTimeout, &resp.Diagnostics)
 	defer cancel()
+	if !ok {
+		return
+	}
 
 	id, ok := operation.StartStatisticsExport(ctx, r.data.client, plan.ExportType.ValueString(), plan.Period.ValueString(), "the next apply starts a new one.", true, &resp.Diagnostics)
 	if !ok {
@@ -265,9 +260,8 @@ func (r *statisticsExportResource) fetchResult(ctx context.Context, m *statistic
 }
 
 func (r *statisticsExportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state statisticsExportModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[statisticsExportModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	b := batchcore.Read(ctx, r.data.client, operation.StatisticsExport, state.BatchID.ValueString(), resp)
@@ -295,16 +289,11 @@ func (r *statisticsExportResource) Update(ctx context.Context, req resource.Upda
 	var plan, state statisticsExportModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, operation.StatisticsExport.DefaultTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, timeout, ok := operationContext(ctx, r.data, plan.Timeouts.Update, operation.StatisticsExport.DefaultTimeout, &resp.Diagnostics)
 	defer cancel()
+	if !ok {
+		return
+	}
 
 	// Start from what is true now; the configurable values come from the
 	// plan (export_type, period and triggers force replacement, so only

@@ -130,9 +130,8 @@ func (r *transactionalMessageResource) Configure(_ context.Context, req resource
 }
 
 func (r *transactionalMessageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan transactionalMessageModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	plan, ok := readModel[transactionalMessageModel](ctx, req.Plan, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	msg, diags := plan.body(ctx)

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -109,10 +110,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Sensitive: true,
 				Description: "Shared secret that keys the `X-RMS-Signature` HMAC of every delivery. Write-only on the service: it is kept in state from the configuration and never read back. " +
 					"Removing it removes the secret from the webhook. On Terraform 1.11 and later prefer `secret_wo`, which never reaches state.",
-				Validators: []validator.String{
-					stringvalidator.LengthAtLeast(1),
-					stringvalidator.ConflictsWith(path.MatchRoot("secret_wo")),
-				},
+				Validators: nonEmptyAnd(stringvalidator.ConflictsWith(path.MatchRoot("secret_wo"))),
 			},
 			"secret_wo": schema.StringAttribute{
 				Optional:  true,
@@ -120,10 +118,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				WriteOnly: true,
 				Description: "Write-only form of `secret` (Terraform 1.11 and later): sent to the service but never stored in state or plan. " +
 					"Because Terraform cannot compare it, it is sent on create and whenever `secret_wo_version` changes: change the version to rotate the secret.",
-				Validators: []validator.String{
-					stringvalidator.LengthAtLeast(1),
-					stringvalidator.AlsoRequires(path.MatchRoot("secret_wo_version")),
-				},
+				Validators: nonEmptyAnd(stringvalidator.AlsoRequires(path.MatchRoot("secret_wo_version"))),
 			},
 			"secret_wo_version": schema.Int64Attribute{
 				Optional:    true,
@@ -154,13 +149,8 @@ func (r *webhookResource) Configure(_ context.Context, req resource.ConfigureReq
 func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan webhookModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	secretWO := r.configSecretWO(ctx, req.Config.GetAttribute, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	in, diags := webhookInput(ctx, plan)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	in, secretWO, ok := r.input(ctx, req.Config, plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if !plan.Secret.IsNull() {
@@ -179,15 +169,12 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	tflog.Info(ctx, "created webhook", map[string]any{"id": w.ID.String()})
-	m := webhookToModel(ctx, w, plan, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	saveWebhook(ctx, w, plan, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state webhookModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[webhookModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	w, err := r.data.client.GetWebhook(ctx, state.ID.ValueString())
@@ -215,13 +202,8 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 	var plan, state webhookModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	secretWO := r.configSecretWO(ctx, req.Config.GetAttribute, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	in, diags := webhookInput(ctx, plan)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	in, secretWO, ok := r.input(ctx, req.Config, plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	// The service keeps a secret a PUT leaves out, so the secret is sent
@@ -240,15 +222,12 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 		addAPIError(&resp.Diagnostics, "Unable to update webhook", err, webhookFields)
 		return
 	}
-	m := webhookToModel(ctx, w, plan, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-	setIdentity(ctx, resp.Identity, idIdentity(m.ID), &resp.Diagnostics)
+	saveWebhook(ctx, w, plan, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state webhookModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	state, ok := readModel[webhookModel](ctx, req.State, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := r.data.client.DeleteWebhook(ctx, state.ID.ValueString()); err != nil {
@@ -290,6 +269,19 @@ func (r *webhookResource) MoveState(_ context.Context) []resource.StateMover {
 	})}
 }
 
+// input is what a create or an update sends: the input built from the
+// plan, and the configured secret_wo (nil when unset); ok is false once
+// anything failed or the provider has no client.
+func (r *webhookResource) input(ctx context.Context, config tfsdk.Config, plan webhookModel, diags *diag.Diagnostics) (in client.WebhookInput, secretWO *string, ok bool) {
+	secretWO = r.configSecretWO(ctx, config.GetAttribute, diags)
+	if diags.HasError() || !requireClient(r.data, diags) {
+		return in, nil, false
+	}
+	in, more := webhookInput(ctx, plan)
+	diags.Append(more...)
+	return in, secretWO, !diags.HasError()
+}
+
 // configSecretWO reads the write-only secret, which exists only in the
 // configuration of the current operation.
 func (r *webhookResource) configSecretWO(ctx context.Context, get func(context.Context, path.Path, any) diag.Diagnostics, diags *diag.Diagnostics) *string {
@@ -307,6 +299,14 @@ func webhookInput(ctx context.Context, m webhookModel) (client.WebhookInput, dia
 		Active:      m.Active.ValueBool(),
 		Description: stringPointer(m.Description),
 	}, diags
+}
+
+// saveWebhook records the webhook the service answered a create or an
+// update with: the state, over the plan, and the identity.
+func saveWebhook(ctx context.Context, w *client.Webhook, plan webhookModel, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	m := webhookToModel(ctx, w, plan, diags)
+	diags.Append(state.Set(ctx, m)...)
+	setIdentity(ctx, identity, idIdentity(m.ID), diags)
 }
 
 // webhookToModel copies what the service holds into the model; the secret
@@ -335,30 +335,25 @@ func webhookToModel(ctx context.Context, w *client.Webhook, prior webhookModel, 
 
 // webhookURLValidator accepts https URLs and http to a loopback address,
 // as the service does.
-type webhookURLValidator struct{}
+type webhookURLValidator = knownStringValidator[webhookURLCheck]
 
-func (webhookURLValidator) Description(context.Context) string {
+type webhookURLCheck struct{}
+
+func (webhookURLCheck) Description(context.Context) string {
 	return "must be an https URL, or http to a loopback address"
 }
 
-func (v webhookURLValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (webhookURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
+func (webhookURLCheck) check(raw string) (summary, detail string) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid webhook URL",
-			fmt.Sprintf("url %q is not an absolute URL; give the receiver's address, e.g. https://hooks.example.com/rms.", raw))
+		return "Invalid webhook URL",
+			fmt.Sprintf("url %q is not an absolute URL; give the receiver's address, e.g. https://hooks.example.com/rms.", raw)
 	case u.Scheme == "http" && !client.IsLoopbackHost(u.Hostname()):
-		resp.Diagnostics.AddAttributeError(req.Path, "Webhook URL must use https",
-			fmt.Sprintf("url %q uses plain http; deliveries carry account data, so the service accepts http only to a loopback address (127.0.0.1, ::1, localhost). Use https.", raw))
+		return "Webhook URL must use https",
+			fmt.Sprintf("url %q uses plain http; deliveries carry account data, so the service accepts http only to a loopback address (127.0.0.1, ::1, localhost). Use https.", raw)
 	}
+	return "", ""
 }
 
 func joinTicks(s []string) string {

@@ -47,27 +47,26 @@ func Describe(err error) string {
 		}
 		return err.Error()
 	}
-	var hint string
-	switch {
-	case errors.Is(err, client.ErrUnauthorized):
-		hint = "Check username and password (or RMS_USERNAME and RMS_PASSWORD), or token (or RMS_TOKEN) if the account uses one: the service refused the credentials."
-	case errors.Is(err, client.ErrForbidden):
-		hint = "Check customer_id (or RMS_CUSTOMER_ID): the credentials do not belong to that account."
-	case errors.Is(err, client.ErrGone):
-		hint = "The service has retired this resource; its reason is above. It cannot be managed through this path any more."
-	case errors.Is(err, client.ErrRateLimited):
-		hint = "The service kept rate-limiting after all retries; lower max_requests_per_second or -parallelism, or raise max_retries."
-	case errors.Is(err, client.ErrServerFailed):
-		hint = "The service failed; retry later."
-	case errors.Is(err, client.ErrNotFound):
-		hint = "The service does not know this object or path: check the id in the configuration; an object deleted outside Terraform is re-created by the next apply of its resource."
-	case errors.Is(err, client.ErrValidation):
-		hint = "The service refused the request as invalid: check the values of the configuration against what the service accepts (the message above names what it refused, when it said)."
-	case errors.Is(err, client.ErrNotSupported):
-		hint = "The service does not offer this call here: check that base_url names the account's server and that the collection supports the operation."
+	for _, h := range apiErrorHints {
+		if errors.Is(err, h.kind) {
+			return err.Error() + "\n\n" + h.hint
+		}
 	}
-	if hint == "" {
-		return err.Error()
-	}
-	return err.Error() + "\n\n" + hint
+	return err.Error()
+}
+
+// apiErrorHints holds what to do about each kind of service error, in the
+// order they are tried: an error of several kinds gets the first one's hint.
+var apiErrorHints = []struct {
+	kind error
+	hint string
+}{
+	{client.ErrUnauthorized, "Check username and password (or RMS_USERNAME and RMS_PASSWORD), or token (or RMS_TOKEN) if the account uses one: the service refused the credentials."},
+	{client.ErrForbidden, "Check customer_id (or RMS_CUSTOMER_ID): the credentials do not belong to that account."},
+	{client.ErrGone, "The service has retired this resource; its reason is above. It cannot be managed through this path any more."},
+	{client.ErrRateLimited, "The service kept rate-limiting after all retries; lower max_requests_per_second or -parallelism, or raise max_retries."},
+	{client.ErrServerFailed, "The service failed; retry later."},
+	{client.ErrNotFound, "The service does not know this object or path: check the id in the configuration; an object deleted outside Terraform is re-created by the next apply of its resource."},
+	{client.ErrValidation, "The service refused the request as invalid: check the values of the configuration against what the service accepts (the message above names what it refused, when it said)."},
+	{client.ErrNotSupported, "The service does not offer this call here: check that base_url names the account's server and that the collection supports the operation."},
 }
