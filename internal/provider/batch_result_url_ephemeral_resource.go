@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -91,6 +88,3 @@ func (e *batchResultURLEphemeralResource) Open(ctx context.Context, req ephemera
 	cfg.URL = types.StringValue(u)
 	resp.Diagnostics.Append(resp.Result.Set(ctx, cfg)...)
 }
-
-// batchIDValidators check a batch id at plan time.
-var batchIDValidators = []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be a numeric batch id")}

@@ -37,8 +37,6 @@ type contactResource struct {
 	data *providerData
 }
 
-var subscriptionStates = []string{client.StatusSubscribed, client.StatusUnsubscribed}
-
 func (r *contactResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_contact"
 }
@@ -513,69 +511,6 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
 }
 
-// importedContactModel is the state of a contact taken under management:
-// every value the contact holds becomes managed, since there is no
-// configuration yet to say which keys are. Import and the rms_contact list
-// resource (terraform query) both use it, so that configuration generated
-// from a query matches what an import then reads.
-func importedContactModel(ctx context.Context, attrs *contactsync.Attributes, listID string, c *client.Contact) (contactModel, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	props := types.MapNull(types.StringType)
-	named, err := attrs.ByName(ctx, c.Properties)
-	if err != nil {
-		diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
-		return contactModel{}, diags
-	}
-	if len(named) > 0 {
-		props, diags = types.MapValueFrom(ctx, types.StringType, map[string]string(named))
-	}
-	return contactFields(listID, c, props, contactModel{}), diags
-}
-
-// contactFields is the model of contact c of list listID with props as
-// its properties. The interface does not show a contact's statuses: a
-// service whose answer leaves one out keeps prior's value (the configured
-// or last known one; null when there is none), so that no answer invents a
-// change and a status the service does show is still compared.
-func contactFields(listID string, c *client.Contact, props types.Map, prior contactModel) contactModel {
-	return contactModel{
-		ID:           types.StringValue(contactImportID(listID, c.OriginalID)),
-		ListID:       types.StringValue(listID),
-		OriginalID:   types.StringValue(c.OriginalID),
-		Properties:   props,
-		EmailStatus:  statusOrPrior(c.Status, prior.EmailStatus),
-		MobileStatus: statusOrPrior(c.MobileStatus, prior.MobileStatus),
-		DateCreated:  rfc3339(c.DateCreated),
-		DateModified: rfc3339(c.DateModified),
-		// Null in state written before it existed (and after an import):
-		// false, its default, so that no plan shows it changing.
-		AllowResubscribe:    types.BoolValue(prior.AllowResubscribe.ValueBool()),
-		ServiceEmailStatus:  shownStatus(c.Status),
-		ServiceMobileStatus: shownStatus(c.MobileStatus),
-	}
-}
-
-// shownStatus is a status as the service shows it: null when not shown.
-func shownStatus(shown string) types.String {
-	if shown == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(shown)
-}
-
-// statusOrPrior is the status a contact answer shows, else prior's known
-// value, else null.
-func statusOrPrior(shown string, prior types.String) types.String {
-	switch {
-	case shown != "":
-		return types.StringValue(shown)
-	case prior.IsUnknown():
-		return types.StringNull()
-	default:
-		return prior
-	}
-}
-
 // toModel copies what the server holds into the model; properties keep the
 // keys of prior (the user's names or ids), see managedProperties.
 func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
@@ -600,16 +535,6 @@ func (r *contactResource) addContactError(diags *diag.Diagnostics, summary, list
 		}
 	}
 	diags.AddError(summary, describeAPIError(err))
-}
-
-// stringMap converts a map attribute; null or unknown is nil.
-func stringMap(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {
-	if m.IsNull() || m.IsUnknown() {
-		return nil, nil
-	}
-	out := map[string]string{}
-	diags := m.ElementsAs(ctx, &out, false)
-	return out, diags
 }
 
 func pointerMap(m map[string]string) map[string]*string {

@@ -31,9 +31,13 @@
 //     *_model.go. The resource and the helper files beside it (its identity,
 //     values, plan checks, guardrail) all use the model, so helpers sit below
 //     the resource and never reach up to it: what a helper needs from the
-//     resource it takes as an argument. A large resource spreads its own
-//     methods over files named after it (list_contacts_crud.go,
-//     list_contacts_plan.go, ...): those are the resource, not helpers.
+//     resource it takes as an argument; a model file never uses its
+//     resource's file either, and data sources and list resources read a
+//     domain through its model file (project_model.go,
+//     recipient_list_model.go, webhook_model.go). A large resource spreads
+//     its own methods over files named <resource>_resource_<concern>.go
+//     (list_contacts_resource_crud.go, list_contacts_resource_plan.go, ...):
+//     those are the resource, not helpers.
 //   - What a resource and an action both run is an operation, in package
 //     operation; the arguments they both declare (descriptions,
 //     validators, the model both embed) stay here, in *_args.go

@@ -1,14 +1,20 @@
 package provider
 
 import (
+	"context"
+	"encoding/json"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/dynamicvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/dynamic"
 )
 
 // genericResourceModel is the state of an rms_resource; its identity, its
@@ -75,4 +81,54 @@ func genericResourceSchema() schema.Schema {
 			},
 		},
 	}
+}
+
+// sensitiveKeys are the names of the sensitive_body keys last sent, from
+// private state (none after an import).
+func sensitiveKeys(ctx context.Context, p privateGetter) ([]string, diag.Diagnostics) {
+	raw, diags := p.GetKey(ctx, sensitiveKeysPrivate)
+	if diags.HasError() || len(raw) == 0 {
+		return nil, diags
+	}
+	var keys []string
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		diags.AddError("Unable to read the private state of rms_resource", "The names of the sensitive_body keys kept in private state are not a JSON list of strings: "+err.Error()+". Apply again to record them anew.")
+	}
+	return keys, diags
+}
+
+// withoutReserved is a copy of e without the keys the server sets.
+func withoutReserved(e client.Entity) client.Entity {
+	return without(e, reservedBodyKeys)
+}
+
+// sensitiveKeysPrivate is the private-state key under which the names (never
+// the values) of the sensitive_body keys last sent are kept: Read never sees
+// write-only values, and needs the names to leave them out of output, also
+// in a later run of the provider.
+const sensitiveKeysPrivate = "sensitive_body_keys"
+
+// setOutput stores the whole entity in m.Output, without the keys of
+// sensitive_body: a service that echoes a secret must not put it in state.
+func setOutput(m *genericResourceModel, e client.Entity, secretKeys []string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	out, err := dynamic.FromJSON(without(e, secretKeys), types.DynamicNull())
+	if err != nil {
+		diags.AddError("Unable to convert the entity", err.Error())
+		return diags
+	}
+	m.Output = out
+	return diags
+}
+
+// without is a copy of e without keys.
+func without(e client.Entity, keys []string) client.Entity {
+	out := make(client.Entity, len(e))
+	for k, v := range e {
+		out[k] = v
+	}
+	for _, k := range keys {
+		delete(out, k)
+	}
+	return out
 }

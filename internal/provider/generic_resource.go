@@ -27,12 +27,6 @@ var (
 	_ resource.ResourceWithValidateConfig = &genericResource{}
 )
 
-// sensitiveKeysPrivate is the private-state key under which the names (never
-// the values) of the sensitive_body keys last sent are kept: Read never sees
-// write-only values, and needs the names to leave them out of output, also
-// in a later run of the provider.
-const sensitiveKeysPrivate = "sensitive_body_keys"
-
 // NewGenericResource returns the rms_resource resource: any entity of a
 // domain that follows the generic resource pattern, its body an HCL object.
 func NewGenericResource() resource.Resource { return &genericResource{} }
@@ -225,31 +219,6 @@ func saveEntity(ctx context.Context, p privateSetter, state *tfsdk.State, identi
 	setIdentity(ctx, identity, genericIdentity(plan), diags)
 }
 
-// setOutput stores the whole entity in m.Output, without the keys of
-// sensitive_body: a service that echoes a secret must not put it in state.
-func setOutput(m *genericResourceModel, e client.Entity, secretKeys []string) diag.Diagnostics {
-	var diags diag.Diagnostics
-	out, err := dynamic.FromJSON(without(e, secretKeys), types.DynamicNull())
-	if err != nil {
-		diags.AddError("Unable to convert the entity", err.Error())
-		return diags
-	}
-	m.Output = out
-	return diags
-}
-
-// without is a copy of e without keys.
-func without(e client.Entity, keys []string) client.Entity {
-	out := make(client.Entity, len(e))
-	for k, v := range e {
-		out[k] = v
-	}
-	for _, k := range keys {
-		delete(out, k)
-	}
-	return out
-}
-
 // withSecrets is body with the top-level keys of secrets laid over it.
 func withSecrets(body, secrets map[string]any) client.Entity {
 	out := make(client.Entity, len(body)+len(secrets))
@@ -278,20 +247,6 @@ func configSensitiveBody(ctx context.Context, cfg tfsdk.Config, diags *diag.Diag
 		return nil
 	}
 	return obj
-}
-
-// sensitiveKeys are the names of the sensitive_body keys last sent, from
-// private state (none after an import).
-func sensitiveKeys(ctx context.Context, p privateGetter) ([]string, diag.Diagnostics) {
-	raw, diags := p.GetKey(ctx, sensitiveKeysPrivate)
-	if diags.HasError() || len(raw) == 0 {
-		return nil, diags
-	}
-	var keys []string
-	if err := json.Unmarshal(raw, &keys); err != nil {
-		diags.AddError("Unable to read the private state of rms_resource", "The names of the sensitive_body keys kept in private state are not a JSON list of strings: "+err.Error()+". Apply again to record them anew.")
-	}
-	return keys, diags
 }
 
 // setSensitiveKeys records the names of the sensitive_body keys sent (the
@@ -332,9 +287,4 @@ func (r *genericResource) ValidateConfig(ctx context.Context, req resource.Valid
 				fmt.Sprintf("%q is set in both body and sensitive_body. A key is either plain (in body: stored in state and compared on every plan) or secret (in sensitive_body: never stored, sent on create and updates). Remove it from one of them.", k))
 		}
 	}
-}
-
-// withoutReserved is a copy of e without the keys the server sets.
-func withoutReserved(e client.Entity) client.Entity {
-	return without(e, reservedBodyKeys)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // listContactsModel is the state of an rms_list_contacts, which the
@@ -50,3 +51,10 @@ type listContactsIdentity struct {
 
 // defaultListContactsTimeout bounds an apply's waits for import batches.
 const defaultListContactsTimeout = 30 * time.Minute
+
+// isFile reports whether the model uses a source file.
+func (m listContactsModel) isFile() bool { return !m.SourceFile.IsNull() }
+
+func (m listContactsModel) fileOptions() contactsync.FileOptions {
+	return contactsync.FileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}
+}

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -193,32 +192,4 @@ func (r *listContactsResource) ConfigValidators(context.Context) []resource.Conf
 
 func (r *listContactsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-// isFile reports whether the model uses a source file.
-func (m listContactsModel) isFile() bool { return !m.SourceFile.IsNull() }
-
-func (m listContactsModel) fileOptions() contactsync.FileOptions {
-	return contactsync.FileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}
-}
-
-// namedSet is what the model names, for "unmanaged" counts.
-func namedSet(desired []contactsync.Desired) func(string) bool {
-	set := make(map[string]bool, len(desired))
-	for _, w := range desired {
-		set[w.ID] = true
-	}
-	return func(id string) bool { return set[id] }
-}
-
-// firstNames renders ids for a warning.
-func firstNames(ids []string, total int) string {
-	if len(ids) == 0 {
-		return ""
-	}
-	s := `"` + strings.Join(ids, `", "`) + `"`
-	if total > len(ids) {
-		s += fmt.Sprintf(" and %d more", total-len(ids))
-	}
-	return s
 }

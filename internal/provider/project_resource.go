@@ -29,14 +29,6 @@ type projectResource struct {
 	data *providerData
 }
 
-type projectModel struct {
-	ID           types.String      `tfsdk:"id"`
-	Name         types.String      `tfsdk:"name"`
-	Description  types.String      `tfsdk:"description"`
-	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
-	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
-}
-
 // projectFields maps the service's field names onto attributes for
 // validation errors.
 var projectFields = map[string]path.Path{
@@ -137,20 +129,4 @@ var projectCRUD = namedEntityCRUD[projectModel, client.ProjectInput, client.Proj
 
 func projectInput(m projectModel) client.ProjectInput {
 	return client.ProjectInput{Name: m.Name.ValueString(), Description: stringPointer(m.Description)}
-}
-
-// projectToModel copies what the server holds into the model. An empty
-// description from the server equals a description the user left out.
-func projectToModel(p *client.Project, prior projectModel) projectModel {
-	m := projectModel{
-		ID:           types.StringValue(p.ID.String()),
-		Name:         types.StringValue(p.Name),
-		Description:  types.StringPointerValue(p.Description),
-		DateCreated:  rfc3339(p.DateCreated),
-		DateModified: rfc3339(p.DateModified),
-	}
-	if p.Description != nil && *p.Description == "" && prior.Description.IsNull() {
-		m.Description = types.StringNull()
-	}
-	return m
 }

@@ -29,16 +29,6 @@ type recipientListResource struct {
 	data *providerData
 }
 
-type listModel struct {
-	ID           types.String      `tfsdk:"id"`
-	Name         types.String      `tfsdk:"name"`
-	Description  types.String      `tfsdk:"description"`
-	SenderName   types.String      `tfsdk:"sender_name"`
-	SenderEmail  types.String      `tfsdk:"sender_email"`
-	DateCreated  timetypes.RFC3339 `tfsdk:"date_created"`
-	DateModified timetypes.RFC3339 `tfsdk:"date_modified"`
-}
-
 // listFields maps the service's field names onto attributes for validation
 // errors.
 var listFields = map[string]path.Path{
@@ -162,27 +152,4 @@ func listInput(m listModel) client.ListInput {
 		SenderName:  stringPointer(m.SenderName),
 		SenderEmail: stringPointer(m.SenderEmail),
 	}
-}
-
-// listToModel copies what the server holds into the model. An empty
-// optional value from the server equals one the user left out.
-func listToModel(l *client.List, prior listModel) listModel {
-	return listModel{
-		ID:           types.StringValue(l.ID.String()),
-		Name:         types.StringValue(l.Name),
-		Description:  optionalString(l.Description, prior.Description),
-		SenderName:   optionalString(l.SenderName, prior.SenderName),
-		SenderEmail:  optionalString(l.SenderEmail, prior.SenderEmail),
-		DateCreated:  rfc3339(l.DateCreated),
-		DateModified: rfc3339(l.DateModified),
-	}
-}
-
-// optionalString is a server value for an optional attribute: an empty
-// string where the user has none stays null.
-func optionalString(v *string, prior types.String) types.String {
-	if v != nil && *v == "" && prior.IsNull() {
-		return types.StringNull()
-	}
-	return types.StringPointerValue(v)
 }

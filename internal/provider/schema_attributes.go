@@ -1,10 +1,14 @@
 package provider
 
 import (
+	"regexp"
+
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
 // Schema attributes that managed resources share, so that their
@@ -36,4 +40,18 @@ func dateModifiedAttribute(what string) schema.StringAttribute {
 		CustomType:  timetypes.RFC3339Type{},
 		Description: "When the " + what + " was last changed (RFC 3339, set by the service).",
 	}
+}
+
+// batchIDValidators check a batch id at plan time.
+var batchIDValidators = []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+$`), "must be a numeric batch id")}
+
+func joinTicks(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += "`, `"
+		}
+		out += v
+	}
+	return out
 }

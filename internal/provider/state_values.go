@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -53,4 +55,23 @@ func knownString(v types.String) string {
 		return ""
 	}
 	return v.ValueString()
+}
+
+// stringMap converts a map attribute; null or unknown is nil.
+func stringMap(ctx context.Context, m types.Map) (map[string]string, diag.Diagnostics) {
+	if m.IsNull() || m.IsUnknown() {
+		return nil, nil
+	}
+	out := map[string]string{}
+	diags := m.ElementsAs(ctx, &out, false)
+	return out, diags
+}
+
+// optionalString is a server value for an optional attribute: an empty
+// string where the user has none stays null.
+func optionalString(v *string, prior types.String) types.String {
+	if v != nil && *v == "" && prior.IsNull() {
+		return types.StringNull()
+	}
+	return types.StringPointerValue(v)
 }

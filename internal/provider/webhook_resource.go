@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -32,33 +31,11 @@ var (
 	_ resource.ResourceWithMoveState   = &webhookResource{}
 )
 
-// webhookEvents are the event kinds of the service conventions guide.
-var webhookEvents = []string{
-	"contact.created", "contact.updated", "contact.deleted",
-	"contact.subscribed", "contact.unsubscribed",
-	"import.finished", "export.finished",
-	"message.sent", "message.opened", "message.clicked", "message.bounced",
-}
-
 // NewWebhookResource returns the rms_webhook resource.
 func NewWebhookResource() resource.Resource { return &webhookResource{} }
 
 type webhookResource struct {
 	data *providerData
-}
-
-type webhookModel struct {
-	ID              types.String      `tfsdk:"id"`
-	URL             types.String      `tfsdk:"url"`
-	Events          types.Set         `tfsdk:"events"`
-	Active          types.Bool        `tfsdk:"active"`
-	Description     types.String      `tfsdk:"description"`
-	Secret          types.String      `tfsdk:"secret"`
-	SecretWO        types.String      `tfsdk:"secret_wo"`
-	SecretWOVersion types.Int64       `tfsdk:"secret_wo_version"`
-	HasSecret       types.Bool        `tfsdk:"has_secret"`
-	DateCreated     timetypes.RFC3339 `tfsdk:"date_created"`
-	DateModified    timetypes.RFC3339 `tfsdk:"date_modified"`
 }
 
 var webhookFields = map[string]path.Path{
@@ -309,30 +286,6 @@ func saveWebhook(ctx context.Context, w *client.Webhook, plan webhookModel, stat
 	setIdentity(ctx, identity, idIdentity(m.ID), diags)
 }
 
-// webhookToModel copies what the service holds into the model; the secret
-// fields, which the service never returns, come from prior.
-func webhookToModel(ctx context.Context, w *client.Webhook, prior webhookModel, diags *diag.Diagnostics) webhookModel {
-	events, d := types.SetValueFrom(ctx, types.StringType, w.Events)
-	diags.Append(d...)
-	m := webhookModel{
-		ID:              types.StringValue(w.ID.String()),
-		URL:             types.StringValue(w.URL),
-		Events:          events,
-		Active:          types.BoolValue(w.Active),
-		Description:     types.StringPointerValue(w.Description),
-		Secret:          prior.Secret,
-		SecretWO:        types.StringNull(),
-		SecretWOVersion: prior.SecretWOVersion,
-		HasSecret:       types.BoolValue(w.HasSecret),
-		DateCreated:     rfc3339(w.DateCreated),
-		DateModified:    rfc3339(w.DateModified),
-	}
-	if m.Events.IsNull() {
-		m.Events = types.SetValueMust(types.StringType, []attr.Value{})
-	}
-	return m
-}
-
 // webhookURLValidator accepts https URLs and http to a loopback address,
 // as the service does.
 type webhookURLValidator = knownStringValidator[webhookURLCheck]
@@ -354,15 +307,4 @@ func (webhookURLCheck) check(raw string) (summary, detail string) {
 			fmt.Sprintf("url %q uses plain http; deliveries carry account data, so the service accepts http only to a loopback address (127.0.0.1, ::1, localhost). Use https.", raw)
 	}
 	return "", ""
-}
-
-func joinTicks(s []string) string {
-	out := ""
-	for i, v := range s {
-		if i > 0 {
-			out += "`, `"
-		}
-		out += v
-	}
-	return out
 }

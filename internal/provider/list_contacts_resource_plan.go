@@ -167,7 +167,7 @@ func planSummary(diff contactsync.Diff, file bool) string {
 }
 
 // planDestroy says what destroy does instead of deleting contacts, and
-// holds it back above a limit the user set (list_contacts_guardrail.go).
+// holds it back above a limit the user set (list_contacts_resource_guardrail.go).
 func (r *listContactsResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var state listContactsModel
 	if req.State.Raw.IsNull() {
