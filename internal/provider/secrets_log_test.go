@@ -30,6 +30,11 @@ func TestAccSecretsNeverLogged(t *testing.T) {
 	const entitySecret = "sbody-Vr19-never-in-logs"
 	logDir := t.TempDir()
 	t.Setenv("TF_LOG", "TRACE")
+	// acctest switched the plugin-side loggers off for the suite (nobody
+	// reads them); this test reads them.
+	for _, k := range []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
+		t.Setenv(k, "TRACE")
+	}
 	t.Setenv("TF_ACC_LOG_PATH", filepath.Join(logDir, "acc.log"))
 	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(logDir, "tf-%s.log"))
 
