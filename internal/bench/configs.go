@@ -111,10 +111,25 @@ resource "rms_list_contacts" "f" {
 func mapListConfig(listID string, n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nresource \"rms_list_contacts\" \"m\" {\n  list_id = %q\n  contacts = {\n", listID)
-	for i := 0; i < n; i++ {
-		c := mapContact(i)
-		fmt.Fprintf(&b, "    %q = { properties = { email = %q, firstname = %q } }\n", c.OriginalID, c.Properties["email"], c.Properties["firstname"])
-	}
+	writeContactsMap(&b, n)
 	b.WriteString("  }\n}\n")
 	return b.String()
+}
+
+// dataMapConfig is one terraform_data whose input is the contacts map of
+// mapListConfig, written the same way.
+func dataMapConfig(n int) string {
+	var b strings.Builder
+	b.WriteString("\nresource \"terraform_data\" \"m\" {\n  input = {\n")
+	writeContactsMap(&b, n)
+	b.WriteString("  }\n}\n")
+	return b.String()
+}
+
+// writeContactsMap writes the entries of a map of n contacts (mapContact).
+func writeContactsMap(b *strings.Builder, n int) {
+	for i := 0; i < n; i++ {
+		c := mapContact(i)
+		fmt.Fprintf(b, "    %q = { properties = { email = %q, firstname = %q } }\n", c.OriginalID, c.Properties["email"], c.Properties["firstname"])
+	}
 }

@@ -29,7 +29,10 @@ type ListRun struct {
 	AdoptRequests Counts
 	// Plan is each no-change plan; PlanCPU the provider's CPU in each.
 	Plan, PlanCPU []time.Duration
-	PlanRequests  Counts // of the last plan
+	// PlanTotalCPU is the CPU of terraform and the provider in each
+	// no-change plan (wait4).
+	PlanTotalCPU []time.Duration
+	PlanRequests Counts // of the last plan
 	// Change is each apply of a file whose rows changed by 1 % (versions
 	// alternate, so every apply changes as many contacts).
 	Change         []time.Duration
@@ -46,6 +49,7 @@ type ListRun struct {
 type LargeListsResult struct {
 	Files   []*ListRun
 	Maps    []*ListRun // includes Compare[0]
+	Data    []*ListRun // terraform_data holding the map of Maps[i] (Compare's size excepted)
 	Compare []*ListRun // the map and rms_contact, at the same N
 }
 
@@ -89,17 +93,45 @@ func (b *Bench) LargeLists(ctx context.Context, fileRows, mapSizes []int, compar
 		if err != nil {
 			return res, fmt.Errorf("map of %d contacts: %w", n, err)
 		}
-		for r := 0; r < b.Repeat && err == nil; r++ {
-			err = b.timedPlan(ctx, e, ws, run, r)
+		var data *ListRun
+		var dws *Workspace
+		if dws, data, err = b.dataMap(ctx, e, n); err == nil {
+			for r := 0; r < b.Repeat && err == nil; r++ {
+				// Interleaved, each round in the other order, so that
+				// a machine busy with other work slows both alike.
+				first, second := func() error { return b.timedPlan(ctx, e, ws, run, r) }, func() error { return b.timedPlan(ctx, e, dws, data, r) }
+				if r%2 == 1 {
+					first, second = second, first
+				}
+				if err = first(); err == nil {
+					err = second()
+				}
+			}
 		}
 		_ = e.Close() // the figures are taken; a failed shutdown changes none
 		if err != nil {
 			return res, fmt.Errorf("map of %d contacts: %w", n, err)
 		}
 		res.Maps = append(res.Maps, run)
+		res.Data = append(res.Data, data)
 	}
 	slices.SortFunc(res.Maps, func(a, b *ListRun) int { return a.N - b.N })
+	slices.SortFunc(res.Data, func(a, b *ListRun) int { return a.N - b.N })
 	return res, nil
+}
+
+// dataMap is one terraform_data whose input is the map of mapListConfig:
+// Terraform core's own cost of holding that value, with no provider.
+func (b *Bench) dataMap(ctx context.Context, e *Emulator, n int) (*Workspace, *ListRun, error) {
+	ws, err := b.workspace(fmt.Sprintf("largelists-data-%d", n), b.ListEnv...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ws.WriteConfig(dataMapConfig(n)); err != nil {
+		return nil, nil, err
+	}
+	run := &ListRun{Subject: SubjectData, N: n}
+	return ws, run, b.adopt(ctx, e, ws, run)
 }
 
 // fileList measures a file input of n rows against a preloaded list.
@@ -256,6 +288,7 @@ func (b *Bench) timedPlan(ctx context.Context, e *Emulator, ws *Workspace, run *
 	}
 	run.Plan = append(run.Plan, got.Wall)
 	run.PlanCPU = append(run.PlanCPU, got.ProviderCPU)
+	run.PlanTotalCPU = append(run.PlanTotalCPU, got.TerraformCPU)
 	run.PlanRequests, run.PlanCmd = e.Counts().Sub(before), got.Command()
 	run.PlanRSS = max(run.PlanRSS, got.ProviderPeakRSS)
 	run.PeakRSS = max(run.PeakRSS, got.ProviderPeakRSS)

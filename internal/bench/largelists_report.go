@@ -102,8 +102,9 @@ func (r Report) LargeLists(res LargeListsResult, repeat int) {
 		}
 		r.printf("\n")
 	}
+	r.mapAgainstData(res)
 	r.printf("Every run (seconds):\n\n")
-	all := append(append(append([]*ListRun{}, res.Files...), res.Compare...), res.Maps...)
+	all := append(append(append(append([]*ListRun{}, res.Files...), res.Compare...), res.Maps...), res.Data...)
 	seen := map[*ListRun]bool{}
 	for _, s := range all {
 		if seen[s] {
@@ -117,6 +118,45 @@ func (r Report) LargeLists(res LargeListsResult, repeat int) {
 		r.printf("\n")
 	}
 	r.printf("\n")
+}
+
+// mapAgainstData writes the map against one terraform_data holding the
+// same map, and the two targets of that comparison: the cost per 1,000
+// contacts flat in the size, and the map within 1.5x of terraform_data.
+func (r Report) mapAgainstData(res LargeListsResult) {
+	data := map[int]*ListRun{}
+	for _, d := range res.Data {
+		data[d.N] = d
+	}
+	var rows []*ListRun
+	for _, m := range res.Maps {
+		if data[m.N] != nil {
+			rows = append(rows, m)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	r.printf("### The map against terraform_data holding the same map\n\n")
+	r.printf("One `terraform_data` whose `input` is the very map of the row (Terraform core's own cost of holding it, no provider), its no-change plans interleaved with the map's in the same run. ")
+	r.printf("CPU is that of terraform and the provider it started (wait4).\n\n")
+	r.printf("| contacts | map: no-change plan | terraform_data: no-change plan | map / terraform_data (median of the paired ratios) | map: plan per 1,000 contacts | per 1,000 / that at %d | map: terraform + provider CPU | terraform_data: terraform CPU | CPU ratio |\n", rows[0].N)
+	r.printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	base := perThousand(Median(rows[0].Plan), rows[0].N)
+	worst, worstN := 0.0, 0
+	for _, m := range rows {
+		d := data[m.N]
+		paired := PairedRatio(m.Plan, d.Plan)
+		if paired > worst {
+			worst, worstN = paired, m.N
+		}
+		per := perThousand(Median(m.Plan), m.N)
+		r.printf("| %d | %s | %s | **%.2fx** | %s | %s | %s | %s | %s |\n", m.N, round(Median(m.Plan)), round(Median(d.Plan)), paired,
+			round(per), ratio(per, base), round(Median(m.PlanTotalCPU)), round(Median(d.PlanTotalCPU)), ratio(Median(m.PlanTotalCPU), Median(d.PlanTotalCPU)))
+	}
+	last := rows[len(rows)-1]
+	r.printf("\n- plan per 1,000 contacts at %d against that at %d: %s (target: within 1.15x)\n", last.N, rows[0].N, ratio(perThousand(Median(last.Plan), last.N), base))
+	r.printf("- the map against terraform_data, worst size: **%.2fx** at %d (target: at most 1.5x at every size)\n\n", worst, worstN)
 }
 
 // fileSize is a size in kB or MB.

@@ -18,6 +18,13 @@
 // not used, and when the framework itself stops keeping contexts (then
 // delete this package and serve providerserver.NewProtocol6 directly).
 //
+// It also carries one attribute of a resource past the framework when the
+// provider asks (Carry, carry.go): the framework's walks over a map of
+// objects cost O(n²) in the map's size, so the server hands the framework
+// a placeholder and the resource the real value. The reproduction and the
+// fix proposed upstream are in dev/upstream.md; when the framework walks a
+// map in linear time, drop the Carry and the provider's two calls.
+//
 // It is a leaf: it imports terraform-plugin-go (and, in tests,
 // terraform-plugin-framework), never a package of this module.
 package protocol

@@ -40,14 +40,19 @@ var logf = log.Printf
 // framework's optional parts cannot be wrapped without hiding them from
 // terraform-plugin-go; it is then served as it is, with an error in the
 // provider's log (a test holds that this framework version never gets
-// there).
-func Wrap(fw tfprotov6.ProviderServer) tfprotov6.ProviderServer {
+// there). Each Carry names an attribute whose value crosses the framework
+// out of band (carry.go).
+func Wrap(fw tfprotov6.ProviderServer, carries ...Carry) tfprotov6.ProviderServer {
 	full, ok := fw.(framework)
 	if !ok {
 		logf("[ERROR] internal/protocol: %T lacks the framework's optional interfaces; serving it unwrapped, so every request context is kept until StopProvider", fw)
 		return fw
 	}
-	return &server{framework: full}
+	s := &server{framework: full, carriers: map[string]*carrier{}}
+	for _, c := range carries {
+		s.carriers[c.TypeName] = &carrier{Carry: c}
+	}
+	return s
 }
 
 // server is the framework's server; the unary requests Terraform makes
@@ -56,6 +61,7 @@ func Wrap(fw tfprotov6.ProviderServer) tfprotov6.ProviderServer {
 // define are the framework's own (promoted from the embedded interface).
 type server struct {
 	framework
+	carriers map[string]*carrier // by resource type (carry.go)
 }
 
 // released calls the framework on a requestContext of ctx and releases it
@@ -67,7 +73,7 @@ func released[Req, Resp any](ctx context.Context, req Req, call func(context.Con
 }
 
 func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	return released(ctx, req, s.framework.ValidateResourceConfig)
+	return carriedCall(ctx, s, req, s.framework.ValidateResourceConfig)
 }
 
 func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
@@ -75,15 +81,15 @@ func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.Upgrad
 }
 
 func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	return released(ctx, req, s.framework.ReadResource)
+	return carriedCall(ctx, s, req, s.framework.ReadResource)
 }
 
 func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	return released(ctx, req, s.framework.PlanResourceChange)
+	return carriedCall(ctx, s, req, s.framework.PlanResourceChange)
 }
 
 func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
-	return released(ctx, req, s.framework.ApplyResourceChange)
+	return carriedCall(ctx, s, req, s.framework.ApplyResourceChange)
 }
 
 func (s *server) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {

@@ -17,11 +17,16 @@ import (
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
+	"github.com/rms-labs/terraform-provider-rms/internal/protocol"
 )
 
 func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	plan, ok := readModel[listContactsModel](ctx, req.Plan, r.data, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(withCarriedContacts(ctx, &plan, protocol.RolePlan)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, diags := plan.Timeouts.Create(ctx, defaultListContactsTimeout)
@@ -39,7 +44,11 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	plan, state, ok := readUpdate[listContactsModel](ctx, req, r.data, &resp.Diagnostics)
-	if !ok {
+	if ok {
+		resp.Diagnostics.Append(withCarriedContacts(ctx, &plan, protocol.RolePlan)...)
+		resp.Diagnostics.Append(withCarriedContacts(ctx, &state, protocol.RoleState)...)
+	}
+	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, defaultListContactsTimeout)
@@ -97,7 +106,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	// return from here on, so a failure leaves what is known (the next
 	// refresh reads what the service really holds).
 	save := func() {
-		diags.Append(state.Set(ctx, out)...)
+		setListContacts(ctx, state, out, diags)
 		setIdentity(ctx, identity, listContactsIdentity{ListID: out.ListID}, diags)
 		diags.Append(writeJSONKey(ctx, private, privateApplied, applied)...)
 		diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
@@ -236,6 +245,10 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	if !ok {
 		return
 	}
+	resp.Diagnostics.Append(withCarriedContacts(ctx, &state, protocol.RoleState)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	listID := state.ListID.ValueString()
 	ident := listContactsIdentity{ListID: state.ListID}
 	service, err := r.data.contacts.List(ctx, listID)
@@ -274,7 +287,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	n := contactsync.UnmanagedSubscribed(service, named)
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.ID = types.StringValue(listID)
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	setListContacts(ctx, &resp.State, state, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
 }
 
@@ -284,6 +297,10 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state, ok := readModel[listContactsModel](ctx, req.State, r.data, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(withCarriedContacts(ctx, &state, protocol.RoleState)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, diags := state.Timeouts.Delete(ctx, defaultListContactsTimeout)

@@ -100,12 +100,32 @@ func (r *listContactsResource) resolveKey(ctx context.Context, key string) (stri
 
 // contactEntries converts the contacts map; null or unknown is empty.
 func contactEntries(ctx context.Context, m types.Map) (map[string]listContactEntry, diag.Diagnostics) {
-	out := map[string]listContactEntry{}
 	if m.IsNull() || m.IsUnknown() {
-		return out, nil
+		return map[string]listContactEntry{}, nil
 	}
-	diags := m.ElementsAs(ctx, &out, false)
-	return out, diags
+	// The framework's ElementsAs reflects over the struct (and compiles
+	// a pattern per field) for every element: at 10,000 contacts that was
+	// the largest cost of a plan. Known entries are read directly; a map
+	// with a null or unknown entry goes to ElementsAs for its diagnostics.
+	elems := m.Elements()
+	out := make(map[string]listContactEntry, len(elems))
+	for id, v := range elems {
+		o, ok := v.(types.Object)
+		if !ok || o.IsNull() || o.IsUnknown() {
+			out = map[string]listContactEntry{}
+			return out, m.ElementsAs(ctx, &out, false)
+		}
+		a := o.Attributes()
+		props, okP := a["properties"].(types.Map)
+		email, okE := a["email_status"].(types.String)
+		mobile, okM := a["mobile_status"].(types.String)
+		if !okP || !okE || !okM {
+			out = map[string]listContactEntry{}
+			return out, m.ElementsAs(ctx, &out, false)
+		}
+		out[id] = listContactEntry{Properties: props, EmailStatus: email, MobileStatus: mobile}
+	}
+	return out, nil
 }
 
 // refreshedEntries is the contacts map a refresh records: for each key of

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
+	"github.com/rms-labs/terraform-provider-rms/internal/protocol"
 )
 
 // ModifyPlan plans the computed attributes and says, in a warning, what an
@@ -25,6 +26,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	var plan listContactsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(withCarriedContacts(ctx, &plan, protocol.RolePlan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -35,6 +37,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !req.State.Raw.IsNull() {
 		state = &listContactsModel{}
 		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		resp.Diagnostics.Append(withCarriedContacts(ctx, state, protocol.RoleState)...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -44,7 +47,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if plan.Exclusive.ValueBool() {
 			plan.UnmanagedSubscribed = types.Int64Value(0)
 		}
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+		setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
 		warnExclusiveUnknown(plan, &resp.Diagnostics)
 		return
 	}
@@ -79,7 +82,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	default:
 		plan.UnmanagedSubscribed = state.UnmanagedSubscribed
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
+	setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
 
 	service, listed := r.data.contacts.Snapshots.Take(plan.ListID.ValueString())
 	if !listed {
@@ -174,6 +177,7 @@ func (r *listContactsResource) planDestroy(ctx context.Context, req resource.Mod
 		return
 	}
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(withCarriedContacts(ctx, &state, protocol.RoleState)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

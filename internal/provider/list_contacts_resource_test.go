@@ -308,7 +308,15 @@ func TestAccListContactsBadInput(t *testing.T) {
 		{"bad status", `resource "rms_list_contacts" "c" {
   list_id  = "1"
   contacts = { a = { email_status = "MAYBE" } }
-}`, regexp.MustCompile(`(?s)email_status.*SUBSCRIBED`)},
+}`, acctest.ExpectErrorParts("Invalid Attribute Value Match", `Attribute contacts["a"].email_status value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"], got: "MAYBE"`)},
+		{"bad mobile status among good ones", `resource "rms_list_contacts" "c" {
+  list_id  = "1"
+  contacts = {
+    a = { email_status = "SUBSCRIBED" }
+    b = { mobile_status = "OPTED_OUT" }
+    c = { properties = { firstname = "C" } }
+  }
+}`, acctest.ExpectErrorParts("Invalid Attribute Value Match", `Attribute contacts["b"].mobile_status value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"], got: "OPTED_OUT"`)},
 		{"unknown attribute id", `resource "rms_list_contacts" "c" {
   list_id  = "1"
   contacts = { a = { properties = { "999" = "x" } } }

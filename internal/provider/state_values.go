@@ -62,9 +62,19 @@ func stringMap(ctx context.Context, m types.Map) (map[string]string, diag.Diagno
 	if m.IsNull() || m.IsUnknown() {
 		return nil, nil
 	}
-	out := map[string]string{}
-	diags := m.ElementsAs(ctx, &out, false)
-	return out, diags
+	// Read directly, as ElementsAs reflects per element; a null or
+	// unknown value goes to ElementsAs for its diagnostics.
+	elems := m.Elements()
+	out := make(map[string]string, len(elems))
+	for k, v := range elems {
+		s, ok := v.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			out = map[string]string{}
+			return out, m.ElementsAs(ctx, &out, false)
+		}
+		out[k] = s.ValueString()
+	}
+	return out, nil
 }
 
 // optionalString is a server value for an optional attribute: an empty
