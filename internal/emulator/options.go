@@ -100,6 +100,12 @@ type Options struct {
 	// SnapshotDelay is how long after a change the data directory is
 	// written, so that a burst of changes is written once; default 200ms.
 	SnapshotDelay time.Duration
+
+	// journalAbove is the number of contacts above which the data
+	// directory journals changes instead of rewriting its snapshot
+	// (persist.go); 0 is the default, negative always journals. Tests
+	// set it to journal small accounts.
+	journalAbove int
 }
 
 // Defaults applied by New when the corresponding option is zero.
