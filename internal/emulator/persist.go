@@ -47,7 +47,7 @@ type persister struct {
 	path         string // the snapshot
 	journal      string
 	delay        time.Duration
-	journalAbove int // contacts; negative: always journal
+	journalAbove int           // contacts; negative: always journal
 	kick         chan struct{} // one pending change signal at most
 	stop         chan struct{}
 	done         chan struct{}
