@@ -143,6 +143,7 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 	defer func() { _ = f.Close() }() // read-only
 	r := bufio.NewReaderSize(io.LimitReader(f, end), 1<<20)
 	inRecord := false
+	var rf recordFields
 	for n := 1; ; n++ {
 		raw, err := r.ReadBytes('\n')
 		if err == io.EOF && len(raw) == 0 {
@@ -152,6 +153,16 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 			return err
 		}
 		where := func() string { return "journal line " + strconv.Itoa(n) }
+		if listID, rec, ok := contactLine(raw); ok && inRecord {
+			// The common line, read without reflection.
+			if err := readRecord(rec, &rf); err != nil {
+				return fmt.Errorf("%s: %w", where(), err)
+			}
+			if err := b.putContact(listID, &rf, where); err != nil {
+				return err
+			}
+			continue
+		}
 		var l journalLine
 		if err := json.Unmarshal(raw, &l); err != nil {
 			return fmt.Errorf("%s: %w", where(), err)
@@ -169,13 +180,33 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 		case l.Reset:
 			b.resetList(l.List)
 		case l.Contact != nil:
-			if err := b.putContact(l.List, l.Contact, where); err != nil {
+			rf = fieldsOf(l.Contact)
+			if err := b.putContact(l.List, &rf, where); err != nil {
 				return err
 			}
 		default:
 			return fmt.Errorf("%s: not a journal line", where())
 		}
 	}
+}
+
+// contactLine splits a line as appendJournalRecord writes it,
+// {"list":ID,"contact":RECORD}, into the list id and the record.
+func contactLine(line []byte) (int64, []byte, bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"list":`))
+	if !ok {
+		return 0, nil, false
+	}
+	digits, rec, ok := bytes.Cut(rest, []byte(`,"contact":`))
+	if !ok {
+		return 0, nil, false
+	}
+	listID, err := strconv.ParseInt(string(digits), 10, 64)
+	rec = bytes.TrimRight(rec, "\n")
+	if err != nil || len(rec) == 0 || rec[len(rec)-1] != '}' {
+		return 0, nil, false
+	}
+	return listID, rec[:len(rec)-1], true
 }
 
 // applyJournalParts takes a record's small parts.

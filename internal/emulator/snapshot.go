@@ -409,12 +409,16 @@ func readContacts(dec *json.Decoder, b *storeBuilder) error {
 		if null {
 			continue
 		}
+		var raw json.RawMessage
+		var f recordFields
 		for i := 0; dec.More(); i++ {
-			var rec contactRecord
-			if err := dec.Decode(&rec); err != nil {
+			if err := dec.Decode(&raw); err != nil {
 				return err
 			}
-			if err := b.appendContact(key, i, &rec); err != nil {
+			if err := readRecord(raw, &f); err != nil {
+				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
+			}
+			if err := b.appendContact(key, i, &f); err != nil {
 				return err
 			}
 		}

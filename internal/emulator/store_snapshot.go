@@ -176,6 +176,9 @@ type storeBuilder struct {
 	hasSmall bool // the part's nextId, collections or messages were read
 	contacts map[int64]*listContacts
 	keys     map[int64]string // list id -> the key it was read under, for messages
+
+	stamps    [4]stampCache
+	nextStamp int
 }
 
 func newStoreBuilder() *storeBuilder {
@@ -198,47 +201,76 @@ func (b *storeBuilder) list(key string) (int64, *listContacts, error) {
 }
 
 // contactOf checks one record and makes it a stored contact.
-func contactOf(rec *contactRecord, where func() string) (*contact, error) {
-	if rec.OriginalID == "" {
-		return nil, fmt.Errorf("%s: originalId %q is empty or repeated", where(), rec.OriginalID)
+func (b *storeBuilder) contactOf(f *recordFields, where func() string) (*contact, error) {
+	if f.originalID == "" {
+		return nil, fmt.Errorf("%s: originalId %q is empty or repeated", where(), f.originalID)
 	}
-	if (!validStatus(rec.Status) && rec.Status != statusPending) || !validStatus(rec.MobileStatus) {
-		return nil, fmt.Errorf("%s: status %q / mobileStatus %q are not SUBSCRIBED or UNSUBSCRIBED", where(), rec.Status, rec.MobileStatus)
+	if (!validStatus(f.status) && f.status != statusPending) || !validStatus(f.mobileStatus) {
+		return nil, fmt.Errorf("%s: status %q / mobileStatus %q are not SUBSCRIBED or UNSUBSCRIBED", where(), f.status, f.mobileStatus)
 	}
-	created, ok1 := parseStamp(rec.DateCreated)
-	modified, ok2 := parseStamp(rec.DateModified)
+	created, ok1 := b.stamp(f.dateCreated)
+	modified, ok2 := b.stamp(f.dateModified)
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("%s: dateCreated %q / dateModified %q are not times in UTC such as 2026-01-02T15:04:05Z", where(), rec.DateCreated, rec.DateModified)
+		return nil, fmt.Errorf("%s: dateCreated %q / dateModified %q are not times in UTC such as 2026-01-02T15:04:05Z", where(), f.dateCreated, f.dateModified)
 	}
-	props := make(map[int64]string, len(rec.Properties))
-	for k, v := range rec.Properties {
-		pid, err := strconv.ParseInt(k, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s: property key %q is not an attribute id", where(), k)
-		}
-		props[pid] = v // values of deleted attributes stay hidden, as in the store
+	if f.hasBadKey {
+		return nil, fmt.Errorf("%s: property key %q is not an attribute id", where(), f.badPropKey)
 	}
+	// Values of deleted attributes stay, hidden, as in the store.
 	return &contact{
-		id: rec.ID, originalID: rec.OriginalID, props: packProps(props),
-		status: rec.Status, mobileStatus: rec.MobileStatus,
+		id: f.id, originalID: f.originalID, props: packPairs(f.props),
+		status: internStatus(f.status), mobileStatus: internStatus(f.mobileStatus),
 		created: created, modified: modified,
 	}, nil
 }
 
+// stamp is parseStamp with a memory of the last few answers: contacts
+// made together (an import) share their timestamps.
+func (b *storeBuilder) stamp(s string) (int64, bool) {
+	for _, c := range b.stamps {
+		if c.s == s && s != "" {
+			return c.sec, true
+		}
+	}
+	sec, ok := parseStamp(s)
+	if ok {
+		b.stamps[b.nextStamp] = stampCache{s, sec}
+		b.nextStamp = (b.nextStamp + 1) % len(b.stamps)
+	}
+	return sec, ok
+}
+
+// stampCache is one remembered timestamp.
+type stampCache struct {
+	s   string
+	sec int64
+}
+
+// internStatus returns the constant for a known status, so that a million
+// restored contacts do not each keep a copy of "SUBSCRIBED".
+func internStatus(s string) string {
+	for _, k := range []string{statusSubscribed, statusUnsubscribed, statusPending} {
+		if s == k {
+			return k
+		}
+	}
+	return s
+}
+
 // appendContact adds a snapshot's record i of list key: an originalId
 // appears once.
-func (b *storeBuilder) appendContact(key string, i int, rec *contactRecord) error {
+func (b *storeBuilder) appendContact(key string, i int, f *recordFields) error {
 	where := func() string { return fmt.Sprintf("contacts[%q][%d]", key, i) }
 	_, lc, err := b.list(key)
 	if err != nil {
 		return err
 	}
-	c, err := contactOf(rec, where)
+	c, err := b.contactOf(f, where)
 	if err != nil {
 		return err
 	}
 	if lc.byID[c.originalID] != nil {
-		return fmt.Errorf("%s: originalId %q is empty or repeated", where(), rec.OriginalID)
+		return fmt.Errorf("%s: originalId %q is empty or repeated", where(), f.originalID)
 	}
 	lc.order = append(lc.order, c.originalID)
 	lc.byID[c.originalID] = c
@@ -247,12 +279,12 @@ func (b *storeBuilder) appendContact(key string, i int, rec *contactRecord) erro
 
 // putContact stores a journal's record: it replaces the contact with its
 // originalId, keeping its place, or is added at the end.
-func (b *storeBuilder) putContact(listID int64, rec *contactRecord, where func() string) error {
+func (b *storeBuilder) putContact(listID int64, f *recordFields, where func() string) error {
 	_, lc, err := b.list(strconv.FormatInt(listID, 10))
 	if err != nil {
 		return err
 	}
-	c, err := contactOf(rec, where)
+	c, err := b.contactOf(f, where)
 	if err != nil {
 		return err
 	}
