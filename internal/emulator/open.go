@@ -56,7 +56,7 @@ func Open(opts Options) (*Server, error) {
 		s.log.Info("data directory holds a snapshot: fixtures not applied again", "dir", dataDir)
 	}
 	if dataDir != "" {
-		p := newPersister(s, dataDir, opts.SnapshotDelay, opts.journalAbove)
+		p := newPersister(s, dataDir, opts.SnapshotDelay, opts.journalAbove, opts.compactAbove)
 		if restored {
 			// The directory holds the account as restored: nothing to
 			// write until it changes.

@@ -106,6 +106,9 @@ type Options struct {
 	// (persist.go); 0 is the default, negative always journals. Tests
 	// set it to journal small accounts.
 	journalAbove int
+	// compactAbove is the least journal size, in bytes, that is compacted
+	// into a new snapshot; 0 is the default (16 MiB). Tests set it low.
+	compactAbove int64
 }
 
 // Defaults applied by New when the corresponding option is zero.

@@ -23,9 +23,9 @@ const DefaultSnapshotDelay = 200 * time.Millisecond
 // takes a few tens of milliseconds.
 const defaultJournalAbove = 20000
 
-// journalMinCompact is the least journal size that is compacted: below it
-// replaying the journal costs less than rewriting the snapshot.
-const journalMinCompact = 16 << 20
+// defaultCompactAbove is the least journal size that is compacted: below
+// it replaying the journal costs less than rewriting the snapshot.
+const defaultCompactAbove = 16 << 20
 
 // changed tells the persister, if any, that the account changed. It never
 // blocks: changes that come while a write is pending are written together.
@@ -48,6 +48,7 @@ type persister struct {
 	journal      string
 	delay        time.Duration
 	journalAbove int           // contacts; negative: always journal
+	compactAbove int64         // the least journal size compacted
 	kick         chan struct{} // one pending change signal at most
 	stop         chan struct{}
 	done         chan struct{}
@@ -61,15 +62,18 @@ type persister struct {
 	seq          int64
 }
 
-func newPersister(s *Server, dir string, delay time.Duration, journalAbove int) *persister {
+func newPersister(s *Server, dir string, delay time.Duration, journalAbove int, compactAbove int64) *persister {
 	if delay <= 0 {
 		delay = DefaultSnapshotDelay
 	}
 	if journalAbove == 0 {
 		journalAbove = defaultJournalAbove
 	}
+	if compactAbove <= 0 {
+		compactAbove = defaultCompactAbove
+	}
 	return &persister{s: s, path: filepath.Join(dir, StateFileName), journal: filepath.Join(dir, JournalFileName),
-		delay: delay, journalAbove: journalAbove,
+		delay: delay, journalAbove: journalAbove, compactAbove: compactAbove,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 }
 
@@ -143,7 +147,7 @@ func (p *persister) saveChanges() error {
 	if err := p.appendJournal(c); err != nil {
 		return err
 	}
-	if p.journalBytes > max(p.snapBytes, journalMinCompact) && !p.stopping() {
+	if p.journalBytes > max(p.snapBytes, p.compactAbove) && !p.stopping() {
 		if err := p.compact(true); err != nil && err != errAbandoned {
 			return err
 		}
