@@ -88,9 +88,10 @@ type Options struct {
 	// Applied by Open and Listen, not when DataDir already holds a snapshot.
 	Fixtures *Fixtures
 	// DataDir, when set, keeps the account across restarts: Open restores
-	// it from DataDir/state.json and the state is written back atomically
-	// after changes and on Close (persist.go; rms-emulator -data-dir). One
-	// emulator at a time may use a data directory.
+	// it from DataDir/state.json and DataDir/journal.jsonl, and what changed
+	// is saved after changes and on Close (snapshot.go, persist.go;
+	// rms-emulator -data-dir). One emulator at a time may use a data
+	// directory.
 	DataDir string
 	// Wire switches open dimensions of the answers to alternatives a
 	// service could have chosen (wire.go; rms-emulator -wire). The zero
