@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"log/slog"
 	"net/http"
 	"os"
@@ -265,12 +266,14 @@ func TestDataDirStopWithNothingPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, do(t, s, http.MethodPut, "/rest/1000/lists/"+list+"/contacts/c7", map[string]any{"properties": map[string]any{"firstname": "Grace"}}), http.StatusOK)
-	// Wait for the save: the journal holds the change.
+	// Wait for the save: the journal holds the change, and its record is
+	// complete.
 	journal := filepath.Join(dir, JournalFileName)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		b, _ := os.ReadFile(journal)
-		if strings.Contains(string(b), `"Grace"`) {
+		last := b[bytes.LastIndexByte(b[:max(len(b)-1, 0)], '\n')+1:]
+		if bytes.Contains(b, []byte(`"Grace"`)) && bytes.HasPrefix(last, []byte(`{"end":`)) && bytes.HasSuffix(last, []byte("}\n")) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -278,7 +281,16 @@ func TestDataDirStopWithNothingPending(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(20 * time.Millisecond) // the persister back to waiting
+	// A save that began before the change may be followed by one more:
+	// wait until the journal has not grown for a while.
+	for size := fileSize(t, journal); ; {
+		time.Sleep(300 * time.Millisecond)
+		now := fileSize(t, journal)
+		if now == size {
+			break
+		}
+		size = now
+	}
 	files := func() string {
 		var b strings.Builder
 		entries, _ := os.ReadDir(dir)
