@@ -211,7 +211,7 @@ func startEmuProcess(ctx context.Context, bin, dir, dataDir string) (*emuProcess
 		}
 		select {
 		case err := <-p.exited:
-			return nil, fmt.Errorf("rms-emulator exited before serving: %v", err)
+			return nil, fmt.Errorf("rms-emulator exited before serving: %w", exitErr(err))
 		case <-time.After(5 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
@@ -219,6 +219,14 @@ func startEmuProcess(ctx context.Context, bin, dir, dataDir string) (*emuProcess
 			return nil, errors.New("rms-emulator did not write its port file in 10 minutes")
 		}
 	}
+}
+
+// exitErr is a process's exit as an error, also when it exited with 0.
+func exitErr(err error) error {
+	if err == nil {
+		return errors.New("exit status 0")
+	}
+	return err
 }
 
 // waitServing waits for the first answered request.
@@ -229,7 +237,7 @@ func (p *emuProcess) waitServing(ctx context.Context) error {
 		}
 		select {
 		case err := <-p.exited:
-			return fmt.Errorf("rms-emulator exited: %v", err)
+			return fmt.Errorf("rms-emulator exited: %w", exitErr(err))
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
@@ -371,7 +379,10 @@ func procStatusBytes(pid int, field string) int64 {
 func dirSignature(dir string, withHidden bool) string {
 	var sb strings.Builder
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || (!withHidden && strings.HasPrefix(d.Name(), ".")) {
+		if err != nil {
+			return err // the signature so far tells a change as well
+		}
+		if d.IsDir() || (!withHidden && strings.HasPrefix(d.Name(), ".")) {
 			return nil
 		}
 		if info, err := d.Info(); err == nil {

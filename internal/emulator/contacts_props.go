@@ -47,13 +47,6 @@ func uvarintOf(s string) (uint64, int) {
 	return x, len(s)
 }
 
-// len is the number of attributes with a value.
-func (p propSet) len() int {
-	n := 0
-	p.each(func(int64, string) bool { n++; return true })
-	return n
-}
-
 // packProps builds a propSet from values by attribute id.
 func packProps(vals map[int64]string) propSet {
 	ids := make([]int64, 0, len(vals))

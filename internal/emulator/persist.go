@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -148,7 +149,7 @@ func (p *persister) saveChanges() error {
 		return err
 	}
 	if p.journalBytes > max(p.snapBytes, p.compactAbove) && !p.stopping() {
-		if err := p.compact(true); err != nil && err != errAbandoned {
+		if err := p.compact(true); err != nil && !errors.Is(err, errAbandoned) {
 			return err
 		}
 	}
@@ -224,7 +225,7 @@ func (p *persister) writeSnapshotFile(c *stateCapture, stop func() bool) (int64,
 	cw := &sizeWriter{w: tmp}
 	if err := p.s.writeSnapshot(cw, c, stop); err != nil {
 		_ = tmp.Close()
-		if err == errAbandoned {
+		if errors.Is(err, errAbandoned) {
 			return 0, err
 		}
 		return 0, fmt.Errorf("emulator: writing %s: %w", tmp.Name(), err)

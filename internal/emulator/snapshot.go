@@ -237,16 +237,6 @@ func appendIndented(b, raw []byte, prefix string) []byte {
 	return append(b, out.Bytes()...)
 }
 
-// restoreSnapshot replaces the state of a new Server with a snapshot's.
-func (s *Server) restoreSnapshot(r io.Reader) error {
-	b := newStoreBuilder()
-	raws := map[string]json.RawMessage{}
-	if err := s.readSnapshot(r, b, raws); err != nil {
-		return err
-	}
-	return s.finishRestore(b, raws)
-}
-
 // finishRestore installs what a restore read: the store, then the other
 // parts in order.
 func (s *Server) finishRestore(b *storeBuilder, raws map[string]json.RawMessage) error {
@@ -399,7 +389,7 @@ func readContacts(dec *json.Decoder, b *storeBuilder) error {
 		if err != nil {
 			return err
 		}
-		if _, _, err := b.list(key); err != nil {
+		if _, err := b.list(key); err != nil {
 			return err
 		}
 		null, err := openOrNull(dec, '[')

@@ -186,10 +186,10 @@ func newStoreBuilder() *storeBuilder {
 }
 
 // list returns the contacts read so far for key, creating them.
-func (b *storeBuilder) list(key string) (int64, *listContacts, error) {
+func (b *storeBuilder) list(key string) (*listContacts, error) {
 	listID, err := strconv.ParseInt(key, 10, 64)
 	if err != nil {
-		return 0, nil, fmt.Errorf("contacts[%q]: not a list id", key)
+		return nil, fmt.Errorf("contacts[%q]: not a list id", key)
 	}
 	lc := b.contacts[listID]
 	if lc == nil {
@@ -197,7 +197,7 @@ func (b *storeBuilder) list(key string) (int64, *listContacts, error) {
 		b.contacts[listID] = lc
 		b.keys[listID] = key
 	}
-	return listID, lc, nil
+	return lc, nil
 }
 
 // contactOf checks one record and makes it a stored contact.
@@ -261,7 +261,7 @@ func internStatus(s string) string {
 // appears once.
 func (b *storeBuilder) appendContact(key string, i int, f *recordFields) error {
 	where := func() string { return fmt.Sprintf("contacts[%q][%d]", key, i) }
-	_, lc, err := b.list(key)
+	lc, err := b.list(key)
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func (b *storeBuilder) appendContact(key string, i int, f *recordFields) error {
 // putContact stores a journal's record: it replaces the contact with its
 // originalId, keeping its place, or is added at the end.
 func (b *storeBuilder) putContact(listID int64, f *recordFields, where func() string) error {
-	_, lc, err := b.list(strconv.FormatInt(listID, 10))
+	lc, err := b.list(strconv.FormatInt(listID, 10))
 	if err != nil {
 		return err
 	}
