@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 )
 
 // Open returns a Server for opts, with defaults filled, and with
@@ -137,9 +136,6 @@ func (s *Server) restoreDataDir(dir string) (dataDirState, error) {
 		s.loaded += " and " + jpath
 	}
 	s.log.Info("restored the account", "file", path, "journal bytes", end)
-	// The restore's garbage (a decoded record per contact) is returned to
-	// the system now, not when the heap next doubles.
-	debug.FreeOSMemory()
 	return ds, nil
 }
 
