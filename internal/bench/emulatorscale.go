@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,7 +133,7 @@ func (b *Bench) emulatorScale(ctx context.Context, bin string, n int) (EmulatorS
 	time.Sleep(emuScaleIdle)
 	before := dirSignature(dataDir, false)
 	body := map[string]any{"properties": map[string]any{"firstname": "Grace"}}
-	if err := q.do(ctx, http.MethodPut, "/lists/"+listID+"/contacts/"+url0(scaleEmail(n/2)), body, nil); err != nil {
+	if err := q.do(ctx, http.MethodPut, "/lists/"+listID+"/contacts/"+url.PathEscape(scaleEmail(n/2)), body, nil); err != nil {
 		return run, fmt.Errorf("changing one contact: %w", err)
 	}
 	changed := time.Now()
@@ -153,8 +154,6 @@ func (b *Bench) emulatorScale(ctx context.Context, bin string, n int) (EmulatorS
 
 // scaleEmail is the identity (e-mail) of row i of writeScaleCSV's file.
 func scaleEmail(i int) string { return "c" + strconv.Itoa(i) + "@example.com" }
-
-func url0(s string) string { return strings.ReplaceAll(s, "@", "%40") }
 
 // writeScaleCSV writes n rows of the 4 standard attributes, the e-mail
 // being the identity column.

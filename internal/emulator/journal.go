@@ -131,8 +131,9 @@ func journalEnd(path string) (end, seq int64, tail bool, err error) {
 }
 
 // replayJournal applies the journal's complete records (the first end
-// bytes of the file) to b and raws, in order.
-func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json.RawMessage) error {
+// bytes of the file) to b and raws, in order; known names the parts this
+// emulator restores.
+func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json.RawMessage, known map[string]bool) error {
 	if end == 0 {
 		return nil
 	}
@@ -169,7 +170,7 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 		}
 		switch {
 		case l.Parts != nil:
-			if err := applyJournalParts(b, raws, l.Parts); err != nil {
+			if err := applyJournalParts(b, raws, l.Parts, known); err != nil {
 				return fmt.Errorf("%s: %w", where(), err)
 			}
 			inRecord = true
@@ -210,8 +211,12 @@ func contactLine(line []byte) (int64, []byte, bool) {
 }
 
 // applyJournalParts takes a record's small parts.
-func applyJournalParts(b *storeBuilder, raws map[string]json.RawMessage, parts map[string]json.RawMessage) error {
+func applyJournalParts(b *storeBuilder, raws, parts map[string]json.RawMessage, known map[string]bool) error {
 	for name, raw := range parts {
+		if !known[name] {
+			// Restoring the rest would lose this part at the next save.
+			return fmt.Errorf("a part %q this rms-emulator does not know; it was written by a newer version", name)
+		}
 		if name != storePart {
 			raws[name] = raw
 			continue

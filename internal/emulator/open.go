@@ -124,7 +124,7 @@ func (s *Server) restoreDataDir(dir string) (dataDirState, error) {
 			return ds, fmt.Errorf("emulator: cutting the incomplete record off the journal: %w", err)
 		}
 	}
-	if err := replayJournal(jpath, end, b, raws); err != nil {
+	if err := replayJournal(jpath, end, b, raws, s.knownParts()); err != nil {
 		return ds, fmt.Errorf("emulator: restoring %s: %w (move it and %s away to start with an empty account)", jpath, err, path)
 	}
 	if err := s.finishRestore(b, raws); err != nil {

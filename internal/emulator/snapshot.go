@@ -320,10 +320,7 @@ func (s *Server) readParts(dec *json.Decoder, b *storeBuilder, raws map[string]j
 	if null, err := openOrNull(dec, '{'); err != nil || null {
 		return err
 	}
-	known := map[string]bool{storePart: true}
-	for _, p := range s.snapshotParts() {
-		known[p.name] = true
-	}
+	known := s.knownParts()
 	for dec.More() {
 		name, err := objectKey(dec)
 		if err != nil {
@@ -346,6 +343,15 @@ func (s *Server) readParts(dec *json.Decoder, b *storeBuilder, raws map[string]j
 		raws[name] = raw
 	}
 	return expectDelim(dec, '}')
+}
+
+// knownParts names the parts this emulator restores.
+func (s *Server) knownParts() map[string]bool {
+	known := map[string]bool{storePart: true}
+	for _, p := range s.snapshotParts() {
+		known[p.name] = true
+	}
+	return known
 }
 
 // readStorePart reads the store part into b, the contacts one at a time.
