@@ -156,7 +156,7 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 		where := func() string { return "journal line " + strconv.Itoa(n) }
 		if listID, rec, ok := contactLine(raw); ok && inRecord {
 			// The common line, read without reflection.
-			if err := readRecord(rec, &rf); err != nil {
+			if err := readRecord(rec, &rf, &b.recent); err != nil {
 				return fmt.Errorf("%s: %w", where(), err)
 			}
 			if err := b.putContact(listID, &rf, where); err != nil {

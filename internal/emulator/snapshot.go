@@ -411,7 +411,7 @@ func readContacts(dec *json.Decoder, b *storeBuilder) error {
 			if err := dec.Decode(&raw); err != nil {
 				return err
 			}
-			if err := readRecord(raw, &f); err != nil {
+			if err := readRecord(raw, &f, &b.recent); err != nil {
 				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
 			}
 			if err := b.appendContact(key, i, &f); err != nil {

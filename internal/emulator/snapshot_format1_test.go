@@ -67,11 +67,11 @@ func TestReadRecordMatchesEncodingJSON(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var fast recordFields
-			if got := parseContactRecord([]byte(tt.raw), &fast); got != tt.fast {
+			if got := parseContactRecord([]byte(tt.raw), &fast, &recentStrings{}); got != tt.fast {
 				t.Errorf("read fast = %v, want %v", got, tt.fast)
 			}
 			var f recordFields
-			if err := readRecord([]byte(tt.raw), &f); err != nil {
+			if err := readRecord([]byte(tt.raw), &f, &recentStrings{}); err != nil {
 				t.Fatal(err)
 			}
 			var rec contactRecord

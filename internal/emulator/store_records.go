@@ -1,9 +1,11 @@
 package emulator
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Reading a contactRecord fast: a restore reads a million of them, and
@@ -11,12 +13,35 @@ import (
 // of the restore together. parseContactRecord reads the form
 // appendContactRecord writes, in any key order; anything else (an unknown
 // key, a value of another type, a repeated key) is left to encoding/json,
-// whose errors name the problem.
+// whose errors name the problem. It allocates only what the contact keeps:
+// values repeated from record to record (states, timestamps) come from a
+// few remembered strings, and property values are packed straight from
+// the record's bytes.
 
-// propPair is one property value read from a record.
+// propPair is one property value read from a record; v is only valid
+// until the next record is read (packPairs copies it).
 type propPair struct {
 	id int64
-	v  string
+	v  []byte
+}
+
+// recentStrings remembers the last few strings made from bytes, so that a
+// value every record repeats is made once.
+type recentStrings struct {
+	s    [8]string
+	next int
+}
+
+func (r *recentStrings) get(b []byte) string {
+	for _, s := range r.s {
+		if s == string(b) { // compared without a copy
+			return s
+		}
+	}
+	s := string(b)
+	r.s[r.next] = s
+	r.next = (r.next + 1) % len(r.s)
+	return s
 }
 
 // recordFields is a contactRecord as read, before it is checked.
@@ -39,15 +64,15 @@ func fieldsOf(rec *contactRecord) recordFields {
 			f.badPropKey, f.hasBadKey = k, true
 			continue
 		}
-		f.props = append(f.props, propPair{pid, v})
+		f.props = append(f.props, propPair{pid, []byte(v)})
 	}
 	return f
 }
 
 // readRecord reads one record: fast when it can, else through
 // encoding/json.
-func readRecord(raw []byte, f *recordFields) error {
-	if parseContactRecord(raw, f) {
+func readRecord(raw []byte, f *recordFields, recent *recentStrings) error {
+	if parseContactRecord(raw, f, recent) {
 		return nil
 	}
 	var rec contactRecord
@@ -60,9 +85,10 @@ func readRecord(raw []byte, f *recordFields) error {
 
 // recordParser reads one JSON value at a time from b.
 type recordParser struct {
-	b  []byte
-	i  int
-	ok bool
+	b      []byte
+	i      int
+	ok     bool
+	recent *recentStrings
 }
 
 func (p *recordParser) ws() {
@@ -86,32 +112,39 @@ func (p *recordParser) byte(c byte) bool {
 	return false
 }
 
-// str reads a string without escapes; anything else fails the parse.
-func (p *recordParser) str() string {
+// bytes reads a string without escapes, as the bytes of b; anything else
+// fails the parse.
+func (p *recordParser) bytes() []byte {
 	p.ws()
 	if p.i >= len(p.b) || p.b[p.i] != '"' {
 		p.ok = false
-		return ""
+		return nil
 	}
 	start := p.i + 1
 	for j := start; j < len(p.b); j++ {
 		switch c := p.b[j]; {
 		case c == '"':
 			p.i = j + 1
-			return string(p.b[start:j])
+			return p.b[start:j]
 		case c == '\\' || c < 0x20:
 			p.ok = false
-			return ""
+			return nil
 		}
 	}
 	p.ok = false
-	return ""
+	return nil
 }
 
+// str is bytes as a new string.
+func (p *recordParser) str() string { return string(p.bytes()) }
+
+// repeated is bytes as a string remembered from a recent record.
+func (p *recordParser) repeated() string { return p.recent.get(p.bytes()) }
+
 // parseContactRecord reads raw into f when it is a plain record.
-func parseContactRecord(raw []byte, f *recordFields) bool {
+func parseContactRecord(raw []byte, f *recordFields, recent *recentStrings) bool {
 	*f = recordFields{props: f.props[:0]}
-	p := &recordParser{b: raw, ok: true}
+	p := &recordParser{b: raw, ok: true, recent: recent}
 	if !p.byte('{') {
 		return false
 	}
@@ -120,12 +153,12 @@ func parseContactRecord(raw []byte, f *recordFields) bool {
 		if seen > 0 && !p.byte(',') {
 			return false
 		}
-		key := p.str()
+		key := p.bytes()
 		if !p.byte(':') {
 			return false
 		}
 		bit := 0
-		switch key {
+		switch string(key) { // compared without a copy
 		case "id":
 			bit = 1
 			p.ws()
@@ -141,13 +174,13 @@ func parseContactRecord(raw []byte, f *recordFields) bool {
 		case "originalId":
 			bit, f.originalID = 2, p.str()
 		case "status":
-			bit, f.status = 4, p.str()
+			bit, f.status = 4, p.repeated()
 		case "mobileStatus":
-			bit, f.mobileStatus = 8, p.str()
+			bit, f.mobileStatus = 8, p.repeated()
 		case "dateCreated":
-			bit, f.dateCreated = 16, p.str()
+			bit, f.dateCreated = 16, p.repeated()
 		case "dateModified":
-			bit, f.dateModified = 32, p.str()
+			bit, f.dateModified = 32, p.repeated()
 		case "properties":
 			bit = 64
 			if !p.props(f) {
@@ -174,12 +207,12 @@ func (p *recordParser) props(f *recordFields) bool {
 		if !first && !p.byte(',') {
 			return false
 		}
-		key := p.str()
+		key := p.bytes()
 		if !p.byte(':') {
 			return false
 		}
-		v := p.str()
-		pid, err := strconv.ParseInt(key, 10, 64)
+		v := p.bytes()
+		pid, err := strconv.ParseInt(string(key), 10, 64)
 		if err != nil || !p.ok {
 			return false
 		}
@@ -204,21 +237,26 @@ func packPairs(pairs []propPair) propSet {
 	})
 	n := 0
 	for _, q := range pairs {
-		n += 2*10 + len(q.v)
+		n += uvarintLen(uint64(q.id)) + uvarintLen(uint64(len(q.v))) + len(q.v)
 	}
-	b := make([]byte, 0, n)
+	// One allocation of the exact size: a Builder's String does not copy.
+	var b strings.Builder
+	b.Grow(n)
+	var tmp [binary.MaxVarintLen64]byte
 	for _, q := range pairs {
-		b = appendUvarint(b, uint64(q.id))
-		b = appendUvarint(b, uint64(len(q.v)))
-		b = append(b, q.v...)
+		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(q.id))])
+		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(q.v)))])
+		b.Write(q.v)
 	}
-	return propSet(b)
+	return propSet(b.String())
 }
 
-func appendUvarint(b []byte, x uint64) []byte {
+// uvarintLen is the length of x as a uvarint.
+func uvarintLen(x uint64) int {
+	n := 1
 	for x >= 0x80 {
-		b = append(b, byte(x)|0x80)
 		x >>= 7
+		n++
 	}
-	return append(b, byte(x))
+	return n
 }

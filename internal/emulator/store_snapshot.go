@@ -179,6 +179,7 @@ type storeBuilder struct {
 
 	stamps    [4]stampCache
 	nextStamp int
+	recent    recentStrings // of the records read (store_records.go)
 }
 
 func newStoreBuilder() *storeBuilder {
