@@ -145,8 +145,19 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 	r := bufio.NewReaderSize(io.LimitReader(f, end), 1<<20)
 	inRecord := false
 	var rf recordFields
+	var long []byte
 	for n := 1; ; n++ {
-		raw, err := r.ReadBytes('\n')
+		// Lines are read in the reader's buffer, without a copy, unless
+		// longer than it (a record's first line, with the small parts).
+		raw, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], raw...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				raw, err = r.ReadSlice('\n')
+				long = append(long, raw...)
+			}
+			raw = long
+		}
 		if err == io.EOF && len(raw) == 0 {
 			return nil
 		}

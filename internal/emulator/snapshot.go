@@ -261,16 +261,15 @@ func (s *Server) finishRestore(b *storeBuilder, raws map[string]json.RawMessage)
 // checked, the store part goes into b contact by contact, and the other
 // (small) parts are kept in raws.
 func (s *Server) readSnapshot(r io.Reader, b *storeBuilder, raws map[string]json.RawMessage) error {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
-	dec.UseNumber() // entity values stay json.Number, as request bodies do
+	dec := newDecoderRef(bufio.NewReaderSize(r, 1<<20))
 	notSnapshot := func(err error) error { return fmt.Errorf("not a snapshot of rms-emulator: %w", err) }
-	if err := expectDelim(dec, '{'); err != nil {
+	if err := expectDelim(dec.Decoder, '{'); err != nil {
 		return notSnapshot(err)
 	}
 	var doc snapshotDoc
 	seen := map[string]bool{}
 	for dec.More() {
-		key, err := objectKey(dec)
+		key, err := objectKey(dec.Decoder)
 		if err != nil {
 			return notSnapshot(err)
 		}
@@ -296,7 +295,7 @@ func (s *Server) readSnapshot(r io.Reader, b *storeBuilder, raws map[string]json
 			return notSnapshot(err)
 		}
 	}
-	if err := expectDelim(dec, '}'); err != nil {
+	if err := expectDelim(dec.Decoder, '}'); err != nil {
 		return notSnapshot(err)
 	}
 	if err := checkFormat(doc.Format); err != nil {
@@ -316,13 +315,13 @@ func checkFormat(format int) error {
 }
 
 // readParts reads the "parts" object.
-func (s *Server) readParts(dec *json.Decoder, b *storeBuilder, raws map[string]json.RawMessage) error {
-	if null, err := openOrNull(dec, '{'); err != nil || null {
+func (s *Server) readParts(dec *decoderRef, b *storeBuilder, raws map[string]json.RawMessage) error {
+	if null, err := openOrNull(dec.Decoder, '{'); err != nil || null {
 		return err
 	}
 	known := s.knownParts()
 	for dec.More() {
-		name, err := objectKey(dec)
+		name, err := objectKey(dec.Decoder)
 		if err != nil {
 			return err
 		}
@@ -342,7 +341,7 @@ func (s *Server) readParts(dec *json.Decoder, b *storeBuilder, raws map[string]j
 		}
 		raws[name] = raw
 	}
-	return expectDelim(dec, '}')
+	return expectDelim(dec.Decoder, '}')
 }
 
 // knownParts names the parts this emulator restores.
@@ -355,13 +354,13 @@ func (s *Server) knownParts() map[string]bool {
 }
 
 // readStorePart reads the store part into b, the contacts one at a time.
-func readStorePart(dec *json.Decoder, b *storeBuilder) error {
-	if null, err := openOrNull(dec, '{'); err != nil || null {
+func readStorePart(dec *decoderRef, b *storeBuilder) error {
+	if null, err := openOrNull(dec.Decoder, '{'); err != nil || null {
 		return err
 	}
 	b.hasSmall = true
 	for dec.More() {
-		key, err := objectKey(dec)
+		key, err := objectKey(dec.Decoder)
 		if err != nil {
 			return err
 		}
@@ -373,7 +372,7 @@ func readStorePart(dec *json.Decoder, b *storeBuilder) error {
 		case "messages":
 			err = dec.Decode(&b.snap.Messages)
 		case "contacts":
-			err = readContacts(dec, b)
+			err = readContactsFast(dec, b)
 		default:
 			var skip json.RawMessage
 			err = dec.Decode(&skip)
@@ -382,47 +381,7 @@ func readStorePart(dec *json.Decoder, b *storeBuilder) error {
 			return err
 		}
 	}
-	return expectDelim(dec, '}')
-}
-
-// readContacts reads the store part's contacts: lists of records.
-func readContacts(dec *json.Decoder, b *storeBuilder) error {
-	if null, err := openOrNull(dec, '{'); err != nil || null {
-		return err
-	}
-	for dec.More() {
-		key, err := objectKey(dec)
-		if err != nil {
-			return err
-		}
-		if _, err := b.list(key); err != nil {
-			return err
-		}
-		null, err := openOrNull(dec, '[')
-		if err != nil {
-			return err
-		}
-		if null {
-			continue
-		}
-		var raw json.RawMessage
-		var f recordFields
-		for i := 0; dec.More(); i++ {
-			if err := dec.Decode(&raw); err != nil {
-				return err
-			}
-			if err := readRecord(raw, &f, &b.recent); err != nil {
-				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
-			}
-			if err := b.appendContact(key, i, &f); err != nil {
-				return err
-			}
-		}
-		if err := expectDelim(dec, ']'); err != nil {
-			return err
-		}
-	}
-	return expectDelim(dec, '}')
+	return expectDelim(dec.Decoder, '}')
 }
 
 // objectKey reads the next key of an object.

@@ -270,11 +270,13 @@ func (b *storeBuilder) appendContact(key string, i int, f *recordFields) error {
 	if err != nil {
 		return err
 	}
-	if lc.byID[c.originalID] != nil {
+	// One hash of the originalId, not two: a repeat leaves the map's size.
+	n := len(lc.byID)
+	lc.byID[c.originalID] = c
+	if len(lc.byID) == n {
 		return fmt.Errorf("%s: originalId %q is empty or repeated", where(), f.originalID)
 	}
 	lc.order = append(lc.order, c.originalID)
-	lc.byID[c.originalID] = c
 	return nil
 }
 
