@@ -45,9 +45,9 @@ import (
 // stop: it is abandoned, and the journal, complete, stays.
 //
 // Both are streamed: the snapshot is written record by record to its file
-// and read token by token (encoding/json's Decoder), contacts one at a time
-// into the store; the journal is read line by line. Neither is ever held in
-// memory whole. A crash mid-save leaves a restorable directory: the
+// and read token by token (encoding/json's Decoder), its contacts one
+// record at a time into the store (snapshot_contacts.go, store_records.go);
+// the journal is read line by line. Neither is ever held in memory whole. A crash mid-save leaves a restorable directory: the
 // snapshot is replaced by renaming a synced temporary file over it, and a
 // journal record ends with an "end" line, so a record cut short by a crash
 // (the last one) is ignored with a log line when the directory is restored,
