@@ -61,7 +61,7 @@ func contactChangeKinds(before, after *contact) (kinds, channels []string) {
 	case after == nil:
 		return []string{"contact.deleted"}, []string{""}
 	}
-	if !maps.Equal(before.props, after.props) {
+	if before.props != after.props {
 		kinds, channels = append(kinds, "contact.updated"), append(channels, "")
 	}
 	for _, ch := range []struct{ name, from, to string }{

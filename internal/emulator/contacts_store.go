@@ -22,16 +22,20 @@ func validStatus(s string) bool { return s == statusSubscribed || s == statusUns
 
 // contact is one stored recipient. Stored contacts are never modified in
 // place: a change stores a new value, so views can be built under the read
-// lock without copying more than the page asked for.
+// lock without copying more than the page asked for. The fields are compact
+// (contacts_props.go): a list may hold a million of them.
 type contact struct {
 	id           int64
 	originalID   string
-	props        map[int64]string // by attribute id
-	status       string           // e-mail subscription
+	props        propSet // by attribute id
+	status       string  // e-mail subscription
 	mobileStatus string
-	dateCreated  string
-	dateModified string
+	created      int64 // unix seconds
+	modified     int64
 }
+
+func (c *contact) dateCreated() string  { return formatStamp(c.created) }
+func (c *contact) dateModified() string { return formatStamp(c.modified) }
 
 // listContacts holds one list's contacts: order is the originalIds in order
 // of creation (the stable paging order), byID the contacts themselves.
@@ -72,16 +76,17 @@ type contactInput struct {
 // view renders c with the attribute names of names; values of attributes
 // deleted since are left out.
 func (c *contact) view(names map[int64]string) contactView {
-	props := make(map[string]string, len(c.props))
-	for id, v := range c.props {
+	props := make(map[string]string, 4)
+	c.props.each(func(id int64, v string) bool {
 		if name, ok := names[id]; ok {
 			props[name] = v
 		}
-	}
+		return true
+	})
 	return contactView{
 		ID: c.id, OriginalID: c.originalID, Properties: props,
 		Status: c.status, MobileStatus: c.mobileStatus,
-		DateCreated: c.dateCreated, DateModified: c.dateModified,
+		DateCreated: c.dateCreated(), DateModified: c.dateModified(),
 	}
 }
 
@@ -138,15 +143,11 @@ func checkInputStatus(in contactInput) *apiError {
 // has resolved props.
 func (st *store) newContactLocked(in contactInput, props map[int64]*string, now string) *contact {
 	st.nextID++
+	stamp := stampOf(now)
 	c := &contact{
-		id: st.nextID, originalID: in.originalID, props: map[int64]string{},
+		id: st.nextID, originalID: in.originalID, props: propSet("").with(props),
 		status: statusSubscribed, mobileStatus: statusSubscribed,
-		dateCreated: now, dateModified: now,
-	}
-	for id, v := range props {
-		if v != nil {
-			c.props[id] = *v
-		}
+		created: stamp, modified: stamp,
 	}
 	for _, st := range []string{in.initialStatus, in.status} {
 		if st != "" {
@@ -200,9 +201,11 @@ func (st *store) upsertContact(listID int64, in contactInput, now string, merge 
 		c := old.withProps(props, now)
 		c.applyStatus(in.status, in.mobileStatus, now)
 		lc.byID[in.originalID] = c
+		st.markChangedLocked(listID, in.originalID)
 		return c.view(names), false, nil
 	}
 	c := st.newContactLocked(in, props, now)
+	st.markAddedLocked(listID)
 	lc.order = append(lc.order, in.originalID)
 	lc.byID[in.originalID] = c
 	return c.view(names), true, nil
@@ -211,18 +214,8 @@ func (st *store) upsertContact(listID int64, in contactInput, now string, merge 
 // withProps returns a copy of c with props merged in (nil removes a value).
 func (c *contact) withProps(props map[int64]*string, now string) *contact {
 	n := *c
-	n.props = maps.Clone(c.props)
-	if n.props == nil {
-		n.props = map[int64]string{}
-	}
-	for id, v := range props {
-		if v == nil {
-			delete(n.props, id)
-		} else {
-			n.props[id] = *v
-		}
-	}
-	n.dateModified = now
+	n.props = c.props.with(props)
+	n.modified = stampOf(now)
 	return &n
 }
 
@@ -234,7 +227,7 @@ func (c *contact) applyStatus(status, mobileStatus, now string) {
 	if mobileStatus != "" {
 		c.mobileStatus = mobileStatus
 	}
-	c.dateModified = now
+	c.modified = stampOf(now)
 }
 
 // getContact returns one contact; 404 when the list or contact is unknown.
@@ -274,6 +267,7 @@ func (st *store) updateContactProperties(listID int64, originalID string, props 
 	}
 	c := old.withProps(resolved, now)
 	lc.byID[originalID] = c
+	st.markChangedLocked(listID, originalID)
 	return c.view(st.propertyNamesLocked()), nil
 }
 
@@ -298,6 +292,7 @@ func (st *store) setContactStatus(listID int64, originalID, status, mobileStatus
 	c := *old
 	c.applyStatus(status, mobileStatus, now)
 	lc.byID[originalID] = &c
+	st.markChangedLocked(listID, originalID)
 	return c.view(st.propertyNamesLocked()), nil
 }
 
@@ -335,7 +330,7 @@ func (st *store) replaceContacts(listID int64, ins []contactInput, now string) *
 		}
 		var c *contact
 		if prev, kept := old.byID[in.originalID]; kept {
-			c = &contact{id: prev.id, originalID: prev.originalID, status: prev.status, mobileStatus: prev.mobileStatus, dateCreated: prev.dateCreated}
+			c = &contact{id: prev.id, originalID: prev.originalID, status: prev.status, mobileStatus: prev.mobileStatus, created: prev.created}
 			c = c.withProps(props, now)
 			c.applyStatus(in.status, in.mobileStatus, now)
 		} else {
@@ -345,6 +340,7 @@ func (st *store) replaceContacts(listID int64, ins []contactInput, now string) *
 		next.byID[in.originalID] = c
 	}
 	st.contacts[listID] = next
+	st.markAllLocked(listID)
 	return nil
 }
 

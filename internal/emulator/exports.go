@@ -123,11 +123,11 @@ func optOuts(s *Server, from, to time.Time) statisticsTable {
 	for _, e := range s.allEntities(listsKey) {
 		id, _ := e["id"].(int64)
 		for _, c := range s.store.unsubscribedContacts(id) {
-			at, err := time.Parse(time.RFC3339, c.dateModified)
+			at, err := time.Parse(time.RFC3339, c.dateModified())
 			if err != nil || at.Before(from.Truncate(time.Second)) || at.After(to) {
 				continue
 			}
-			t.rows = append(t.rows, []string{c.dateModified, "", strconv.FormatInt(id, 10), c.originalID})
+			t.rows = append(t.rows, []string{c.dateModified(), "", strconv.FormatInt(id, 10), c.originalID})
 		}
 	}
 	return t

@@ -379,6 +379,7 @@ func (l *fixtureLoader) list(where string, fl FixtureList) {
 	l.counts.Lists++
 	lc := &listContacts{byID: map[string]*contact{}}
 	l.st.contacts[id] = lc
+	l.st.markAllLocked(id)
 	for i, c := range fl.Contacts {
 		cw := fmt.Sprintf("%s.contacts[%d]", where, i)
 		in := c.input()
@@ -399,13 +400,11 @@ func (l *fixtureLoader) list(where string, fl FixtureList) {
 			l.fail(cw, err)
 			continue
 		}
+		stamp := stampOf(l.now)
 		nc := &contact{
-			id: l.nextFreeID(), originalID: in.originalID, props: map[int64]string{},
+			id: l.nextFreeID(), originalID: in.originalID, props: propSet("").with(props),
 			status: statusSubscribed, mobileStatus: statusSubscribed,
-			dateCreated: l.now, dateModified: l.now,
-		}
-		for pid, v := range props {
-			nc.props[pid] = *v
+			created: stamp, modified: stamp,
 		}
 		nc.applyStatus(in.status, in.mobileStatus, l.now)
 		lc.order = append(lc.order, in.originalID)

@@ -88,9 +88,10 @@ type Options struct {
 	// Applied by Open and Listen, not when DataDir already holds a snapshot.
 	Fixtures *Fixtures
 	// DataDir, when set, keeps the account across restarts: Open restores
-	// it from DataDir/state.json and the state is written back atomically
-	// after changes and on Close (persist.go; rms-emulator -data-dir). One
-	// emulator at a time may use a data directory.
+	// it from DataDir/state.json and DataDir/journal.jsonl, and what changed
+	// is saved after changes and on Close (snapshot.go, persist.go;
+	// rms-emulator -data-dir). One emulator at a time may use a data
+	// directory.
 	DataDir string
 	// Wire switches open dimensions of the answers to alternatives a
 	// service could have chosen (wire.go; rms-emulator -wire). The zero
@@ -100,6 +101,15 @@ type Options struct {
 	// SnapshotDelay is how long after a change the data directory is
 	// written, so that a burst of changes is written once; default 200ms.
 	SnapshotDelay time.Duration
+
+	// journalAbove is the number of contacts above which the data
+	// directory journals changes instead of rewriting its snapshot
+	// (persist.go); 0 is the default, negative always journals. Tests
+	// set it to journal small accounts.
+	journalAbove int
+	// compactAbove is the least journal size, in bytes, that is compacted
+	// into a new snapshot; 0 is the default (16 MiB). Tests set it low.
+	compactAbove int64
 }
 
 // Defaults applied by New when the corresponding option is zero.

@@ -45,10 +45,13 @@ type store struct {
 	// messages are the transactional messages sent through triggers, in
 	// order (triggers.go).
 	messages []SentMessage
+	// dirty is what changed in each list's contacts since the data
+	// directory last saved them (persist.go journals only that).
+	dirty map[int64]*listDirty
 }
 
 func newStore() *store {
-	return &store{colls: make(map[string]*collection), contacts: make(map[int64]*listContacts)}
+	return &store{colls: make(map[string]*collection), contacts: make(map[int64]*listContacts), dirty: map[int64]*listDirty{}}
 }
 
 // existsLocked reports whether parent names a stored entity; a zero ref (no
@@ -206,6 +209,7 @@ func (st *store) delete(key string, id int64) bool {
 	c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
 	if key == listsKey {
 		delete(st.contacts, id)
+		delete(st.dirty, id) // the list's absence is saved with the collections
 	}
 	prefix := key + "/" + strconv.FormatInt(id, 10) + "/"
 	for k := range st.colls {

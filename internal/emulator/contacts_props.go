@@ -1,0 +1,119 @@
+package emulator
+
+import (
+	"encoding/binary"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Compact forms of a stored contact's fields, so that a list of a million
+// contacts fits in a few hundred megabytes: a contact's properties are one
+// packed string, its timestamps unix seconds.
+
+// propSet is a contact's property values keyed by attribute id, packed into
+// one string: for each attribute, in increasing id order, the id and the
+// value's length as uvarints, then the value. One allocation per contact
+// instead of a map; the canonical order makes two equal sets equal strings.
+type propSet string
+
+// each calls fn with every attribute id and value in id order, until fn
+// returns false.
+func (p propSet) each(fn func(id int64, v string) bool) {
+	s := string(p)
+	for len(s) > 0 {
+		id, n := uvarintOf(s)
+		s = s[n:]
+		l, m := uvarintOf(s)
+		s = s[m:]
+		if !fn(int64(id), s[:l]) {
+			return
+		}
+		s = s[l:]
+	}
+}
+
+// uvarintOf decodes the uvarint at the start of s and its length; s was
+// written by packProps, so it is well formed.
+func uvarintOf(s string) (uint64, int) {
+	var x uint64
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		x |= uint64(b&0x7f) << (7 * i)
+		if b < 0x80 {
+			return x, i + 1
+		}
+	}
+	return x, len(s)
+}
+
+// packProps builds a propSet from values by attribute id.
+func packProps(vals map[int64]string) propSet {
+	ids := make([]int64, 0, len(vals))
+	size := 0
+	for id, v := range vals {
+		ids = append(ids, id)
+		size += 2*binary.MaxVarintLen64 + len(v)
+	}
+	slices.Sort(ids)
+	var b strings.Builder
+	b.Grow(size)
+	var tmp [binary.MaxVarintLen64]byte
+	for _, id := range ids {
+		v := vals[id]
+		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(id))])
+		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(v)))])
+		b.WriteString(v)
+	}
+	// A Builder may hold spare capacity; a copy of the exact size does not.
+	return propSet(strings.Clone(b.String()))
+}
+
+// toMap unpacks p.
+func (p propSet) toMap() map[int64]string {
+	m := make(map[int64]string, 4)
+	p.each(func(id int64, v string) bool { m[id] = v; return true })
+	return m
+}
+
+// with returns p with changes merged in: a nil value removes the
+// attribute's value.
+func (p propSet) with(changes map[int64]*string) propSet {
+	if len(changes) == 0 {
+		return p
+	}
+	m := p.toMap()
+	for id, v := range changes {
+		if v == nil {
+			delete(m, id)
+		} else {
+			m[id] = *v
+		}
+	}
+	return packProps(m)
+}
+
+// stampOf reads a server timestamp (Server.now: RFC 3339, UTC, whole
+// seconds) as unix seconds.
+func stampOf(now string) int64 {
+	t, err := time.Parse(time.RFC3339, now)
+	if err != nil {
+		return 0 // never for Server.now; restore checks what it reads
+	}
+	return t.Unix()
+}
+
+// parseStamp reads a stored timestamp as unix seconds, when it is in the
+// one form the emulator writes, so that formatting it again gives it back.
+func parseStamp(s string) (int64, bool) {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil || formatStamp(t.Unix()) != s {
+		return 0, false
+	}
+	return t.Unix(), true
+}
+
+// formatStamp is the interface's form of a timestamp.
+func formatStamp(sec int64) string {
+	return time.Unix(sec, 0).UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,316 @@
+package emulator
+
+import (
+	"bytes"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// journaled is the options of a data directory that journals every change
+// (as one of many contacts does), with a short settling delay.
+func journaled() Options {
+	return Options{SnapshotDelay: 5 * time.Millisecond, journalAbove: -1}
+}
+
+// changeContacts changes the contacts of a list in every way a journal
+// records: creates, property changes, status changes, a replace of another
+// list, and a list deleted with its contacts.
+func changeContacts(t *testing.T, s *Server, step int) {
+	t.Helper()
+	list := idOf(t, mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "L" + strconv.Itoa(step)}))
+	base := "/rest/1000/lists/" + list + "/contacts"
+	for i := range 3 {
+		mustCreate(t, s, base, map[string]any{"originalId": "c" + strconv.Itoa(i), "properties": map[string]any{"email": "c" + strconv.Itoa(i) + "@example.com", "firstname": "Ada \"the first\" ü"}})
+	}
+	wantStatus(t, do(t, s, http.MethodPut, base+"/c1", map[string]any{"properties": map[string]any{"firstname": "Grace", "email": nil}}), http.StatusOK)
+	wantStatus(t, do(t, s, http.MethodPut, base+"/c2/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}), http.StatusOK)
+	other := idOf(t, mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "R" + strconv.Itoa(step)}))
+	id := mustInt(t, other)
+	if err := s.UpsertContacts(id, []Contact{{OriginalID: "x"}, {OriginalID: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceContacts(id, []Contact{{OriginalID: "y", Properties: map[string]string{"lastname": "kept"}}, {OriginalID: "z"}}); err != nil {
+		t.Fatal(err)
+	}
+	gone := idOf(t, mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "gone" + strconv.Itoa(step)}))
+	mustCreate(t, s, "/rest/1000/lists/"+gone+"/contacts", map[string]any{"originalId": "lost"})
+	wantStatus(t, do(t, s, http.MethodDelete, "/rest/1000/lists/"+gone, nil), http.StatusNoContent)
+}
+
+// settle lets the persister save what changed.
+func settle() {
+	advance(10 * time.Millisecond)
+	synctest.Wait()
+}
+
+// allContacts is every list's contacts as the interface answers them.
+func allContacts(t *testing.T, s *Server) string {
+	t.Helper()
+	var b strings.Builder
+	for _, l := range decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists?pageSize=1000", nil)) {
+		id := idOf(t, l)
+		b.WriteString(id + ": " + do(t, s, http.MethodGet, "/rest/1000/lists/"+id+"/contacts", nil).Body.String() + "\n")
+	}
+	return b.String()
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return info.Size()
+}
+
+// Saves after changes append to the journal and leave the snapshot as it
+// was; a restart restores the snapshot and replays the journal to the
+// same account.
+func TestDataDirRestoresFromTheJournal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		first := openDataDir(t, dir, journaled())
+		state, journal := filepath.Join(dir, StateFileName), filepath.Join(dir, JournalFileName)
+		written := fileSize(t, state)
+		fillAccount(t, first)
+		settle()
+		changeContacts(t, first, 1)
+		settle()
+		changeContacts(t, first, 2)
+		if got := fileSize(t, state); got != written {
+			t.Errorf("the snapshot changed (%d bytes, was %d): saves should journal", got, written)
+		}
+		if fileSize(t, journal) <= 0 {
+			t.Fatalf("no journal in %s", dir)
+		}
+		before, contacts := snapshotOf(t, first), allContacts(t, first)
+		first.Close() // saves step 2's changes, to the journal too
+		if got := fileSize(t, state); got != written {
+			t.Errorf("Close rewrote the snapshot")
+		}
+
+		second := openDataDir(t, dir, journaled())
+		defer second.Close()
+		if diff := cmp.Diff(before, snapshotOf(t, second)); diff != "" {
+			t.Errorf("snapshot after restart (-before +after):\n%s", diff)
+		}
+		if got := allContacts(t, second); got != contacts {
+			t.Errorf("contacts after restart:\n%s\nbefore:\n%s", got, contacts)
+		}
+		if !strings.Contains(second.Loaded(), JournalFileName) {
+			t.Errorf("Loaded() = %q, want it to name the journal", second.Loaded())
+		}
+	})
+}
+
+// A journal larger than the snapshot is compacted into a new snapshot and
+// removed; the account restores from that snapshot alone.
+func TestDataDirCompactsTheJournal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		opts := journaled()
+		opts.compactAbove = 1
+		first := openDataDir(t, dir, opts)
+		fillAccount(t, first)
+		settle()
+		changeContacts(t, first, 1)
+		settle()
+		journal := filepath.Join(dir, JournalFileName)
+		if _, err := os.Stat(journal); err == nil {
+			t.Errorf("the journal was not compacted")
+		}
+		b, err := os.ReadFile(filepath.Join(dir, StateFileName))
+		if err != nil || !strings.Contains(string(b), `"Grace"`) {
+			t.Fatalf("the compacted snapshot lacks the changes: %v", err)
+		}
+		before, contacts := snapshotOf(t, first), allContacts(t, first)
+		first.Close()
+
+		second := openDataDir(t, dir, opts)
+		defer second.Close()
+		if diff := cmp.Diff(before, snapshotOf(t, second)); diff != "" {
+			t.Errorf("snapshot after restart (-before +after):\n%s", diff)
+		}
+		if got := allContacts(t, second); got != contacts {
+			t.Errorf("contacts after restart:\n%s\nbefore:\n%s", got, contacts)
+		}
+	})
+}
+
+// A crash after a compaction renamed its snapshot but before it removed
+// the journal leaves both: the journal replays to the snapshot's state.
+func TestDataDirCompactedSnapshotWithItsJournal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		s := openDataDir(t, dir, journaled())
+		fillAccount(t, s)
+		changeContacts(t, s, 1)
+		settle()
+		before, contacts := snapshotOf(t, s)+"", allContacts(t, s)
+		journal := filepath.Join(dir, JournalFileName)
+		s.Close()
+		// What a compaction leaves: the journal, with a last record written
+		// from the capture of the new snapshot.
+		old, err := os.ReadFile(journal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.capture(true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.persist.writeSnapshotFile(c, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(journal, old, 0o600); err != nil {
+			t.Fatal(err)
+		}
+
+		second := openDataDir(t, dir, journaled())
+		defer second.Close()
+		if diff := cmp.Diff(before, snapshotOf(t, second)); diff != "" {
+			t.Errorf("snapshot after restart (-before +after):\n%s", diff)
+		}
+		if got := allContacts(t, second); got != contacts {
+			t.Errorf("contacts after restart:\n%s\nbefore:\n%s", got, contacts)
+		}
+	})
+}
+
+// A journal whose last record was cut short (a crash while saving it)
+// restores every complete record before it, says so in the log, and is
+// cut back so the next save appends after the last complete record.
+func TestDataDirIgnoresATornJournalTail(t *testing.T) {
+	for _, cut := range []struct {
+		name string
+		keep func(record string) string
+	}{
+		{"mid-line", func(r string) string { return r[:len(r)/2] }},
+		{"before the end line", func(r string) string { return r[:strings.LastIndex(r, `{"end":`)] }},
+	} {
+		t.Run(cut.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				dir := t.TempDir()
+				journal := filepath.Join(dir, JournalFileName)
+				s := openDataDir(t, dir, journaled())
+				fillAccount(t, s)
+				settle()
+				changeContacts(t, s, 1)
+				settle()
+				before, contacts := snapshotOf(t, s), allContacts(t, s)
+				complete := fileSize(t, journal)
+				changeContacts(t, s, 2)
+				s.Close()
+				b, err := os.ReadFile(journal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				torn := string(b[:complete]) + cut.keep(string(b[complete:]))
+				if err := os.WriteFile(journal, []byte(torn), 0o600); err != nil {
+					t.Fatal(err)
+				}
+
+				logs := &logRecorder{}
+				opts := journaled()
+				opts.Logger = slog.New(logs)
+				second := openDataDir(t, dir, opts)
+				if diff := cmp.Diff(before, snapshotOf(t, second)); diff != "" {
+					t.Errorf("snapshot after restart (-before +after):\n%s", diff)
+				}
+				if got := allContacts(t, second); got != contacts {
+					t.Errorf("contacts after restart:\n%s\nbefore:\n%s", got, contacts)
+				}
+				if w := logs.warnings(); len(w) != 1 || !strings.Contains(w[0], "cut short") {
+					t.Errorf("warnings = %q, want one about the record cut short", w)
+				}
+				if got := fileSize(t, journal); got != complete {
+					t.Errorf("journal is %d bytes, want it cut back to %d", got, complete)
+				}
+				// The next save appends after the last complete record.
+				changeContacts(t, second, 3)
+				after, contacts := snapshotOf(t, second), allContacts(t, second)
+				second.Close()
+				third := openDataDir(t, dir, journaled())
+				defer third.Close()
+				if diff := cmp.Diff(after, snapshotOf(t, third)); diff != "" {
+					t.Errorf("snapshot after a further restart (-before +after):\n%s", diff)
+				}
+				if got := allContacts(t, third); got != contacts {
+					t.Errorf("contacts after a further restart:\n%s\nbefore:\n%s", got, contacts)
+				}
+			})
+		})
+	}
+}
+
+// A stop with nothing waiting to be saved writes nothing and is quick,
+// however many contacts the account holds.
+func TestDataDirStopWithNothingPending(t *testing.T) {
+	dir := t.TempDir()
+	s := openDataDir(t, dir, Options{SnapshotDelay: time.Millisecond, journalAbove: 100})
+	list := idOf(t, mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "big"}))
+	contacts := make([]Contact, 50_000)
+	for i := range contacts {
+		contacts[i] = Contact{OriginalID: "c" + strconv.Itoa(i), Properties: map[string]string{"email": "c" + strconv.Itoa(i) + "@example.com", "firstname": "Ada"}}
+	}
+	if err := s.ReplaceContacts(mustInt(t, list), contacts); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, do(t, s, http.MethodPut, "/rest/1000/lists/"+list+"/contacts/c7", map[string]any{"properties": map[string]any{"firstname": "Grace"}}), http.StatusOK)
+	// Wait for the save: the journal holds the change, and its record is
+	// complete.
+	journal := filepath.Join(dir, JournalFileName)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(journal)
+		last := b[bytes.LastIndexByte(b[:max(len(b)-1, 0)], '\n')+1:]
+		if bytes.Contains(b, []byte(`"Grace"`)) && bytes.HasPrefix(last, []byte(`{"end":`)) && bytes.HasSuffix(last, []byte("}\n")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the change was not saved in 30s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// A save that began before the change may be followed by one more:
+	// wait until the journal has not grown for a while.
+	for size := fileSize(t, journal); ; {
+		time.Sleep(300 * time.Millisecond)
+		now := fileSize(t, journal)
+		if now == size {
+			break
+		}
+		size = now
+	}
+	files := func() string {
+		var b strings.Builder
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			info, _ := e.Info()
+			b.WriteString(e.Name() + " " + strconv.FormatInt(info.Size(), 10) + " " + info.ModTime().String() + "\n")
+		}
+		return b.String()
+	}
+	before := files()
+	start := time.Now()
+	if err := s.persist.close(); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	s.Close()
+	if took > time.Second {
+		t.Errorf("stop took %s with nothing pending", took)
+	}
+	if after := files(); after != before {
+		t.Errorf("the stop wrote the data directory:\n%s\nwas:\n%s", after, before)
+	}
+}

@@ -1,0 +1,263 @@
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Reading a snapshot's contacts without encoding/json's Decoder, which
+// scans each of a million records twice and copies it, for most of a
+// restore's time. The Decoder reads the document up to the "contacts" key;
+// a lineReader then takes the bytes it had not used and the rest of the
+// file, reads the contacts object record by record (the writer puts one on
+// each line; any layout is read), and hands what follows to a new Decoder,
+// primed to be where the first one was: three objects deep (document,
+// parts, store).
+
+// decoderRef is the Decoder of a snapshot, replaced after the contacts.
+type decoderRef struct {
+	*json.Decoder
+	src io.Reader // what the Decoder reads
+}
+
+func newDecoderRef(src io.Reader) *decoderRef {
+	d := &decoderRef{src: src}
+	d.Decoder = json.NewDecoder(src)
+	d.UseNumber() // entity values stay json.Number, as request bodies do
+	return d
+}
+
+// storeDepthPrefix opens the objects a store part's key is in, so a new
+// Decoder reads the rest of the document as the first one would have.
+const storeDepthPrefix = `{"":{"":{"":0`
+
+// readContactsFast reads the store part's contacts, its key just read by
+// d, into b, and moves d past them.
+func readContactsFast(d *decoderRef, b *storeBuilder) error {
+	l := &lineReader{br: bufio.NewReaderSize(io.MultiReader(d.Buffered(), d.src), 1<<20)}
+	if err := l.readContacts(b); err != nil {
+		return err
+	}
+	rest := io.MultiReader(strings.NewReader(storeDepthPrefix), bytes.NewReader(bytes.Clone(l.cur)), l.br)
+	next := newDecoderRef(rest)
+	for range 3 {
+		if err := expectDelim(next.Decoder, '{'); err != nil {
+			return err
+		}
+		if _, err := objectKey(next.Decoder); err != nil {
+			return err
+		}
+	}
+	var zero int
+	if err := next.Decode(&zero); err != nil {
+		return err
+	}
+	*d = *next
+	return nil
+}
+
+// lineReader reads JSON a line at a time, from the reader's buffer.
+type lineReader struct {
+	br  *bufio.Reader
+	cur []byte // what is left of the current line (the reader's buffer)
+	acc []byte // a value that spans lines
+}
+
+// fill makes cur non-empty.
+func (l *lineReader) fill() error {
+	for len(l.cur) == 0 {
+		line, err := l.br.ReadSlice('\n')
+		if len(line) > 0 {
+			l.cur = line // also a part of a line longer than the buffer
+			return nil
+		}
+		if errors.Is(err, io.EOF) {
+			return io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// peek returns the next byte that is not white space, leaving it.
+func (l *lineReader) peek() (byte, error) {
+	for {
+		if err := l.fill(); err != nil {
+			return 0, err
+		}
+		l.cur = bytes.TrimLeft(l.cur, " \t\r\n")
+		if len(l.cur) > 0 {
+			return l.cur[0], nil
+		}
+	}
+}
+
+// expect reads c.
+func (l *lineReader) expect(c byte) error {
+	got, err := l.peek()
+	if err != nil {
+		return err
+	}
+	if got != c {
+		return fmt.Errorf("json: %q where %q was expected", got, c)
+	}
+	l.cur = l.cur[1:]
+	return nil
+}
+
+// null reads null when it comes next.
+func (l *lineReader) null() (bool, error) {
+	c, err := l.peek()
+	if err != nil || c != 'n' {
+		return false, err
+	}
+	v, err := l.value()
+	if err != nil {
+		return false, err
+	}
+	if string(v) != "null" {
+		return false, fmt.Errorf("json: %q is not a value", v)
+	}
+	return true, nil
+}
+
+// value reads the next JSON value whole, as its bytes: valid until the
+// next read.
+func (l *lineReader) value() ([]byte, error) {
+	if _, err := l.peek(); err != nil {
+		return nil, err
+	}
+	first := l.cur[0]
+	depth, inString, escaped, spanning := 0, false, false, false
+	l.acc = l.acc[:0]
+	for i := 0; ; i++ {
+		if i == len(l.cur) {
+			l.acc = append(l.acc, l.cur...)
+			l.cur, spanning, i = nil, true, 0
+			if err := l.fill(); err != nil {
+				return nil, err
+			}
+		}
+		c, end := l.cur[i], -1
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if depth == 0 {
+					end = i + 1
+				}
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if first != '{' && first != '[' && first != '"' {
+				end = i // a literal ends before it
+			} else if depth--; depth == 0 {
+				end = i + 1
+			}
+		case c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			if depth == 0 && first != '"' {
+				end = i
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		v := l.cur[:end]
+		l.cur = l.cur[end:]
+		if spanning {
+			l.acc = append(l.acc, v...)
+			v = l.acc
+		}
+		if len(v) == 0 {
+			return nil, fmt.Errorf("json: %q where a value was expected", c)
+		}
+		return v, nil
+	}
+}
+
+// readContacts reads ': { "<list id>": [record, ...], ... }' (or null).
+func (l *lineReader) readContacts(b *storeBuilder) error {
+	if err := l.expect(':'); err != nil {
+		return err
+	}
+	if null, err := l.null(); err != nil || null {
+		return err
+	}
+	if err := l.expect('{'); err != nil {
+		return err
+	}
+	var f recordFields
+	for n := 0; ; n++ {
+		if c, err := l.peek(); err != nil {
+			return err
+		} else if c == '}' {
+			l.cur = l.cur[1:]
+			return nil
+		}
+		if n > 0 {
+			if err := l.expect(','); err != nil {
+				return err
+			}
+		}
+		raw, err := l.value()
+		if err != nil {
+			return err
+		}
+		var key string
+		if err := json.Unmarshal(raw, &key); err != nil {
+			return fmt.Errorf("contacts: a key: %w", err)
+		}
+		if _, err := b.list(key); err != nil {
+			return err
+		}
+		if err := l.expect(':'); err != nil {
+			return err
+		}
+		if null, err := l.null(); err != nil {
+			return err
+		} else if null {
+			continue
+		}
+		if err := l.expect('['); err != nil {
+			return err
+		}
+		for i := 0; ; i++ {
+			if c, err := l.peek(); err != nil {
+				return err
+			} else if c == ']' {
+				l.cur = l.cur[1:]
+				break
+			}
+			if i > 0 {
+				if err := l.expect(','); err != nil {
+					return err
+				}
+			}
+			raw, err := l.value()
+			if err != nil {
+				return err
+			}
+			if err := readRecord(raw, &f, &b.recent); err != nil {
+				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
+			}
+			if err := b.appendContact(key, i, &f); err != nil {
+				return err
+			}
+		}
+	}
+}
