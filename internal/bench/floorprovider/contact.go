@@ -50,8 +50,14 @@ func (contact) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRe
 }
 
 // Read leaves the state the framework copied from the prior state as it
-// is: the floor's remote object never changes.
-func (contact) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+// is: the floor's remote object never changes. Only an identity missing
+// (state of a Terraform without identities) is set, as the framework
+// requires one after every read.
+func (contact) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
+	if resp.Identity != nil && resp.Identity.Raw.IsNull() {
+		setIdentity(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	}
+}
 
 // Create saves the plan with its unknown values filled as the service
 // would fill them, and the identity.
@@ -61,10 +67,15 @@ func (contact) Create(ctx context.Context, req resource.CreateRequest, resp *res
 	if resp.Identity == nil || resp.Diagnostics.HasError() {
 		return
 	}
+	setIdentity(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// setIdentity sets the identity from the list and original id in state.
+func setIdentity(ctx context.Context, state tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	for _, name := range []string{"list_id", "original_id"} {
 		var v types.String
-		resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root(name), &v)...)
-		resp.Diagnostics.Append(resp.Identity.SetAttribute(ctx, path.Root(name), v)...)
+		diags.Append(state.GetAttribute(ctx, path.Root(name), &v)...)
+		diags.Append(identity.SetAttribute(ctx, path.Root(name), v)...)
 	}
 }
 
