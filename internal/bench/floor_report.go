@@ -34,12 +34,11 @@ func (r Report) Floor(res FloorResult) {
 	}{{"wall", wall}, {"terraform + provider CPU", cpu}} {
 		r.printf("| %s | **%.3fx** | %s | %s |\n", row.name, MedianFloat(row.xs), ratioSpread(row.xs), ratioList(row.xs))
 	}
-	verdict := "within"
-	if MedianFloat(wall) > FloorThreshold {
-		verdict = "more than"
+	if m := MedianFloat(wall); m > FloorThreshold {
+		r.printf("\nrms_contact is **%.1f %% slower** than the floor (median of the paired wall ratios): more than the %.0f %% allowed.\n\n", (m-1)*100, (FloorThreshold-1)*100)
+	} else {
+		r.printf("\nrms_contact is **within %.0f %%** of the floor (median of the paired wall ratios: %+.1f %%).\n\n", (FloorThreshold-1)*100, (m-1)*100)
 	}
-	r.printf("\nThe floor is %s %.0f %% faster than rms_contact (median of the paired wall ratios, %.1f %%).\n\n",
-		verdict, (FloorThreshold-1)*100, (MedianFloat(wall)-1)*100)
 	r.printf("Commands, in each side's own working directory: `%s` once, then `%s`. ", res.ApplyCmd, res.PlanCmd)
 	loads := make([]string, len(res.Pairs))
 	for i, p := range res.Pairs {

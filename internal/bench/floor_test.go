@@ -32,11 +32,11 @@ func TestReportFloor(t *testing.T) {
 		want, avoid []string
 	}{
 		{"slower by a tenth", []time.Duration{11 * s / 10, 22 * s / 10, 33 * s / 10},
-			[]string{"**2.2s** (1.1s–3.3s)", "| wall | **1.100x** | 1.100–1.100 | 1.100, 1.100, 1.100 |", "is more than 5 % faster", "(median of the paired wall ratios, 10.0 %)"},
-			[]string{"within"}},
+			[]string{"**2.2s** (1.1s–3.3s)", "| wall | **1.100x** | 1.100–1.100 | 1.100, 1.100, 1.100 |", "rms_contact is **10.0 % slower** than the floor", "more than the 5 % allowed"},
+			[]string{"within 5"}},
 		{"slower by a fiftieth", []time.Duration{102 * s / 100, 204 * s / 100, 306 * s / 100},
-			[]string{"| wall | **1.020x** |", "is within 5 % faster", "2.0 %"},
-			[]string{"more than"}},
+			[]string{"| wall | **1.020x** |", "is **within 5 %** of the floor", "+2.0 %"},
+			[]string{"slower than"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := FloorResult{N: 3, Contact: side(SideContact, tc.contact...), Floor: side(SideFloor, s, 2*s, 3*s)}

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/provider"
@@ -55,7 +54,7 @@ func (contact) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRe
 // requires one after every read.
 func (contact) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
 	if resp.Identity != nil && resp.Identity.Raw.IsNull() {
-		setIdentity(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+		setIdentity(resp.State, resp.Identity, &resp.Diagnostics)
 	}
 }
 
@@ -67,16 +66,30 @@ func (contact) Create(ctx context.Context, req resource.CreateRequest, resp *res
 	if resp.Identity == nil || resp.Diagnostics.HasError() {
 		return
 	}
-	setIdentity(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	setIdentity(resp.State, resp.Identity, &resp.Diagnostics)
 }
 
-// setIdentity sets the identity from the list and original id in state.
-func setIdentity(ctx context.Context, state tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	for _, name := range []string{"list_id", "original_id"} {
-		var v types.String
-		diags.Append(state.GetAttribute(ctx, path.Root(name), &v)...)
-		diags.Append(identity.SetAttribute(ctx, path.Root(name), v)...)
+// setIdentity sets the identity from the list and original id in state,
+// as tftypes values: Read runs it for every contact of every plan under a
+// Terraform without identities, and the floor is to cost as little as it
+// can.
+func setIdentity(state tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	var attrs map[string]tftypes.Value
+	if err := state.Raw.As(&attrs); err != nil {
+		diags.AddError("Floor contact", fmt.Sprintf("reading the contact: %v", err))
+		return
 	}
+	typ := identity.Raw.Type()
+	obj, ok := typ.(tftypes.Object)
+	if !ok {
+		diags.AddError("Floor contact", fmt.Sprintf("the identity is a %s, not an object", typ))
+		return
+	}
+	values := make(map[string]tftypes.Value, len(obj.AttributeTypes))
+	for name := range obj.AttributeTypes {
+		values[name] = attrs[name]
+	}
+	identity.Raw = tftypes.NewValue(typ, values)
 }
 
 // Update saves the plan, date_modified (unknown in an update's plan) set
