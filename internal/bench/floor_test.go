@@ -2,6 +2,9 @@ package bench
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +61,43 @@ func TestReportFloor(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFloorThroughTheCLI runs the floor scenario small, through the real
+// terraform CLI with both built providers: the floor's plans are no-change
+// plans (exit 0 with -detailed-exitcode, identity and all) and send no
+// request, the real provider's refresh reads its list, and every pair has
+// its ratios. It builds two providers and runs terraform, so it runs with
+// the acceptance tests (TF_ACC).
+func TestFloorThroughTheCLI(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs terraform: set TF_ACC=1 (make test does)")
+	}
+	ctx := context.Background()
+	root, err := filepath.Abs("../..")
+	must(t, err)
+	dir := t.TempDir()
+	tf, err := Setup(ctx, root, dir, os.Getenv("TF_ACC_TERRAFORM_PATH"))
+	must(t, err)
+	fp, err := SetupFloor(ctx, root, dir)
+	must(t, err)
+	b := &Bench{TF: tf, Dir: dir, Repeat: 1}
+	const n, pairs = 3, 5
+	res, err := b.Floor(ctx, fp, n, pairs, nil, nil)
+	must(t, err) // a floor plan that is not a no-change plan, or sends a request, is an error
+	if len(res.Pairs) != pairs || len(res.Contact.Wall) != pairs || len(res.Floor.CPU) != pairs {
+		t.Fatalf("%d pairs, %d contact plans, %d floor plans", len(res.Pairs), len(res.Contact.Wall), len(res.Floor.CPU))
+	}
+	for i, p := range res.Pairs {
+		if p.Wall <= 0 || p.CPU <= 0 || p.FloorFirst != (i%2 == 1) {
+			t.Errorf("pair %d: %+v", i, p)
+		}
+	}
+	if got := res.Contact.Requests.Reads(); got < 1 {
+		t.Errorf("the real provider's plan read nothing (%s): it is not the real provider", res.Contact.Requests)
+	}
+	if res.Floor.Requests.Total() != 0 {
+		t.Errorf("the floor's plan sent %s", res.Floor.Requests)
 	}
 }
