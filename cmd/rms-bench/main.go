@@ -14,7 +14,7 @@
 //	-list-compare BENCH_LIST_COMPARE  map size planned against as many rms_contact, default 5000 (0: none)
 //	-list-cpu-profile BENCH_LIST_CPU_PROFILE  prefix of provider CPU profiles of the largelists commands
 //	-floor-n  BENCH_FLOOR_N    contacts of the floor scenario, default 1000
-//	-floor-pairs BENCH_FLOOR_PAIRS  pairs of no-change plans of the floor scenario, default 5 (at least 5)
+//	-floor-pairs BENCH_FLOOR_PAIRS  pairs of no-change plans of the floor scenario, default 6 (at least 5; even, so each side goes first as often)
 //	-floor-cpu-profile BENCH_FLOOR_CPU_PROFILE  prefix of provider CPU profiles of the floor scenario's plans
 //	-out      BENCH_OUT        also write the Markdown to this file
 //	-terraform BENCH_TERRAFORM the terraform binary, default the one on PATH
@@ -60,7 +60,7 @@ func run() error {
 		listCmp  = flag.Int("list-compare", atoiOr(env("BENCH_LIST_COMPARE", "5000"), 5000), "map size planned against as many rms_contact in the largelists scenario (0: none)")
 		listProf = flag.String("list-cpu-profile", env("BENCH_LIST_CPU_PROFILE", ""), "file prefix: the provider processes of the largelists scenario write CPU profiles (RMS_CPU_PROFILE) there")
 		floorN   = flag.Int("floor-n", atoiOr(env("BENCH_FLOOR_N", "1000"), 1000), "rms_contact planned against as many no-I/O contacts in the floor scenario")
-		floorP   = flag.Int("floor-pairs", atoiOr(env("BENCH_FLOOR_PAIRS", "5"), 5), "pairs of no-change plans of the floor scenario (at least 5)")
+		floorP   = flag.Int("floor-pairs", atoiOr(env("BENCH_FLOOR_PAIRS", "6"), 6), "pairs of no-change plans of the floor scenario (at least 5; an even number lets each side go first as often)")
 		floorPrf = flag.String("floor-cpu-profile", env("BENCH_FLOOR_CPU_PROFILE", ""), "file prefix: the provider processes of the floor scenario's plans write CPU profiles there (<prefix>-contact.<pid>, <prefix>-floor.<pid>)")
 		paces    = flag.String("batch-paces", env("BENCH_BATCH_PACES", "5s"), "batch durations the batches scenario waits for through the CLI (e.g. \"5s 5m\"); 5s and 5m are also computed")
 		out      = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")

@@ -34,6 +34,15 @@ func (r Report) Floor(res FloorResult) {
 	}{{"wall", wall}, {"terraform + provider CPU", cpu}} {
 		r.printf("| %s | **%.3fx** | %s | %s |\n", row.name, MedianFloat(row.xs), ratioSpread(row.xs), ratioList(row.xs))
 	}
+	byOrder := map[bool][]float64{}
+	for _, p := range res.Pairs {
+		byOrder[p.FloorFirst] = append(byOrder[p.FloorFirst], p.Wall)
+	}
+	r.printf("\nWho goes first matters on a shared machine: median wall ratio %.3fx over the %d pairs rms_contact went first, %.3fx over the %d the floor did", MedianFloat(byOrder[false]), len(byOrder[false]), MedianFloat(byOrder[true]), len(byOrder[true]))
+	if len(byOrder[false]) != len(byOrder[true]) {
+		r.printf(" (an odd number of pairs leans towards the side that went first more often)")
+	}
+	r.printf(".\n")
 	if m := MedianFloat(wall); m > FloorThreshold {
 		r.printf("\nrms_contact is **%.1f %% slower** than the floor (median of the paired wall ratios): more than the %.0f %% allowed.\n\n", (m-1)*100, (FloorThreshold-1)*100)
 	} else {

@@ -50,7 +50,7 @@ func TestReportFloor(t *testing.T) {
 			var buf bytes.Buffer
 			Report{W: &buf}.Floor(res)
 			out := buf.String()
-			for _, w := range append(tc.want, "| floor (no-I/O rms_contact) | **2s** (1s–3s) |", "0.5 0.5 0.5 (floor first)") {
+			for _, w := range append(tc.want, "| floor (no-I/O rms_contact) | **2s** (1s–3s) |", "0.5 0.5 0.5 (floor first)", "over the 2 pairs rms_contact went first", "over the 1 the floor did", "an odd number of pairs") {
 				if !strings.Contains(out, w) {
 					t.Errorf("report lacks %q:\n%s", w, out)
 				}
