@@ -19,7 +19,7 @@ func (r Report) Floor(res FloorResult) {
 	r.printf("and as many with the floor provider (`internal/bench/floorprovider`): the same binary's every schema, taken from `internal/provider`, ")
 	r.printf("served the same way, but an `rms_contact` whose Read returns the prior state as it is, with no ModifyPlan, and a Configure that checks nothing. ")
 	r.printf("Both run the same Terraform on the same configuration. %d pairs of no-change plans, the two of a pair back to back and who goes first alternating, ", len(res.Pairs))
-	r.printf("after one untimed plan of each. CPU is terraform with the provider processes it ran (wait4); provider CPU is sampled from /proc; the emulator's is this process's.\n\n")
+	r.printf("after one untimed plan of each. CPU is terraform with the provider processes it ran (wait4); provider CPU is sampled from /proc; the emulator's is this process's (for the floor, which sends no request, that is the harness's own sampling).\n\n")
 	r.printf("| side | plan wall: median (min–max) | terraform + provider CPU: median (min–max) | provider CPU (median) | emulator CPU (median) | requests of one plan | provider peak RSS |\n")
 	r.printf("|---|---:|---:|---:|---:|---|---:|\n")
 	for _, s := range []FloorSide{res.Contact, res.Floor} {
