@@ -52,7 +52,7 @@ func (contact) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRe
 // is: the floor's remote object never changes. Only an identity missing
 // (state of a Terraform without identities) is set, as the framework
 // requires one after every read.
-func (contact) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
+func (contact) Read(_ context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
 	if resp.Identity != nil && resp.Identity.Raw.IsNull() {
 		setIdentity(resp.State, resp.Identity, &resp.Diagnostics)
 	}
