@@ -7,13 +7,16 @@
 //
 //	-n        BENCH_N          resource counts, default "100 1000"
 //	-repeat   BENCH_REPEAT     timed runs per wall-time figure (median), default 1
-//	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches
+//	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches,floor
 //	-rows     BENCH_ROWS       CSV rows of the large-file scenario, default "100000 1000000"
 //	-list-rows BENCH_LIST_ROWS file rows of the largelists scenario, default "1000 10000 50000 100000"
 //	-list-map BENCH_LIST_MAP   map sizes of the largelists scenario, default "1000 2000 5000 10000"
 //	-list-compare BENCH_LIST_COMPARE  map size planned against as many rms_contact, default 5000 (0: none)
 //	-emu-contacts BENCH_EMU_CONTACTS  list sizes of the emulator scenario, default "100000 1000000"
 //	-list-cpu-profile BENCH_LIST_CPU_PROFILE  prefix of provider CPU profiles of the largelists commands
+//	-floor-n  BENCH_FLOOR_N    contacts of the floor scenario, default 1000
+//	-floor-pairs BENCH_FLOOR_PAIRS  pairs of no-change plans of the floor scenario, default 6 (at least 5; even, so each side goes first as often)
+//	-floor-cpu-profile BENCH_FLOOR_CPU_PROFILE  prefix of provider CPU profiles of the floor scenario's plans
 //	-out      BENCH_OUT        also write the Markdown to this file
 //	-terraform BENCH_TERRAFORM the terraform binary, default the one on PATH
 package main
@@ -51,13 +54,16 @@ func run() error {
 	var (
 		ns       = flag.String("n", env("BENCH_N", "100 1000"), "resource counts, separated by spaces or commas")
 		repeat   = flag.Int("repeat", atoiOr(env("BENCH_REPEAT", "1"), 1), "timed runs per wall-time figure; the median is reported")
-		only     = flag.String("only", env("BENCH_SCENARIOS", "requests,timing,largefiles,batches"), "scenarios to run (also: largelists and emulator, not in the default set)")
+		only     = flag.String("only", env("BENCH_SCENARIOS", "requests,timing,largefiles,batches,floor"), "scenarios to run (also: largelists and emulator, not in the default set)")
 		rows     = flag.String("rows", env("BENCH_ROWS", "100000 1000000"), "CSV rows of the large-file scenario")
 		listRows = flag.String("list-rows", env("BENCH_LIST_ROWS", "1000 10000 50000 100000"), "file rows of the largelists scenario")
 		listMap  = flag.String("list-map", env("BENCH_LIST_MAP", "1000 2000 5000 10000"), "map sizes of the largelists scenario")
 		listCmp  = flag.Int("list-compare", atoiOr(env("BENCH_LIST_COMPARE", "5000"), 5000), "map size planned against as many rms_contact in the largelists scenario (0: none)")
 		listProf = flag.String("list-cpu-profile", env("BENCH_LIST_CPU_PROFILE", ""), "file prefix: the provider processes of the largelists scenario write CPU profiles (RMS_CPU_PROFILE) there")
 		emuSizes = flag.String("emu-contacts", env("BENCH_EMU_CONTACTS", "100000 1000000"), "list sizes of the emulator scenario (rms-emulator -data-dir with one list of N contacts)")
+		floorN   = flag.Int("floor-n", atoiOr(env("BENCH_FLOOR_N", "1000"), 1000), "rms_contact planned against as many no-I/O contacts in the floor scenario")
+		floorP   = flag.Int("floor-pairs", atoiOr(env("BENCH_FLOOR_PAIRS", "6"), 6), "pairs of no-change plans of the floor scenario (at least 5; an even number lets each side go first as often)")
+		floorPrf = flag.String("floor-cpu-profile", env("BENCH_FLOOR_CPU_PROFILE", ""), "file prefix: the provider processes of the floor scenario's plans write CPU profiles there (<prefix>-contact.<pid>, <prefix>-floor.<pid>)")
 		paces    = flag.String("batch-paces", env("BENCH_BATCH_PACES", "5s"), "batch durations the batches scenario waits for through the CLI (e.g. \"5s 5m\"); 5s and 5m are also computed")
 		out      = flag.String("out", env("BENCH_OUT", ""), "also write the Markdown report to this file")
 		root     = flag.String("root", ".", "the provider module to build")
@@ -88,6 +94,9 @@ func run() error {
 	measuredPaces, err := durations(*paces)
 	if err != nil {
 		return fmt.Errorf("-batch-paces / BENCH_BATCH_PACES: %w", err)
+	}
+	if *floorN < 1 || *floorP < 5 {
+		return errors.New("-floor-n / BENCH_FLOOR_N must be at least 1 and -floor-pairs / BENCH_FLOOR_PAIRS at least 5")
 	}
 	if *repeat < 1 {
 		return errors.New("-repeat / BENCH_REPEAT must be at least 1")
@@ -184,6 +193,22 @@ func run() error {
 			rep.BatchWaits(rows)
 		}
 	}
+	if scenarios["floor"] {
+		fp, err := bench.SetupFloor(ctx, *root, dir)
+		if err != nil {
+			return err
+		}
+		var contactEnv, floorEnv []string
+		if *floorPrf != "" {
+			contactEnv = []string{"RMS_CPU_PROFILE=" + *floorPrf + "-contact"}
+			floorEnv = []string{"RMS_CPU_PROFILE=" + *floorPrf + "-floor"}
+		}
+		res, err := b.Floor(ctx, fp, *floorN, *floorP, contactEnv, floorEnv)
+		if err != nil {
+			return err
+		}
+		rep.Floor(res)
+	}
 	// Not in the default set: at its default sizes it takes about fifteen
 	// minutes (BENCHMARKS.md, "largelists"), most of it creating rms_contact.
 	if scenarios["largelists"] {
@@ -234,7 +259,7 @@ var computedPaces = []time.Duration{5 * time.Second, 5 * time.Minute}
 // commandLine is how to reproduce this run.
 func commandLine() string {
 	var parts []string
-	for _, k := range []string{"BENCH_N", "BENCH_REPEAT", "BENCH_SCENARIOS", "BENCH_ROWS", "BENCH_LIST_ROWS", "BENCH_LIST_MAP", "BENCH_LIST_COMPARE", "BENCH_EMU_CONTACTS", "BENCH_BATCH_PACES", "BENCH_TERRAFORM"} {
+	for _, k := range []string{"BENCH_N", "BENCH_REPEAT", "BENCH_SCENARIOS", "BENCH_ROWS", "BENCH_LIST_ROWS", "BENCH_LIST_MAP", "BENCH_LIST_COMPARE", "BENCH_EMU_CONTACTS", "BENCH_FLOOR_N", "BENCH_FLOOR_PAIRS", "BENCH_FLOOR_CPU_PROFILE", "BENCH_BATCH_PACES", "BENCH_TERRAFORM"} {
 		if v := os.Getenv(k); v != "" {
 			parts = append(parts, k+"="+strconv.Quote(v))
 		}
