@@ -10,6 +10,10 @@
 // It is a measuring tool, not part of the provider: it imports the emulator
 // (to serve and count) and the client only for its poll schedule (to
 // compute waits too long to run), never the provider, so what it measures
-// is the shipped binary talking HTTP. The command that runs it is
-// ./cmd/rms-bench; BENCHMARKS.md records its figures.
+// is the shipped binary talking HTTP. The one exception is the floor
+// provider (floorprovider), a second binary the floor scenario builds: it
+// takes rms_contact's schema from the provider so that the floor cannot
+// drift from it, and a depguard rule keeps the client and the emulator out
+// of it. The command that runs it is ./cmd/rms-bench; BENCHMARKS.md records
+// its figures.
 package bench
