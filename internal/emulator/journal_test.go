@@ -252,11 +252,14 @@ func TestDataDirIgnoresATornJournalTail(t *testing.T) {
 	}
 }
 
-// A stop with nothing waiting to be saved writes nothing and is quick,
-// however many contacts the account holds.
+// A stop with nothing waiting to be saved writes nothing, however many
+// contacts the account holds. (How long it takes is measured by make bench,
+// the emulator scenario.)
 func TestDataDirStopWithNothingPending(t *testing.T) {
 	dir := t.TempDir()
-	s := openDataDir(t, dir, Options{SnapshotDelay: time.Millisecond, journalAbove: 100})
+	// The background save waits an hour after a change, so the test saves
+	// when it chooses and nothing is written behind its back.
+	s := openDataDir(t, dir, Options{SnapshotDelay: time.Hour, journalAbove: 100})
 	list := idOf(t, mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "big"}))
 	contacts := make([]Contact, 50_000)
 	for i := range contacts {
@@ -266,30 +269,14 @@ func TestDataDirStopWithNothingPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, do(t, s, http.MethodPut, "/rest/1000/lists/"+list+"/contacts/c7", map[string]any{"properties": map[string]any{"firstname": "Grace"}}), http.StatusOK)
-	// Wait for the save: the journal holds the change, and its record is
-	// complete.
-	journal := filepath.Join(dir, JournalFileName)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		b, _ := os.ReadFile(journal)
-		last := b[bytes.LastIndexByte(b[:max(len(b)-1, 0)], '\n')+1:]
-		if bytes.Contains(b, []byte(`"Grace"`)) && bytes.HasPrefix(last, []byte(`{"end":`)) && bytes.HasSuffix(last, []byte("}\n")) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the change was not saved in 30s")
-		}
-		time.Sleep(5 * time.Millisecond)
+	// The save of the changes; run waits out its delay, so this goroutine
+	// is the only one writing (close hands over through the stop channel).
+	if err := s.persist.save(); err != nil {
+		t.Fatal(err)
 	}
-	// A save that began before the change may be followed by one more:
-	// wait until the journal has not grown for a while.
-	for size := fileSize(t, journal); ; {
-		time.Sleep(300 * time.Millisecond)
-		now := fileSize(t, journal)
-		if now == size {
-			break
-		}
-		size = now
+	journal := filepath.Join(dir, JournalFileName)
+	if b, _ := os.ReadFile(journal); !bytes.Contains(b, []byte(`"Grace"`)) {
+		t.Fatal("the save did not journal the change")
 	}
 	files := func() string {
 		var b strings.Builder
@@ -301,15 +288,10 @@ func TestDataDirStopWithNothingPending(t *testing.T) {
 		return b.String()
 	}
 	before := files()
-	start := time.Now()
 	if err := s.persist.close(); err != nil {
 		t.Fatal(err)
 	}
-	took := time.Since(start)
 	s.Close()
-	if took > time.Second {
-		t.Errorf("stop took %s with nothing pending", took)
-	}
 	if after := files(); after != before {
 		t.Errorf("the stop wrote the data directory:\n%s\nwas:\n%s", after, before)
 	}
