@@ -71,6 +71,20 @@ func forFramework(ctx context.Context, m listContactsModel) (listContactsModel, 
 	return m, diags
 }
 
+// readListContacts is readModel for this resource: the model of a plan or
+// a state with its real contacts map (role says which the request carried),
+// and whether the call can go on.
+func readListContacts(ctx context.Context, from interface {
+	Get(context.Context, any) diag.Diagnostics
+}, role protocol.Role, d *providerData, diags *diag.Diagnostics) (listContactsModel, bool) {
+	m, ok := readModel[listContactsModel](ctx, from, d, diags)
+	if !ok {
+		return m, false
+	}
+	diags.Append(withCarriedContacts(ctx, &m, role)...)
+	return m, !diags.HasError()
+}
+
 // setListContacts writes m to a plan or a state, its contacts map past
 // the framework.
 func setListContacts(ctx context.Context, to interface {

@@ -21,12 +21,8 @@ import (
 )
 
 func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	plan, ok := readModel[listContactsModel](ctx, req.Plan, r.data, &resp.Diagnostics)
+	plan, ok := readListContacts(ctx, req.Plan, protocol.RolePlan, r.data, &resp.Diagnostics)
 	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(withCarriedContacts(ctx, &plan, protocol.RolePlan)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, diags := plan.Timeouts.Create(ctx, defaultListContactsTimeout)
@@ -241,12 +237,8 @@ func (r *listContactsResource) listError(diags *diag.Diagnostics, listID string,
 // managed contacts; the plan that follows in the same run takes the
 // listing to name what it changes.
 func (r *listContactsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	state, ok := readModel[listContactsModel](ctx, req.State, r.data, &resp.Diagnostics)
+	state, ok := readListContacts(ctx, req.State, protocol.RoleState, r.data, &resp.Diagnostics)
 	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(withCarriedContacts(ctx, &state, protocol.RoleState)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	listID := state.ListID.ValueString()
@@ -295,12 +287,8 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 // one) and forgets them: by single calls, or above batch_threshold by an
 // UNSUBSCRIBE import (e-mail) plus single calls for mobile.
 func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	state, ok := readModel[listContactsModel](ctx, req.State, r.data, &resp.Diagnostics)
+	state, ok := readListContacts(ctx, req.State, protocol.RoleState, r.data, &resp.Diagnostics)
 	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(withCarriedContacts(ctx, &state, protocol.RoleState)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, diags := state.Timeouts.Delete(ctx, defaultListContactsTimeout)
