@@ -42,6 +42,19 @@ func (s ServiceContact) SubscribedOnSomeChannel() bool {
 	return s.Email != client.StatusUnsubscribed || s.Mobile != client.StatusUnsubscribed
 }
 
+// stillSubscribed is the status write that unsubscribes s on each channel
+// it is not unsubscribed on yet.
+func (s ServiceContact) stillSubscribed() client.SubscriptionStatus {
+	var st client.SubscriptionStatus
+	if s.Email != client.StatusUnsubscribed {
+		st.Status = client.StatusUnsubscribed
+	}
+	if s.Mobile != client.StatusUnsubscribed {
+		st.MobileStatus = client.StatusUnsubscribed
+	}
+	return st
+}
+
 // AppliedStatuses are the desired statuses Terraform last applied, per
 // contact ("" unknown): the consent rule needs them to tell an opt-out the
 // recipient made from a change the configuration asked for.
@@ -55,7 +68,9 @@ type Change struct {
 	Remove []string          // attribute names whose value is removed
 	Status client.SubscriptionStatus
 	// Unsubscribe: exclusive, and the configuration does not name the
-	// contact: both channels are unsubscribed.
+	// contact. Status then holds UNSUBSCRIBED for each channel the service
+	// does not show unsubscribed already (nothing is sent for a channel in
+	// the wanted status); a zero Status unsubscribes both.
 	Unsubscribe bool
 }
 
@@ -176,8 +191,8 @@ func Compare(desired []Desired, service map[string]ServiceContact, opts Options)
 		return d
 	}
 	for _, id := range SortedKeys(service) {
-		if !named[id] && service[id].SubscribedOnSomeChannel() {
-			d.Changes = append(d.Changes, Change{ID: id, Unsubscribe: true})
+		if s := service[id]; !named[id] && s.SubscribedOnSomeChannel() {
+			d.Changes = append(d.Changes, Change{ID: id, Unsubscribe: true, Status: s.stillSubscribed()})
 		}
 	}
 	return d

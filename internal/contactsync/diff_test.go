@@ -66,11 +66,14 @@ func TestDiffContacts(t *testing.T) {
 			want:    Diff{Changes: []Change{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
 		},
 		{
-			name:    "exclusive unsubscribes unnamed subscribed contacts only",
+			name:    "exclusive unsubscribes unnamed subscribed contacts only, on the channels still subscribed",
 			desired: []Desired{{ID: "a"}},
-			service: map[string]ServiceContact{"a": {Email: sub}, "b": {Email: sub, Mobile: unsub}, "c": {Email: unsub, Mobile: unsub}},
+			service: map[string]ServiceContact{"a": {Email: sub}, "b": {Email: sub, Mobile: unsub}, "c": {Email: unsub, Mobile: unsub}, "d": {Email: unsub}},
 			opts:    Options{Exclusive: true},
-			want:    Diff{Changes: []Change{{ID: "b", Unsubscribe: true}}},
+			want: Diff{Changes: []Change{
+				{ID: "b", Unsubscribe: true, Status: client.SubscriptionStatus{Status: unsub}},
+				{ID: "d", Unsubscribe: true, Status: client.SubscriptionStatus{MobileStatus: unsub}},
+			}},
 		},
 		{
 			name:    "not exclusive: unnamed contacts are left alone",
@@ -95,7 +98,10 @@ func TestImportPlan(t *testing.T) {
 		{ID: "changed", Set: map[string]string{"firstname": "F"}, Remove: []string{"lastname"}},
 		{ID: "opted", Status: client.SubscriptionStatus{Status: unsub}},
 		{ID: "mobile", Status: client.SubscriptionStatus{MobileStatus: unsub}},
-		{ID: "stranger", Unsubscribe: true},
+		{ID: "stranger", Unsubscribe: true, Status: client.SubscriptionStatus{Status: unsub, MobileStatus: unsub}},
+		// E-mail unsubscribed already (an apply cut short after its
+		// import): no second import row, its mobile goes by a single call.
+		{ID: "half-done", Unsubscribe: true, Status: client.SubscriptionStatus{MobileStatus: unsub}},
 	}
 	add, unsubscribe, created := ImportPlan(changes)
 	var addIDs []string

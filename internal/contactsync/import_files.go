@@ -15,7 +15,11 @@ func ImportPlan(changes []Change) (add []Change, unsubscribe []string, created m
 	for _, ch := range changes {
 		switch {
 		case ch.Unsubscribe:
-			unsubscribe = append(unsubscribe, ch.ID)
+			// The import unsubscribes e-mail: a contact whose e-mail is
+			// unsubscribed already needs only its mobile call.
+			if ch.Status == (client.SubscriptionStatus{}) || ch.Status.Status == client.StatusUnsubscribed {
+				unsubscribe = append(unsubscribe, ch.ID)
+			}
 		case ch.Create:
 			if ch.Status.Status == client.StatusUnsubscribed || ch.Status.MobileStatus == client.StatusUnsubscribed {
 				continue // must start unsubscribed: a single call

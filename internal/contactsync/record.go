@@ -24,7 +24,7 @@ type Record struct {
 	Released map[string][2]string `json:"released,omitempty"`
 }
 
-// lookup is the status Terraform last applied to a contact, per channel
+// Lookup is the status Terraform last applied to a contact, per channel
 // (AppliedStatuses): UNSUBSCRIBED for a channel it released.
 func (a Record) Lookup(id string) (email, mobile string) {
 	st, ok := a.Contacts[id]
@@ -50,7 +50,7 @@ func (a Record) Lookup(id string) (email, mobile string) {
 	return email, mobile
 }
 
-// restore is, per channel, the status a released contact had before
+// Restore is, per channel, the status a released contact had before
 // Terraform unsubscribed it ("" for a channel it did not change, and for a
 // contact it did not release).
 func (a Record) Restore(id string) (email, mobile string) {
@@ -58,7 +58,7 @@ func (a Record) Restore(id string) (email, mobile string) {
 	return before[0], before[1]
 }
 
-// record notes that desired was applied: the statuses as desired, and the
+// NoteApplied notes that desired was applied: the statuses as desired, and the
 // named contacts are released no more.
 func (a *Record) NoteApplied(desired []Desired) {
 	a.Contacts = make(map[string][2]string, len(desired))
@@ -79,20 +79,21 @@ func (a *Record) NoteApplied(desired []Desired) {
 	}
 }
 
-// release notes that Terraform unsubscribes a contact the configuration
-// does not name, which the service showed as s: each channel not already
-// UNSUBSCRIBED is remembered with the status it had (one the service does
-// not show counts as SUBSCRIBED: Terraform unsubscribed it as such). A
-// contact released before keeps its first record.
+// Release notes that Terraform is about to unsubscribe a contact the
+// configuration does not name, which the service shows as s: each channel
+// not already UNSUBSCRIBED is remembered with the status it had (one the
+// service does not show counts as SUBSCRIBED: Terraform unsubscribes it as
+// such). It is called after the guardrail let the apply go on and before
+// the write, so an apply cut short still knows what it may have done. A
+// channel recorded before keeps its first record (the status before
+// Terraform's first unsubscription); a channel not recorded yet is added,
+// so an apply that finishes what an interrupted one began records it.
 func (a *Record) Release(id string, s ServiceContact) {
-	if _, ok := a.Released[id]; ok {
-		return
-	}
-	before := [2]string{}
+	before := a.Released[id]
 	for i, st := range [2]string{s.Email, s.Mobile} {
-		switch st {
-		case client.StatusUnsubscribed:
-		case "":
+		switch {
+		case before[i] != "", st == client.StatusUnsubscribed:
+		case st == "":
 			before[i] = client.StatusSubscribed
 		default:
 			before[i] = st
@@ -107,20 +108,35 @@ func (a *Record) Release(id string, s ServiceContact) {
 	a.Released[id] = before
 }
 
-// prune forgets released contacts the service shows subscribed again on a
-// channel Terraform released (someone subscribed them since, or the
-// unsubscription never happened), and those the list no longer has: the
-// record must never let a later opt-out pass for Terraform's own.
+// Prune settles the record by what the service shows, channel by channel:
+// a released channel the service shows SUBSCRIBED is forgotten (someone
+// subscribed the contact since, or the unsubscription never happened: an
+// apply cut short before its write), while the other channel keeps its
+// record; a contact the list no longer has is forgotten whole. The record
+// must never let a later opt-out pass for Terraform's own, nor lose an
+// unsubscription Terraform made because its other channel was not written
+// yet.
 func (a *Record) Prune(service map[string]ServiceContact) {
 	for id, before := range a.Released {
 		s, ok := service[id]
-		if !ok || (before[0] != "" && s.Email == client.StatusSubscribed) || (before[1] != "" && s.Mobile == client.StatusSubscribed) {
+		if !ok {
 			delete(a.Released, id)
+			continue
 		}
+		for i, st := range [2]string{s.Email, s.Mobile} {
+			if st == client.StatusSubscribed {
+				before[i] = ""
+			}
+		}
+		if before == ([2]string{}) {
+			delete(a.Released, id)
+			continue
+		}
+		a.Released[id] = before
 	}
 }
 
-// forInput is the record for an input of the given kind: a record made for
+// ForInput is the record for an input of the given kind: a record made for
 // the other kind (a replacement that switches between map and file) keeps
 // only what Terraform released.
 func (a Record) ForInput(file bool) Record {

@@ -71,7 +71,7 @@ func TestAppliedRecordPrune(t *testing.T) {
 		"resub":   {sub, ""},  // subscribed again since on the channel released
 		"other":   {"", sub},  // e-mail subscribed, but only mobile was released
 		"gone":    {sub, sub}, // no longer in the list
-		"partial": {sub, sub}, // mobile subscribed again
+		"partial": {sub, sub}, // mobile subscribed again, or its write never ran
 	}}
 	a.Prune(map[string]ServiceContact{
 		"still":   {Email: unsub, Mobile: unsub},
@@ -79,9 +79,22 @@ func TestAppliedRecordPrune(t *testing.T) {
 		"other":   {Email: sub, Mobile: unsub},
 		"partial": {Email: unsub, Mobile: sub},
 	})
-	want := map[string][2]string{"still": {sub, sub}, "other": {"", sub}}
+	// "partial" keeps its e-mail record: an apply cut short after its
+	// UNSUBSCRIBE import and before the mobile call left e-mail
+	// unsubscribed by Terraform, and that must not pass for an opt-out.
+	want := map[string][2]string{"still": {sub, sub}, "other": {"", sub}, "partial": {sub, ""}}
 	if diff := cmp.Diff(want, a.Released); diff != "" {
 		t.Fatalf("Released after prune (-want +got):\n%s", diff)
+	}
+}
+
+// A release after an interrupted one adds the channel the first did not
+// get to, and keeps the first record of the other.
+func TestAppliedRecordReleaseMergesChannels(t *testing.T) {
+	a := Record{Released: map[string][2]string{"c": {sub, ""}}}
+	a.Release("c", ServiceContact{Email: unsub, Mobile: "PENDING"})
+	if got := a.Released["c"]; got != [2]string{sub, "PENDING"} {
+		t.Fatalf("Released[c] = %v, want e-mail's first record and mobile's status before", got)
 	}
 }
 

@@ -54,7 +54,11 @@ func (r *Run) WriteSingles(ctx context.Context, listID string, changes []Change)
 func (r *Run) writeOne(ctx context.Context, listID string, ch Change) error {
 	c := r.client
 	if ch.Unsubscribe {
-		_, err := c.SetSubscriptionStatus(ctx, listID, ch.ID, client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
+		st := ch.Status
+		if st == (client.SubscriptionStatus{}) {
+			st = client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed}
+		}
+		_, err := c.SetSubscriptionStatus(ctx, listID, ch.ID, st)
 		if errors.Is(err, client.ErrNotFound) {
 			return nil // gone meanwhile: nothing to unsubscribe
 		}

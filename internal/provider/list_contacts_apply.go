@@ -103,6 +103,26 @@ func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Di
 	return ok
 }
 
+// resume waits for a batch an earlier apply stopped waiting for. A batch
+// that failed on the service is reported in a warning and left behind
+// (true): the apply reads the list next and writes what the batch did not
+// do, so one apply converges. false when the wait was cut short again.
+func (w *contactWriter) resume(ctx context.Context, batchID string, diags *diag.Diagnostics) bool {
+	var d diag.Diagnostics
+	b, ok := batchcore.WaitFor(ctx, w.data.batches(), contactsImportOperation.Wait(batchID, w.timeout, true), &d)
+	if ok {
+		return true
+	}
+	if b != nil && b.Err() != nil {
+		diags.AddWarning("Contacts import "+batchID+" failed",
+			fmt.Sprintf("An earlier apply started import batch %s for list %s and stopped waiting for it; the service has since failed it: %s. "+
+				"This apply read the list and wrote what the batch did not do.", batchID, w.listID, b.Err()))
+		return true
+	}
+	diags.Append(d...)
+	return false
+}
+
 // readBackFailed reports a failed read of the list after its import
 // batches finished. During create it is a warning, as a batch wait cut
 // short is: the batches did their work, and an error would taint the

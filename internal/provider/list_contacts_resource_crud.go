@@ -35,7 +35,7 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	// (create_before_destroy) will find this create and let the list be.
 	listID := plan.ListID.ValueString()
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
-	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied.ForInput(plan.isFile()), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.apply(ctx, plan, nil, applied.ForInput(plan.isFile()), nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -59,21 +59,33 @@ func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, plan, state.Contacts, applied, pending, resp.Private, false, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.apply(ctx, plan, &state, applied, pending, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
-// apply makes the list as plan says and saves the state: the plan, with the
-// computed attributes as the apply leaves them. prior is the contacts map
-// of the state (removals); applied and pending are what earlier applies
-// left in private state (the consent record, batches not seen finish).
-func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior types.Map, applied contactsync.Record, pending []string, private privateSetter,
-	creating bool, timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+// apply makes the list as plan says and answers with the state. prior is
+// the state before (nil for a create); applied and pending are what earlier
+// applies left in private state (the consent record, batches not seen
+// finish).
+//
+// What the answer holds is decided on every path (list_contacts_answer.go):
+// an apply that did its work, or whose wait was cut short (a warning: the
+// batch ids are kept and the next apply resumes them), saves the planned
+// values; an apply that stops with an error keeps the prior state (an
+// update) or saves nothing (a create that wrote nothing), and its private
+// state holds the prior record plus only what the service confirmed.
+func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior *listContactsModel, applied contactsync.Record, pending []string, private privateSetter,
+	timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	creating := prior == nil
 	listID := plan.ListID.ValueString()
 	w := &contactWriter{data: r.data, listID: listID, creating: creating, timeout: timeout}
+	priorContacts := types.MapNull(listContactEntryType)
+	if prior != nil {
+		priorContacts = prior.Contacts
+	}
 
-	desired, d := r.desiredOf(ctx, plan, prior)
+	desired, d := r.desiredOf(ctx, plan, priorContacts)
 	diags.Append(d...)
 	if diags.HasError() {
 		return
@@ -98,21 +110,15 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		out.ServiceSHA256 = types.StringValue("")
 	}
 	out.UnmanagedSubscribed = types.Int64Value(0)
-	// save records the state and the private state; it runs before every
-	// return from here on, so a failure leaves what is known (the next
-	// refresh reads what the service really holds).
-	save := func() {
-		setListContacts(ctx, state, out, diags)
-		setIdentity(ctx, identity, listContactsIdentity{ListID: out.ListID}, diags)
-		diags.Append(writeJSONKey(ctx, private, privateApplied, applied)...)
-		diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
-	}
+	ans := &listContactsAnswer{ctx: ctx, prior: prior, out: &out, applied: &applied, pending: &pending, private: private, state: state, identity: identity, diags: diags}
 
 	// Batches an earlier apply stopped waiting for are waited for first: a
-	// second import of the same rows must not run beside them.
+	// second import of the same rows must not run beside them. One that
+	// failed on the service is reported and left behind: the listing below
+	// shows what it did not do, and this apply writes it.
 	for len(pending) > 0 {
-		if !w.wait(ctx, pending[0], diags) {
-			save()
+		if !w.resume(ctx, pending[0], diags) {
+			ans.waitCutShort()
 			return
 		}
 		pending = pending[1:]
@@ -121,7 +127,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	service, err := r.data.contacts.List(ctx, listID)
 	if err != nil {
 		r.listError(diags, listID, err)
-		save()
+		ans.stopped()
 		return
 	}
 	applied.Prune(service)
@@ -130,36 +136,38 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	}
 	opts := contactsync.Options{Applied: applied.Lookup, Restore: applied.Restore, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
 	diff := contactsync.Compare(desired.Contacts, service, opts)
-	// Terraform's own unsubscriptions are recorded before they are made,
-	// so that an apply cut short mid-way still knows them: a record of an
-	// unsubscription that did not happen is pruned by the next apply.
+	add, change, unsub := diff.Counts()
+	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
+	if !r.guardExclusiveApply(plan, service, diff, diags) {
+		ans.stopped() // nothing written: no release recorded, the state as it was
+		return
+	}
+	// Terraform's own unsubscriptions are recorded once the guardrail let
+	// the apply go on and before they are made, so that an apply cut short
+	// mid-way still knows them; Prune settles the record by what the
+	// service shows afterwards, channel by channel.
 	for _, ch := range diff.Changes {
 		if ch.Unsubscribe {
 			applied.Release(ch.ID, service[ch.ID])
 		}
 	}
-	diags.Append(writeJSONKey(ctx, private, privateApplied, applied)...)
-	add, change, unsub := diff.Counts()
-	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
-	if !r.guardExclusiveApply(plan, service, diff, diags) {
-		if !creating { // a failed create leaves nothing in the state (no taint, no destroy)
-			save()
-		}
-		return
-	}
+	ans.wrote = len(diff.Changes) > 0
 
+	var created map[string]bool
 	if int64(len(diff.Changes)) > plan.BatchThreshold.ValueInt64() {
-		rows, unsubscribe, created := contactsync.ImportPlan(diff.Changes)
+		var rows []contactsync.Change
+		var unsubscribe []string
+		rows, unsubscribe, created = contactsync.ImportPlan(diff.Changes)
 		started := func(id string) {
 			pending = append(pending, id)
 			diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
 		}
 		if len(rows) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return contactsync.WriteAddImport(f, rows) }, started, diags) {
-			save()
+			ans.waitCutShort()
 			return
 		}
 		if len(unsubscribe) > 0 && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, unsubscribe) }, started, diags) {
-			save()
+			ans.waitCutShort()
 			return
 		}
 		pending = nil
@@ -167,7 +175,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		// anything an import left undone) goes by single calls.
 		if service, err = r.data.contacts.List(ctx, listID); err != nil {
 			w.readBackFailed(diags, err)
-			save()
+			ans.waitCutShort()
 			return
 		}
 		opts.Fresh = created
@@ -193,7 +201,11 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		}
 	}
 	applied = next
-	if len(failed) == 0 && plan.isFile() {
+	if len(failed) > 0 {
+		ans.stopped()
+		return
+	}
+	if plan.isFile() {
 		out.ServiceSHA256 = out.DesiredSHA256
 	}
 	if !plan.Exclusive.ValueBool() {
@@ -205,7 +217,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 			fmt.Sprintf("%d contacts of list %s opted out outside Terraform and were not re-subscribed, though the configuration says SUBSCRIBED: %s. "+
 				"Set allow_resubscribe = true only if they agreed to be re-subscribed.", len(diff.OptedOut), listID, firstNames(diff.OptedOut[:min(len(diff.OptedOut), contactsync.MaxNamedInWarning)], len(diff.OptedOut))))
 	}
-	save()
+	ans.done()
 }
 
 // takeReleased records, as released by Terraform, the contacts this run's
