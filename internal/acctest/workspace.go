@@ -53,7 +53,14 @@ func (w *Workspace) Path(name string) string { return filepath.Join(w.Dir, name)
 // no init), the provider block of env, and hcl.
 func (w *Workspace) Configure(env *Env, hcl string) {
 	w.t.Helper()
-	w.Write("main.tf", "terraform {\n  required_providers {\n    rms = { source = \"registry.terraform.io/rms-labs/rms\" }\n  }\n}\n"+env.ProviderBlock()+hcl)
+	w.ConfigureWith(env.ProviderBlock(), hcl)
+}
+
+// ConfigureWith is Configure with a provider block of the test's own (more
+// retries, other limits).
+func (w *Workspace) ConfigureWith(providerBlock, hcl string) {
+	w.t.Helper()
+	w.Write("main.tf", "terraform {\n  required_providers {\n    rms = { source = \"registry.terraform.io/rms-labs/rms\" }\n  }\n}\n"+providerBlock+hcl)
 }
 
 // Running is a terraform command started and not yet waited for.

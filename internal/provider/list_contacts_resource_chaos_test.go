@@ -180,3 +180,53 @@ resource "rms_list_contacts" "f" {
 	})
 	reportChaos(t, env, rate, duplicates, 0)
 }
+
+// TestAccChaosListContactsInterruptedExclusive interrupts an exclusive
+// apply (SIGINT to terraform) while it waits for its UNSUBSCRIBE import,
+// with faults on every request: the cut export's contacts end unsubscribed
+// on both channels after the next apply, by one UNSUBSCRIBE import in all,
+// and once the full export is back every contact is subscribed again and
+// the plan is empty.
+func TestAccChaosListContactsInterruptedExclusive(t *testing.T) {
+	t.Parallel()
+	const rows, kept = 120, 60
+	rate := chaosRate(t)
+	clock := &heldClock{now: time.Now().UTC()}
+	env := acctest.NewEnv(t, emulator.Options{Faults: chaosFaults(rate, chaosSeed(t)+23), Now: clock.Now, BatchPendingFor: time.Hour})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.ConfigureWith(chaosProvider(env), strings.Replace(exclusiveFileConfig(listID, "  max_unsubscribe = 1000\n"), "batch_threshold = 100", "batch_threshold = 40", 1))
+	apply := func(what string) {
+		t.Helper()
+		if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+			t.Fatalf("%s exited %d:\n%s", what, code, out)
+		}
+	}
+	ws.Write("contacts.csv", contactRows(rows))
+	apply("the first apply")
+
+	ws.Write("contacts.csv", contactRows(kept))
+	clock.hold(true)
+	run := ws.Start("apply", "-auto-approve", "-no-color")
+	looks := env.Emulator.Requests().ByRoute[routeGetBatch]
+	run.Until("the provider waits for the UNSUBSCRIBE import", func() bool {
+		return importsOfType(t, env, listID, "UNSUBSCRIBE") == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
+	})
+	run.Signal(os.Interrupt)
+	run.Wait()
+	clock.hold(false)
+	apply("the apply of the cut export after the interrupt")
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(kept+1, rows), "UNSUBSCRIBED", "UNSUBSCRIBED")
+	duplicates := importsOfType(t, env, listID, "UNSUBSCRIBE") - 1
+	if duplicates != 0 {
+		t.Errorf("%d UNSUBSCRIBE imports, want 1", duplicates+1)
+	}
+
+	ws.Write("contacts.csv", contactRows(rows))
+	apply("the apply of the full export")
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(1, rows), "SUBSCRIBED", "SUBSCRIBED")
+	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Errorf("the plan after the full export is not empty (exit %d):\n%s", code, out)
+	}
+	reportChaos(t, env, rate, duplicates, 0)
+}
