@@ -79,6 +79,7 @@ func (w *Workspace) Start(args ...string) *Running {
 	cmd := exec.Command(w.tfPath, args...)
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_INPUT=0")
+	ownGroup(cmd)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -125,6 +126,16 @@ func (r *Running) Until(what string, cond func() bool) {
 func (r *Running) Signal(sig os.Signal) {
 	r.w.t.Helper()
 	if err := r.cmd.Process.Signal(sig); err != nil {
+		r.w.t.Fatal(err)
+	}
+}
+
+// Kill ends terraform and the provider it started at once (SIGKILL to
+// their process group): nothing is returned to Terraform, and the state
+// stays as the last command left it.
+func (r *Running) Kill() {
+	r.w.t.Helper()
+	if err := killGroup(r.cmd); err != nil {
 		r.w.t.Fatal(err)
 	}
 }

@@ -120,7 +120,10 @@ func (d Diff) FirstIDs(n int, keep func(Change) bool) []string {
 type Options struct {
 	Applied          AppliedStatuses
 	AllowResubscribe bool
-	Exclusive        bool
+	// Resubscribe names contacts whose opt-out may be undone, as
+	// AllowResubscribe allows for all (allow_resubscribe_ids).
+	Resubscribe map[string]bool
+	Exclusive   bool
 	// Fresh names contacts this apply has just created (by an import): a
 	// contact that did not exist cannot have opted out, so whatever initial
 	// state the service gave it is set to the desired one.
@@ -203,7 +206,7 @@ func decideStatus(desired, applied, service string, opts Options, id string) Dec
 	if opts.Fresh[id] && desired != "" {
 		return Decision{Send: service != desired}
 	}
-	return Decide(desired, applied, service, opts.AllowResubscribe)
+	return Decide(desired, applied, service, opts.AllowResubscribe || opts.Resubscribe[id])
 }
 
 // EffectiveStatus is the status a refresh records for a channel the
@@ -290,7 +293,8 @@ func DesiredDigest(desired []Desired, columns []string) string {
 
 // ServiceDigest is the digest of what the service holds for the desired
 // contacts, in DesiredDigest's form, statuses through EffectiveStatus.
-func ServiceDigest(desired []Desired, columns []string, service map[string]ServiceContact, applied AppliedStatuses, allowResubscribe bool) string {
+// allow says whether a contact's opt-out may be undone.
+func ServiceDigest(desired []Desired, columns []string, service map[string]ServiceContact, applied AppliedStatuses, allow func(id string) bool) string {
 	d := newContactsDigest(columns)
 	for _, w := range desired {
 		have, ok := service[w.ID]
@@ -303,8 +307,8 @@ func ServiceDigest(desired []Desired, columns []string, service map[string]Servi
 			ae, am = applied(w.ID)
 		}
 		d.add(w.ID, have.Props,
-			EffectiveStatus(w.Email, ae, have.Email, allowResubscribe),
-			EffectiveStatus(w.Mobile, am, have.Mobile, allowResubscribe))
+			EffectiveStatus(w.Email, ae, have.Email, allow(w.ID)),
+			EffectiveStatus(w.Mobile, am, have.Mobile, allow(w.ID)))
 	}
 	return d.sum()
 }

@@ -140,7 +140,7 @@ func TestContactDigests(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := ServiceDigest(desired, cols, c.service, c.applied, false)
+			got := ServiceDigest(desired, cols, c.service, c.applied, func(string) bool { return false })
 			if (got == want) != c.equal {
 				t.Errorf("service digest equal to desired = %v, want %v", got == want, c.equal)
 			}

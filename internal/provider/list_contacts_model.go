@@ -21,6 +21,7 @@ type listContactsModel struct {
 	IdentityColumn      types.String   `tfsdk:"identity_column"`
 	Exclusive           types.Bool     `tfsdk:"exclusive"`
 	AllowResubscribe    types.Bool     `tfsdk:"allow_resubscribe"`
+	AllowResubscribeIDs types.Set      `tfsdk:"allow_resubscribe_ids"`
 	BatchThreshold      types.Int64    `tfsdk:"batch_threshold"`
 	ContactCount        types.Int64    `tfsdk:"contact_count"`
 	DesiredSHA256       types.String   `tfsdk:"desired_sha256"`
@@ -54,6 +55,33 @@ const defaultListContactsTimeout = 30 * time.Minute
 
 // isFile reports whether the model uses a source file.
 func (m listContactsModel) isFile() bool { return !m.SourceFile.IsNull() }
+
+// resubscribeIDs are the contacts allow_resubscribe_ids names (nil when
+// it is null or unknown).
+func (m listContactsModel) resubscribeIDs() map[string]bool {
+	if m.AllowResubscribeIDs.IsNull() || m.AllowResubscribeIDs.IsUnknown() {
+		return nil
+	}
+	ids := map[string]bool{}
+	for _, v := range m.AllowResubscribeIDs.Elements() {
+		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			ids[s.ValueString()] = true
+		}
+	}
+	return ids
+}
+
+// mayResubscribe says whether an apply may undo a contact's opt-out:
+// allow_resubscribe for all, allow_resubscribe_ids for the contacts named.
+func (m listContactsModel) mayResubscribe() func(id string) bool {
+	all, ids := m.AllowResubscribe.ValueBool(), m.resubscribeIDs()
+	return func(id string) bool { return all || ids[id] }
+}
+
+// diffOptions are the options of a diff of this model's contacts.
+func (m listContactsModel) diffOptions(applied contactsync.Record) contactsync.Options {
+	return contactsync.Options{Applied: applied.Lookup, AllowResubscribe: m.AllowResubscribe.ValueBool(), Resubscribe: m.resubscribeIDs(), Exclusive: m.Exclusive.ValueBool()}
+}
 
 func (m listContactsModel) fileOptions() contactsync.FileOptions {
 	return contactsync.FileOptions{Path: m.SourceFile.ValueString(), Delimiter: m.Delimiter.ValueString(), Encoding: m.Encoding.ValueString(), IdentityColumn: m.IdentityColumn.ValueString()}

@@ -289,3 +289,74 @@ func TestAccListContactsResumedBatchFailed(t *testing.T) {
 		t.Fatalf("the plan after the resuming apply is not empty (exit %d):\n%s", code, out)
 	}
 }
+
+// statusRows renders a CSV of contacts r-001 ... r-n that the file wants
+// subscribed to e-mail.
+func statusRows(n int) string {
+	var b strings.Builder
+	b.WriteString("originalId,email,email_status\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "r-%03d,r%03d@example.com,SUBSCRIBED\n", i, i)
+	}
+	return b.String()
+}
+
+// An exclusive apply killed (SIGKILL to terraform and its provider) while
+// its UNSUBSCRIBE import runs returns nothing to Terraform: the record of
+// what it unsubscribed is lost. The contacts stay unsubscribed (the
+// fail-safe way); the next plan says it cannot tell them from opt-outs and
+// names them, and allow_resubscribe_ids brings back exactly the ones named
+// there, while a recipient's own opt-out stays.
+func TestAccListContactsExclusiveKilled(t *testing.T) {
+	t.Parallel()
+	clock := &heldClock{now: time.Now().UTC()}
+	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.Configure(env, exclusiveFileConfig(listID, "  max_unsubscribe = 1000\n"))
+	ws.Write("contacts.csv", statusRows(300))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the first apply exited %d:\n%s", code, out)
+	}
+
+	ws.Write("contacts.csv", statusRows(150))
+	clock.hold(true)
+	apply := ws.Start("apply", "-auto-approve", "-no-color")
+	looks := env.Emulator.Requests().ByRoute[routeGetBatch]
+	apply.Until("the provider waits for the UNSUBSCRIBE import", func() bool {
+		return importsOfType(t, env, listID, "UNSUBSCRIBE") == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
+	})
+	apply.Kill()
+	apply.Wait()
+	clock.hold(false)
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(151, 300), "UNSUBSCRIBED", "SUBSCRIBED")
+	// r-010 opts out on the service's own call.
+	env.MustDo(t, "PUT", "lists/"+listID+"/contacts/r-010/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+
+	ws.Write("contacts.csv", statusRows(300))
+	out, code := ws.Run("plan", "-no-color")
+	if code != 0 {
+		t.Fatalf("the plan of the full export exited %d:\n%s", code, out)
+	}
+	if !acctest.Contains(out, "151 are UNSUBSCRIBED though the configuration says SUBSCRIBED", "the provider cannot tell which", `"r-010"`, "allow_resubscribe_ids") {
+		t.Fatalf("the plan does not say it cannot tell the killed apply's unsubscriptions from opt-outs:\n%s", out)
+	}
+	if acctest.Contains(out, "opted out outside Terraform and") {
+		t.Errorf("the plan calls them opted out outside Terraform:\n%s", out)
+	}
+
+	ids := make([]string, 0, 150)
+	for _, id := range rowIDs(151, 300) {
+		ids = append(ids, fmt.Sprintf("%q", id))
+	}
+	ws.Configure(env, exclusiveFileConfig(listID, "  max_unsubscribe = 1000\n  allow_resubscribe_ids = ["+strings.Join(ids, ", ")+"]\n"))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the apply with allow_resubscribe_ids exited %d:\n%s", code, out)
+	}
+	got := listContactsOf(t, env, listID)
+	wantStatuses(t, got, rowIDs(151, 300), "SUBSCRIBED", "SUBSCRIBED")
+	wantStatuses(t, got, []string{"r-010"}, "UNSUBSCRIBED", "SUBSCRIBED")
+	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Fatalf("the plan after the apply is not empty (exit %d):\n%s", code, out)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -148,6 +149,13 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed:    true,
 				Default:     booldefault.StaticBool(false),
 				Description: "Allows an apply to re-subscribe contacts that opted out outside Terraform when the configuration says `SUBSCRIBED`. Default `false`: such opt-outs are honoured and named in a plan warning.",
+			},
+			"allow_resubscribe_ids": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Description: "Contacts, by `originalId`, whose opt-out an apply may undo when the configuration says `SUBSCRIBED` (or, for a contact Terraform unsubscribed, leaves the status to the service): `allow_resubscribe` for these contacts only. " +
+					"For contacts that an `exclusive` apply unsubscribed and could not record, because `terraform` was killed (SIGKILL, a runner that vanished) in the middle of it: the provider cannot tell them from recipients who opted out, so it leaves them unsubscribed and names them in a plan warning; name here the ones Terraform unsubscribed, apply once, and remove the argument.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 			},
 			"batch_threshold": schema.Int64Attribute{
 				Optional:    true,

@@ -134,7 +134,8 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	if creating {
 		r.takeReleased(listID, service, &applied)
 	}
-	opts := contactsync.Options{Applied: applied.Lookup, Restore: applied.Restore, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
+	opts := plan.diffOptions(applied)
+	opts.Restore = applied.Restore
 	diff := contactsync.Compare(desired.Contacts, service, opts)
 	add, change, unsub := diff.Counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
@@ -213,9 +214,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		out.UnmanagedSubscribed = types.Int64Value(int64(n))
 	}
 	if len(diff.OptedOut) > 0 {
-		diags.AddWarning("Opt-outs honoured",
-			fmt.Sprintf("%d contacts of list %s opted out outside Terraform and were not re-subscribed, though the configuration says SUBSCRIBED: %s. "+
-				"Set allow_resubscribe = true only if they agreed to be re-subscribed.", len(diff.OptedOut), listID, firstNames(diff.OptedOut[:min(len(diff.OptedOut), contactsync.MaxNamedInWarning)], len(diff.OptedOut))))
+		diags.AddWarning("Opt-outs honoured", "Contacts of list "+listID+": "+optOutNotice(diff.OptedOut, exclusiveEver(plan, prior), "were not re-subscribed")+".")
 	}
 	ans.done()
 }
@@ -269,7 +268,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
 	r.data.contacts.Provenance.Refresh(listID, applied)
-	allow := state.AllowResubscribe.ValueBool()
+	allow := state.mayResubscribe()
 	var named func(string) bool
 	if state.isFile() {
 		desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))

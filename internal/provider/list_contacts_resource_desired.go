@@ -133,7 +133,7 @@ func contactEntries(ctx context.Context, m types.Map) (map[string]listContactEnt
 // form, statuses where prior manages them, through contactsync.EffectiveStatus); a key
 // whose contact the list no longer has is left out, so the plan adds it
 // again.
-func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service map[string]contactsync.ServiceContact, applied contactsync.Record, allow bool) (types.Map, diag.Diagnostics) {
+func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service map[string]contactsync.ServiceContact, applied contactsync.Record, allow func(id string) bool) (types.Map, diag.Diagnostics) {
 	entries, diags := contactEntries(ctx, prior)
 	if diags.HasError() || prior.IsNull() || prior.IsUnknown() {
 		return prior, diags
@@ -150,10 +150,10 @@ func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types
 		ae, am := applied.Lookup(id)
 		email, mobile := e.EmailStatus, e.MobileStatus
 		if !email.IsNull() {
-			email = types.StringValue(contactsync.EffectiveStatus(email.ValueString(), ae, have.Email, allow))
+			email = types.StringValue(contactsync.EffectiveStatus(email.ValueString(), ae, have.Email, allow(id)))
 		}
 		if !mobile.IsNull() {
-			mobile = types.StringValue(contactsync.EffectiveStatus(mobile.ValueString(), am, have.Mobile, allow))
+			mobile = types.StringValue(contactsync.EffectiveStatus(mobile.ValueString(), am, have.Mobile, allow(id)))
 		}
 		v, d := types.ObjectValue(listContactEntryType.AttrTypes, map[string]attr.Value{
 			"properties": props, "email_status": email, "mobile_status": mobile,

@@ -95,8 +95,8 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
-	diff := contactsync.Compare(desired.Contacts, service, contactsync.Options{Applied: applied.Lookup, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()})
-	if msg := planSummary(diff, plan.isFile()); msg != "" {
+	diff := contactsync.Compare(desired.Contacts, service, plan.diffOptions(applied))
+	if msg := planSummary(diff, plan.isFile(), exclusiveEver(plan, state)); msg != "" {
 		resp.Diagnostics.AddWarning("Contacts of list "+plan.ListID.ValueString()+" to change", msg)
 	}
 	r.guardExclusivePlan(plan, service, diff, &resp.Diagnostics)
@@ -130,7 +130,7 @@ func listContactsChanged(plan listContactsModel, state *listContactsModel) bool 
 	case !plan.Contacts.Equal(state.Contacts), !plan.SourceFile.Equal(state.SourceFile),
 		!plan.Delimiter.Equal(state.Delimiter), !plan.Encoding.Equal(state.Encoding),
 		!plan.IdentityColumn.Equal(state.IdentityColumn), !plan.Exclusive.Equal(state.Exclusive),
-		!plan.AllowResubscribe.Equal(state.AllowResubscribe), !plan.BatchThreshold.Equal(state.BatchThreshold):
+		!plan.AllowResubscribe.Equal(state.AllowResubscribe), !plan.AllowResubscribeIDs.Equal(state.AllowResubscribeIDs), !plan.BatchThreshold.Equal(state.BatchThreshold):
 		return true
 	case plan.isFile() && (!plan.DesiredSHA256.Equal(state.DesiredSHA256) || !state.ServiceSHA256.Equal(state.DesiredSHA256)):
 		return true
@@ -144,7 +144,7 @@ func listContactsChanged(plan listContactsModel, state *listContactsModel) bool 
 // nothing the plan's own diff does not show. A map input's additions and
 // changes are in Terraform's diff per key, so only its unsubscriptions and
 // honoured opt-outs are described.
-func planSummary(diff contactsync.Diff, file bool) string {
+func planSummary(diff contactsync.Diff, file, exclusive bool) string {
 	add, change, unsub := diff.Counts()
 	var parts []string
 	named := func(n int, keep func(contactsync.Change) bool) string {
@@ -160,8 +160,7 @@ func planSummary(diff contactsync.Diff, file bool) string {
 		parts = append(parts, fmt.Sprintf("%d to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): %s", unsub, named(unsub, func(c contactsync.Change) bool { return c.Unsubscribe })))
 	}
 	if len(diff.OptedOut) > 0 {
-		parts = append(parts, fmt.Sprintf("%d opted out outside Terraform and stay unsubscribed though the configuration says SUBSCRIBED (set allow_resubscribe only if they agreed): %s",
-			len(diff.OptedOut), firstNames(diff.OptedOut[:min(len(diff.OptedOut), contactsync.MaxNamedInWarning)], len(diff.OptedOut))))
+		parts = append(parts, optOutNotice(diff.OptedOut, exclusive, "stay unsubscribed"))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -87,6 +87,17 @@ func TestPlanSummary(t *testing.T) {
 			not:  []string{"to change"},
 		},
 		{
+			// A killed exclusive apply loses its record: the provider
+			// cannot tell its unsubscriptions from opt-outs, and says so.
+			name: "opt-outs of an exclusive resource", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, Exclusive: true}, file: true,
+			want: []string{`2 are UNSUBSCRIBED though the configuration says SUBSCRIBED, and stay unsubscribed: "o-1", "o-2".`, "the provider cannot tell which", "allow_resubscribe_ids"},
+			not:  []string{"opted out outside Terraform and"},
+		},
+		{
+			name: "allow_resubscribe_ids: the contacts named are re-subscribed", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, Resubscribe: map[string]bool{"o-2": true}}, file: true,
+			want: []string{`1 to change: "o-2"`, `1 opted out outside Terraform`, `"o-1"`},
+		},
+		{
 			name: "allow_resubscribe: no opt-out named", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, AllowResubscribe: true}, file: true,
 			want: []string{`2 to change: "o-1", "o-2"`},
 			not:  []string{"opted out"},
@@ -94,7 +105,7 @@ func TestPlanSummary(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := planSummary(contactsync.Compare(c.desired, c.service, c.opts), c.file)
+			got := planSummary(contactsync.Compare(c.desired, c.service, c.opts), c.file, c.opts.Exclusive)
 			if len(c.want) == 0 {
 				if got != "" {
 					t.Fatalf("planSummary = %q, want none", got)
@@ -173,7 +184,7 @@ func fileModel(file string) listContactsModel {
 	return listContactsModel{
 		ID: types.StringValue("42"), ListID: types.StringValue("42"), Contacts: types.MapNull(listContactEntryType),
 		SourceFile: types.StringValue(file), Delimiter: types.StringValue(","), Encoding: types.StringValue("UTF8"),
-		IdentityColumn: types.StringNull(), Exclusive: types.BoolValue(false), AllowResubscribe: types.BoolValue(false),
+		IdentityColumn: types.StringNull(), Exclusive: types.BoolValue(false), AllowResubscribe: types.BoolValue(false), AllowResubscribeIDs: types.SetNull(types.StringType),
 		BatchThreshold: types.Int64Value(defaultBatchThreshold), ContactCount: types.Int64Value(1),
 		DesiredSHA256: types.StringValue("before"), ServiceSHA256: types.StringValue("before"), UnmanagedSubscribed: types.Int64Value(0),
 		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType})},
@@ -208,7 +219,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		if w.Summary() != "Contacts of list 42 to change" {
 			t.Errorf("summary %q", w.Summary())
 		}
-		wantParts(t, w.Detail(), `2 to add: "new-1", "new-2"`, `1 to change: "old"`, `1 to unsubscribe (exclusive;`, `"stranger"`, `1 opted out outside Terraform`, `"out"`)
+		wantParts(t, w.Detail(), `2 to add: "new-1", "new-2"`, `1 to change: "old"`, `1 to unsubscribe (exclusive;`, `"stranger"`, `1 are UNSUBSCRIBED though the configuration says SUBSCRIBED`, `"out"`)
 		var got listContactsModel
 		resp.Plan.Get(context.Background(), &got)
 		if got.DesiredSHA256.ValueString() == "before" || got.DesiredSHA256.IsUnknown() || !got.ServiceSHA256.IsUnknown() || got.UnmanagedSubscribed.ValueInt64() != 0 {
