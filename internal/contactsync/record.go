@@ -22,6 +22,30 @@ type Record struct {
 	// names the contact again, it gets the status the input says, or,
 	// where the input says nothing, the one it had before.
 	Released map[string][2]string `json:"released,omitempty"`
+	// Pending holds, per channel, the unsubscriptions the input asked for
+	// that an apply was about to make when it stopped (a wait cut short,
+	// writes that failed): UNSUBSCRIBED for a channel pending. Until Prune
+	// settles them by what the service shows, they count as applied, so
+	// an UNSUBSCRIBED the service shows there is Terraform's doing.
+	Pending map[string][2]string `json:"pending,omitempty"`
+}
+
+// MarkPending notes, before the write, the channels a change of a named
+// contact sets UNSUBSCRIBED.
+func (a *Record) MarkPending(id string, st client.SubscriptionStatus) {
+	var p [2]string
+	for i, s := range [2]string{st.Status, st.MobileStatus} {
+		if s == client.StatusUnsubscribed {
+			p[i] = client.StatusUnsubscribed
+		}
+	}
+	if p == ([2]string{}) {
+		return
+	}
+	if a.Pending == nil {
+		a.Pending = map[string][2]string{}
+	}
+	a.Pending[id] = p
 }
 
 // Lookup is the status Terraform last applied to a contact, per channel
@@ -38,6 +62,14 @@ func (a Record) Lookup(id string) (email, mobile string) {
 		}
 	} else {
 		email, mobile = st[0], st[1]
+	}
+	if p, pending := a.Pending[id]; pending {
+		if p[0] != "" {
+			email = client.StatusUnsubscribed
+		}
+		if p[1] != "" {
+			mobile = client.StatusUnsubscribed
+		}
 	}
 	if before, released := a.Released[id]; released {
 		if before[0] != "" {
@@ -116,7 +148,26 @@ func (a *Record) Release(id string, s ServiceContact) {
 // must never let a later opt-out pass for Terraform's own, nor lose an
 // unsubscription Terraform made because its other channel was not written
 // yet.
+//
+// Pending unsubscriptions are settled too: a channel the service shows
+// UNSUBSCRIBED becomes the status last applied (the write happened), any
+// other is forgotten (it did not).
 func (a *Record) Prune(service map[string]ServiceContact) {
+	for id, p := range a.Pending {
+		s, ok := service[id]
+		for i, st := range [2]string{s.Email, s.Mobile} {
+			if !ok || p[i] == "" || st != client.StatusUnsubscribed {
+				continue
+			}
+			if a.Contacts == nil {
+				a.Contacts = map[string][2]string{}
+			}
+			c := a.Contacts[id]
+			c[i] = client.StatusUnsubscribed
+			a.Contacts[id] = c
+		}
+	}
+	a.Pending = nil
 	for id, before := range a.Released {
 		s, ok := service[id]
 		if !ok {

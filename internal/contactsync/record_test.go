@@ -185,3 +185,33 @@ func BenchmarkListContactsPrivateState(b *testing.B) {
 		})
 	}
 }
+
+// An unsubscription the input asked for and an apply cut short may have
+// made counts as applied until the service shows what happened: made, it
+// is recorded as applied; not made, it is forgotten.
+func TestAppliedRecordPendingSettles(t *testing.T) {
+	for _, file := range []bool{false, true} {
+		t.Run(fmt.Sprintf("file=%v", file), func(t *testing.T) {
+			a := Record{File: file, Contacts: map[string][2]string{"made": {sub, sub}, "not-made": {sub, sub}}}
+			a.MarkPending("made", client.SubscriptionStatus{Status: unsub})
+			a.MarkPending("not-made", client.SubscriptionStatus{Status: unsub, MobileStatus: unsub})
+			a.MarkPending("subscribing", client.SubscriptionStatus{Status: sub})
+			if e, m := a.Lookup("not-made"); e != unsub || m != unsub {
+				t.Fatalf("pending Lookup = %s/%s, want both UNSUBSCRIBED", e, m)
+			}
+			if _, ok := a.Pending["subscribing"]; ok {
+				t.Fatal("a subscription is noted pending")
+			}
+			a.Prune(map[string]ServiceContact{"made": {Email: unsub, Mobile: sub}, "not-made": {Email: sub, Mobile: sub}})
+			if a.Pending != nil {
+				t.Fatalf("Pending after Prune = %v", a.Pending)
+			}
+			if e, _ := a.Lookup("made"); e != unsub {
+				t.Errorf("a pending unsubscription the service shows made is not applied: %s", e)
+			}
+			if e, m := a.Lookup("not-made"); e != sub || m != sub {
+				t.Errorf("a pending unsubscription never made is kept: %s/%s", e, m)
+			}
+		})
+	}
+}

@@ -291,12 +291,16 @@ func TestAccListContactsResumedBatchFailed(t *testing.T) {
 }
 
 // statusRows renders a CSV of contacts r-001 ... r-n that the file wants
-// subscribed to e-mail.
-func statusRows(n int) string {
+// subscribed to e-mail, those from r-<unsubscribedFrom> on unsubscribed.
+func statusRows(n, unsubscribedFrom int) string {
 	var b strings.Builder
 	b.WriteString("originalId,email,email_status\n")
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "r-%03d,r%03d@example.com,SUBSCRIBED\n", i, i)
+		st := "SUBSCRIBED"
+		if i >= unsubscribedFrom {
+			st = "UNSUBSCRIBED"
+		}
+		fmt.Fprintf(&b, "r-%03d,r%03d@example.com,%s\n", i, i, st)
 	}
 	return b.String()
 }
@@ -314,12 +318,12 @@ func TestAccListContactsExclusiveKilled(t *testing.T) {
 	listID := newTestList(t, env)
 	ws := acctest.NewWorkspace(t)
 	ws.Configure(env, exclusiveFileConfig(listID, "  max_unsubscribe = 1000\n"))
-	ws.Write("contacts.csv", statusRows(300))
+	ws.Write("contacts.csv", statusRows(300, 301))
 	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
 		t.Fatalf("the first apply exited %d:\n%s", code, out)
 	}
 
-	ws.Write("contacts.csv", statusRows(150))
+	ws.Write("contacts.csv", statusRows(150, 151))
 	clock.hold(true)
 	apply := ws.Start("apply", "-auto-approve", "-no-color")
 	looks := env.Emulator.Requests().ByRoute[routeGetBatch]
@@ -333,7 +337,7 @@ func TestAccListContactsExclusiveKilled(t *testing.T) {
 	// r-010 opts out on the service's own call.
 	env.MustDo(t, "PUT", "lists/"+listID+"/contacts/r-010/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
 
-	ws.Write("contacts.csv", statusRows(300))
+	ws.Write("contacts.csv", statusRows(300, 301))
 	out, code := ws.Run("plan", "-no-color")
 	if code != 0 {
 		t.Fatalf("the plan of the full export exited %d:\n%s", code, out)
@@ -359,4 +363,38 @@ func TestAccListContactsExclusiveKilled(t *testing.T) {
 	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
 		t.Fatalf("the plan after the apply is not empty (exit %d):\n%s", code, out)
 	}
+}
+
+// An apply whose file unsubscribes 150 contacts is cut short while its
+// UNSUBSCRIBE import runs; the file is changed back before the next apply.
+// The unsubscriptions were Terraform's (the file asked for them), so the
+// next apply re-subscribes them, and calls none of them an opt-out.
+func TestAccListContactsUnsubscribeInterrupted(t *testing.T) {
+	t.Parallel()
+	clock := &heldClock{now: time.Now().UTC()}
+	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.Configure(env, strings.Replace(exclusiveFileConfig(listID, "  timeouts {\n    update = \"3s\"\n  }\n"), "exclusive       = true", "exclusive       = false", 1))
+	ws.Write("contacts.csv", statusRows(300, 301))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the first apply exited %d:\n%s", code, out)
+	}
+	ws.Write("contacts.csv", statusRows(300, 151))
+	clock.hold(true)
+	if out, _ := ws.Run("apply", "-auto-approve", "-no-color"); !strings.Contains(out, "has not finished") {
+		t.Fatalf("the apply that unsubscribes was not cut short:\n%s", out)
+	}
+	clock.hold(false)
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(151, 300), "UNSUBSCRIBED", "SUBSCRIBED")
+
+	ws.Write("contacts.csv", statusRows(300, 301))
+	out, code := ws.Run("apply", "-auto-approve", "-no-color")
+	if code != 0 {
+		t.Fatalf("the apply of the file changed back exited %d:\n%s", code, out)
+	}
+	if strings.Contains(out, "opted out") || strings.Contains(out, "UNSUBSCRIBED though") {
+		t.Errorf("the apply takes Terraform's own unsubscriptions for opt-outs:\n%s", out)
+	}
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(1, 300), "SUBSCRIBED", "SUBSCRIBED")
 }

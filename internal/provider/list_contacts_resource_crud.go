@@ -147,9 +147,14 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	// the apply go on and before they are made, so that an apply cut short
 	// mid-way still knows them; Prune settles the record by what the
 	// service shows afterwards, channel by channel.
+	// The unsubscriptions the input asks for are noted pending the same
+	// way, so that an input changed back before the next apply re-subscribes
+	// them instead of taking them for opt-outs.
 	for _, ch := range diff.Changes {
 		if ch.Unsubscribe {
 			applied.Release(ch.ID, service[ch.ID])
+		} else {
+			applied.MarkPending(ch.ID, ch.Status)
 		}
 	}
 	ans.wrote = len(diff.Changes) > 0
@@ -188,7 +193,8 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	}
 
 	// The applied statuses: what this apply wanted, except for contacts
-	// whose write failed, which keep what was recorded before.
+	// whose write failed, which keep what was recorded before, and their
+	// pending unsubscriptions (a failed write may have acted).
 	next := contactsync.Record{File: plan.isFile(), Released: maps.Clone(applied.Released)}
 	next.NoteApplied(desired.Contacts)
 	for id := range failed {
@@ -199,6 +205,12 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		}
 		if before, ok := applied.Released[id]; ok {
 			next.Released[id] = before
+		}
+		if p, ok := applied.Pending[id]; ok {
+			if next.Pending == nil {
+				next.Pending = map[string][2]string{}
+			}
+			next.Pending[id] = p
 		}
 	}
 	applied = next
