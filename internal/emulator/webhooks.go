@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The Webhooks domain. The interface names it but shows neither fields,
@@ -205,6 +206,9 @@ func checkWebhook(e map[string]any) *apiError {
 // checkWebhookURL accepts https URLs, and http only to a loopback address:
 // deliveries carry account data and must not travel in clear text.
 func checkWebhookURL(raw string) *apiError {
+	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return fieldError("url", "url %q is not a valid URL: it contains a space or a control character", raw)
+	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return fieldError("url", "url %q is not an absolute http(s) URL", raw)

@@ -66,6 +66,7 @@ func TestWebhookValidation(t *testing.T) {
 		{"relative url", `{"url":"/hook","events":["message.sent"]}`, "url"},
 		{"plain http elsewhere", `{"url":"http://hooks.example.com/x","events":["message.sent"]}`, "url"},
 		{"ftp", `{"url":"ftp://127.0.0.1/x","events":["message.sent"]}`, "url"},
+		{"a space in the url", `{"url":"https://hooks.example.com/a b","events":["message.sent"]}`, "url"},
 		{"no events", `{"url":"https://h.example.com"}`, "events"},
 		{"empty events", `{"url":"https://h.example.com","events":[]}`, "events"},
 		{"unknown event", `{"url":"https://h.example.com","events":["message.exploded"]}`, "events"},

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
+	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -60,7 +62,7 @@ func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"id": idAttribute("webhook"),
 			"url": schema.StringAttribute{
 				Required:    true,
-				Description: "Where deliveries are POSTed: an `https://` URL, or `http://` to a loopback address (127.0.0.1, ::1, localhost) for local receivers.",
+				Description: "Where deliveries are POSTed: an absolute `https://` URL, or `http://` to a loopback address (127.0.0.1, ::1, localhost) for local receivers. A URL with a space or a control character is refused at plan time (write a space as `%20`), as the service refuses it.",
 				Validators:  []validator.String{webhookURLValidator{}},
 			},
 			"events": schema.SetAttribute{
@@ -299,6 +301,11 @@ func (webhookURLCheck) Description(context.Context) string {
 func (webhookURLCheck) check(raw string) (summary, detail string) {
 	u, err := url.Parse(raw)
 	switch {
+	case strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		// Go's parser takes a space in a path; no URL has one (RFC 3986:
+		// it must be written %20), and the receiver would never get it.
+		return "Invalid webhook URL",
+			fmt.Sprintf("url %q contains a space or a control character, which no URL may hold; write a space as %%20.", raw)
 	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
 		return "Invalid webhook URL",
 			fmt.Sprintf("url %q is not an absolute URL; give the receiver's address, e.g. https://hooks.example.com/rms.", raw)

@@ -274,6 +274,10 @@ func TestAccWebhookResource_badInput(t *testing.T) {
 			config: webhookConfig("hooks", `["message.sent"]`, ""),
 			want:   acctest.ExpectErrorParts("Invalid webhook URL", "not an absolute URL"),
 		},
+		"a space in the URL": {
+			config: webhookConfig("https://hooks.example.com/a b", `["message.sent"]`, ""),
+			want:   acctest.ExpectErrorParts("Invalid webhook URL", "contains a space", "%20"),
+		},
 		"no events": {
 			config: webhookConfig("https://h.example.com", `[]`, ""),
 			want:   acctest.ExpectErrorParts("events set must contain at least 1 elements"),
