@@ -219,6 +219,9 @@ func (r *listContactsResource) takeReleased(listID string, service map[string]co
 		if !ok {
 			continue
 		}
+		if s := service[id]; s.Email == st.Status && s.Mobile == st.MobileStatus {
+			continue // destroyed with on_destroy = "forget": nothing was unsubscribed
+		}
 		delete(applied.Released, id) // the statuses before this run's destroy are the ones to restore
 		applied.Release(id, contactsync.ServiceContact{Email: st.Status, Mobile: st.MobileStatus})
 	}
