@@ -23,11 +23,11 @@ import (
 )
 
 var (
-	_ resource.Resource                = &contactResource{}
-	_ resource.ResourceWithConfigure   = &contactResource{}
-	_ resource.ResourceWithImportState = &contactResource{}
-	_ resource.ResourceWithIdentity    = &contactResource{}
-	_ resource.ResourceWithModifyPlan  = &contactResource{}
+	_ resource.Resource                 = &contactResource{}
+	_ resource.ResourceWithConfigure    = &contactResource{}
+	_ resource.ResourceWithImportState  = &contactResource{}
+	_ resource.ResourceWithIdentity     = &contactResource{}
+	_ resource.ResourceWithModifyPlan   = &contactResource{}
 	_ resource.ResourceWithUpgradeState = &contactResource{}
 )
 
