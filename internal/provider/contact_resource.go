@@ -102,7 +102,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			attrOnDestroy: onDestroyAttribute("What destroying this resource, or removing its block, does to the contact: `\"forget\"` (default) writes nothing to the service, and the contact stays in the list with the statuses it has; " +
 				"`\"unsubscribe\"` unsubscribes it on the channels the configuration sets a status for (`email_status`, `mobile_status`), and leaves a channel it leaves to the service as it is. " +
 				"A destroy has no configuration, so the value in the state counts: a changed value takes effect after an apply, and a removed block uses the value last applied. " +
-				"A replacement (a tainted contact, say) takes the contact over with the statuses it had, whatever this says. State written by releases before this argument existed reads as `\"forget\"`."),
+				"A replacement (a tainted contact, `-replace`, a changed `list_id` or `original_id`; destroy, then create) unsubscribes nobody whatever this says, and the new object takes the contact over with the statuses it had. State written by releases before this argument existed reads as `\"forget\"`."),
 			"service_email_status":  serviceStatusAttribute("e-mail", "email_status"),
 			"service_mobile_status": serviceStatusAttribute("mobile (SMS)", "mobile_status"),
 		},
@@ -393,6 +393,15 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 // It runs for every contact on every plan, so it reads the values without
 // the framework's reflection (contact_values.go).
 func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && resp.Private != nil {
+		// A create. When it replaces this contact (destroy, then create:
+		// a tainted contact, -replace, a changed list_id or original_id),
+		// Terraform hands this planned private state to the destroy half,
+		// which then unsubscribes nobody whatever on_destroy says; a plain
+		// create never shows it to anyone (list_contacts_takeover.go
+		// explains the mechanism rms_list_contacts uses the same way).
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTakeover, []byte(`{"replaces":true}`))...)
+	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return // a create (nothing opted out yet) or a destroy
 	}
@@ -471,7 +480,8 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 
 // Delete forgets the contact (on_destroy = "forget", the default: nothing
 // is written), or unsubscribes it on the channels the configuration set a
-// status for (on_destroy = "unsubscribe"). Either way it is noted as
+// status for (on_destroy = "unsubscribe"); the destroy half of a
+// replacement writes nothing whatever on_destroy says. Either way it is noted as
 // released in this run, with the statuses it had, so that the create half
 // of a replacement takes it over with them instead of refusing a contact
 // that exists.
@@ -486,6 +496,14 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 	before := client.SubscriptionStatus{
 		Status:       knownString(statusOrPrior(knownString(state.ServiceEmailStatus), state.EmailStatus)),
 		MobileStatus: knownString(statusOrPrior(knownString(state.ServiceMobileStatus), state.MobileStatus)),
+	}
+	if raw, _ := req.Private.GetKey(ctx, privateTakeover); len(raw) > 0 {
+		// The destroy half of a replacement (its private state is the
+		// create plan's, not the replaced object's): the create half takes
+		// the contact over with these statuses.
+		tflog.Info(ctx, "replacement: the new object takes the contact over; nothing is written", map[string]any{"list_id": listID, "original_id": originalID})
+		r.data.contacts.Released.Add(listID, originalID, before)
+		return
 	}
 	if !unsubscribesOnDestroy(state.OnDestroy) {
 		r.data.contacts.Released.Add(listID, originalID, before)

@@ -267,8 +267,9 @@ func mustParseID(t *testing.T, s string) int64 {
 // Destroy cannot delete a contact. By default (on_destroy = "forget") it
 // writes nothing: no subscription-status call, no contact.unsubscribed
 // event. With on_destroy = "unsubscribe" it unsubscribes the channels the
-// configuration sets (here e-mail only) and leaves the other alone. Both
-// stay in the list.
+// configuration sets (here e-mail only) and leaves the other alone, but a
+// replacement (tainted) unsubscribes nobody even then. Both stay in the
+// list.
 func TestAccContactResource_destroy(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
@@ -298,7 +299,36 @@ resource "rms_contact" "unsubscribe" {
 			ConfigStateChecks: append(expectStatuses("SUBSCRIBED", "SUBSCRIBED"),
 				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("id"), knownvalue.StringExact(listID+"/c 1/x")),
 				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("on_destroy"), knownvalue.StringExact("forget"))),
-			Check: func(*terraform.State) error { callsBefore = statusCalls(); return nil },
+		}, { // a tainted contact with on_destroy = "unsubscribe" is replaced: nobody is unsubscribed
+			Taint: []string{"rms_contact.unsubscribe"},
+			Config: env.Config(fmt.Sprintf(`
+resource "rms_contact" "test" {
+  list_id     = %q
+  original_id = "c 1/x"
+  properties  = { email = "c1@example.com" }
+  email_status = "SUBSCRIBED"
+}
+
+resource "rms_contact" "unsubscribe" {
+  list_id      = %q
+  original_id  = "c2"
+  email_status = "SUBSCRIBED"
+  on_destroy   = "unsubscribe"
+}
+`, listID, listID)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_contact.unsubscribe", plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			Check: func(*terraform.State) error {
+				if n := unsubscriptions(env); n != 0 {
+					return fmt.Errorf("the replacement sent %d contact.unsubscribed events, want none", n)
+				}
+				if got := getContact(t, env, listID, "c2"); got.Status != "SUBSCRIBED" || got.MobileStatus != "SUBSCRIBED" {
+					return fmt.Errorf("after the replacement c2 is %+v, want it as it was", got)
+				}
+				callsBefore = statusCalls()
+				return nil
+			},
 		}, {
 			ResourceName:      "rms_contact.test",
 			ImportState:       true,
