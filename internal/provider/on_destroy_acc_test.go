@@ -281,3 +281,36 @@ resource "rms_contact" "one" {
 		t.Errorf("after destroy: %d unsubscribed from e-mail, %d from mobile, %d contacts; want 0, 0, 4", e, m, n)
 	}
 }
+
+// TestAccListContactsDestroyForgetsPendingBatch: a default destroy while
+// the resource's ADD import is still running writes nothing and does not
+// wait, but says, in the plan and after the destroy, that the batch goes
+// on and names it: the contacts it adds then belong to no state.
+func TestAccListContactsDestroyForgetsPendingBatch(t *testing.T) {
+	t.Parallel()
+	clock := &pollClock{base: time.Now().UTC()}
+	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
+	clock.env = env
+	watchUnsubscriptions(t, env)
+	listID := newTestList(t, env)
+	w := acctest.NewWorkspace(t)
+	w.Configure(env, listContactsConfig(listID, subscribedContacts("p", 5), `  batch_threshold = 0
+  timeouts {
+    create = "2s"
+  }`))
+	if out, code := w.Run("apply", "-auto-approve", "-no-color"); code != 0 || !acctest.Contains(out, "has not finished") {
+		t.Fatalf("apply: exit %d, want 0 with the batch not finished:\n%s", code, out)
+	}
+	inst, ok := w.Instance("rms_list_contacts", "c")
+	var batches []string
+	if !ok || !inst.PrivateKey(t, "batches", &batches) || len(batches) != 1 {
+		t.Fatalf("the state keeps no pending batch: %v %+v", batches, inst)
+	}
+	out, code := w.Run("destroy", "-auto-approve", "-no-color")
+	if code != 0 || !acctest.Contains(out, "Import batch "+batches[0]+" of this resource had not been seen finished", "Import batch still running after destroy", "import batch "+batches[0]+" of this resource had not finished") {
+		t.Fatalf("destroy: exit %d, want 0 naming batch %s in the plan and after the destroy:\n%s", code, batches[0], out)
+	}
+	if n := unsubscriptions(env); n != 0 {
+		t.Errorf("destroy sent %d contact.unsubscribed events, want none", n)
+	}
+}
