@@ -139,13 +139,13 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 		uncounted("the provider configuration is known only during the apply")
 		return
 	}
+	service, listed := r.data.contacts.Snapshots.Take(listID)
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		diags.AddWarning("Destroy forgets contacts",
 			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it manages: it forgets them without unsubscribing anyone: %s", listID, d.Errors()[0].Detail()))
 		return
 	}
-	service, listed := r.data.contacts.Snapshots.Take(listID)
 	if !listed {
 		var err error
 		if service, err = contactsync.ListStatuses(ctx, r.data.client, listID); err != nil {
