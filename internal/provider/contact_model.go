@@ -26,6 +26,7 @@ type contactModel struct {
 	AllowResubscribe    types.Bool   `tfsdk:"allow_resubscribe"`
 	ServiceEmailStatus  types.String `tfsdk:"service_email_status"`
 	ServiceMobileStatus types.String `tfsdk:"service_mobile_status"`
+	OnDestroy           types.String `tfsdk:"on_destroy"`
 }
 
 // contactImportID is the id of an rms_contact: list id and original id
@@ -79,7 +80,17 @@ func contactFields(listID string, c *client.Contact, props types.Map, prior cont
 		AllowResubscribe:    types.BoolValue(prior.AllowResubscribe.ValueBool()),
 		ServiceEmailStatus:  shownStatus(c.Status),
 		ServiceMobileStatus: shownStatus(c.MobileStatus),
+		OnDestroy:           onDestroyOr(prior.OnDestroy),
 	}
+}
+
+// onDestroyOr is prior's known on_destroy, else the default (an import,
+// or the list resource, has no prior value).
+func onDestroyOr(prior types.String) types.String {
+	if prior.IsNull() || prior.IsUnknown() {
+		return types.StringValue(onDestroyForget)
+	}
+	return prior
 }
 
 // shownStatus is a status as the service shows it: null when not shown.

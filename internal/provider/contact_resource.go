@@ -23,11 +23,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = &contactResource{}
-	_ resource.ResourceWithConfigure   = &contactResource{}
-	_ resource.ResourceWithImportState = &contactResource{}
-	_ resource.ResourceWithIdentity    = &contactResource{}
-	_ resource.ResourceWithModifyPlan  = &contactResource{}
+	_ resource.Resource                 = &contactResource{}
+	_ resource.ResourceWithConfigure    = &contactResource{}
+	_ resource.ResourceWithImportState  = &contactResource{}
+	_ resource.ResourceWithIdentity     = &contactResource{}
+	_ resource.ResourceWithModifyPlan   = &contactResource{}
+	_ resource.ResourceWithUpgradeState = &contactResource{}
 )
 
 // NewContactResource returns the rms_contact resource.
@@ -49,8 +50,9 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"A service whose contact answers do not show statuses (the interface does not promise them) cannot show drift nor opt-outs: a configured status then keeps its configured value and is sent only when the configuration changes it (and when the contact is created), and an unconfigured one is null."
 	}
 	resp.Schema = schema.Schema{
+		Version: onDestroySchemaVersion,
 		Description: "A contact (recipient) of a list, identified in it by `original_id`, with its properties and its e-mail and mobile subscription status.\n\n" +
-			"The service has no call that deletes one contact: **destroy unsubscribes the contact from e-mail and mobile and forgets it**; the contact stays in the list (it goes when the list is deleted), and destroy says so in a warning. Creating a contact whose `original_id` already exists in the list fails and tells you to import it, so that nothing is created twice; the exception is a contact this same run has just destroyed (a replacement), which is taken over, with its former subscription states unless the configuration sets them.",
+			"The service has no call that deletes one contact: **destroy forgets the contact by default** (`on_destroy = \"forget\"`: nothing is written, and the contact stays in the list as it is); with `on_destroy = \"unsubscribe\"` destroy unsubscribes it on the channels the configuration sets a status for. Either way the contact stays in the list (it goes when the list is deleted), and destroy says so in a warning. Creating a contact whose `original_id` already exists in the list fails and tells you to import it, so that nothing is created twice; the exception is a contact this same run has just destroyed (a replacement), which is taken over, with its former subscription states unless the configuration sets them.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
@@ -97,10 +99,20 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Description: "Allow an apply to re-subscribe a contact that opted out outside Terraform (default `false`). By default a configured `SUBSCRIBED` is not sent to a contact the service shows `UNSUBSCRIBED` unless the configuration itself changed it from `UNSUBSCRIBED`: the recipient's opt-out is honoured and the plan warns. " +
 					"Set it to `true` only where you have the recipient's consent (a new opt-in collected elsewhere, say): the next plan then sets `SUBSCRIBED` again. Where the service does not show statuses, opt-outs cannot be seen and this has no effect.",
 			},
+			attrOnDestroy: onDestroyAttribute("What destroying this resource, or removing its block, does to the contact: `\"forget\"` (default) writes nothing to the service, and the contact stays in the list with the statuses it has; " +
+				"`\"unsubscribe\"` unsubscribes it on the channels the configuration sets a status for (`email_status`, `mobile_status`), and leaves a channel it leaves to the service as it is. " +
+				"A destroy has no configuration, so the value in the state counts: a changed value takes effect after an apply, and a removed block uses the value last applied. " +
+				"A replacement (a tainted contact, `-replace`, a changed `list_id` or `original_id`; destroy, then create) unsubscribes nobody whatever this says, and the new object takes the contact over with the statuses it had. State written by releases before this argument existed reads as `\"forget\"`."),
 			"service_email_status":  serviceStatusAttribute("e-mail", "email_status"),
 			"service_mobile_status": serviceStatusAttribute("mobile (SMS)", "mobile_status"),
 		},
 	}
+}
+
+// UpgradeState adds on_destroy = "forget" to state written before it
+// existed (on_destroy.go says why an upgrade).
+func (r *contactResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return onDestroyUpgraders()
 }
 
 // serviceStatusAttribute is the read-only status of one channel as the
@@ -381,6 +393,15 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 // It runs for every contact on every plan, so it reads the values without
 // the framework's reflection (contact_values.go).
 func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && resp.Private != nil {
+		// A create. When it replaces this contact (destroy, then create:
+		// a tainted contact, -replace, a changed list_id or original_id),
+		// Terraform hands this planned private state to the destroy half,
+		// which then unsubscribes nobody whatever on_destroy says; a plain
+		// create never shows it to anyone (list_contacts_takeover.go
+		// explains the mechanism rms_list_contacts uses the same way).
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTakeover, []byte(`{"replaces":true}`))...)
+	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return // a create (nothing opted out yet) or a destroy
 	}
@@ -457,15 +478,50 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 	return patch, diags
 }
 
+// Delete forgets the contact (on_destroy = "forget", the default: nothing
+// is written), or unsubscribes it on the channels the configuration set a
+// status for (on_destroy = "unsubscribe"); the destroy half of a
+// replacement writes nothing whatever on_destroy says. Either way it is noted as
+// released in this run, with the statuses it had, so that the create half
+// of a replacement takes it over with them instead of refusing a contact
+// that exists.
 func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state, ok := readModel[contactModel](ctx, req.State, r.data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
+	// What the service showed before destroy (a status kept for an
+	// honoured opt-out is the desired one, not the contact's).
+	before := client.SubscriptionStatus{
+		Status:       knownString(statusOrPrior(knownString(state.ServiceEmailStatus), state.EmailStatus)),
+		MobileStatus: knownString(statusOrPrior(knownString(state.ServiceMobileStatus), state.MobileStatus)),
+	}
+	if raw, _ := req.Private.GetKey(ctx, privateTakeover); len(raw) > 0 {
+		// The destroy half of a replacement (its private state is the
+		// create plan's, not the replaced object's): the create half takes
+		// the contact over with these statuses.
+		tflog.Info(ctx, "replacement: the new object takes the contact over; nothing is written", map[string]any{"list_id": listID, "original_id": originalID})
+		r.data.contacts.Released.Add(listID, originalID, before)
+		return
+	}
+	if !unsubscribesOnDestroy(state.OnDestroy) {
+		r.data.contacts.Released.Add(listID, originalID, before)
+		resp.Diagnostics.AddWarning("Contact forgotten, not deleted",
+			fmt.Sprintf("The service has no call that deletes a single contact. Contact %q of list %s is no longer managed by Terraform; nothing was written to the service (on_destroy = %q), so it remains in the list with the statuses it has. "+
+				"It is deleted with its list; to manage it again, import it with id %q.", originalID, listID, onDestroyForget, contactImportID(listID, originalID)))
+		return
+	}
+	send := destroyStatus(readApplied(ctx, req.Private))
+	if send == (client.SubscriptionStatus{}) {
+		r.data.contacts.Released.Add(listID, originalID, before)
+		resp.Diagnostics.AddWarning("Contact forgotten, not deleted",
+			fmt.Sprintf("Contact %q of list %s is no longer managed by Terraform. on_destroy = %q unsubscribes the channels the configuration sets a status for, and it set none, so nothing was written; the contact remains in the list with the statuses it has.",
+				originalID, listID, onDestroyUnsubscribe))
+		return
+	}
 	r.data.contacts.Listings.Wrote(listID, originalID)
-	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID,
-		client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed})
+	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
 	if errors.Is(err, client.ErrNotFound) {
 		return // gone already (with its list, say): nothing to do
 	}
@@ -473,15 +529,39 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 		addAPIError(&resp.Diagnostics, "Unable to unsubscribe contact", err, nil)
 		return
 	}
-	// What the service showed before this unsubscribed it (a status kept
-	// for an honoured opt-out is the desired one, not the contact's).
-	r.data.contacts.Released.Add(listID, originalID, client.SubscriptionStatus{
-		Status:       knownString(statusOrPrior(knownString(state.ServiceEmailStatus), state.EmailStatus)),
-		MobileStatus: knownString(statusOrPrior(knownString(state.ServiceMobileStatus), state.MobileStatus)),
-	})
+	r.data.contacts.Released.Add(listID, originalID, before)
 	resp.Diagnostics.AddWarning("Contact unsubscribed, not deleted",
-		fmt.Sprintf("The service has no call that deletes a single contact. Contact %q of list %s was unsubscribed from e-mail and mobile and is no longer managed by Terraform, but it remains in the list. "+
-			"It is deleted with its list; to manage it again, import it with id %q.", originalID, listID, contactImportID(listID, originalID)))
+		fmt.Sprintf("The service has no call that deletes a single contact. Contact %q of list %s was unsubscribed from %s (on_destroy = %q) and is no longer managed by Terraform, but it remains in the list. "+
+			"It is deleted with its list; to manage it again, import it with id %q.", originalID, listID, channelsOf(send), onDestroyUnsubscribe, contactImportID(listID, originalID)))
+}
+
+// destroyStatus is what a destroy with on_destroy = "unsubscribe" sends:
+// UNSUBSCRIBED on each channel the configuration last applied sets a
+// status for (the applied record in private state). A contact imported and
+// never applied since has no such record: nothing is sent.
+func destroyStatus(applied appliedStatus, recorded bool) client.SubscriptionStatus {
+	var send client.SubscriptionStatus
+	if !recorded || applied.Unknown {
+		return send
+	}
+	if applied.Email != "" {
+		send.Status = client.StatusUnsubscribed
+	}
+	if applied.Mobile != "" {
+		send.MobileStatus = client.StatusUnsubscribed
+	}
+	return send
+}
+
+// channelsOf names the channels a status call sets: "e-mail and mobile".
+func channelsOf(st client.SubscriptionStatus) string {
+	switch {
+	case st.Status != "" && st.MobileStatus != "":
+		return "e-mail and mobile"
+	case st.Status != "":
+		return "e-mail"
+	}
+	return "mobile"
 }
 
 // ImportState takes "list_id/original_id" as the import string, or

@@ -264,13 +264,20 @@ func mustParseID(t *testing.T, s string) int64 {
 	return n
 }
 
-// Destroy cannot delete a contact: it unsubscribes it and leaves it in the
+// Destroy cannot delete a contact. By default (on_destroy = "forget") it
+// writes nothing: no subscription-status call, no contact.unsubscribed
+// event. With on_destroy = "unsubscribe" it unsubscribes the channels the
+// configuration sets (here e-mail only) and leaves the other alone, but a
+// replacement (tainted) unsubscribes nobody even then. Both stay in the
 // list.
-func TestAccContactResource_destroyUnsubscribes(t *testing.T) {
+func TestAccContactResource_destroy(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Kept"}, &list)
 	listID := fmt.Sprint(list["id"])
+	watchUnsubscriptions(t, env)
+	statusCalls := func() int64 { return env.Emulator.Requests().ByRoute[routeSubscriptionStatus] }
+	var callsBefore int64
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{{
@@ -279,10 +286,49 @@ resource "rms_contact" "test" {
   list_id     = %q
   original_id = "c 1/x"
   properties  = { email = "c1@example.com" }
+  email_status = "SUBSCRIBED"
 }
-`, listID)),
+
+resource "rms_contact" "unsubscribe" {
+  list_id      = %q
+  original_id  = "c2"
+  email_status = "SUBSCRIBED"
+  on_destroy   = "unsubscribe"
+}
+`, listID, listID)),
 			ConfigStateChecks: append(expectStatuses("SUBSCRIBED", "SUBSCRIBED"),
-				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("id"), knownvalue.StringExact(listID+"/c 1/x"))),
+				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("id"), knownvalue.StringExact(listID+"/c 1/x")),
+				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("on_destroy"), knownvalue.StringExact("forget"))),
+		}, { // a tainted contact with on_destroy = "unsubscribe" is replaced: nobody is unsubscribed
+			Taint: []string{"rms_contact.unsubscribe"},
+			Config: env.Config(fmt.Sprintf(`
+resource "rms_contact" "test" {
+  list_id     = %q
+  original_id = "c 1/x"
+  properties  = { email = "c1@example.com" }
+  email_status = "SUBSCRIBED"
+}
+
+resource "rms_contact" "unsubscribe" {
+  list_id      = %q
+  original_id  = "c2"
+  email_status = "SUBSCRIBED"
+  on_destroy   = "unsubscribe"
+}
+`, listID, listID)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_contact.unsubscribe", plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			Check: func(*terraform.State) error {
+				if n := unsubscriptions(env); n != 0 {
+					return fmt.Errorf("the replacement sent %d contact.unsubscribed events, want none", n)
+				}
+				if got := getContact(t, env, listID, "c2"); got.Status != "SUBSCRIBED" || got.MobileStatus != "SUBSCRIBED" {
+					return fmt.Errorf("after the replacement c2 is %+v, want it as it was", got)
+				}
+				callsBefore = statusCalls()
+				return nil
+			},
 		}, {
 			ResourceName:      "rms_contact.test",
 			ImportState:       true,
@@ -291,8 +337,17 @@ resource "rms_contact" "test" {
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			got := getContact(t, env, listID, "c%201%2Fx")
-			if got.Status != "UNSUBSCRIBED" || got.MobileStatus != "UNSUBSCRIBED" || got.Properties["email"] != "c1@example.com" {
-				t.Errorf("after destroy the contact is %+v, want it kept and unsubscribed from both", got)
+			if got.Status != "SUBSCRIBED" || got.MobileStatus != "SUBSCRIBED" || got.Properties["email"] != "c1@example.com" {
+				t.Errorf("after a default destroy the contact is %+v, want it kept as it was", got)
+			}
+			if got := getContact(t, env, listID, "c2"); got.Status != "UNSUBSCRIBED" || got.MobileStatus != "SUBSCRIBED" {
+				t.Errorf("after destroy with on_destroy = unsubscribe the contact is %+v, want it unsubscribed from e-mail only", got)
+			}
+			if n := statusCalls() - callsBefore; n != 1 {
+				t.Errorf("destroy made %d subscription-status calls, want 1 (on_destroy = unsubscribe only)", n)
+			}
+			if n := unsubscriptions(env); n != 1 {
+				t.Errorf("destroy sent %d contact.unsubscribed events, want 1", n)
 			}
 			return nil
 		},

@@ -38,6 +38,7 @@ var contactObjectType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 	"allow_resubscribe":     tftypes.Bool,
 	"service_email_status":  tftypes.String,
 	"service_mobile_status": tftypes.String,
+	"on_destroy":            tftypes.String,
 }}
 
 // contactIdentityType is the Terraform type of rms_contact's identity.
@@ -117,6 +118,9 @@ func contactModelOf(ctx context.Context, v tftypes.Value) (contactModel, error) 
 		return m, err
 	}
 	if m.ServiceMobileStatus, err = str("service_mobile_status"); err != nil {
+		return m, err
+	}
+	if m.OnDestroy, err = str("on_destroy"); err != nil {
 		return m, err
 	}
 	return m, nil

@@ -38,18 +38,21 @@ func TestContactValues(t *testing.T) {
 			EmailStatus: types.StringValue("SUBSCRIBED"), MobileStatus: types.StringValue("UNSUBSCRIBED"),
 			DateCreated: rfc3339(client.TimestampOf("2026-11-22T10:00:00Z")), DateModified: rfc3339(client.TimestampOf("2026-11-22T10:05:00+01:00")),
 			AllowResubscribe: types.BoolValue(true), ServiceEmailStatus: types.StringValue("UNSUBSCRIBED"), ServiceMobileStatus: types.StringValue("PENDING"),
+			OnDestroy: types.StringValue("unsubscribe"),
 		},
 		"nulls": {
 			ID: types.StringValue("42/b"), ListID: types.StringValue("42"), OriginalID: types.StringValue("b"),
 			Properties: types.MapNull(types.StringType), EmailStatus: types.StringNull(), MobileStatus: types.StringNull(),
 			DateCreated: timetypes.NewRFC3339Null(), DateModified: timetypes.NewRFC3339Null(),
 			AllowResubscribe: types.BoolNull(), ServiceEmailStatus: types.StringNull(), ServiceMobileStatus: types.StringNull(),
+			OnDestroy: types.StringNull(),
 		},
 		"empty map and unknowns": {
 			ID: types.StringUnknown(), ListID: types.StringValue("42"), OriginalID: types.StringValue("c"),
 			Properties: types.MapValueMust(types.StringType, map[string]attr.Value{}), EmailStatus: types.StringUnknown(), MobileStatus: types.StringValue(""),
 			DateCreated: timetypes.NewRFC3339Unknown(), DateModified: timetypes.NewRFC3339Unknown(),
 			AllowResubscribe: types.BoolUnknown(), ServiceEmailStatus: types.StringUnknown(), ServiceMobileStatus: types.StringValue(""),
+			OnDestroy: types.StringUnknown(),
 		},
 	}
 	for name, m := range cases {
@@ -104,5 +107,5 @@ func sameContactModel(a, b contactModel) bool {
 	return a.ID.Equal(b.ID) && a.ListID.Equal(b.ListID) && a.OriginalID.Equal(b.OriginalID) && a.Properties.Equal(b.Properties) &&
 		a.EmailStatus.Equal(b.EmailStatus) && a.MobileStatus.Equal(b.MobileStatus) &&
 		a.DateCreated.Equal(b.DateCreated) && a.DateModified.Equal(b.DateModified) &&
-		a.AllowResubscribe.Equal(b.AllowResubscribe) && a.ServiceEmailStatus.Equal(b.ServiceEmailStatus) && a.ServiceMobileStatus.Equal(b.ServiceMobileStatus)
+		a.AllowResubscribe.Equal(b.AllowResubscribe) && a.ServiceEmailStatus.Equal(b.ServiceEmailStatus) && a.ServiceMobileStatus.Equal(b.ServiceMobileStatus) && a.OnDestroy.Equal(b.OnDestroy)
 }

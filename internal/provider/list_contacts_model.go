@@ -27,6 +27,7 @@ type listContactsModel struct {
 	DesiredSHA256       types.String   `tfsdk:"desired_sha256"`
 	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
 	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
+	OnDestroy           types.String   `tfsdk:"on_destroy"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent

@@ -32,6 +32,7 @@ var (
 	_ resource.ResourceWithModifyPlan       = &listContactsResource{}
 	_ resource.ResourceWithImportState      = &listContactsResource{}
 	_ resource.ResourceWithIdentity         = &listContactsResource{}
+	_ resource.ResourceWithUpgradeState     = &listContactsResource{}
 )
 
 // NewListContactsResource returns the rms_list_contacts resource.
@@ -56,7 +57,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Create: true, Update: true, Delete: true,
 		CreateDescription: "How long an apply that creates the resource may wait for its import batches, as a Go duration (`45m`, `2h`). Default `30m`. When it passes, the apply ends with a warning, the batch ids are kept, and the next apply waits for them before it writes anything else.",
 		UpdateDescription: "As `create`, for an apply that changes the resource. Default `30m`.",
-		DeleteDescription: "How long destroy may wait for its UNSUBSCRIBE import batch. Default `30m`.",
+		DeleteDescription: "With `on_destroy = \"unsubscribe\"`: how long destroy may wait for an import batch of this resource still running and for its own UNSUBSCRIBE import batch. Default `30m`.",
 	}).(schema.SingleNestedBlock)
 	timeoutsBlock.Description = "Time limits of the waits for import batches."
 	statusDescription := func(what string) string {
@@ -64,19 +65,21 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"An opt-out the recipient made outside Terraform is never undone (the plan names such contacts in a warning) unless `allow_resubscribe` is set; a re-subscription the configuration itself asks for (it had set `UNSUBSCRIBED`) is applied."
 	}
 	resp.Schema = schema.Schema{
+		Version: onDestroySchemaVersion,
 		Description: "The contacts of one list as one resource: for lists of thousands to hundreds of thousands of recipients, where one `rms_contact` per recipient makes every plan slow (Terraform's cost per resource grows faster than linearly). " +
 			"Give the contacts as a map (`contacts`) or as a CSV file (`source_file`). A refresh reads the list with one paged listing; an apply writes only what differs: " +
 			"up to `batch_threshold` changed contacts by single calls run side by side, above it by import batches (an `ADD` import for new contacts and non-empty values, an `UNSUBSCRIBE` import for unsubscriptions) " +
 			"plus single calls for what an `ADD` import cannot do (it merges only non-empty cells): removed values, mobile statuses, re-subscriptions, and new contacts that must start unsubscribed. After batches the list is read again and anything still not as configured is written by single calls. A contact found in the list is updated, never created again.\n\n" +
 			"The service has no call that deletes a contact: contacts the configuration stops naming are only forgotten, or, with `exclusive = true`, unsubscribed (e-mail and mobile); they stay in the list. " +
-			"**Destroy unsubscribes the managed contacts** (e-mail and mobile; above `batch_threshold` through an `UNSUBSCRIBE` import for e-mail) and says so in a warning; they stay in the list. " +
-			"A replacement (`-replace`, a tainted object, a changed `list_id`, in either order) unsubscribes nobody: the new object takes the contacts over, and the old one only forgets them.\n\n" +
+			"**Destroy forgets the contacts by default** (`on_destroy = \"forget\"`): destroying the resource, or removing its block, writes nothing to the service, and the contacts stay in the list as they are. " +
+			"With `on_destroy = \"unsubscribe\"`, destroy unsubscribes the channels the input manages (see `on_destroy`; above `batch_threshold` through an `UNSUBSCRIBE` import for e-mail), counted per channel in the destroy plan and held by the guardrail. " +
+			"A replacement (`-replace`, a tainted object, a changed `list_id`, in either order) unsubscribes nobody whatever `on_destroy` says: the new object takes the contacts over, and the old one only forgets them.\n\n" +
 			"Consent: an opt-out a recipient made outside Terraform is never undone unless `allow_resubscribe = true`. For a map input, the statuses last applied per contact are kept in the resource's private state. " +
 			"For a file input, only the contacts the file last set `UNSUBSCRIBED` are remembered: a contact the service shows `UNSUBSCRIBED` is re-subscribed only when the file had unsubscribed it and now says `SUBSCRIBED`, or when `allow_resubscribe` is set. " +
 			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back by the consent rule (unsubscribing is always allowed). " +
 			"The unsubscriptions Terraform made itself (`exclusive`) are remembered too: a contact named again gets the status the input says, or, where it says nothing, the one it had before.\n\n" +
-			"Guardrail: every plan that unsubscribes contacts (`exclusive`, destroy) says how many and what share of the list that is; a plan above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` of the list (default 100 and 10 %) fails before anything is written. " +
-			"A destroy is held back only by a limit the user set (on the resource, read from the state, or in the provider block); use `prevent_destroy` for a list that must never be emptied.\n\n" +
+			"Guardrail: every plan that unsubscribes contacts (`exclusive`, a destroy with `on_destroy = \"unsubscribe\"`) says, per channel, how many and what share of the contacts subscribed on that channel before the change that is; a plan above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` on e-mail or on mobile (default 100 and 10 %) fails before anything is written. " +
+			"A destroy reads the resource's limits from the state (a destroy has no configuration) and the provider block's from the configuration; use `prevent_destroy` for a list that must never be emptied.\n\n" +
 			"Import with the list id: `terraform import rms_list_contacts.example 42`. Nothing is managed until the first apply, which writes only the contacts that differ from the configuration.",
 		Attributes: guardrailResourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -177,13 +180,26 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Description: "For `source_file`: SHA-256 of what the service holds for the file's contacts, in the form of `desired_sha256` (an opt-out the consent rule honours counts as the file's value). Equal to `desired_sha256` when the list is as the file wants it; a refresh that finds drift changes it, and the plan shows it and names the first contacts in a warning. " +
 					"Empty after an apply that could not make every change. Null for `contacts`.",
 			},
+			attrOnDestroy: onDestroyAttribute("What destroying this resource, or removing its block, does to the contacts: `\"forget\"` (default) writes nothing to the service (no subscription status, no import), and the contacts stay in the list with the statuses they have; " +
+				"`\"unsubscribe\"` unsubscribes, for each contact the input names, the channels the input sets a status for: e-mail when the contact has an `email_status` (map) or a non-empty `email_status` cell (file), mobile likewise with `mobile_status`. " +
+				"Channels the input leaves to the service are not touched, so give your contacts a status (say `email_status = \"SUBSCRIBED\"`, or an `email_status` column) if destroy should unsubscribe them. " +
+				"The destroy plan counts them per channel, and the guardrail (`max_unsubscribe`, `max_unsubscribe_percent`, default included) holds a destroy above the limits. " +
+				"A destroy has no configuration, so the value in the state counts: a changed value takes effect after an apply, and a removed block uses the value last applied. " +
+				"With `\"unsubscribe\"`, destroy first waits (within `timeouts.delete`) for an import batch of this resource that an apply stopped waiting for, and fails, writing nothing, if it does not finish; with `\"forget\"` it warns that such a batch goes on after the destroy. " +
+				"A replacement unsubscribes nobody whatever this says. State written by releases before this argument existed reads as `\"forget\"`."),
 			"unmanaged_subscribed": schema.Int64Attribute{
 				Computed:    true,
 				Description: "Contacts of the list that the configuration does not name and that the service shows subscribed (e-mail or mobile). With `exclusive = true` an apply unsubscribes them, so it is planned as 0.",
 			},
-		}, "a plan of this resource (`exclusive` unsubscriptions, destroy)"),
+		}, "a plan of this resource (`exclusive` unsubscriptions, a destroy with `on_destroy = \"unsubscribe\"`)"),
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock},
 	}
+}
+
+// UpgradeState adds on_destroy = "forget" to state written before it
+// existed (on_destroy.go says why an upgrade).
+func (r *listContactsResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return onDestroyUpgraders()
 }
 
 func (r *listContactsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {

@@ -242,6 +242,9 @@ func (r *listContactsResource) takeReleased(listID string, service map[string]co
 		if !ok {
 			continue
 		}
+		if s := service[id]; s.Email == st.Status && s.Mobile == st.MobileStatus {
+			continue // destroyed with on_destroy = "forget": nothing was unsubscribed
+		}
 		delete(applied.Released, id) // the statuses before this run's destroy are the ones to restore
 		applied.Release(id, contactsync.ServiceContact{Email: st.Status, Mobile: st.MobileStatus})
 	}
@@ -306,9 +309,12 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
 }
 
-// Delete unsubscribes the managed contacts (the interface cannot delete
-// one) and forgets them: by single calls, or above batch_threshold by an
-// UNSUBSCRIBE import (e-mail) plus single calls for mobile.
+// Delete forgets the contacts (on_destroy = "forget", the default: nothing
+// is written), or, with on_destroy = "unsubscribe", unsubscribes the
+// channels the input manages (destroyTargetsOf): by single calls, or above
+// batch_threshold by an UNSUBSCRIBE import (e-mail) plus single calls for
+// mobile. Either way the destroy half of a replacement hands the contacts
+// over and unsubscribes nobody (handOver).
 func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state, ok := readListContacts(ctx, req.State, protocol.RoleState, r.data, &resp.Diagnostics)
 	if !ok {
@@ -325,6 +331,23 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) {
 		return
 	}
+	pending, d := readBatches(ctx, req.Private)
+	resp.Diagnostics.Append(d...)
+	if !unsubscribesOnDestroy(state.OnDestroy) {
+		r.forget(ctx, listID, pending, &resp.Diagnostics)
+		return
+	}
+	// The resource's own batches an apply stopped waiting for come first:
+	// what they add or change must not land after the unsubscriptions, and
+	// destroy must not report what it did not do.
+	wr := &contactWriter{data: r.data, listID: listID, timeout: timeout}
+	for _, id := range pending {
+		if !wr.wait(ctx, id, &resp.Diagnostics) {
+			resp.Diagnostics.AddError("Destroy waits for an import batch of this resource",
+				fmt.Sprintf("Import batch %s of this resource (list %s) did not finish within timeouts.delete, or failed: destroy unsubscribed nobody, and the resource stays in the state. Destroy again once the batch has finished (or raise timeouts.delete).", id, listID))
+			return
+		}
+	}
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		resp.Diagnostics.AddWarning("Contacts forgotten, not unsubscribed",
@@ -339,41 +362,55 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
 		return
 	}
-	var targets []contactsync.Change
-	var emails []string
-	for _, w := range desired.Contacts {
-		s, ok := service[w.ID]
-		if !ok || !s.SubscribedOnSomeChannel() {
-			continue
-		}
-		r.data.contacts.Released.Add(listID, w.ID, client.SubscriptionStatus{Status: s.Email, MobileStatus: s.Mobile})
-		targets = append(targets, contactsync.Change{ID: w.ID, Unsubscribe: true})
-		if s.Email != client.StatusUnsubscribed {
-			emails = append(emails, w.ID)
-		}
+	t := destroyTargetsOf(desired.Contacts, service)
+	// The limits are checked again on this listing: counts can change
+	// between plan and destroy, and the plan may have counted nothing.
+	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
+	if l := r.limits(state); l.exceeds(c) {
+		checkUnsubscribeLimit(&resp.Diagnostics, c, l, guardTarget{Destroy: true})
+		return
 	}
-	wr := &contactWriter{data: r.data, listID: listID, timeout: timeout}
-	if int64(len(targets)) > state.BatchThreshold.ValueInt64() {
-		if len(emails) > 0 && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, emails) }, func(string) {}, &resp.Diagnostics) {
-			resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state, and the next destroy tries again.")
-			return
-		}
-		// The import unsubscribes e-mail only; mobile goes by single calls.
-		mobile := targets[:0]
-		for _, t := range targets {
-			if service[t.ID].Mobile != client.StatusUnsubscribed {
-				mobile = append(mobile, contactsync.Change{ID: t.ID, Status: client.SubscriptionStatus{MobileStatus: client.StatusUnsubscribed}})
-			}
-		}
-		targets = mobile
+	for id, before := range t.Before {
+		r.data.contacts.Released.Add(listID, id, before)
 	}
-	wr.writeSingles(ctx, targets, &resp.Diagnostics)
+	byImport := int64(t.contacts()) > state.BatchThreshold.ValueInt64() && len(t.Email) > 0
+	if byImport && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, t.Email) }, func(string) {}, &resp.Diagnostics) {
+		resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state, and the next destroy tries again.")
+		return
+	}
+	// The import unsubscribes e-mail only; mobile goes by single calls.
+	wr.writeSingles(ctx, t.changes(byImport), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if t.contacts() == 0 {
+		return
+	}
 	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
-		fmt.Sprintf("The service has no call that deletes a contact. The %d contacts of list %s that this resource managed were unsubscribed from e-mail and mobile and are no longer managed by Terraform, but they remain in the list (they go with the list).",
-			len(desired.Contacts), listID))
+		fmt.Sprintf("The service has no call that deletes a contact. Destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribed %d contacts from e-mail and %d from mobile, the channels its input set; they are no longer managed by Terraform, but they remain in the list (they go with the list).",
+			listID, onDestroyUnsubscribe, len(t.Email), len(t.Mobile)))
+}
+
+// forget is destroy with on_destroy = "forget": nothing is written. An
+// import batch of this resource that is still running goes on after the
+// destroy; the warning names it, since its contacts then belong to no
+// state.
+func (r *listContactsResource) forget(ctx context.Context, listID string, pending []string, diags *diag.Diagnostics) {
+	var running []string
+	for _, id := range pending {
+		b, err := r.data.client.GetBatch(ctx, id)
+		if err == nil && b.Finished() {
+			continue
+		}
+		running = append(running, id)
+	}
+	tflog.Info(ctx, "destroy forgets the contacts; nothing is written", map[string]any{"list_id": listID, "running_batches": running})
+	if len(running) == 0 {
+		return
+	}
+	diags.AddWarning("Import batch still running after destroy",
+		fmt.Sprintf("Destroy forgot the contacts of list %s and wrote nothing, but import batch %s of this resource had not finished: whatever it adds, changes or unsubscribes is written when it finishes, and no Terraform state manages those contacts then. "+
+			"Check the list once the batch has finished (data source rms_batch), or manage the list again (terraform import).", listID, joinBatches(running)))
 }
 
 // handOver reports whether this destroy is the half of a replacement
@@ -432,7 +469,7 @@ func (r *listContactsResource) ImportState(ctx context.Context, req resource.Imp
 	for name, v := range map[string]any{
 		"id": listID, "list_id": listID, "delimiter": ",", "encoding": "UTF8",
 		"exclusive": false, "allow_resubscribe": false, "batch_threshold": int64(defaultBatchThreshold),
-		"contact_count": int64(0), "unmanaged_subscribed": int64(0),
+		"contact_count": int64(0), "unmanaged_subscribed": int64(0), attrOnDestroy: onDestroyForget,
 	} {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
 	}

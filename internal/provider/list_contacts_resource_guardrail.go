@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -27,10 +28,24 @@ func (r *listContactsResource) limits(m listContactsModel) unsubscribeLimits {
 	return resolveUnsubscribeLimits(m.unsubscribeLimitArgs, prov, listContactsGuardScope)
 }
 
-// exclusiveCount is what an exclusive diff unsubscribes out of the list.
-func exclusiveCount(listID string, listSize int, diff contactsync.Diff) unsubscribeCount {
-	_, _, unsub := diff.Counts()
-	return unsubscribeCount{ListID: listID, Count: unsub, ListSize: listSize, What: "exclusive = true"}
+// exclusiveCount is what an exclusive diff unsubscribes, per channel, out
+// of the contacts the list holds subscribed on it: an exclusive
+// unsubscription changes each channel the contact is not unsubscribed from.
+func exclusiveCount(listID string, service map[string]contactsync.ServiceContact, diff contactsync.Diff) unsubscribeCount {
+	email, mobile := 0, 0
+	for _, ch := range diff.Changes {
+		if !ch.Unsubscribe {
+			continue
+		}
+		s := service[ch.ID]
+		if s.Email != client.StatusUnsubscribed {
+			email++
+		}
+		if s.Mobile != client.StatusUnsubscribed {
+			mobile++
+		}
+	}
+	return channelCount(listID, "exclusive = true", service, email, mobile)
 }
 
 // guardExclusivePlan checks a plan's exclusive unsubscriptions, counted
@@ -39,7 +54,7 @@ func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, servic
 	if !plan.Exclusive.ValueBool() || !plan.limitsKnown() {
 		return
 	}
-	checkUnsubscribeLimit(diags, exclusiveCount(plan.ListID.ValueString(), len(service), diff), r.limits(plan), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+	checkUnsubscribeLimit(diags, exclusiveCount(plan.ListID.ValueString(), service, diff), r.limits(plan), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
 }
 
 // guardExclusiveUnlisted is the check of a plan that has no refresh
@@ -83,7 +98,7 @@ func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, servi
 	if !plan.Exclusive.ValueBool() {
 		return true
 	}
-	c := exclusiveCount(plan.ListID.ValueString(), len(service), diff)
+	c := exclusiveCount(plan.ListID.ValueString(), service, diff)
 	l := r.limits(plan)
 	if !l.exceeds(c) {
 		return true
@@ -94,57 +109,81 @@ func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, servi
 	return false
 }
 
-// planDestroyGuard says what a destroy unsubscribes, with its share of the
-// list where a listing is at hand, and holds the destroy back when the user
-// set a limit (on the resource, read from the state, or in the provider
-// block) and the destroy is above it. The protective default does not hold
-// destroys: destroying the resource says what it does.
-func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listContactsModel, diags *diag.Diagnostics) {
+// planDestroyGuard says what a destroy does. With on_destroy = "forget"
+// (the default) it writes nothing, and the plan says so (and names the
+// resource's import batches that may still be running). With
+// "unsubscribe" it counts, per channel, the contacts it unsubscribes (the
+// channels the input manages, see destroyTargetsOf) out of the contacts
+// subscribed there, and holds the destroy back above the limits in force,
+// the protective default included, like any mass unsubscription. The
+// resource's limits come from the state (a destroy has no configuration).
+func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listContactsModel, pending []string, diags *diag.Diagnostics) {
 	listID := state.ListID.ValueString()
+	if !unsubscribesOnDestroy(state.OnDestroy) {
+		if r.data != nil {
+			r.data.contacts.Snapshots.Take(listID) // the refresh's listing is not needed
+		}
+		diags.AddWarning("Destroy forgets contacts",
+			fmt.Sprintf("Destroying rms_list_contacts for list %s forgets its %d contacts: nothing is written to the service, and they stay in the list with the statuses they have (on_destroy = %q). "+
+				"To unsubscribe them on destroy instead, set on_destroy = %q and apply before destroying.%s",
+				listID, state.ContactCount.ValueInt64(), onDestroyForget, onDestroyUnsubscribe, pendingForgetNote(pending)))
+		return
+	}
 	l := r.limits(state)
-	fallback := func() {
+	uncounted := func(why string) {
 		diags.AddWarning("Destroy unsubscribes contacts",
-			fmt.Sprintf("The service has no call that deletes a contact: destroying rms_list_contacts for list %s unsubscribes its %d managed contacts from e-mail and mobile; they stay in the list.",
-				listID, state.ContactCount.ValueInt64()))
+			fmt.Sprintf("Destroying rms_list_contacts for list %s unsubscribes (on_destroy = %q) its managed contacts on the channels the input sets a status for; they stay in the list. This plan cannot count them: %s. The destroy counts them and checks %s.",
+				listID, onDestroyUnsubscribe, why, l.describe()))
 	}
 	if r.data == nil || r.data.client == nil {
-		fallback()
+		uncounted("the provider configuration is known only during the apply")
 		return
 	}
 	service, listed := r.data.contacts.Snapshots.Take(listID)
+	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+	if d.HasError() {
+		diags.AddWarning("Destroy forgets contacts",
+			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it manages: it forgets them without unsubscribing anyone: %s", listID, d.Errors()[0].Detail()))
+		return
+	}
 	if !listed {
-		if !l.userSet() {
-			fallback()
-			return
-		}
 		var err error
 		if service, err = contactsync.ListStatuses(ctx, r.data.client, listID); err != nil {
 			if client.IsNotFound(err) {
-				fallback() // the list is gone: destroy has nothing to unsubscribe
-				return
+				return // the list is gone: destroy has nothing to unsubscribe
 			}
-			fallback()
 			diags.AddError("Unable to count what destroy unsubscribes",
-				fmt.Sprintf("A limit on unsubscription is set (%s), so destroy counts what it unsubscribes first, and reading list %s failed: %s", l.describe(), listID, describeAPIError(err)))
+				fmt.Sprintf("on_destroy = %q: destroy counts what it unsubscribes before it writes anything, and reading list %s failed: %s", onDestroyUnsubscribe, listID, describeAPIError(err)))
 			return
 		}
 	}
-	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
-	if d.HasError() {
-		fallback() // destroy then forgets without unsubscribing (see Delete)
-		return
-	}
-	n := 0
-	for _, w := range desired.Contacts {
-		if s, ok := service[w.ID]; ok && s.SubscribedOnSomeChannel() {
-			n++
-		}
-	}
-	c := unsubscribeCount{ListID: listID, Count: n, ListSize: len(service), What: "destroying rms_list_contacts"}
+	t := destroyTargetsOf(desired.Contacts, service)
+	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
 	diags.AddWarning("Destroy unsubscribes contacts",
-		fmt.Sprintf("The service has no call that deletes a contact: destroying rms_list_contacts for list %s unsubscribes %d of its %d managed contacts (the others are unsubscribed already or not in the list) from e-mail and mobile, %s %% of the list's %d contacts; they stay in the list.",
-			listID, n, state.ContactCount.ValueInt64(), formatShare(c.share()), len(service)))
-	if l.userSet() && l.exceeds(c) {
+		fmt.Sprintf("The service has no call that deletes a contact: destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribes %d of its %d managed contacts on the channels the input sets a status for, %s; they stay in the list. "+
+			"Channels the input leaves to the service, contacts unsubscribed already and contacts no longer in the list are left as they are.%s",
+			listID, onDestroyUnsubscribe, t.contacts(), state.ContactCount.ValueInt64(), c.figures(), pendingUnsubscribeNote(pending)))
+	if l.exceeds(c) {
 		checkUnsubscribeLimit(diags, c, l, guardTarget{Destroy: true})
 	}
 }
+
+// pendingForgetNote tells a destroy that forgets about the resource's
+// import batches an apply stopped waiting for.
+func pendingForgetNote(pending []string) string {
+	if len(pending) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Import batch %s of this resource had not been seen finished: whatever it adds, changes or unsubscribes is written when it finishes, after the destroy, and no Terraform state manages those contacts then.", joinBatches(pending))
+}
+
+// pendingUnsubscribeNote: a destroy that unsubscribes first waits for the
+// resource's own import batches.
+func pendingUnsubscribeNote(pending []string) string {
+	if len(pending) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Import batch %s of this resource had not been seen finished: destroy waits for it (within timeouts.delete) before it unsubscribes anyone, and fails, writing nothing, if it does not finish in time.", joinBatches(pending))
+}
+
+func joinBatches(ids []string) string { return strings.Join(ids, ", ") }

@@ -168,8 +168,9 @@ func planSummary(diff contactsync.Diff, file, exclusive bool) string {
 	return "Contacts " + strings.Join(parts, ";\n") + "."
 }
 
-// planDestroy says what destroy does instead of deleting contacts, and
-// holds it back above a limit the user set (list_contacts_resource_guardrail.go).
+// planDestroy says what destroy does (on_destroy, read from the state),
+// and holds back one that unsubscribes above the limits
+// (list_contacts_resource_guardrail.go).
 func (r *listContactsResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var state listContactsModel
 	if req.State.Raw.IsNull() {
@@ -180,5 +181,7 @@ func (r *listContactsResource) planDestroy(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.planDestroyGuard(ctx, state, &resp.Diagnostics)
+	pending, d := readBatches(ctx, req.Private)
+	resp.Diagnostics.Append(d...)
+	r.planDestroyGuard(ctx, state, pending, &resp.Diagnostics)
 }

@@ -214,7 +214,8 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		if len(resp.Diagnostics) != 2 || resp.Diagnostics.WarningsCount() != 2 {
 			t.Fatalf("diagnostics %v, want two warnings", resp.Diagnostics)
 		}
-		wantParts(t, resp.Diagnostics[1].Detail(), "exclusive = true unsubscribes 1 of the 3 contacts of list 42 (33.3 %)")
+		// The share is of each channel's subscribers: "out" is unsubscribed from e-mail.
+		wantParts(t, resp.Diagnostics[1].Detail(), "exclusive = true unsubscribes 1 of the 2 contacts subscribed to e-mail (50.0 %) and 1 of the 3 contacts subscribed to mobile (33.3 %); list 42 holds 3 contacts")
 		w := resp.Diagnostics[0]
 		if w.Summary() != "Contacts of list 42 to change" {
 			t.Errorf("summary %q", w.Summary())
@@ -252,11 +253,28 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 			t.Errorf("diagnostics %v, want none", resp.Diagnostics)
 		}
 	})
-	t.Run("destroy", func(t *testing.T) {
-		resp := listContactsModifyPlan(t, &state, nil, nil)
-		if resp.Diagnostics.WarningsCount() != 1 || !strings.Contains(resp.Diagnostics[0].Detail(), "unsubscribes its 1 managed contacts") {
-			t.Errorf("diagnostics %v", resp.Diagnostics)
+	t.Run("destroy forgets by default", func(t *testing.T) {
+		// A state without on_destroy (null) forgets, as "forget" does.
+		for _, v := range []types.String{types.StringNull(), types.StringValue(onDestroyForget)} {
+			st := fileModel(file)
+			st.OnDestroy = v
+			resp := listContactsModifyPlan(t, &st, nil, service)
+			if resp.Diagnostics.WarningsCount() != 1 || resp.Diagnostics[0].Summary() != "Destroy forgets contacts" {
+				t.Fatalf("on_destroy %s: diagnostics %v", v, resp.Diagnostics)
+			}
+			wantParts(t, resp.Diagnostics[0].Detail(), "forgets its 1 contacts: nothing is written to the service", `set on_destroy = "unsubscribe" and apply before destroying`)
 		}
+	})
+	t.Run("destroy unsubscribes the channels the input sets", func(t *testing.T) {
+		// Only "out" has a status in the file (e-mail, unsubscribed
+		// already); "old" is subscribed but the file sets no status for it.
+		st := fileModel(file)
+		st.OnDestroy = types.StringValue(onDestroyUnsubscribe)
+		resp := listContactsModifyPlan(t, &st, nil, service)
+		if resp.Diagnostics.WarningsCount() != 1 || resp.Diagnostics[0].Summary() != "Destroy unsubscribes contacts" {
+			t.Fatalf("diagnostics %v", resp.Diagnostics)
+		}
+		wantParts(t, resp.Diagnostics[0].Detail(), "unsubscribes 0 of its 1 managed contacts", "0 of the 2 contacts subscribed to e-mail (0.0 %) and 0 of the 3 contacts subscribed to mobile (0.0 %)")
 	})
 	// exclusive without a listing, or with values known only at apply: the
 	// guardrail says it could not count, and that the apply will.

@@ -194,11 +194,13 @@ func TestAccListContactsMap(t *testing.T) {
 				ImportStatePersist: false,
 			},
 		},
+		// Destroy forgets (on_destroy defaults to "forget"): the contacts
+		// stay as the last apply left them.
 		CheckDestroy: func(*terraform.State) error {
 			got := listContactsOf(t, env, listID)
-			for _, id := range []string{"ada", "bob", "cy", "dee"} {
-				if c := got[id]; c.Status != "UNSUBSCRIBED" || c.MobileStatus != "UNSUBSCRIBED" {
-					return fmt.Errorf("destroy left %s subscribed: %+v", id, c)
+			for id, want := range map[string][2]string{"ada": {"SUBSCRIBED", "UNSUBSCRIBED"}, "bob": {"SUBSCRIBED", "SUBSCRIBED"}, "cy": {"SUBSCRIBED", "SUBSCRIBED"}, "dee": {"UNSUBSCRIBED", "SUBSCRIBED"}} {
+				if c, ok := got[id]; !ok || c.Status != want[0] || c.MobileStatus != want[1] {
+					return fmt.Errorf("destroy changed %s: %+v, want e-mail %s and mobile %s", id, c, want[0], want[1])
 				}
 			}
 			return nil

@@ -38,7 +38,6 @@ func guardListImport(ctx context.Context, data *providerData, a listImportArgs, 
 	if typ != "UNSUBSCRIBE" && typ != "REPLACE" {
 		return true
 	}
-	what := "the " + typ + " import"
 	switch {
 	case a.ListID.IsUnknown() || a.File.IsUnknown() || a.Content.IsUnknown() || a.Delimiter.IsUnknown() ||
 		a.Encoding.IsUnknown() || a.IdentityColumn.IsUnknown() || !a.limitsKnown():
@@ -63,30 +62,32 @@ func guardListImport(ctx context.Context, data *providerData, a listImportArgs, 
 		warnUncounted(diags, "The "+typ+" import into list "+listID, "reading the list failed: "+describeAPIError(err))
 		return true
 	}
-	c := countImport(typ, ids, service)
-	c.ListID, c.What = listID, what
+	c := countImport(listID, typ, ids, service)
 	return checkUnsubscribeLimit(diags, c, resolveUnsubscribeLimits(a.unsubscribeLimitArgs, data.unsubscribeLimits, scope), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
 }
 
-// countImport counts what an import of the contacts ids does to a list
-// holding service.
-func countImport(typ string, ids map[string]bool, service map[string]contactsync.ServiceContact) unsubscribeCount {
-	c := unsubscribeCount{ListSize: len(service), Removes: typ == "REPLACE"}
-	switch typ {
-	case "UNSUBSCRIBE":
-		for id := range ids {
-			if s, ok := service[id]; ok && s.Email != client.StatusUnsubscribed {
-				c.Count++
-			}
-		}
-	case "REPLACE":
+// countImport counts what an import of the contacts ids does to list
+// listID holding service: an UNSUBSCRIBE import, out of the contacts
+// subscribed to e-mail (the only channel it changes); a REPLACE import,
+// out of all the list's contacts (it removes them for good, whatever their
+// status).
+func countImport(listID, typ string, ids map[string]bool, service map[string]contactsync.ServiceContact) unsubscribeCount {
+	what := "the " + typ + " import"
+	n := 0
+	if typ == "REPLACE" {
 		for id := range service {
 			if !ids[id] {
-				c.Count++
+				n++
 			}
 		}
+		return removalCount(listID, what, n, len(service))
 	}
-	return c
+	for id := range ids {
+		if s, ok := service[id]; ok && s.Email != client.StatusUnsubscribed {
+			n++
+		}
+	}
+	return channelCount(listID, what, service, n, -1)
 }
 
 // importIdentities reads the identity column of the import's file or
@@ -117,5 +118,5 @@ func importIdentities(a listImportArgs) (map[string]bool, error) {
 // importGuardrailDescription is the guardrail's paragraph in the import's
 // schema descriptions.
 const importGuardrailDescription = "Guardrail: an `UNSUBSCRIBE` import (the file's contacts the list holds subscribed to e-mail) and a `REPLACE` import (the list's contacts the file does not name, removed for good) are counted at plan time with one listing of the list; " +
-	"the plan says how many and what share of the list's contacts that is, and fails above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` of the list (default 100 and 10 %). " +
+	"the plan says how many and what share that is (for `UNSUBSCRIBE`, of the contacts subscribed to e-mail before the import; for `REPLACE`, of all the list's contacts), and fails above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` (default 100 and 10 %). " +
 	"Where the list id or the file is known only during the apply, the plan says it cannot count, and the apply counts before it uploads anything. Counts can change between plan and apply."

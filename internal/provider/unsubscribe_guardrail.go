@@ -4,18 +4,22 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // The guardrail on mass unsubscription. An unsubscription is close to
 // irreversible (nobody may subscribe a recipient again without their
 // consent), and a REPLACE import removes contacts for good, so every plan
-// that unsubscribes or drops contacts says how many and what share of the
-// list that is, and a plan above the limits fails before anything is
-// written. The rule and its diagnostics live here; rms_list_contacts,
+// that unsubscribes or drops contacts says how many and what share that is
+// (of each channel's subscribers; of the whole list for a removal), and a
+// plan above the limits fails before anything is written. The rule and its diagnostics live here; rms_list_contacts,
 // rms_list_import and rms_run_list_import only count and call in.
 
 const (
@@ -100,12 +104,6 @@ func resolveUnsubscribeLimits(res unsubscribeLimitArgs, prov providerUnsubscribe
 	return l
 }
 
-// userSet reports whether the user set either limit (on the resource or in
-// the provider block): a destroy is held to a limit only then.
-func (l unsubscribeLimits) userSet() bool {
-	return l.countFrom != fromDefault || l.percentFrom != fromDefault
-}
-
 func (l unsubscribeLimits) sourceOf(s limitSource) string {
 	switch s {
 	case fromResource:
@@ -123,24 +121,94 @@ func (l unsubscribeLimits) describe() string {
 		attrMaxUnsubscribePercent, formatPercent(l.percent), l.sourceOf(l.percentFrom))
 }
 
-// unsubscribeCount is what one plan will do to a list.
+// channelShare is what one plan does on one channel of a list: Count
+// contacts unsubscribed out of Of contacts subscribed on that channel
+// before the change. For a REPLACE import (Channel "") it is the contacts
+// removed out of all the list's contacts.
+type channelShare struct {
+	Channel   string // "e-mail", "mobile"; "" for removal from the list
+	Count, Of int
+}
+
+// share is the percentage of the channel's subscribers the plan touches.
+func (s channelShare) share() float64 {
+	if s.Of == 0 {
+		return 0
+	}
+	return 100 * float64(s.Count) / float64(s.Of)
+}
+
+// unsubscribeCount is what one plan will do to a list, per channel. The
+// share is of the contacts subscribed on the channel before the change,
+// not of every contact the list holds: the interface cannot delete a
+// contact, so contacts unsubscribed long ago pile up in a list and would
+// make any share look small. A REPLACE import removes contacts for good,
+// whatever their status: its share stays of all the list's contacts.
 type unsubscribeCount struct {
-	ListID string
-	// Count contacts are unsubscribed (or, Removes, removed from the list)
-	// out of ListSize contacts the list holds now.
-	Count, ListSize int
-	Removes         bool
+	ListID   string
+	Channels []channelShare
+	// ListSize is the number of contacts the list holds now.
+	ListSize int
+	Removes  bool
+	// NoStatuses: the service shows no contact's subscription status, so
+	// every contact counts as subscribed and each share is of all of them.
+	NoStatuses bool
 	// What does it, for the messages: "exclusive = true", "the REPLACE
 	// import", "destroying rms_list_contacts".
 	What string
 }
 
-// share is the percentage of the list's contacts the plan touches.
-func (c unsubscribeCount) share() float64 {
-	if c.ListSize == 0 {
-		return 0
+// subscribersOf counts the contacts of a listing subscribed on each
+// channel (a status the service does not show counts as subscribed, as an
+// exclusive apply takes it), and whether the service shows any status.
+func subscribersOf(service map[string]contactsync.ServiceContact) (email, mobile int, shown bool) {
+	for _, s := range service {
+		if s.Email != client.StatusUnsubscribed {
+			email++
+		}
+		if s.Mobile != client.StatusUnsubscribed {
+			mobile++
+		}
+		shown = shown || s.Email != "" || s.Mobile != ""
 	}
-	return 100 * float64(c.Count) / float64(c.ListSize)
+	return email, mobile, shown
+}
+
+// channelCount is the count of a plan that unsubscribes email contacts
+// from e-mail and, when mobile is not negative, mobile contacts from
+// mobile, in a list holding service.
+func channelCount(listID, what string, service map[string]contactsync.ServiceContact, email, mobile int) unsubscribeCount {
+	subEmail, subMobile, shown := subscribersOf(service)
+	c := unsubscribeCount{ListID: listID, What: what, ListSize: len(service), NoStatuses: !shown && len(service) > 0,
+		Channels: []channelShare{{Channel: "e-mail", Count: email, Of: subEmail}}}
+	if mobile >= 0 {
+		c.Channels = append(c.Channels, channelShare{Channel: "mobile", Count: mobile, Of: subMobile})
+	}
+	return c
+}
+
+// removalCount is the count of a plan that removes n contacts from a list
+// of size contacts (a REPLACE import).
+func removalCount(listID, what string, n, size int) unsubscribeCount {
+	return unsubscribeCount{ListID: listID, What: what, ListSize: size, Removes: true, Channels: []channelShare{{Count: n, Of: size}}}
+}
+
+// total is the number of unsubscriptions (or removals) over all channels.
+func (c unsubscribeCount) total() int {
+	n := 0
+	for _, ch := range c.Channels {
+		n += ch.Count
+	}
+	return n
+}
+
+// worst is the largest count and the largest share over the channels:
+// the limits that let the whole plan through.
+func (c unsubscribeCount) worst() (count int, share float64) {
+	for _, ch := range c.Channels {
+		count, share = max(count, ch.Count), max(share, ch.share())
+	}
+	return count, share
 }
 
 func (c unsubscribeCount) verb() string {
@@ -150,15 +218,58 @@ func (c unsubscribeCount) verb() string {
 	return "unsubscribes"
 }
 
-func (c unsubscribeCount) summary() string {
-	return fmt.Sprintf("%s %s %d of the %d contacts of list %s (%s %%)", c.What, c.verb(), c.Count, c.ListSize, c.ListID, formatShare(c.share()))
+// figures names, per channel, the count and what its share is of, e.g.
+// "150 of the 150 contacts subscribed to e-mail (100.0 %)".
+func (c unsubscribeCount) figures() string {
+	parts := make([]string, 0, len(c.Channels))
+	for _, ch := range c.Channels {
+		switch {
+		case c.Removes:
+			parts = append(parts, fmt.Sprintf("%d of the %d contacts of list %s (%s %%)", ch.Count, ch.Of, c.ListID, formatShare(ch.share())))
+		case c.NoStatuses:
+			parts = append(parts, fmt.Sprintf("%d of the %d contacts on %s (%s %%)", ch.Count, ch.Of, ch.Channel, formatShare(ch.share())))
+		default:
+			parts = append(parts, fmt.Sprintf("%d of the %d contacts subscribed to %s (%s %%)", ch.Count, ch.Of, ch.Channel, formatShare(ch.share())))
+		}
+	}
+	return strings.Join(parts, " and ")
 }
 
-// exceeds is the rule: held back when the count is above max_unsubscribe
-// AND the share above max_unsubscribe_percent, so that raising either one
-// lets a plan through.
+func (c unsubscribeCount) summary() string {
+	if c.Removes {
+		return fmt.Sprintf("%s %s %s", c.What, c.verb(), c.figures())
+	}
+	s := fmt.Sprintf("%s %s %s; list %s holds %d contacts", c.What, c.verb(), c.figures(), c.ListID, c.ListSize)
+	if c.NoStatuses {
+		s += " (the service shows no subscription statuses, so every contact counts as subscribed and each share is of all the list's contacts)"
+	}
+	return s
+}
+
+// short is the count for a diagnostic's summary line, e.g. "e-mail 150
+// (100.0 %), mobile 20 (13.3 %)".
+func (c unsubscribeCount) short() string {
+	parts := make([]string, 0, len(c.Channels))
+	for _, ch := range c.Channels {
+		if ch.Channel == "" {
+			parts = append(parts, fmt.Sprintf("%d (%s %%)", ch.Count, formatShare(ch.share())))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (%s %%)", ch.Channel, ch.Count, formatShare(ch.share())))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// exceeds is the rule: held back when, on some channel, the count is
+// above max_unsubscribe AND the share of that channel's subscribers above
+// max_unsubscribe_percent, so that raising either one lets a plan through.
 func (l unsubscribeLimits) exceeds(c unsubscribeCount) bool {
-	return int64(c.Count) > l.count && c.share() > l.percent
+	for _, ch := range c.Channels {
+		if int64(ch.Count) > l.count && ch.share() > l.percent {
+			return true
+		}
+	}
+	return false
 }
 
 // guardTarget is where a held-back plan's error points and what it tells
@@ -176,16 +287,17 @@ type guardTarget struct {
 // unsubscribes or removes contacts, and fails a plan above the limits.
 // It reports whether the plan may go on.
 func checkUnsubscribeLimit(diags *diag.Diagnostics, c unsubscribeCount, l unsubscribeLimits, t guardTarget) bool {
-	if c.Count == 0 {
+	if c.total() == 0 {
 		return true
 	}
 	if !l.exceeds(c) {
-		diags.AddWarning(fmt.Sprintf("Contacts of list %s to %s: %d (%s %%)", c.ListID, map[bool]string{true: "remove", false: "unsubscribe"}[c.Removes], c.Count, formatShare(c.share())),
+		diags.AddWarning(fmt.Sprintf("Contacts of list %s to %s: %s", c.ListID, map[bool]string{true: "remove", false: "unsubscribe"}[c.Removes], c.short()),
 			fmt.Sprintf("This plan: %s. It is within the limits in force (%s; a plan is held back only above both). Counts can change between plan and apply: the apply checks again before it writes.",
 				c.summary(), l.describe()))
 		return true
 	}
-	allow := fmt.Sprintf("`%s = %d` or `%s = %s`", attrMaxUnsubscribe, c.Count, attrMaxUnsubscribePercent, formatPercent(math.Ceil(c.share()*10)/10))
+	count, share := c.worst()
+	allow := fmt.Sprintf("`%s = %d` or `%s = %s`", attrMaxUnsubscribe, count, attrMaxUnsubscribePercent, formatPercent(math.Ceil(share*10)/10))
 	var where string
 	switch {
 	case t.Destroy:
@@ -194,7 +306,7 @@ func checkUnsubscribeLimit(diags *diag.Diagnostics, c unsubscribeCount, l unsubs
 	default:
 		where = fmt.Sprintf("If this is intended, set %s on %s (or in the provider block, for every resource) and plan again.", allow, l.resourceScope)
 	}
-	detail := fmt.Sprintf("Mass unsubscription held back: %s, above the limits in force: %s. A plan is held back when it touches more than max_unsubscribe contacts and more than max_unsubscribe_percent of the list. Nothing was written.\n\n%s",
+	detail := fmt.Sprintf("Mass unsubscription held back: %s, above the limits in force: %s. A plan is held back when, on e-mail or on mobile, it unsubscribes more than max_unsubscribe contacts and more than max_unsubscribe_percent of the contacts subscribed there (a REPLACE import: of all the list's contacts). Nothing was written.\n\n%s",
 		c.summary(), l.describe(), where)
 	summary := "Too many contacts to " + map[bool]string{true: "remove", false: "unsubscribe"}[c.Removes]
 	if len(t.Attr.Steps()) == 0 {

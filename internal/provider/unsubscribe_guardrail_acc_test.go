@@ -123,7 +123,7 @@ func TestAccUnsubscribeGuardrailExclusive(t *testing.T) {
 			{
 				Config: env.Config(listContactsConfig(listID, named, "  exclusive = true")),
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", `with rms_list_contacts.c`,
-					"exclusive = true unsubscribes 250 of the 300 contacts of list "+listID+" (83.3 %)",
+					"exclusive = true unsubscribes 250 of the 300 contacts subscribed to e-mail (83.3 %) and 250 of the 300 contacts subscribed to mobile (83.3 %); list "+listID+" holds 300 contacts",
 					"max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 10 (the default)",
 					"Nothing was written", "`max_unsubscribe = 250` or `max_unsubscribe_percent = 83.4` on this resource"),
 			},
@@ -183,7 +183,7 @@ resource "terraform_data" "list" {
 		Steps: []resource.TestStep{
 			{
 				Config:      env.Config(cfg),
-				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", "250 of the 300 contacts of list "+listID),
+				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", "250 of the 300 contacts subscribed to e-mail", "list "+listID+" holds 300 contacts"),
 			},
 			{
 				PreConfig: func() { expectUntouched(t, env, listID) },
@@ -214,28 +214,31 @@ resource "rms_list_contacts" "c" {
 `, listID, file, extra)
 }
 
-// TestAccUnsubscribeGuardrailDestroyResourceLimit: a destroy is held to the
-// limit set on the resource (read from the state), the error says how to
-// raise it, and after an apply that raises it the destroy goes through.
+// TestAccUnsubscribeGuardrailDestroyResourceLimit: a destroy with
+// on_destroy = "unsubscribe" is held to the limit set on the resource
+// (read from the state), the error says how to raise it, and after an
+// apply that raises it the destroy goes through. The file sets both
+// statuses, so destroy unsubscribes both channels.
 func TestAccUnsubscribeGuardrailDestroyResourceLimit(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
-	file := guardedFile(t, 200)
+	file := destroyFile(t, 200, 200)
+	const unsubscribe = "  on_destroy = \"unsubscribe\"\n"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
-			{Config: env.Config(guardedFileConfig(listID, file, "  max_unsubscribe = 10"))},
+			{Config: env.Config(guardedFileConfig(listID, file, unsubscribe+"  max_unsubscribe = 10"))},
 			{
-				Config:  env.Config(guardedFileConfig(listID, file, "  max_unsubscribe = 10")),
+				Config:  env.Config(guardedFileConfig(listID, file, unsubscribe+"  max_unsubscribe = 10")),
 				Destroy: true,
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe",
-					"destroying rms_list_contacts unsubscribes 200 of the 300 contacts of list "+listID+" (66.7 %)",
+					"destroying rms_list_contacts unsubscribes 200 of the 300 contacts subscribed to e-mail (66.7 %) and 200 of the 300 contacts subscribed to mobile (66.7 %); list "+listID+" holds 300 contacts",
 					"max_unsubscribe = 10 (set on this resource) and max_unsubscribe_percent = 10 (the default)",
 					"`max_unsubscribe = 200`", "apply once before destroying", "prevent_destroy"),
 			},
 			{
 				PreConfig: func() { expectUntouched(t, env, listID) },
-				Config:    env.Config(guardedFileConfig(listID, file, "  max_unsubscribe = 200")),
+				Config:    env.Config(guardedFileConfig(listID, file, unsubscribe+"  max_unsubscribe = 200")),
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {
@@ -248,13 +251,17 @@ func TestAccUnsubscribeGuardrailDestroyResourceLimit(t *testing.T) {
 }
 
 // TestAccUnsubscribeGuardrailDestroyProviderLimit: a resource removed from
-// the configuration is destroyed under the provider block's limit, and the
-// error says so; without any limit set, the default does not hold a
-// destroy back.
+// the configuration is destroyed with the on_destroy in its state and
+// under the provider block's limit, and the error says so; a limit raised
+// in the provider block lets it through.
 func TestAccUnsubscribeGuardrailDestroyProviderLimit(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
-	cfg := listContactsConfig(listID, guardedContacts(150), "")
+	named := guardedContacts(150)
+	for id := range named {
+		named[id] = listContact{email: "SUBSCRIBED", mobile: "SUBSCRIBED"}
+	}
+	cfg := listContactsConfig(listID, named, "  on_destroy = \"unsubscribe\"")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
@@ -262,15 +269,52 @@ func TestAccUnsubscribeGuardrailDestroyProviderLimit(t *testing.T) {
 			{
 				Config: providerWithLimits(env, "  max_unsubscribe_percent = 25"),
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe",
-					"destroying rms_list_contacts unsubscribes 150 of the 300 contacts of list "+listID+" (50.0 %)",
+					"destroying rms_list_contacts unsubscribes 150 of the 300 contacts subscribed to e-mail (50.0 %)",
 					"max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 25 (set in the provider block)",
 					"in the provider block"),
 			},
 			{
 				PreConfig: func() { expectUntouched(t, env, listID) },
-				Config:    env.ProviderBlock(), // no limit set: the default holds no destroy
+				Config:    providerWithLimits(env, "  max_unsubscribe_percent = 50"),
 				Check:     checkListStatuses(t, env, listID, 150, 150, 300),
 			},
+		},
+	})
+}
+
+// TestAccUnsubscribeGuardrailSubscribersOnly (issue 32, case 5): a list of
+// 1,450 contacts unsubscribed long ago and 150 subscribers; a header-only
+// export with exclusive would unsubscribe every subscriber. Counted out of
+// all 1,600 contacts that is 9.4 %, under the default 10 %; counted, as it
+// is, out of the subscribers of each channel it is 100 %, and the plan is
+// held back before anything is written.
+func TestAccUnsubscribeGuardrailSubscribersOnly(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	listID := newTestList(t, env)
+	seed := make([]emulator.Contact, 1600)
+	for i := range seed {
+		seed[i] = emulator.Contact{OriginalID: guardedID(i), Status: "SUBSCRIBED", MobileStatus: "SUBSCRIBED"}
+		if i < 1450 {
+			seed[i].Status, seed[i].MobileStatus = "UNSUBSCRIBED", "UNSUBSCRIBED"
+		}
+	}
+	if err := env.Emulator.UpsertContacts(mustParseID(t, listID), seed); err != nil {
+		t.Fatal(err)
+	}
+	file := guardedFile(t, 0) // the header only
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: env.Config(guardedFileConfig(listID, file, "  exclusive = true")),
+			ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe",
+				"exclusive = true unsubscribes 150 of the 150 contacts subscribed to e-mail (100.0 %) and 150 of the 150 contacts subscribed to mobile (100.0 %); list "+listID+" holds 1600 contacts",
+				"Nothing was written"),
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			if e, m, n := countStatuses(t, env, listID); e != 1450 || m != 1450 || n != 1600 {
+				return fmt.Errorf("list %s: %d unsubscribed from e-mail, %d from mobile, of %d; want 1450, 1450, 1600", listID, e, m, n)
+			}
+			return nil
 		},
 	})
 }
@@ -343,7 +387,7 @@ func TestAccUnsubscribeGuardrailImportUnsubscribe(t *testing.T) {
 			{
 				Config: env.Config(listImportGuardConfig(strconvQuote(listID), "UNSUBSCRIBE", content, "")),
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe",
-					"the UNSUBSCRIBE import unsubscribes 200 of the 1000 contacts of list "+listID+" (20.0 %)", "`max_unsubscribe = 200`"),
+					"the UNSUBSCRIBE import unsubscribes 200 of the 950 contacts subscribed to e-mail (21.1 %); list "+listID+" holds 1000 contacts", "`max_unsubscribe = 200`"),
 			},
 			{
 				PreConfig: func() { expectNoImports(t, env) },
@@ -353,7 +397,7 @@ func TestAccUnsubscribeGuardrailImportUnsubscribe(t *testing.T) {
 			{ // new content replaces the resource: its import is counted again
 				Config: env.Config(listImportGuardConfig(strconvQuote(listID), "UNSUBSCRIBE", guardedCSV(600), "  max_unsubscribe = 200")),
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe",
-					"the UNSUBSCRIBE import unsubscribes 350 of the 1000 contacts", "(35.0 %)"),
+					"the UNSUBSCRIBE import unsubscribes 350 of the 750 contacts subscribed to e-mail", "(46.7 %)"),
 			},
 		},
 		CheckDestroy: checkImportCount(env, 1),

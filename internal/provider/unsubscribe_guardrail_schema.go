@@ -14,18 +14,19 @@ import (
 // The guardrail's attributes, as the provider block, the resources and the
 // action declare them.
 
-const unsubscribeRuleDescription = "A plan is held back, before anything is written, when it unsubscribes (or, by a `REPLACE` import, removes from the list) more than `max_unsubscribe` contacts **and** more than `max_unsubscribe_percent` of the list's contacts; raising either one lets it through. "
+const unsubscribeRuleDescription = "A plan is held back, before anything is written, when, on e-mail or on mobile, it unsubscribes more than `max_unsubscribe` contacts **and** more than `max_unsubscribe_percent` of the contacts subscribed on that channel before the change (a `REPLACE` import, which removes contacts from the list for good: of all the list's contacts); raising either one lets it through. " +
+	"The share is of subscribers, not of every contact the list holds: the service cannot delete a contact, so contacts unsubscribed long ago would make any share look small. Where the service shows no subscription statuses, every contact counts as subscribed and the plan says so. "
 
 func maxUnsubscribeDescription(scope, fallback string) string {
 	return unsubscribeRuleDescription + fmt.Sprintf("The number of contacts %s may unsubscribe or remove whatever their share of the list. When not set: %s", scope, fallback)
 }
 
 func maxUnsubscribePercentDescription(scope, fallback string) string {
-	return unsubscribeRuleDescription + fmt.Sprintf("The share of the list's contacts, in percent (0 to 100), %s may unsubscribe or remove whatever their number. When not set: %s", scope, fallback)
+	return unsubscribeRuleDescription + fmt.Sprintf("The share, in percent (0 to 100), of a channel's subscribers (of the list's contacts, for a removal) %s may unsubscribe or remove whatever their number. When not set: %s", scope, fallback)
 }
 
 const (
-	resourceLimitFallback = "the provider block's value, else `%v`. A destroy is held to a limit only when one is set here (read from the state: raising it takes an apply before the destroy) or in the provider block."
+	resourceLimitFallback = "the provider block's value, else `%v`. A destroy with `on_destroy = \"unsubscribe\"` reads the value set here from the state: raising it takes an apply before the destroy."
 	actionLimitFallback   = "the provider block's value, else `%v`."
 )
 
@@ -70,14 +71,14 @@ func guardrailActionAttributes(attrs map[string]actionschema.Attribute) map[stri
 func guardrailProviderAttributes(attrs map[string]providerschema.Attribute) map[string]providerschema.Attribute {
 	attrs[attrMaxUnsubscribe] = providerschema.Int64Attribute{
 		Optional: true,
-		Description: maxUnsubscribeDescription("a plan of `rms_list_contacts` (`exclusive`, destroy), `rms_list_import` or `rms_run_list_import` (`UNSUBSCRIBE`, `REPLACE`)",
-			fmt.Sprintf("`%d`. A resource's or action's own `max_unsubscribe` takes precedence. Unlike the default, a value set here also holds destroys of `rms_list_contacts`.", defaultMaxUnsubscribe)),
+		Description: maxUnsubscribeDescription("a plan of `rms_list_contacts` (`exclusive`, a destroy with `on_destroy = \"unsubscribe\"`), `rms_list_import` or `rms_run_list_import` (`UNSUBSCRIBE`, `REPLACE`)",
+			fmt.Sprintf("`%d`. A resource's or action's own `max_unsubscribe` takes precedence.", defaultMaxUnsubscribe)),
 		Validators: maxUnsubscribeValidators,
 	}
 	attrs[attrMaxUnsubscribePercent] = providerschema.Float64Attribute{
 		Optional: true,
 		Description: maxUnsubscribePercentDescription("a plan of `rms_list_contacts`, `rms_list_import` or `rms_run_list_import`",
-			fmt.Sprintf("`%v`. A resource's or action's own `max_unsubscribe_percent` takes precedence. Unlike the default, a value set here also holds destroys of `rms_list_contacts`.", defaultMaxUnsubscribePercent)),
+			fmt.Sprintf("`%v`. A resource's or action's own `max_unsubscribe_percent` takes precedence.", defaultMaxUnsubscribePercent)),
 		Validators: maxUnsubscribePercentValidators,
 	}
 	return attrs

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,49 +13,82 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// The zero value of a framework value is null: a limit left out.
+// subscribed is a listing of n contacts of which the first unsubEmail
+// are unsubscribed from e-mail and the first unsubMobile from mobile.
+func subscribed(n, unsubEmail, unsubMobile int) map[string]contactsync.ServiceContact {
+	m := make(map[string]contactsync.ServiceContact, n)
+	for i := range n {
+		c := contactsync.ServiceContact{Email: sub, Mobile: sub}
+		if i < unsubEmail {
+			c.Email = unsub
+		}
+		if i < unsubMobile {
+			c.Mobile = unsub
+		}
+		m[fmt.Sprintf("c%05d", i)] = c
+	}
+	return m
+}
+
+// The zero value of a framework value is null: a limit left out. The share
+// is of each channel's subscribers before the change; held when either
+// channel exceeds both limits.
 func TestUnsubscribeLimits(t *testing.T) {
 	i64, f64 := types.Int64Value, types.Float64Value
 	n, p := int64(300), 50.0
 	cases := []struct {
-		name       string
-		res        unsubscribeLimitArgs
-		prov       providerUnsubscribeLimits
-		count, of  int
-		wantHeld   bool
-		wantSet    bool
-		wantDetail string
+		name          string
+		res           unsubscribeLimitArgs
+		prov          providerUnsubscribeLimits
+		count         unsubscribeCount
+		wantHeld      bool
+		wantDetail    []string
+		wantNotDetail string
 	}{
-		{name: "defaults: 101 of 1000 is above 100 and above 10 %", count: 101, of: 1000, wantHeld: true,
-			wantDetail: "max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 10 (the default)"},
-		{name: "defaults: 100 of 500 is not above 100", count: 100, of: 500},
-		{name: "defaults: 150 of 2000 is 7.5 %, not above 10 %", count: 150, of: 2000},
-		{name: "defaults: all 50 of a small list pass", count: 50, of: 50},
-		{name: "provider block raises the count", prov: providerUnsubscribeLimits{count: &n}, count: 250, of: 1000, wantSet: true},
-		{name: "provider block sets the share", prov: providerUnsubscribeLimits{percent: &p}, count: 600, of: 1000, wantHeld: true, wantSet: true,
-			wantDetail: "max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 50 (set in the provider block)"},
+		{name: "defaults: 101 of 1000 subscribers is above 100 and above 10 %", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 101, 101), wantHeld: true,
+			wantDetail: []string{"max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 10 (the default)", "101 of the 1000 contacts subscribed to e-mail (10.1 %)"}},
+		{name: "defaults: 100 of 500 is not above 100", count: channelCount("7", "exclusive = true", subscribed(500, 0, 0), 100, 100)},
+		{name: "defaults: 150 of 2000 subscribers is 7.5 %, not above 10 %", count: channelCount("7", "exclusive = true", subscribed(2000, 0, 0), 150, 150)},
+		{name: "defaults: all 50 of a small list pass", count: channelCount("7", "exclusive = true", subscribed(50, 0, 0), 50, 50)},
+		{name: "why 5: 150 subscribers among 1450 long unsubscribed, all 150 unsubscribed: held", count: channelCount("7", "exclusive = true", subscribed(1600, 1450, 1450), 150, 150), wantHeld: true,
+			wantDetail: []string{"150 of the 150 contacts subscribed to e-mail (100.0 %) and 150 of the 150 contacts subscribed to mobile (100.0 %); list 7 holds 1600 contacts",
+				"`max_unsubscribe = 150` or `max_unsubscribe_percent = 100`"}},
+		{name: "per channel: e-mail within, mobile above: held", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 800), 101, 101), wantHeld: true,
+			wantDetail: []string{"101 of the 1000 contacts subscribed to e-mail (10.1 %) and 101 of the 200 contacts subscribed to mobile (50.5 %)", "`max_unsubscribe_percent = 50.5`"}},
+		{name: "per channel: neither channel above both", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 900), 50, 50)},
+		{name: "no statuses shown: the share is of all contacts, and the plan says so", count: channelCount("7", "exclusive = true", map[string]contactsync.ServiceContact{"a": {}, "b": {}, "c": {}}, 2, 2),
+			res: unsubscribeLimitArgs{MaxUnsubscribe: i64(1)}, wantHeld: true,
+			wantDetail: []string{"2 of the 3 contacts on e-mail (66.7 %)", "the service shows no subscription statuses, so every contact counts as subscribed"}},
+		{name: "UNSUBSCRIBE import: e-mail only", count: channelCount("7", "the UNSUBSCRIBE import", subscribed(1600, 1450, 0), 150, -1), wantHeld: true,
+			wantDetail: []string{"the UNSUBSCRIBE import unsubscribes 150 of the 150 contacts subscribed to e-mail (100.0 %); list 7 holds 1600 contacts"}, wantNotDetail: "subscribed to mobile"},
+		{name: "REPLACE: the share stays of all contacts", count: removalCount("7", "the REPLACE import", 150, 1600),
+			wantDetail: []string{"the REPLACE import removes from the list for good 150 of the 1600 contacts of list 7 (9.4 %)"}},
+		{name: "provider block raises the count", prov: providerUnsubscribeLimits{count: &n}, count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 250, 250)},
+		{name: "provider block sets the share", prov: providerUnsubscribeLimits{percent: &p}, count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 600, 600), wantHeld: true,
+			wantDetail: []string{"max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 50 (set in the provider block)"}},
 		{name: "resource wins over provider", res: unsubscribeLimitArgs{MaxUnsubscribe: i64(0), MaxUnsubscribePercent: f64(0)}, prov: providerUnsubscribeLimits{count: &n, percent: &p},
-			count: 1, of: 1000, wantHeld: true, wantSet: true,
-			wantDetail: "max_unsubscribe = 0 (set on this resource) and max_unsubscribe_percent = 0 (set on this resource)"},
-		{name: "resource percent 100 lets everything through", res: unsubscribeLimitArgs{MaxUnsubscribePercent: f64(100)}, count: 1000, of: 1000, wantSet: true},
+			count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 1, 0), wantHeld: true,
+			wantDetail: []string{"max_unsubscribe = 0 (set on this resource) and max_unsubscribe_percent = 0 (set on this resource)"}},
+		{name: "resource percent 100 lets everything through", res: unsubscribeLimitArgs{MaxUnsubscribePercent: f64(100)}, count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 1000, 1000)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			l := resolveUnsubscribeLimits(tc.res, tc.prov, "this resource")
-			c := unsubscribeCount{ListID: "7", Count: tc.count, ListSize: tc.of, What: "exclusive = true"}
-			if got := l.exceeds(c); got != tc.wantHeld {
+			if got := l.exceeds(tc.count); got != tc.wantHeld {
 				t.Errorf("exceeds = %v, want %v", got, tc.wantHeld)
 			}
-			if got := l.userSet(); got != tc.wantSet {
-				t.Errorf("userSet = %v, want %v", got, tc.wantSet)
-			}
 			var diags diag.Diagnostics
-			ok := checkUnsubscribeLimit(&diags, c, l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+			ok := checkUnsubscribeLimit(&diags, tc.count, l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
 			if ok == tc.wantHeld || diags.HasError() != tc.wantHeld || len(diags) != 1 {
 				t.Fatalf("checkUnsubscribeLimit = %v with %v", ok, diags)
 			}
-			if tc.wantDetail != "" && !strings.Contains(diags[0].Detail(), tc.wantDetail) {
-				t.Errorf("detail %q does not name the limits %q", diags[0].Detail(), tc.wantDetail)
+			for _, want := range tc.wantDetail {
+				if !strings.Contains(diags[0].Detail(), want) {
+					t.Errorf("detail %q lacks %q", diags[0].Detail(), want)
+				}
+			}
+			if tc.wantNotDetail != "" && strings.Contains(diags[0].Detail(), tc.wantNotDetail) {
+				t.Errorf("detail %q names %q", diags[0].Detail(), tc.wantNotDetail)
 			}
 		})
 	}
@@ -63,7 +97,7 @@ func TestUnsubscribeLimits(t *testing.T) {
 func TestCheckUnsubscribeLimitMessages(t *testing.T) {
 	l := resolveUnsubscribeLimits(unsubscribeLimitArgs{MaxUnsubscribe: types.Int64Null(), MaxUnsubscribePercent: types.Float64Null()}, providerUnsubscribeLimits{}, "this resource")
 	var diags diag.Diagnostics
-	checkUnsubscribeLimit(&diags, unsubscribeCount{ListID: "7", Count: 450, ListSize: 999, What: "the REPLACE import", Removes: true}, l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+	checkUnsubscribeLimit(&diags, removalCount("7", "the REPLACE import", 450, 999), l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
 	d := diags[0].Detail()
 	for _, want := range []string{"the REPLACE import removes from the list for good 450 of the 999 contacts of list 7 (45.0 %)", "`max_unsubscribe = 450` or `max_unsubscribe_percent = 45.1`", "on this resource"} {
 		if !strings.Contains(d, want) {
@@ -71,12 +105,12 @@ func TestCheckUnsubscribeLimitMessages(t *testing.T) {
 		}
 	}
 	diags = nil
-	checkUnsubscribeLimit(&diags, unsubscribeCount{ListID: "7", Count: 0, ListSize: 999}, l, guardTarget{})
+	checkUnsubscribeLimit(&diags, channelCount("7", "exclusive = true", subscribed(999, 0, 0), 0, 0), l, guardTarget{})
 	if len(diags) != 0 {
 		t.Errorf("nothing unsubscribed, got %v", diags)
 	}
 	diags = nil
-	checkUnsubscribeLimit(&diags, unsubscribeCount{ListID: "7", Count: 500, ListSize: 500, What: "destroying rms_list_contacts"}, l, guardTarget{Destroy: true})
+	checkUnsubscribeLimit(&diags, channelCount("7", "destroying rms_list_contacts", subscribed(500, 0, 0), 500, 0), l, guardTarget{Destroy: true})
 	if _, pathed := diags[0].(diag.DiagnosticWithPath); pathed || !strings.Contains(diags[0].Detail(), "prevent_destroy") {
 		t.Errorf("destroy diagnostic: %v", diags)
 	}
@@ -96,12 +130,15 @@ func TestCountImport(t *testing.T) {
 		t.Errorf("identities (-want +got):\n%s", diff)
 	}
 	// UNSUBSCRIBE changes e-mail only: b is unsubscribed from it already, x is not in the list.
-	if got := countImport("UNSUBSCRIBE", ids, service); got.Count != 1 || got.ListSize != 4 || got.Removes {
-		t.Errorf("UNSUBSCRIBE: %+v", got)
+	// Its share is of the 2 contacts subscribed to e-mail.
+	want := unsubscribeCount{ListID: "7", What: "the UNSUBSCRIBE import", ListSize: 4, Channels: []channelShare{{Channel: "e-mail", Count: 1, Of: 2}}}
+	if diff := cmp.Diff(want, countImport("7", "UNSUBSCRIBE", ids, service)); diff != "" {
+		t.Errorf("UNSUBSCRIBE (-want +got):\n%s", diff)
 	}
 	// REPLACE drops whatever the file does not name, whatever its status.
-	if got := countImport("REPLACE", ids, service); got.Count != 2 || !got.Removes {
-		t.Errorf("REPLACE: %+v", got)
+	want = unsubscribeCount{ListID: "7", What: "the REPLACE import", ListSize: 4, Removes: true, Channels: []channelShare{{Count: 2, Of: 4}}}
+	if diff := cmp.Diff(want, countImport("7", "REPLACE", ids, service)); diff != "" {
+		t.Errorf("REPLACE (-want +got):\n%s", diff)
 	}
 	args.IdentityColumn = types.StringValue("email")
 	if _, err := importIdentities(args); err == nil || !strings.Contains(err.Error(), `no identity column "email"`) {

@@ -39,9 +39,11 @@ resource "rms_list_contacts" "customers" {
   # of the list (the plan fails above it, before anything is written).
   max_unsubscribe = 500
 
-  # For a list Terraform must never empty, add
-  #   lifecycle { prevent_destroy = true }
-  # (destroy unsubscribes the managed contacts; a replacement does not).
+  # Destroy (or removing this block) forgets the contacts by default and
+  # writes nothing. "unsubscribe" unsubscribes, on destroy, the channels the
+  # file sets a status for (its email_status / mobile_status cells), counted
+  # and held by the limits above; it takes effect after one apply.
+  on_destroy = "unsubscribe"
 
   timeouts {
     create = "1h"
