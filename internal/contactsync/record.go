@@ -22,6 +22,11 @@ type Record struct {
 	// names the contact again, it gets the status the input says, or,
 	// where the input says nothing, the one it had before.
 	Released map[string][2]string `json:"released,omitempty"`
+	// OptOuts are the opt-outs a replaced object's list carried into this
+	// object's new list (takeover.go): a contact the create adds starts
+	// UNSUBSCRIBED on such a channel. They stay here until an apply has
+	// written every contact, so that an apply cut short still knows them.
+	OptOuts *CarriedOptOuts `json:"opt_outs,omitempty"`
 }
 
 // lookup is the status Terraform last applied to a contact, per channel
@@ -125,7 +130,7 @@ func (a *Record) Prune(service map[string]ServiceContact) {
 // only what Terraform released.
 func (a Record) ForInput(file bool) Record {
 	if a.File != file {
-		return Record{File: file, Released: a.Released}
+		return Record{File: file, Released: a.Released, OptOuts: a.OptOuts}
 	}
 	return a
 }

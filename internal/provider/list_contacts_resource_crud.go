@@ -31,11 +31,13 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	// A replacement's destroy half (destroy, then create) handed over the
-	// replaced object's consent record; a deposed object's destroy
-	// (create_before_destroy) will find this create and let the list be.
+	// replaced object's consent record, or, moving to another list, the
+	// old list's opt-outs; a deposed object's destroy (create_before_destroy)
+	// will find this create and let the list be.
 	listID := plan.ListID.ValueString()
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
-	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied.ForInput(plan.isFile()), nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	applied = r.withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
+	r.apply(ctx, plan, types.MapNull(listContactEntryType), applied, nil, resp.Private, true, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -128,7 +130,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	if creating {
 		r.takeReleased(listID, service, &applied)
 	}
-	opts := contactsync.Options{Applied: applied.Lookup, Restore: applied.Restore, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool()}
+	opts := contactsync.Options{Applied: applied.Lookup, Restore: applied.Restore, AllowResubscribe: plan.AllowResubscribe.ValueBool(), Exclusive: plan.Exclusive.ValueBool(), KeptOptOuts: applied.KeptOptOuts()}
 	diff := contactsync.Compare(desired.Contacts, service, opts)
 	// Terraform's own unsubscriptions are recorded before they are made,
 	// so that an apply cut short mid-way still knows them: a record of an
@@ -174,6 +176,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		diff = contactsync.Compare(desired.Contacts, service, opts)
 	}
 	failed := w.writeSingles(ctx, diff.Changes, diags)
+	warnKeptOptOuts(diags, listID, applied, diff.Kept)
 	if creating {
 		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired.Contacts, service, applied))
 	}
@@ -356,10 +359,14 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 // handOver reports whether this destroy is the half of a replacement
 // (list_contacts_takeover.go): then the new object takes the contacts over
 // and nobody is unsubscribed; the replaced object's consent record goes to
-// the create half, when it manages the same list.
+// the create half, when it manages the same list, and the old list's
+// opt-outs when it manages another (a replaced rms_list).
 func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
 	if note, ok := readTakeover(ctx, planned); ok {
-		if note.Applied != nil && note.ListID == listID {
+		switch {
+		case note.ListID != listID:
+			r.carryOptOuts(ctx, planned, note, listID, file, diags)
+		case note.Applied != nil:
 			r.data.contacts.Provenance.Carry(listID, *note.Applied)
 		}
 		tflog.Info(ctx, "replacement: the new object takes the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID, "new_list_id": note.ListID})

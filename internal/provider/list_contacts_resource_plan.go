@@ -108,7 +108,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 // replaces nothing never shows the note to anyone.
 func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
 	note := contactsync.TakeoverNote{}
-	if !plan.ListID.IsUnknown() {
+	if plan.ListID.IsUnknown() {
+		note.Key = replacementKey(plan)
+	} else {
 		note.ListID = plan.ListID.ValueString()
 		if r.data != nil {
 			if rec, ok := r.data.contacts.Provenance.TakeRefreshed(note.ListID); ok {
