@@ -174,7 +174,9 @@ func warnKeptOptOuts(diags *diag.Diagnostics, listID string, applied contactsync
 	if applied.OptOuts != nil && len(applied.OptOuts.From) > 0 {
 		from = "list " + joinIDs(applied.OptOuts.From)
 	}
-	diags.AddWarning("Opt-outs kept in the new list",
+	// The summary names the lists: Terraform folds warnings of one summary
+	// into the first, and each replaced list's opt-outs must be shown.
+	diags.AddWarning(fmt.Sprintf("Opt-outs of %s kept in list %s", from, listID),
 		fmt.Sprintf("%d contacts had opted out of %s, which this resource managed before it was replaced, and were added to list %s unsubscribed on the channels they had left (whatever the configuration says): %s. "+
 			"Set allow_resubscribe = true only if they agreed to be subscribed to the new list.",
 			len(kept), from, listID, firstNames(kept[:min(len(kept), contactsync.MaxNamedInWarning)], len(kept))))

@@ -1,0 +1,140 @@
+package provider_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+// A replaced rms_list (here `terraform apply -replace`, as a user runs it;
+// any change that forces a new list acts the same) replaces the
+// rms_list_contacts that names it, destroy first: the new list must keep
+// the opt-outs its recipients made in the old one (e-mail, mobile, both),
+// name them in a warning, and leave the next plan empty; allow_resubscribe
+// subscribes them as configured. Three lists in one working directory, so
+// that one provider build and one apply cover a map input, a file input
+// above batch_threshold (import batches plus single calls) and
+// allow_resubscribe.
+func TestAccListContactsReplacedListKeepsOptOuts(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	w := acctest.NewWorkspace(t)
+	ids := func(p string) []string {
+		return []string{p + "-both", p + "-email", p + "-free", p + "-mobile", p + "-ok"}
+	}
+	mapInput := func(p string) string {
+		var b strings.Builder
+		for _, id := range ids(p) {
+			status := ", email_status = \"SUBSCRIBED\", mobile_status = \"SUBSCRIBED\""
+			if strings.HasSuffix(id, "-free") {
+				status = "" // both channels left to the service
+			}
+			fmt.Fprintf(&b, "    %q = { properties = { email = \"%s@example.com\" }%s }\n", id, id, status)
+		}
+		return b.String()
+	}
+	csv := "originalId,email,email_status,mobile_status\n"
+	for _, id := range ids("f") {
+		if strings.HasSuffix(id, "-free") {
+			csv += id + "," + id + "@example.com,,\n"
+		} else {
+			csv += id + "," + id + "@example.com,SUBSCRIBED,SUBSCRIBED\n"
+		}
+	}
+	w.Write("contacts.csv", csv)
+	w.Configure(env, fmt.Sprintf(`
+resource "rms_list" "m" { name = "Map" }
+resource "rms_list" "f" { name = "File" }
+resource "rms_list" "r" { name = "Resubscribe" }
+
+resource "rms_list_contacts" "m" {
+  list_id  = rms_list.m.id
+  contacts = {
+%s  }
+}
+
+resource "rms_list_contacts" "f" {
+  list_id         = rms_list.f.id
+  source_file     = "contacts.csv"
+  batch_threshold = 1
+}
+
+resource "rms_list_contacts" "r" {
+  list_id           = rms_list.r.id
+  allow_resubscribe = true
+  contacts = {
+%s  }
+}
+`, mapInput("m"), mapInput("r")))
+	if out, rc := w.Run("apply", "-auto-approve", "-no-color"); rc != 0 {
+		t.Fatalf("first apply: exit %d\n%s", rc, out)
+	}
+	listOf := func(name string) string {
+		t.Helper()
+		inst, ok := w.Instance("rms_list", name)
+		if !ok {
+			t.Fatalf("rms_list.%s is not in the state", name)
+		}
+		return fmt.Sprint(inst.Attributes["id"])
+	}
+	// The recipients opt out on the service's own call, as a hosted opt-out
+	// page does.
+	old := map[string]string{}
+	for _, p := range []string{"m", "f", "r"} {
+		old[p] = listOf(p)
+		for suffix, body := range map[string]map[string]any{
+			"-email":  {"status": "UNSUBSCRIBED"},
+			"-both":   {"status": "UNSUBSCRIBED", "mobileStatus": "UNSUBSCRIBED"},
+			"-mobile": {"mobileStatus": "UNSUBSCRIBED"},
+			"-free":   {"status": "UNSUBSCRIBED"},
+		} {
+			env.MustDo(t, "PUT", "lists/"+old[p]+"/contacts/"+p+suffix+"/subscriptionstatus", body, nil)
+		}
+	}
+
+	out, rc := w.Run("apply", "-auto-approve", "-no-color", "-replace=rms_list.m", "-replace=rms_list.f", "-replace=rms_list.r")
+	if rc != 0 {
+		t.Fatalf("replacing the lists: exit %d\n%s", rc, out)
+	}
+	for _, p := range []string{"m", "f", "r"} {
+		if !acctest.Contains(out, "rms_list_contacts."+p+" must be replaced") {
+			t.Errorf("rms_list_contacts.%s was not replaced:\n%s", p, out)
+		}
+	}
+	for _, p := range []string{"m", "f"} {
+		named := fmt.Sprintf(`"%s-both", "%s-email", "%s-free", "%s-mobile"`, p, p, p, p)
+		if !acctest.Contains(out, "Opt-outs of list "+old[p]+" kept in list "+listOf(p), "4 contacts had opted out of list "+old[p], named) {
+			t.Errorf("the apply did not name rms_list_contacts.%s's opt-outs (%s):\n%s", p, named, out)
+		}
+	}
+	if acctest.Contains(out, "Opt-outs of list "+old["r"]) {
+		t.Errorf("allow_resubscribe: the apply says r's opt-outs were kept:\n%s", out)
+	}
+
+	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
+	kept := map[string][2]string{"-both": {U, U}, "-email": {U, S}, "-mobile": {S, U}, "-ok": {S, S}, "-free": {U, ""}}
+	resubscribed := map[string][2]string{"-both": {S, S}, "-email": {S, S}, "-mobile": {S, S}, "-ok": {S, S}}
+	for p, want := range map[string]map[string][2]string{"m": kept, "f": kept, "r": resubscribed} {
+		newList := listOf(p)
+		if newList == old[p] {
+			t.Fatalf("rms_list.%s kept its id %s", p, newList)
+		}
+		got := listContactsOf(t, env, newList)
+		for suffix, st := range want {
+			c, ok := got[p+suffix]
+			switch {
+			case !ok:
+				t.Errorf("list %s (rms_list.%s) lacks %s%s", newList, p, p, suffix)
+			case c.Status != st[0] || (st[1] != "" && c.MobileStatus != st[1]):
+				t.Errorf("%s%s in the new list %s: e-mail %s, mobile %s; want %s, %s", p, suffix, newList, c.Status, c.MobileStatus, st[0], st[1])
+			}
+		}
+	}
+
+	if out, rc := w.Run("plan", "-detailed-exitcode", "-no-color"); rc != 0 {
+		t.Errorf("the plan after the replacement is not empty (exit %d):\n%s", rc, out)
+	}
+}
