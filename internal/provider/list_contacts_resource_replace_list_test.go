@@ -14,10 +14,11 @@ import (
 // rms_list_contacts that names it, destroy first: the new list must keep
 // the opt-outs its recipients made in the old one (e-mail, mobile, both),
 // name them in a warning, and leave the next plan empty; allow_resubscribe
-// subscribes them as configured. Three lists in one working directory, so
+// subscribes them as configured. Four lists in one working directory, so
 // that one provider build and one apply cover a map input, a file input
-// above batch_threshold (import batches plus single calls) and
-// allow_resubscribe.
+// above batch_threshold (import batches plus single calls),
+// allow_resubscribe, and a tainted rms_list_contacts (no consent record to
+// pass on: the opt-outs are kept all the same).
 func TestAccListContactsReplacedListKeepsOptOuts(t *testing.T) {
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
@@ -49,6 +50,7 @@ func TestAccListContactsReplacedListKeepsOptOuts(t *testing.T) {
 resource "rms_list" "m" { name = "Map" }
 resource "rms_list" "f" { name = "File" }
 resource "rms_list" "r" { name = "Resubscribe" }
+resource "rms_list" "t" { name = "Tainted" }
 
 resource "rms_list_contacts" "m" {
   list_id  = rms_list.m.id
@@ -68,7 +70,13 @@ resource "rms_list_contacts" "r" {
   contacts = {
 %s  }
 }
-`, mapInput("m"), mapInput("r")))
+
+resource "rms_list_contacts" "t" {
+  list_id  = rms_list.t.id
+  contacts = {
+%s  }
+}
+`, mapInput("m"), mapInput("r"), mapInput("t")))
 	if out, rc := w.Run("apply", "-auto-approve", "-no-color"); rc != 0 {
 		t.Fatalf("first apply: exit %d\n%s", rc, out)
 	}
@@ -83,7 +91,7 @@ resource "rms_list_contacts" "r" {
 	// The recipients opt out on the service's own call, as a hosted opt-out
 	// page does.
 	old := map[string]string{}
-	for _, p := range []string{"m", "f", "r"} {
+	for _, p := range []string{"m", "f", "r", "t"} {
 		old[p] = listOf(p)
 		for suffix, body := range map[string]map[string]any{
 			"-email":  {"status": "UNSUBSCRIBED"},
@@ -95,16 +103,19 @@ resource "rms_list_contacts" "r" {
 		}
 	}
 
-	out, rc := w.Run("apply", "-auto-approve", "-no-color", "-replace=rms_list.m", "-replace=rms_list.f", "-replace=rms_list.r")
+	if out, rc := w.Run("taint", "-no-color", "rms_list_contacts.t"); rc != 0 {
+		t.Fatalf("taint: exit %d\n%s", rc, out)
+	}
+	out, rc := w.Run("apply", "-auto-approve", "-no-color", "-replace=rms_list.m", "-replace=rms_list.f", "-replace=rms_list.r", "-replace=rms_list.t")
 	if rc != 0 {
 		t.Fatalf("replacing the lists: exit %d\n%s", rc, out)
 	}
-	for _, p := range []string{"m", "f", "r"} {
-		if !acctest.Contains(out, "rms_list_contacts."+p+" must be replaced") {
+	for _, p := range []string{"m", "f", "r", "t"} {
+		if !acctest.Contains(out, "rms_list_contacts."+p) || !strings.Contains(out, "rms_list_contacts."+p+": Creating...") {
 			t.Errorf("rms_list_contacts.%s was not replaced:\n%s", p, out)
 		}
 	}
-	for _, p := range []string{"m", "f"} {
+	for _, p := range []string{"m", "f", "t"} {
 		named := fmt.Sprintf(`"%s-both", "%s-email", "%s-free", "%s-mobile"`, p, p, p, p)
 		if !acctest.Contains(out, "Opt-outs of list "+old[p]+" kept in list "+listOf(p), "4 contacts had opted out of list "+old[p], named) {
 			t.Errorf("the apply did not name rms_list_contacts.%s's opt-outs (%s):\n%s", p, named, out)
@@ -117,7 +128,7 @@ resource "rms_list_contacts" "r" {
 	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
 	kept := map[string][2]string{"-both": {U, U}, "-email": {U, S}, "-mobile": {S, U}, "-ok": {S, S}, "-free": {U, ""}}
 	resubscribed := map[string][2]string{"-both": {S, S}, "-email": {S, S}, "-mobile": {S, S}, "-ok": {S, S}}
-	for p, want := range map[string]map[string][2]string{"m": kept, "f": kept, "r": resubscribed} {
+	for p, want := range map[string]map[string][2]string{"m": kept, "f": kept, "r": resubscribed, "t": kept} {
 		newList := listOf(p)
 		if newList == old[p] {
 			t.Fatalf("rms_list.%s kept its id %s", p, newList)
