@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
@@ -117,6 +120,11 @@ resource "rms_list_contacts" "t" {
 	}
 	for _, p := range []string{"m", "f", "t"} {
 		named := fmt.Sprintf(`"%s-both", "%s-email", "%s-free", "%s-mobile"`, p, p, p, p)
+		// The plan names them too, where it can: a tainted object's plan
+		// has no prior state to tell it the old list.
+		if plan := acctest.Contains(out, "Opt-outs of list "+old[p]+" to keep in the new list", "4 contacts of the input had opted out of list "+old[p], named); plan != (p != "t") {
+			t.Errorf("rms_list_contacts.%s: plan warning naming %s shown: %v\n%s", p, named, plan, out)
+		}
 		if !acctest.Contains(out, "Opt-outs of list "+old[p]+" kept in list "+listOf(p), "4 contacts had opted out of list "+old[p], named) {
 			t.Errorf("the apply did not name rms_list_contacts.%s's opt-outs (%s):\n%s", p, named, out)
 		}
@@ -148,4 +156,41 @@ resource "rms_list_contacts" "t" {
 	if out, rc := w.Run("plan", "-detailed-exitcode", "-no-color"); rc != 0 {
 		t.Errorf("the plan after the replacement is not empty (exit %d):\n%s", rc, out)
 	}
+}
+
+// A list_id changed to a list that already exists (the plan knows the new
+// id, so the opt-outs go by it): a contact the new list does not have is
+// added unsubscribed on the channel it had opted out of in the old list; a
+// contact the new list already has keeps the status it shows there; the
+// old list is left as it is.
+func TestAccListContactsReplaceOtherListKeepsOptOuts(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	oldList, newList := newTestList(t, env), newTestList(t, env)
+	env.MustDo(t, "POST", "lists/"+newList+"/contacts", map[string]any{"originalId": "cy", "properties": map[string]any{"email": "cy@example.com"}, "status": "SUBSCRIBED"}, nil)
+	contacts := map[string]listContact{
+		"ada": {props: map[string]string{"email": "ada@example.com"}, email: "SUBSCRIBED"},
+		"bob": {props: map[string]string{"email": "bob@example.com"}, email: "SUBSCRIBED"},
+		"cy":  {props: map[string]string{"email": "cy@example.com"}, email: "SUBSCRIBED"},
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{Config: env.Config(listContactsConfig(oldList, contacts, ""))},
+			{
+				PreConfig: func() {
+					for _, id := range []string{"bob", "cy"} {
+						env.MustDo(t, "PUT", "lists/"+oldList+"/contacts/"+id+"/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+					}
+				},
+				Config: env.Config(listContactsConfig(newList, contacts, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("rms_list_contacts.c", destroyFirst),
+				}},
+				Check: resource.ComposeTestCheckFunc(
+					expectEmailStatuses(t, env, newList, map[string]string{"ada": "SUBSCRIBED", "bob": "UNSUBSCRIBED", "cy": "SUBSCRIBED"}),
+					expectEmailStatuses(t, env, oldList, map[string]string{"ada": "SUBSCRIBED", "bob": "UNSUBSCRIBED", "cy": "UNSUBSCRIBED"}),
+				),
+			},
+		},
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -185,4 +186,49 @@ func warnKeptOptOuts(diags *diag.Diagnostics, listID string, applied contactsync
 // joinIDs renders list ids for a message.
 func joinIDs(ids []string) string {
 	return strings.Join(ids, ", ")
+}
+
+// warnOptOutsToKeep names, in the plan of a replacement that moves to
+// another list, the contacts the create will add UNSUBSCRIBED because they
+// opted out of the old list. Only this plan (the one with the prior state)
+// can warn: Terraform keeps no warning of the create plan that follows it.
+// It works from the refresh's listing and says nothing without one (the
+// apply reads the old list itself).
+func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private privateGetter, plan listContactsModel, state *listContactsModel, diags *diag.Diagnostics) {
+	if state == nil || plan.ListID.Equal(state.ListID) || plan.AllowResubscribe.ValueBool() || r.data == nil || r.data.client == nil {
+		return
+	}
+	oldList := state.ListID.ValueString()
+	service, ok := r.data.contacts.Snapshots.Take(oldList)
+	if !ok {
+		return
+	}
+	applied, d := readListApplied(ctx, private, state.isFile())
+	diags.Append(d...)
+	optOuts := contactsync.OptOutsOf(oldList, service, applied).Contacts
+	if len(optOuts) == 0 {
+		return
+	}
+	kept := contactsync.SortedKeys(optOuts)
+	if known := !plan.SourceFile.IsUnknown() && mapKnown(plan.Contacts); known {
+		desired, d := r.desiredOf(ctx, plan, types.MapNull(listContactEntryType))
+		if d.HasError() {
+			return // the plan reports the input's own errors
+		}
+		kept = kept[:0]
+		for _, w := range desired.Contacts {
+			o := optOuts[w.ID]
+			if (o[0] && w.Email != client.StatusUnsubscribed) || (o[1] && w.Mobile != client.StatusUnsubscribed) {
+				kept = append(kept, w.ID)
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	diags.AddWarning(fmt.Sprintf("Opt-outs of list %s to keep in the new list", oldList),
+		fmt.Sprintf("%d contacts of the input had opted out of list %s (e-mail, mobile or both): %s. "+
+			"In the default order (destroy, then create) the replacement adds them to the new list unsubscribed on the channels they had left, whatever the input says, and the apply names them again; "+
+			"with create_before_destroy it cannot, and they would be added as the input says. Set allow_resubscribe = true only if they agreed to be subscribed to the new list.",
+			len(kept), oldList, firstNames(kept[:min(len(kept), contactsync.MaxNamedInWarning)], len(kept))))
 }
