@@ -32,8 +32,9 @@ import (
 //     replaced object's consent record (what Terraform last applied, what
 //     it unsubscribed itself), which the create plan takes from the
 //     refresh of the same run (Terraform gives the create plan of a
-//     replacement no private state), and the destroy half hands it to the
-//     create half in memory.
+//     tainted object's replacement no private state; other replacements
+//     get the replaced object's, see below), and the destroy half hands it
+//     to the create half in memory.
 //   - create, then destroy (create_before_destroy): the deposed object's
 //     destroy runs after the create in the same provider process, with its
 //     own private state. The create registers its list in the run's
