@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -193,4 +194,75 @@ func TestAccListContactsReplaceOtherListKeepsOptOuts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// The opt-outs a replaced list carried survive a create cut short: its
+// ADD import does not finish within timeouts.create (the create ends with
+// a warning, before the single calls that add the opted-out contacts
+// unsubscribed), the carried opt-outs stay in private state, and the next
+// apply, once the batch has finished, adds those contacts unsubscribed.
+func TestAccListContactsReplacedListOptOutsSurviveTimeout(t *testing.T) {
+	t.Parallel()
+	clock := &pollClock{base: time.Now().UTC()}
+	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
+	clock.env = env
+	w := acctest.NewWorkspace(t)
+	w.Write("contacts.csv", "originalId,email,email_status,mobile_status\n"+
+		"a-ok,a-ok@example.com,SUBSCRIBED,SUBSCRIBED\nb-ok,b-ok@example.com,SUBSCRIBED,SUBSCRIBED\n"+
+		"c-both,c-both@example.com,SUBSCRIBED,SUBSCRIBED\nd-mobile,d-mobile@example.com,SUBSCRIBED,SUBSCRIBED\n")
+	config := func(extra string) string {
+		return `
+resource "rms_list" "l" { name = "L" }
+resource "rms_list_contacts" "c" {
+  list_id     = rms_list.l.id
+  source_file = "contacts.csv"
+` + extra + "}\n"
+	}
+	w.Configure(env, config(""))
+	if out, rc := w.Run("apply", "-auto-approve", "-no-color"); rc != 0 {
+		t.Fatalf("first apply: exit %d\n%s", rc, out)
+	}
+	listOf := func() string {
+		t.Helper()
+		inst, _ := w.Instance("rms_list", "l")
+		return fmt.Sprint(inst.Attributes["id"])
+	}
+	oldList := listOf()
+	env.MustDo(t, "PUT", "lists/"+oldList+"/contacts/c-both/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED", "mobileStatus": "UNSUBSCRIBED"}, nil)
+	env.MustDo(t, "PUT", "lists/"+oldList+"/contacts/d-mobile/subscriptionstatus", map[string]any{"mobileStatus": "UNSUBSCRIBED"}, nil)
+
+	// The emulator's clock stands still: the ADD import stays PENDING.
+	w.Configure(env, config("  batch_threshold = 1\n  timeouts {\n    create = \"2s\"\n  }\n"))
+	out, rc := w.Run("apply", "-auto-approve", "-no-color", "-replace=rms_list.l")
+	if rc != 0 || !acctest.Contains(out, "has not finished") {
+		t.Fatalf("the replacement's create was to end with a warning that its import has not finished (exit %d):\n%s", rc, out)
+	}
+	newList := listOf()
+	if got := listContactsOf(t, env, newList); len(got) != 0 {
+		t.Fatalf("the new list %s holds %v before its batch ran", newList, got)
+	}
+	inst, _ := w.Instance("rms_list_contacts", "c")
+	var rec struct {
+		OptOuts struct {
+			Contacts map[string][2]bool `json:"contacts"`
+		} `json:"opt_outs"`
+	}
+	if !inst.PrivateKey(t, "applied", &rec) || len(rec.OptOuts.Contacts) != 2 {
+		t.Fatalf("private state keeps no opt-outs of list %s after the create was cut short: %s", oldList, inst.Private)
+	}
+
+	clock.arm(1)
+	out, rc = w.Run("apply", "-auto-approve", "-no-color")
+	if rc != 0 || !acctest.Contains(out, "Opt-outs of list "+oldList+" kept in list "+newList, `"c-both", "d-mobile"`) {
+		t.Fatalf("the apply after the timeout did not add the opted-out contacts unsubscribed, naming them (exit %d):\n%s", rc, out)
+	}
+	got := listContactsOf(t, env, newList)
+	for id, want := range map[string][2]string{"a-ok": {"SUBSCRIBED", "SUBSCRIBED"}, "b-ok": {"SUBSCRIBED", "SUBSCRIBED"}, "c-both": {"UNSUBSCRIBED", "UNSUBSCRIBED"}, "d-mobile": {"SUBSCRIBED", "UNSUBSCRIBED"}} {
+		if c := got[id]; c.Status != want[0] || c.MobileStatus != want[1] {
+			t.Errorf("%s in the new list %s: e-mail %q, mobile %q; want %s, %s", id, newList, c.Status, c.MobileStatus, want[0], want[1])
+		}
+	}
+	if out, rc := w.Run("plan", "-detailed-exitcode", "-no-color"); rc != 0 {
+		t.Errorf("the plan after the apply is not empty (exit %d):\n%s", rc, out)
+	}
 }
