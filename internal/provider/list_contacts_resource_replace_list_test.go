@@ -266,3 +266,67 @@ resource "rms_list_contacts" "c" {
 		t.Errorf("the plan after the apply is not empty (exit %d):\n%s", rc, out)
 	}
 }
+
+// Where the opt-outs cannot be carried, the destroy half says so: a
+// contacts map known only at apply (its keys come from the new list) gives
+// the create nothing to be found by, and the destroy warns, naming the
+// opt-outs it could not pass on; a destroy half that cannot read the old
+// list fails, and the old object and its list stay.
+func TestAccListContactsReplacedListOptOutsNotCarried(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	w := acctest.NewWorkspace(t)
+	w.Configure(env, `
+resource "rms_list" "u" { name = "Unknown input" }
+resource "rms_list" "e" { name = "Unreadable" }
+
+resource "rms_list_contacts" "u" {
+  list_id  = rms_list.u.id
+  contacts = {
+    "u-ok${substr(rms_list.u.id, 0, 0)}"    = { email_status = "SUBSCRIBED" }
+    "u-email${substr(rms_list.u.id, 0, 0)}" = { email_status = "SUBSCRIBED" }
+  }
+}
+
+resource "rms_list_contacts" "e" {
+  list_id  = rms_list.e.id
+  contacts = {
+    "e-email" = { email_status = "SUBSCRIBED" }
+  }
+  timeouts {
+    delete = "1ns" # every call of destroy fails: the listing of the old list too
+  }
+}
+`)
+	if out, rc := w.Run("apply", "-auto-approve", "-no-color"); rc != 0 {
+		t.Fatalf("first apply: exit %d\n%s", rc, out)
+	}
+	listOf := func(name string) string {
+		t.Helper()
+		inst, _ := w.Instance("rms_list", name)
+		return fmt.Sprint(inst.Attributes["id"])
+	}
+	oldU, oldE := listOf("u"), listOf("e")
+	env.MustDo(t, "PUT", "lists/"+oldU+"/contacts/u-email/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+	env.MustDo(t, "PUT", "lists/"+oldE+"/contacts/e-email/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+
+	out, rc := w.Run("apply", "-auto-approve", "-no-color", "-replace=rms_list.u", "-replace=rms_list.e")
+	if rc == 0 {
+		t.Fatalf("the apply was to fail on the unreadable list:\n%s", out)
+	}
+	if !acctest.Contains(out, "Opt-outs not carried into the new list", "1 contacts of list "+oldU+" had opted out (\"u-email\")") {
+		t.Errorf("no warning naming the opt-out of list %s that could not be carried:\n%s", oldU, out)
+	}
+	if !acctest.Contains(out, "Opt-outs of list "+oldU+" cannot be kept in the new list", `"u-email"`) || acctest.Contains(out, "Opt-outs of list "+oldU+" to keep") {
+		t.Errorf("the plan does not say that the opt-out of list %s cannot be kept:\n%s", oldU, out)
+	}
+	if !acctest.Contains(out, "Unable to read the opt-outs of list "+oldE, "the old object stays in the state") {
+		t.Errorf("no error for the opt-outs of list %s that could not be read:\n%s", oldE, out)
+	}
+	if inst, ok := w.Instance("rms_list_contacts", "e"); !ok || fmt.Sprint(inst.Attributes["list_id"]) != oldE {
+		t.Errorf("rms_list_contacts.e left the state or its list: %+v", inst.Attributes)
+	}
+	if got := listContactsOf(t, env, oldE); got["e-email"].Status != "UNSUBSCRIBED" {
+		t.Errorf("list %s lost its opt-out or was deleted: %+v", oldE, got)
+	}
+}

@@ -227,6 +227,13 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 	if len(kept) == 0 {
 		return
 	}
+	if plan.ListID.IsUnknown() && replacementKey(plan) == "" {
+		diags.AddWarning(fmt.Sprintf("Opt-outs of list %s cannot be kept in the new list", oldList),
+			fmt.Sprintf("%d contacts had opted out of list %s (e-mail, mobile or both): %s. Neither the new list's id nor the input (the contacts map or source_file) is known before the apply, "+
+				"so the replacement cannot tell the new object about them, and they would be added as the input says. Make the input known at plan time (keys that do not depend on the new list), or set their statuses in the input.",
+				len(kept), oldList, firstNames(kept[:min(len(kept), contactsync.MaxNamedInWarning)], len(kept))))
+		return
+	}
 	diags.AddWarning(fmt.Sprintf("Opt-outs of list %s to keep in the new list", oldList),
 		fmt.Sprintf("%d contacts of the input had opted out of list %s (e-mail, mobile or both): %s. "+
 			"In the default order (destroy, then create) the replacement adds them to the new list unsubscribed on the channels they had left, whatever the input says, and the apply names them again; "+
