@@ -85,6 +85,9 @@ type Diff struct {
 	// OptedOut names the contacts whose opt-out made outside Terraform is
 	// honoured (the configuration wants SUBSCRIBED; nothing is sent).
 	OptedOut []string
+	// Kept names the contacts created UNSUBSCRIBED on a channel they had
+	// opted out of in the list a replaced object managed (Options.KeptOptOuts).
+	Kept []string
 }
 
 // counts returns how many contacts are created, changed and unsubscribed.
@@ -132,6 +135,12 @@ type Options struct {
 	// before ("" none): where the configuration leaves a channel to the
 	// service, a released contact named again gets that status back.
 	Restore func(id string) (email, mobile string)
+	// KeptOptOuts are, per contact, the channels (e-mail, mobile) the
+	// contact had opted out of in the list of the object this one replaces
+	// (CarriedOptOuts): a contact created here starts UNSUBSCRIBED on them,
+	// whatever the input says, unless AllowResubscribe. A contact the list
+	// already has keeps the status this list shows (the consent rule).
+	KeptOptOuts map[string][2]bool
 }
 
 // Compare compares desired with the service's contacts. Changes come
@@ -149,6 +158,9 @@ func Compare(desired []Desired, service map[string]ServiceContact, opts Options)
 				if v != "" {
 					ch.Set[k] = v
 				}
+			}
+			if keepOptOuts(&ch, opts) {
+				d.Kept = append(d.Kept, w.ID)
 			}
 			d.Changes = append(d.Changes, ch)
 			continue
@@ -199,6 +211,24 @@ func Compare(desired []Desired, service map[string]ServiceContact, opts Options)
 		}
 	}
 	return d
+}
+
+// keepOptOuts makes a contact to create start UNSUBSCRIBED on the channels
+// it had opted out of in a replaced object's list, and reports whether that
+// changed what the input asked for.
+func keepOptOuts(ch *Change, opts Options) bool {
+	o, ok := opts.KeptOptOuts[ch.ID]
+	if !ok || opts.AllowResubscribe {
+		return false
+	}
+	kept := false
+	if o[0] && ch.Status.Status != client.StatusUnsubscribed {
+		ch.Status.Status, kept = client.StatusUnsubscribed, true
+	}
+	if o[1] && ch.Status.MobileStatus != client.StatusUnsubscribed {
+		ch.Status.MobileStatus, kept = client.StatusUnsubscribed, true
+	}
+	return kept
 }
 
 // decideStatus is Decide, except for a contact this apply created.

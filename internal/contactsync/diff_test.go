@@ -76,6 +76,26 @@ func TestDiffContacts(t *testing.T) {
 			}},
 		},
 		{
+			name: "opt-outs of a replaced list: a new contact starts unsubscribed on the channels it had left",
+			desired: []Desired{
+				{ID: "e", Email: sub, Mobile: sub}, {ID: "b", Email: sub}, {ID: "m"}, {ID: "u", Email: unsub}, {ID: "s", Email: sub},
+			},
+			service: map[string]ServiceContact{"s": {Email: sub}},
+			opts:    Options{KeptOptOuts: map[string][2]bool{"e": {true, false}, "b": {true, true}, "m": {false, true}, "u": {true, false}, "s": {true, false}}},
+			want: Diff{Changes: []Change{
+				{ID: "e", Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: unsub, MobileStatus: sub}},
+				{ID: "b", Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: unsub, MobileStatus: unsub}},
+				{ID: "m", Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{MobileStatus: unsub}},
+				{ID: "u", Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: unsub}},
+			}, Kept: []string{"e", "b", "m"}},
+		},
+		{
+			name:    "opt-outs of a replaced list give way to allow_resubscribe",
+			desired: []Desired{{ID: "e", Email: sub}},
+			opts:    Options{KeptOptOuts: map[string][2]bool{"e": {true, true}}, AllowResubscribe: true},
+			want:    Diff{Changes: []Change{{ID: "e", Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: sub}}}},
+		},
+		{
 			name:    "not exclusive: unnamed contacts are left alone",
 			desired: []Desired{{ID: "a"}},
 			service: map[string]ServiceContact{"a": {}, "b": {Email: sub}},

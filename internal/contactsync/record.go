@@ -28,6 +28,11 @@ type Record struct {
 	// settles them by what the service shows, they count as applied, so
 	// an UNSUBSCRIBED the service shows there is Terraform's doing.
 	Pending map[string][2]string `json:"pending,omitempty"`
+	// OptOuts are the opt-outs a replaced object's list carried into this
+	// object's new list (takeover.go): a contact the create adds starts
+	// UNSUBSCRIBED on such a channel. They stay here until an apply has
+	// written every contact, so that an apply cut short still knows them.
+	OptOuts *CarriedOptOuts `json:"opt_outs,omitempty"`
 }
 
 // MarkPending notes, before the write, the channels a change of a named
@@ -192,7 +197,7 @@ func (a *Record) Prune(service map[string]ServiceContact) {
 // only what Terraform released.
 func (a Record) ForInput(file bool) Record {
 	if a.File != file {
-		return Record{File: file, Released: a.Released}
+		return Record{File: file, Released: a.Released, OptOuts: a.OptOuts}
 	}
 	return a
 }

@@ -1,6 +1,11 @@
 package contactsync
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -13,10 +18,78 @@ import (
 // TakeoverNote says that a new rms_list_contacts object takes over from the
 // one this destroy removes. Applied is the consent record the replaced
 // object left, when the plan could read it (its refresh ran in the same
-// provider process as the create plan).
+// provider process as the create plan). ListID is the new object's list,
+// "" when the plan could not know it (a replaced rms_list: its new id is
+// known only once it is created); Key then names the new object by its
+// input (ReplacementKey), so that the create half, which knows its list
+// only at apply, finds the opt-outs the destroy half carried for it.
 type TakeoverNote struct {
 	ListID  string  `json:"list_id"`
+	Key     string  `json:"key,omitempty"`
 	Applied *Record `json:"applied,omitempty"`
+}
+
+// ReplacementKey names an rms_list_contacts object by its input, for a
+// replacement whose new list id the plan cannot know: the source file's
+// path, or the sorted ids of the contacts map. The plan and the apply of
+// the create compute it from the same configuration.
+func ReplacementKey(sourceFile string, ids []string) string {
+	h := sha256.New()
+	if sourceFile != "" {
+		_, _ = h.Write([]byte("file\x00" + sourceFile))
+	} else {
+		ids = slices.Clone(ids)
+		sort.Strings(ids)
+		_, _ = h.Write([]byte("map\x00" + strings.Join(ids, "\x00")))
+	}
+	return "input:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// CarriedOptOuts are the opt-outs of a list a replaced rms_list_contacts
+// object managed, carried into the list of the object that replaces it:
+// per contact, the channels (e-mail, mobile) the service showed
+// UNSUBSCRIBED and Terraform had not unsubscribed itself. From names the
+// old list(s), for the warning.
+type CarriedOptOuts struct {
+	From     []string           `json:"from,omitempty"`
+	Contacts map[string][2]bool `json:"contacts,omitempty"`
+}
+
+// OptOutsOf are the opt-outs of a list as a destroy half finds them: every
+// channel the service shows UNSUBSCRIBED that the replaced object's record
+// does not account for as Terraform's own (released by exclusive or a
+// destroy, or set UNSUBSCRIBED by the configuration). A contact the record
+// does not know counts as opted out (the safe side).
+func OptOutsOf(listID string, service map[string]ServiceContact, old Record) CarriedOptOuts {
+	out := CarriedOptOuts{From: []string{listID}, Contacts: map[string][2]bool{}}
+	for id, s := range service {
+		ae, am := old.Lookup(id)
+		o := [2]bool{
+			s.Email == client.StatusUnsubscribed && ae != client.StatusUnsubscribed,
+			s.Mobile == client.StatusUnsubscribed && am != client.StatusUnsubscribed,
+		}
+		if o[0] || o[1] {
+			out.Contacts[id] = o
+		}
+	}
+	return out
+}
+
+// Merge adds other's opt-outs to o (a channel opted out in either stays
+// opted out).
+func (o *CarriedOptOuts) Merge(other CarriedOptOuts) {
+	for _, f := range other.From {
+		if !slices.Contains(o.From, f) {
+			o.From = append(o.From, f)
+		}
+	}
+	if o.Contacts == nil {
+		o.Contacts = map[string][2]bool{}
+	}
+	for id, ch := range other.Contacts {
+		cur := o.Contacts[id]
+		o.Contacts[id] = [2]bool{cur[0] || ch[0], cur[1] || ch[1]}
+	}
 }
 
 // Provenance carries, within one provider run, what consent needs across
@@ -30,16 +103,50 @@ type TakeoverNote struct {
 //     the create half that follows it (the framework gives a create no
 //     private state);
 //   - created: the lists a create took over, for a deposed object's destroy
-//     that follows it (create_before_destroy).
+//     that follows it (create_before_destroy);
+//   - optOuts: the opt-outs of a list a destroy half let go of, for the
+//     create half that manages another list (a replaced rms_list), keyed
+//     by the new list id or, when the plan could not know it, by the
+//     replacement key of the new object's input.
 type Provenance struct {
 	mu        sync.Mutex
 	refreshed map[string]Record
 	carried   map[string]Record
 	created   map[string]map[string][2]string
+	optOuts   map[string]CarriedOptOuts
 }
 
 func NewProvenance() *Provenance {
-	return &Provenance{refreshed: map[string]Record{}, carried: map[string]Record{}, created: map[string]map[string][2]string{}}
+	return &Provenance{refreshed: map[string]Record{}, carried: map[string]Record{}, created: map[string]map[string][2]string{}, optOuts: map[string]CarriedOptOuts{}}
+}
+
+// CarryOptOuts leaves a destroy half's opt-outs for the create half that
+// follows it in this run, under key (a list id or a ReplacementKey).
+func (p *Provenance) CarryOptOuts(key string, o CarriedOptOuts) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cur := p.optOuts[key]
+	cur.Merge(o)
+	p.optOuts[key] = cur
+}
+
+// OptOuts are the opt-outs carried for a create under any of keys (its
+// list id, its replacement key), merged. They are not taken away: two
+// objects of the same input replaced in one run (for_each over lists that
+// share a file) cannot be told apart, and each then keeps every opt-out
+// of either list, which errs on the side of consent.
+func (p *Provenance) OptOuts(keys ...string) (CarriedOptOuts, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out CarriedOptOuts
+	found := false
+	for _, k := range keys {
+		if o, ok := p.optOuts[k]; ok && k != "" {
+			out.Merge(o)
+			found = true
+		}
+	}
+	return out, found
 }
 
 func (p *Provenance) Refresh(listID string, rec Record) {
@@ -150,4 +257,13 @@ func HeldBack(desired []Desired, service map[string]ServiceContact, applied Reco
 		}
 	}
 	return out
+}
+
+// KeptOptOuts is Options.KeptOptOuts for the record (nil when it carries
+// no opt-outs).
+func (a Record) KeptOptOuts() map[string][2]bool {
+	if a.OptOuts == nil {
+		return nil
+	}
+	return a.OptOuts.Contacts
 }

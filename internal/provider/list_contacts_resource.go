@@ -78,6 +78,8 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"For a file input, only the contacts the file last set `UNSUBSCRIBED` are remembered: a contact the service shows `UNSUBSCRIBED` is re-subscribed only when the file had unsubscribed it and now says `SUBSCRIBED`, or when `allow_resubscribe` is set. " +
 			"`exclusive` unsubscriptions and the `UNSUBSCRIBE` import are never held back by the consent rule (unsubscribing is always allowed). " +
 			"The unsubscriptions Terraform made itself (`exclusive`) are remembered too: a contact named again gets the status the input says, or, where it says nothing, the one it had before.\n\n" +
+			"A replaced list keeps its opt-outs: when `list_id` changes (above all when the `rms_list` itself is replaced, `terraform apply -replace=rms_list.example` or a change that forces a new list), the destroy half reads the old list while it still exists, and every contact the create adds to the new list starts `UNSUBSCRIBED` on the channels (e-mail, mobile) its recipient had opted out of there, whatever the input says, named in a warning; `allow_resubscribe = true` subscribes them as configured. " +
+			"Terraform's own unsubscriptions (`exclusive`, a status the input set) are not opt-outs. This works in the default order (destroy, then create) within one apply; with `create_before_destroy` the new list is filled before the old object's destroy runs, and the opt-outs are **not** carried. A tainted `rms_list_contacts` has no record to pass on: every `UNSUBSCRIBED` of the old list then counts as an opt-out.\n\n" +
 			"Guardrail: every plan that unsubscribes contacts (`exclusive`, a destroy with `on_destroy = \"unsubscribe\"`) says, per channel, how many and what share of the contacts subscribed on that channel before the change that is; a plan above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` on e-mail or on mobile (default 100 and 10 %) fails before anything is written. " +
 			"A destroy reads the resource's limits from the state (a destroy has no configuration) and the provider block's from the configuration; use `prevent_destroy` for a list that must never be emptied.\n\n" +
 			"Import with the list id: `terraform import rms_list_contacts.example 42`. Nothing is managed until the first apply, which writes only the contacts that differ from the configuration.",
@@ -89,7 +91,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			},
 			"list_id": schema.StringAttribute{
 				Required:      true,
-				Description:   "Id of the list whose contacts this resource holds, e.g. `rms_list.example.id`. Changing it replaces the resource: the new list is managed, and the old list's contacts are forgotten, not unsubscribed.",
+				Description:   "Id of the list whose contacts this resource holds, e.g. `rms_list.example.id`. Changing it (a replaced `rms_list` included) replaces the resource: the new list is managed, and the old list's contacts are forgotten, not unsubscribed. In the default order (destroy, then create) the old list's opt-outs are carried: a contact added to the new list starts `UNSUBSCRIBED` on the channels it had opted out of, named in a warning, unless `allow_resubscribe`; with `create_before_destroy` they are not carried.",
 				Validators:    []validator.String{listIDValidator},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
@@ -151,7 +153,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Optional:    true,
 				Computed:    true,
 				Default:     booldefault.StaticBool(false),
-				Description: "Allows an apply to re-subscribe contacts that opted out outside Terraform when the configuration says `SUBSCRIBED`. Default `false`: such opt-outs are honoured and named in a plan warning.",
+				Description: "Allows an apply to re-subscribe contacts that opted out outside Terraform when the configuration says `SUBSCRIBED`, and, when a changed `list_id` replaces the resource, to add the contacts that had opted out of the old list to the new one as configured. Default `false`: such opt-outs are honoured and named in a warning.",
 			},
 			"allow_resubscribe_ids": schema.SetAttribute{
 				ElementType: types.StringType,

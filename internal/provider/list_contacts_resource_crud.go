@@ -31,11 +31,13 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	// A replacement's destroy half (destroy, then create) handed over the
-	// replaced object's consent record; a deposed object's destroy
-	// (create_before_destroy) will find this create and let the list be.
+	// replaced object's consent record, or, moving to another list, the
+	// old list's opt-outs; a deposed object's destroy (create_before_destroy)
+	// will find this create and let the list be.
 	listID := plan.ListID.ValueString()
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
-	r.apply(ctx, plan, nil, applied.ForInput(plan.isFile()), nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	applied = r.withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
+	r.apply(ctx, plan, nil, applied, nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -136,6 +138,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	}
 	opts := plan.diffOptions(applied)
 	opts.Restore = applied.Restore
+	opts.KeptOptOuts = applied.KeptOptOuts()
 	diff := contactsync.Compare(desired.Contacts, service, opts)
 	add, change, unsub := diff.Counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
@@ -188,6 +191,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		diff = contactsync.Compare(desired.Contacts, service, opts)
 	}
 	failed := w.writeSingles(ctx, diff.Changes, diags)
+	warnKeptOptOuts(diags, listID, applied, diff.Kept)
 	if creating {
 		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired.Contacts, service, applied))
 	}
@@ -212,6 +216,12 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 			}
 			next.Pending[id] = p
 		}
+	}
+	if len(failed) > 0 {
+		// The opt-outs a replaced list carried stay until every contact
+		// is written: a contact whose create failed is added by the next
+		// apply, and must start unsubscribed there too.
+		next.OptOuts = applied.OptOuts
 	}
 	applied = next
 	if len(failed) > 0 {
@@ -416,10 +426,14 @@ func (r *listContactsResource) forget(ctx context.Context, listID string, pendin
 // handOver reports whether this destroy is the half of a replacement
 // (list_contacts_takeover.go): then the new object takes the contacts over
 // and nobody is unsubscribed; the replaced object's consent record goes to
-// the create half, when it manages the same list.
+// the create half, when it manages the same list, and the old list's
+// opt-outs when it manages another (a replaced rms_list).
 func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
 	if note, ok := readTakeover(ctx, planned); ok {
-		if note.Applied != nil && note.ListID == listID {
+		switch {
+		case note.ListID != listID:
+			r.carryOptOuts(ctx, planned, note, listID, file, diags)
+		case note.Applied != nil:
 			r.data.contacts.Provenance.Carry(listID, *note.Applied)
 		}
 		tflog.Info(ctx, "replacement: the new object takes the contacts over; nobody is unsubscribed", map[string]any{"list_id": listID, "new_list_id": note.ListID})

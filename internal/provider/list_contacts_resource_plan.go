@@ -42,6 +42,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	r.warnOptOutsToKeep(ctx, req.Private, plan, state, &resp.Diagnostics)
 	if plan.ListID.IsUnknown() || plan.Contacts.IsUnknown() || plan.SourceFile.IsUnknown() || !mapKnown(plan.Contacts) || r.data == nil || r.data.client == nil {
 		plan.ContactCount, plan.DesiredSHA256, plan.ServiceSHA256, plan.UnmanagedSubscribed = types.Int64Unknown(), types.StringUnknown(), types.StringUnknown(), types.Int64Unknown()
 		if plan.Exclusive.ValueBool() {
@@ -108,7 +109,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 // replaces nothing never shows the note to anyone.
 func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
 	note := contactsync.TakeoverNote{}
-	if !plan.ListID.IsUnknown() {
+	if plan.ListID.IsUnknown() {
+		note.Key = replacementKey(plan)
+	} else {
 		note.ListID = plan.ListID.ValueString()
 		if r.data != nil {
 			if rec, ok := r.data.contacts.Provenance.TakeRefreshed(note.ListID); ok {
