@@ -159,7 +159,7 @@ func (r *listImportResource) Configure(_ context.Context, req resource.Configure
 // resumption of an import whose batch had not finished when an earlier
 // apply stopped waiting.
 func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	checkListImportPlan(ctx, req, resp)
+	checkListImportPlan(ctx, r.data, req, resp)
 	if resp.Diagnostics.HasError() {
 		return
 	}
