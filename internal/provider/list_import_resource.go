@@ -165,6 +165,12 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
 		r.guardNewImport(ctx, req, resp)
+		// A replacement's destroy half checks the file against this plan
+		// (list_import_planned_file.go).
+		var plan listImportModel
+		if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); !resp.Diagnostics.HasError() {
+			resp.Diagnostics.Append(notePlannedFile(ctx, plan, resp.Private)...)
+		}
 	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
@@ -183,6 +189,7 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan listImportModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(dropPlannedFile(ctx, resp.Private)...)
 	ctx, cancel, timeout, ok := operationContext(ctx, r.data, plan.Timeouts.Create, operation.ListImport.DefaultTimeout, &resp.Diagnostics)
 	defer cancel()
 	if !ok {
@@ -280,11 +287,13 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
-// Delete only forgets the import: an import cannot be undone.
+// Delete only forgets the import: an import cannot be undone. The destroy
+// half of a replacement first refuses a file changed since the plan
+// (list_import_planned_file.go).
 func (r *listImportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state listImportModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !checkPlannedFile(ctx, req.Private, &resp.Diagnostics) {
 		return
 	}
 	batchcore.Forget(operation.ListImport, fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",
