@@ -31,6 +31,12 @@ import (
 // plan that changes only other arguments; there Terraform's own check
 // refuses the apply, also before anything is written.
 
+// privateState is private state read and written (a response's).
+type privateState interface {
+	privateGetter
+	privateSetter
+}
+
 // privateRefreshedFile is the private state key Read writes.
 const privateRefreshedFile = "refreshed_file"
 
@@ -51,7 +57,7 @@ func refreshedFileOf(m listContactsModel, digest string) refreshedFile {
 
 // recordRefreshedFile is Read's part: the digest of the file it read, or
 // no key when it read none.
-func recordRefreshedFile(ctx context.Context, p privateSetter, f *refreshedFile) diag.Diagnostics {
+func recordRefreshedFile(ctx context.Context, p privateState, f *refreshedFile) diag.Diagnostics {
 	if f == nil {
 		return dropRefreshedFile(ctx, p)
 	}
@@ -61,9 +67,12 @@ func recordRefreshedFile(ctx context.Context, p privateSetter, f *refreshedFile)
 // dropRefreshedFile removes the key: ModifyPlan calls it on the planned
 // private state, so that no apply saves it. An apply that writes its own
 // private state from scratch should call it too.
-func dropRefreshedFile(ctx context.Context, p privateSetter) diag.Diagnostics {
+func dropRefreshedFile(ctx context.Context, p privateState) diag.Diagnostics {
 	if p == nil {
 		return nil
+	}
+	if raw, _ := p.GetKey(ctx, privateRefreshedFile); len(raw) == 0 {
+		return nil // nothing to drop (nor, in unit tests, a private state)
 	}
 	return p.SetKey(ctx, privateRefreshedFile, nil)
 }

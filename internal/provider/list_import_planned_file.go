@@ -41,9 +41,12 @@ func notePlannedFile(ctx context.Context, plan listImportModel, p privateSetter)
 }
 
 // dropPlannedFile removes the note (Create: a state never keeps it).
-func dropPlannedFile(ctx context.Context, p privateSetter) diag.Diagnostics {
+func dropPlannedFile(ctx context.Context, p privateState) diag.Diagnostics {
 	if p == nil {
 		return nil
+	}
+	if raw, _ := p.GetKey(ctx, privatePlannedFile); len(raw) == 0 {
+		return nil // nothing to drop (nor, in unit tests, a private state)
 	}
 	return p.SetKey(ctx, privatePlannedFile, nil)
 }

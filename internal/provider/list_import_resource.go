@@ -293,7 +293,14 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 func (r *listImportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state listImportModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !checkPlannedFile(ctx, req.Private, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	planned := checkPlannedFile(ctx, req.Private, &resp.Diagnostics)
+	// A refused destroy keeps the object, and Terraform saves the private
+	// state it returns: without the note, which is this plan's only.
+	resp.Diagnostics.Append(dropPlannedFile(ctx, resp.Private)...)
+	if !planned {
 		return
 	}
 	batchcore.Forget(operation.ListImport, fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",
