@@ -124,8 +124,8 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 				PlanModifiers: []planmodifier.Map{mapReplaceUnlessImported()},
 			},
 			"content_sha256": schema.StringAttribute{
-				Computed:      true,
-				Description:   "Hexadecimal SHA-256 of the file (or `content`), computed at plan time by reading the file as a stream. When it changes, the import runs again. " +
+				Computed: true,
+				Description: "Hexadecimal SHA-256 of the file (or `content`), computed at plan time by reading the file as a stream. When it changes, the import runs again. " +
 					"A file rewritten between `terraform plan -out` and `terraform apply PLANFILE` is refused before anything is imported: when the plan replaces an import, by the provider's \"Import file changed since the plan\" (the replaced import stays in the state); for a new import, by Terraform's own \"Provider produced inconsistent final plan ... produced an invalid new value for .content_sha256\", which here means the file changed: plan again.",
 				PlanModifiers: []planmodifier.String{contentHashModifier{}},
 			},
