@@ -283,7 +283,12 @@ func CheckImportSource(ctx context.Context, r io.Reader, opts FileOptions, attrs
 			if h = strings.TrimSpace(h); h == identity {
 				continue
 			}
-			if err := misspelledColumn(ctx, h, identity, false, attrs); err != nil {
+			err := misspelledColumn(ctx, h, identity, false, attrs)
+			var unreadable *attributesUnreadable
+			if errors.As(err, &unreadable) {
+				break // the spelling is left to the service, which reads the file anyway
+			}
+			if err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package contactsync
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -111,5 +112,29 @@ func TestCheckImportSourceColumns(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, c.wantErr)
 			}
 		})
+	}
+}
+
+// unreadableAttributes is an account whose attributes cannot be read.
+type unreadableAttributes struct{}
+
+func (unreadableAttributes) NameOf(context.Context, string) (string, bool, error) {
+	return "", false, errors.New("503")
+}
+
+func (unreadableAttributes) AttributeOf(context.Context, string) (string, bool, error) {
+	return "", false, errors.New("503")
+}
+
+func (unreadableAttributes) Spelling(context.Context, string) (string, error) {
+	return "", errors.New("503")
+}
+
+// TestCheckImportSourceAttributesUnreadable: attributes that cannot be read
+// leave the columns' spelling to the service; the import is not refused
+// for it.
+func TestCheckImportSourceAttributesUnreadable(t *testing.T) {
+	if err := CheckImportSource(context.Background(), strings.NewReader("originalId,FirstName\na,A\n"), FileOptions{}, unreadableAttributes{}); err != nil {
+		t.Fatalf("refused: %v", err)
 	}
 }

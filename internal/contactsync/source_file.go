@@ -195,7 +195,7 @@ func misspelledColumn(ctx context.Context, h, identity string, statuses bool, at
 		return nil
 	}
 	if _, ok, err := attrs.AttributeOf(ctx, h); err != nil {
-		return fmt.Errorf("reading the account's contact attributes: %w", err)
+		return &attributesUnreadable{err}
 	} else if ok {
 		return nil
 	}
@@ -212,13 +212,23 @@ func misspelledColumn(ctx context.Context, h, identity string, statuses bool, at
 	}
 	right, err := attrs.Spelling(ctx, h)
 	if err != nil {
-		return fmt.Errorf("reading the account's contact attributes: %w", err)
+		return &attributesUnreadable{err}
 	}
 	if right != "" {
 		return fmt.Errorf("column %q names no contact attribute of the account; its attribute %q differs only in letter case (%s): rename the column to %q", h, right, exactly, right)
 	}
 	return nil
 }
+
+// attributesUnreadable: the account's attributes could not be read to
+// check a column's spelling.
+type attributesUnreadable struct{ err error }
+
+func (e *attributesUnreadable) Error() string {
+	return "reading the account's contact attributes: " + e.err.Error()
+}
+
+func (e *attributesUnreadable) Unwrap() error { return e.err }
 
 // statusCell reads a status column: empty leaves the status to the service.
 func statusCell(rec []string, idx, row int) (string, error) {
