@@ -3,6 +3,7 @@ package provider_test
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -201,5 +202,19 @@ func TestAccListImportSavedPlan_fileChanged(t *testing.T) {
 	var note map[string]any
 	if inst, _ := w.Instance("rms_list_import", "test"); inst.PrivateKey(t, "planned_file", &note) {
 		t.Errorf("the state keeps the plan's note: %v", note)
+	}
+
+	// A file gone since the plan is refused the same way.
+	w.Write("contacts.csv", "originalId,firstname\nc1,Reviewed\n")
+	run(0, "plan", "-out=gone.tfplan", "-no-color")
+	if err := os.Remove(w.Path("contacts.csv")); err != nil {
+		t.Fatal(err)
+	}
+	out = run(1, "apply", "-no-color", "gone.tfplan")
+	if !acctest.Contains(out, "Import file gone since the plan", "There is no file at", "Nothing was imported") {
+		t.Fatalf("apply of a saved plan (replacement) after the file went away:\n%s", out)
+	}
+	if imports() != importsBefore {
+		t.Errorf("%d imports were created", imports()-importsBefore)
 	}
 }
