@@ -21,7 +21,8 @@ import (
 // private state the create half planned. That plan leaves a note of the
 // file and its hash (privatePlannedFile); Delete compares the file with it
 // and refuses, in the provider's words, before the create is planned again.
-// Create drops the note, so that no state keeps it.
+// No state keeps the note: the framework starts a create's private state
+// empty, and a refused Delete drops it from what it returns.
 
 // privatePlannedFile is the private state key of the note.
 const privatePlannedFile = "planned_file"
@@ -40,7 +41,8 @@ func notePlannedFile(ctx context.Context, plan listImportModel, p privateSetter)
 	return writeJSONKey(ctx, p, privatePlannedFile, plannedImportFile{File: plan.File.ValueString(), SHA256: plan.ContentSHA256.ValueString()})
 }
 
-// dropPlannedFile removes the note (Create: a state never keeps it).
+// dropPlannedFile removes the note (a refused destroy half keeps the
+// object, whose state must not keep it).
 func dropPlannedFile(ctx context.Context, p privateState) diag.Diagnostics {
 	if p == nil {
 		return nil

@@ -190,7 +190,6 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan listImportModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(dropPlannedFile(ctx, resp.Private)...)
 	ctx, cancel, timeout, ok := operationContext(ctx, r.data, plan.Timeouts.Create, operation.ListImport.DefaultTimeout, &resp.Diagnostics)
 	defer cancel()
 	if !ok {
