@@ -21,7 +21,8 @@ import (
 // inconsistent final plan" check.
 //
 // The key must not outlive the run whose refresh wrote it: ModifyPlan drops
-// it from the planned private state, so an apply never saves it. A plan
+// it from the planned private state, so an apply never saves it (Update
+// starts from the planned private state, Create from an empty one). A plan
 // with no change saves the refreshed state as it is, key included, and
 // `-refresh=false` plans then see it; ModifyPlan trusts the key only when
 // the refresh found something to do for the file (its digest differs from
@@ -65,8 +66,9 @@ func recordRefreshedFile(ctx context.Context, p privateState, f *refreshedFile) 
 }
 
 // dropRefreshedFile removes the key: ModifyPlan calls it on the planned
-// private state, so that no apply saves it. An apply that writes its own
-// private state from scratch should call it too.
+// private state, which Update starts from, so that no apply saves it (a
+// create starts from an empty private state). Create and Update need not
+// call it.
 func dropRefreshedFile(ctx context.Context, p privateState) diag.Diagnostics {
 	if p == nil {
 		return nil
