@@ -2,6 +2,7 @@ package contactsync
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -101,6 +102,29 @@ func (a *Attributes) AttributeOf(ctx context.Context, key string) (name string, 
 	}
 	a.absent[key] = true
 	return "", false, nil
+}
+
+// Spelling returns the account's attribute name that differs from name
+// only in letter case, "" when name is an attribute itself (or an id), or
+// when no attribute is spelled like it. The service matches attribute
+// names exactly (an import's columns, a contact's property keys): a
+// column "Firstname" for the attribute "firstname" is refused at plan
+// naming the right spelling, instead of failing at apply.
+func (a *Attributes) Spelling(ctx context.Context, name string) (string, error) {
+	if IsAttributeID(name) {
+		return "", nil
+	}
+	if _, ok, err := a.AttributeOf(ctx, name); err != nil || ok {
+		return "", err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, n := range a.names {
+		if strings.EqualFold(n, name) {
+			return n, nil
+		}
+	}
+	return "", nil
 }
 
 // byName returns a contact's properties keyed by attribute name. The

@@ -30,3 +30,17 @@ func TestIsAttributeID(t *testing.T) {
 		}
 	}
 }
+
+// TestAttributesSpelling: the account's spelling of a name that differs
+// from one of its attributes only in letter case; nothing for an attribute
+// itself, an id, or a name no attribute resembles.
+func TestAttributesSpelling(t *testing.T) {
+	a := LoadedAttributes(map[string]string{"1": "email", "3": "firstname"})
+	ctx := context.Background()
+	for name, want := range map[string]string{"FirstName": "firstname", "EMAIL": "email", "firstname": "", "3": "", "shoe_size": ""} {
+		got, err := a.Spelling(ctx, name)
+		if err != nil || got != want {
+			t.Errorf("Spelling(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+}

@@ -192,6 +192,15 @@ func (f fakeAttributes) AttributeOf(ctx context.Context, key string) (string, bo
 	return "", false, nil
 }
 
+func (f fakeAttributes) Spelling(_ context.Context, name string) (string, error) {
+	for _, n := range f {
+		if n != name && strings.EqualFold(n, name) {
+			return n, nil
+		}
+	}
+	return "", nil
+}
+
 func TestParseSourceFile(t *testing.T) {
 	nameOf := fakeAttributes{"1": "email", "3": "firstname"}
 	cases := []struct {
@@ -241,6 +250,12 @@ func TestParseSourceFile(t *testing.T) {
 		{name: "unknown attribute id", file: "originalId,99\na,x\n", wantErr: `column "99" names an attribute id`},
 		{name: "same attribute twice", file: "originalId,firstname,3\na,x,y\n", wantErr: `names attribute "firstname" a second time`},
 		{name: "empty file", file: "", wantErr: "the file is empty"},
+		// Column names are matched exactly, as the service matches them: a
+		// column differing only in case is refused, naming the spelling.
+		{name: "status column in another case", file: "originalId,Email_Status\na,SUBSCRIBED\n", wantErr: `column "Email_Status" is not the status column "email_status" (column names are matched exactly, in letter case too, as the service matches them): rename the column to "email_status"`},
+		{name: "mobile status column in another case", file: "originalId,MOBILE_STATUS\na,\n", wantErr: `rename the column to "mobile_status"`},
+		{name: "attribute in another case", file: "originalId,FirstName\na,Ann\n", wantErr: `column "FirstName" names no contact attribute of the account; its attribute "firstname" differs only in letter case`},
+		{name: "identity column in another case", file: "OriginalID,email\na,a@x\n", wantErr: `column "OriginalID" is not the identity column "originalId" (column names are matched exactly, in letter case too, as the service matches them): rename the column to "originalId", or set identity_column = "OriginalID"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

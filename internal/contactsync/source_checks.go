@@ -2,6 +2,7 @@ package contactsync
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -232,14 +233,22 @@ func missingIdentityError(header []string, delim rune, identity string) error {
 	if hint := delimiterHint(header, delim, identity); hint != "" {
 		return fmt.Errorf("the header row has no identity column %q under delimiter %s (its columns: %s)%s", identity, delimiterLiteral(delim), strings.Join(cols, ", "), hint)
 	}
+	for _, c := range cols {
+		if strings.EqualFold(c, identity) {
+			return fmt.Errorf("the header row has no identity column %q: column %q differs only in letter case (column names are matched exactly, in letter case too, as the service matches them); rename the column to %q, or set identity_column = %q", identity, c, identity, c)
+		}
+	}
 	return fmt.Errorf("the header row has no identity column %q (its columns: %s); set identity_column to the column that identifies contacts", identity, strings.Join(cols, ", "))
 }
 
 // CheckImportSource reads an import file once, as a stream: its header must
 // name the identity column under the declared delimiter, and (UTF8, UTF16)
 // every byte must be valid in the declared encoding. Only the header row is
-// parsed; the rest is only decoded.
-func CheckImportSource(r io.Reader, opts FileOptions) error {
+// parsed; the rest is only decoded. With attrs (an ADD or REPLACE import,
+// whose columns name attributes) a column that differs from an attribute
+// of the account only in letter case is refused, naming the right
+// spelling (see misspelledColumn); nil leaves the columns unchecked.
+func CheckImportSource(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames) error {
 	delim, err := fileDelimiter(opts.Delimiter)
 	if err != nil {
 		return err
@@ -268,6 +277,21 @@ func CheckImportSource(r io.Reader, opts FileOptions) error {
 	}
 	if !found {
 		return missingIdentityError(header, delim, identity)
+	}
+	if attrs != nil {
+		for _, h := range header {
+			if h = strings.TrimSpace(h); h == identity {
+				continue
+			}
+			err := misspelledColumn(ctx, h, identity, false, attrs)
+			var unreadable *attributesUnreadable
+			if errors.As(err, &unreadable) {
+				break // the spelling is left to the service, which reads the file anyway
+			}
+			if err != nil {
+				return err
+			}
+		}
 	}
 	if _, err := io.Copy(io.Discard, text); err != nil {
 		return withPath(err, opts.Path)

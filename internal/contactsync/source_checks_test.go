@@ -1,7 +1,9 @@
 package contactsync
 
 import (
+	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -42,6 +44,7 @@ func TestCheckImportSource(t *testing.T) {
 		{name: "commas under a pipe", file: "email,originalId\n", opts: FileOptions{Delimiter: "|"}, wantErr: `set delimiter = ","`},
 		{name: "empty file", file: "", wantErr: "the file is empty"},
 		{name: "two-character delimiter", file: "originalId\n", opts: FileOptions{Delimiter: "ab"}, wantErr: "one character"},
+		{name: "identity column in another case", file: "OriginalId,firstname\n", wantErr: `the header row has no identity column "originalId": column "OriginalId" differs only in letter case (column names are matched exactly, in letter case too, as the service matches them); rename the column to "originalId", or set identity_column = "OriginalId"`},
 	}
 	for _, c := range cases {
 		for _, oneByte := range []bool{false, true} {
@@ -54,7 +57,7 @@ func TestCheckImportSource(t *testing.T) {
 				if oneByte {
 					r = iotest.OneByteReader(r)
 				}
-				err := CheckImportSource(r, c.opts)
+				err := CheckImportSource(context.Background(), r, c.opts, nil)
 				switch {
 				case c.wantErr == "" && err != nil:
 					t.Fatalf("refused a good file: %v", err)
@@ -81,5 +84,57 @@ func TestDecodedReaderNoReplacement(t *testing.T) {
 		if string(got) != text {
 			t.Errorf("%s: read %q, want %q", enc, got, text)
 		}
+	}
+}
+
+// TestCheckImportSourceColumns: with the account's attributes (an ADD or
+// REPLACE import), a column that differs from an attribute only in letter
+// case is refused naming the right spelling, as rms_list_contacts refuses
+// it; a column naming no attribute at all is left to the service.
+func TestCheckImportSourceColumns(t *testing.T) {
+	attrs := fakeAttributes{"1": "email", "3": "firstname"}
+	cases := []struct {
+		name, file, identity, wantErr string
+	}{
+		{name: "exact names", file: "originalId,email,firstname,3\n"},
+		{name: "identity is an attribute", file: "email,firstname\n", identity: "email"},
+		{name: "attribute in another case", file: "originalId,Email\n", wantErr: `column "Email" names no contact attribute of the account; its attribute "email" differs only in letter case (column names are matched exactly, in letter case too, as the service matches them): rename the column to "email"`},
+		{name: "identity column twice in two cases", file: "originalId,OriginalId\n", wantErr: `column "OriginalId" is not the identity column "originalId"`},
+		{name: "no such attribute is the service's to refuse", file: "originalId,shoe_size\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckImportSource(context.Background(), strings.NewReader(c.file), FileOptions{IdentityColumn: c.identity}, attrs)
+			switch {
+			case c.wantErr == "" && err != nil:
+				t.Fatalf("refused a good header: %v", err)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+// unreadableAttributes is an account whose attributes cannot be read.
+type unreadableAttributes struct{}
+
+func (unreadableAttributes) NameOf(context.Context, string) (string, bool, error) {
+	return "", false, errors.New("503")
+}
+
+func (unreadableAttributes) AttributeOf(context.Context, string) (string, bool, error) {
+	return "", false, errors.New("503")
+}
+
+func (unreadableAttributes) Spelling(context.Context, string) (string, error) {
+	return "", errors.New("503")
+}
+
+// TestCheckImportSourceAttributesUnreadable: attributes that cannot be read
+// leave the columns' spelling to the service; the import is not refused
+// for it.
+func TestCheckImportSourceAttributesUnreadable(t *testing.T) {
+	if err := CheckImportSource(context.Background(), strings.NewReader("originalId,FirstName\na,A\n"), FileOptions{}, unreadableAttributes{}); err != nil {
+		t.Fatalf("refused: %v", err)
 	}
 }

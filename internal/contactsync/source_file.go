@@ -44,6 +44,9 @@ type AttributeNames interface {
 	// AttributeOf is the attribute a column names, ok only when the
 	// account has it (the identity column is an attribute only then).
 	AttributeOf(ctx context.Context, key string) (name string, ok bool, err error)
+	// Spelling is the account's attribute name that differs from name
+	// only in letter case ("" when name is an attribute, or none is).
+	Spelling(ctx context.Context, name string) (string, error)
 }
 
 // ReadSourceFile parses a source file.
@@ -112,6 +115,9 @@ func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 		case fileMobileStatusColumn:
 			mobileIdx = i
 		default:
+			if err := misspelledColumn(ctx, h, identity, true, attrs); err != nil {
+				return FileContacts{}, err
+			}
 			name, ok, err := attrs.NameOf(ctx, h)
 			if err != nil {
 				return FileContacts{}, fmt.Errorf("reading the account's contact attributes: %w", err)
@@ -172,6 +178,57 @@ func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 	sort.Slice(out.Contacts, func(i, j int) bool { return out.Contacts[i].ID < out.Contacts[j].ID })
 	return out, nil
 }
+
+// Column names are matched exactly, as the service matches an import's
+// columns and a contact's attribute names: a column that differs only in
+// letter case from the identity column, a status column or an attribute
+// of the account would pass the plan and fail at apply (the service's
+// "unknown contact attribute"), so it is refused when the file is read,
+// naming the right spelling. rms_list_contacts (status columns included)
+// and rms_list_import (CheckImportColumns) apply the same rule.
+
+// misspelledColumn refuses a column h that is no attribute of the account
+// but differs only in case from the identity column, a status column
+// (statuses: the file of rms_list_contacts) or an attribute.
+func misspelledColumn(ctx context.Context, h, identity string, statuses bool, attrs AttributeNames) error {
+	if IsAttributeID(h) {
+		return nil
+	}
+	if _, ok, err := attrs.AttributeOf(ctx, h); err != nil {
+		return &attributesUnreadable{err}
+	} else if ok {
+		return nil
+	}
+	const exactly = "column names are matched exactly, in letter case too, as the service matches them"
+	if strings.EqualFold(h, identity) {
+		return fmt.Errorf("column %q is not the identity column %q (%s): rename the column to %q, or set identity_column = %q", h, identity, exactly, identity, h)
+	}
+	if statuses {
+		for _, st := range []string{fileEmailStatusColumn, fileMobileStatusColumn} {
+			if strings.EqualFold(h, st) {
+				return fmt.Errorf("column %q is not the status column %q (%s): rename the column to %q", h, st, exactly, st)
+			}
+		}
+	}
+	right, err := attrs.Spelling(ctx, h)
+	if err != nil {
+		return &attributesUnreadable{err}
+	}
+	if right != "" {
+		return fmt.Errorf("column %q names no contact attribute of the account; its attribute %q differs only in letter case (%s): rename the column to %q", h, right, exactly, right)
+	}
+	return nil
+}
+
+// attributesUnreadable: the account's attributes could not be read to
+// check a column's spelling.
+type attributesUnreadable struct{ err error }
+
+func (e *attributesUnreadable) Error() string {
+	return "reading the account's contact attributes: " + e.err.Error()
+}
+
+func (e *attributesUnreadable) Unwrap() error { return e.err }
 
 // statusCell reads a status column: empty leaves the status to the service.
 func statusCell(rec []string, idx, row int) (string, error) {

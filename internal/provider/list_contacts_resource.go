@@ -120,7 +120,9 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"source_file": schema.StringAttribute{
 				Optional: true,
 				Description: "Path of a CSV file whose rows are the contacts. Give `contacts` or `source_file`. The first row names the columns: the identity column (see `identity_column`), optional `email_status` and `mobile_status` columns (an empty cell leaves the status to the service), and contact attributes by name or id. " +
-					"An empty attribute cell means the contact must not have that value. A file whose bytes are not valid in `encoding` (`UTF8`, `UTF16`) is refused at plan time, naming its first bad line; a header without the identity column names the `delimiter` that would find it. The file is read at plan, refresh and apply, as a stream; the state keeps digests of it (`desired_sha256`), never its rows, and a plan names the first contacts it changes in a warning.",
+					"An empty attribute cell means the contact must not have that value. A file whose bytes are not valid in `encoding` (`UTF8`, `UTF16`) is refused at plan time, naming its first bad line; a header without the identity column names the `delimiter` that would find it. The file is read at plan, refresh and apply, as a stream; the state keeps digests of it (`desired_sha256`), never its rows, and a plan names the first contacts it changes in a warning. " +
+					"Column names are matched exactly, in letter case too, as the service matches them: a column that differs only in case from the identity column, a status column or an attribute of the account (`Email_Status`, `FirstName`) is refused at plan time, naming the right spelling. " +
+					"The apply never writes a file other than the one the plan showed: with `terraform plan -out` and `terraform apply PLANFILE`, a file rewritten in between is refused before anything is written. On a list the resource already manages, the error is the provider's \"Source file changed since the plan\" (when the plan changed the file or found drift); on a new resource (a list made in the same apply included, since `desired_sha256` and `contact_count` are planned from the file alone), Terraform's own \"Provider produced inconsistent final plan ... produced an invalid new value for .desired_sha256\", which here means the file changed: plan again.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"delimiter": schema.StringAttribute{
@@ -147,6 +149,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 				Description: "When `true`, contacts of the list that the configuration does not name are unsubscribed from e-mail and mobile (the interface cannot delete a contact; they stay in the list). The plan counts them (`unmanaged_subscribed`) and names the first ones in a warning. " +
+					"A plan that cannot count them (the list id known only during the apply) is refused unless `max_unsubscribe` or `max_unsubscribe_percent` is set explicitly, on the resource or in the provider block; the apply then counts on its own listing and stops above the limit before it writes. A plan made with `-refresh=false` lists the statuses itself. " +
 					"When `false` (default), only the named contacts are managed.",
 			},
 			"allow_resubscribe": schema.BoolAttribute{

@@ -295,6 +295,8 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	r.data.contacts.Provenance.Refresh(listID, applied)
 	allow := state.mayResubscribe()
 	var named func(string) bool
+	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
+	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
 	if state.isFile() {
 		desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 		if d.HasError() {
@@ -305,6 +307,8 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		} else {
 			state.ServiceSHA256 = types.StringValue(contactsync.ServiceDigest(desired.Contacts, desired.Columns, service, applied.Lookup, allow))
 			named = namedSet(desired.Contacts)
+			f := refreshedFileOf(state, contactsync.DesiredDigest(desired.Contacts, desired.Columns))
+			refreshed = &f
 		}
 	} else {
 		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)

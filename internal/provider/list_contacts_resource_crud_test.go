@@ -137,7 +137,7 @@ resource "rms_list_contacts" "f" {
 // TestAccListContactsFileChangedAfterPlan: a source file rewritten after
 // the plan (here by a plan check, which runs between plan and apply) is
 // refused, and nothing is written; the next plan and apply take the file
-// as it now is. The refusal is Terraform's own (see the step).
+// as it now is. The refusal is the provider's own (see the step).
 func TestAccListContactsFileChangedAfterPlan(t *testing.T) {
 	const n = 3
 	env := acctest.NewEnv(t, emulator.Options{})
@@ -168,12 +168,12 @@ func TestAccListContactsFileChangedAfterPlan(t *testing.T) {
 						writeFile(t, file, fileRows(n, named("Unreviewed")))
 					}),
 				}},
-				// Terraform re-plans each resource just before applying it and
-				// refuses a known value that changed since the plan: the new
-				// file's digest never reaches the provider's apply (whose own
-				// check, fileChangedSincePlan, is unit-tested). What matters
-				// here: the apply is refused and writes nothing.
-				ExpectError: regexp.MustCompile(`(?s)inconsistent final plan.*desired_sha256`),
+				// Terraform re-plans each resource just before applying it,
+				// from the plan's refreshed state: the digest the refresh kept
+				// in private state reaches that plan, which refuses the file
+				// in the provider's words before Terraform's own check
+				// (list_contacts_file_digest.go). The apply writes nothing.
+				ExpectError: regexp.MustCompile(`(?s)Source file changed since the plan.*changed since the plan was made.*Nothing was written to list`),
 			},
 			{
 				PreConfig: func() {

@@ -66,12 +66,11 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan 
 		return
 	}
 	listID := plan.ListID.ValueString()
-	if state != nil {
-		if changed {
-			warnUncounted(diags, "exclusive = true on list "+listID, "the list was not read in this run (the refresh was skipped, or this is the final plan of an apply)")
-		}
+	if state != nil && !changed {
 		return
 	}
+	// The refresh was skipped (-refresh=false), or this is the final plan
+	// of an apply: the statuses are listed here, as for a create.
 	service, err := contactsync.ListStatuses(ctx, r.data.client, listID)
 	if err != nil {
 		// A list that is not there or not readable: the apply reports it.
@@ -83,11 +82,13 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan 
 	r.guardExclusivePlan(plan, service, diff, diags)
 }
 
-// warnExclusiveUnknown is the check of a plan whose list or contacts are
-// not known yet.
-func warnExclusiveUnknown(plan listContactsModel, diags *diag.Diagnostics) {
-	if plan.Exclusive.ValueBool() {
-		warnUncounted(diags, "exclusive = true", "the list id, the contacts, the source file or the provider configuration is known only during the apply")
+// guardExclusiveUnknown is the check of a plan whose list or contacts are
+// not known yet: it cannot count, so it is refused unless a limit was set
+// explicitly, which the apply then checks on its own listing
+// (exclusiveLimitExplicit, list_contacts_resource_plan.go).
+func (r *listContactsResource) guardExclusiveUnknown(plan listContactsModel, diags *diag.Diagnostics) {
+	if plan.Exclusive.ValueBool() || plan.Exclusive.IsUnknown() {
+		r.refuseExclusiveUncounted(plan, "the list id, the contacts, the source file or the provider configuration is known only during the apply", diags)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -43,18 +45,38 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	r.warnOptOutsToKeep(ctx, req.Private, plan, state, &resp.Diagnostics)
-	if plan.ListID.IsUnknown() || plan.Contacts.IsUnknown() || plan.SourceFile.IsUnknown() || !mapKnown(plan.Contacts) || r.data == nil || r.data.client == nil {
+	// The refresh's digest of the source file is for this plan only
+	// (list_contacts_file_digest.go): it is read below, and no apply saves it.
+	defer func() { resp.Diagnostics.Append(dropRefreshedFile(ctx, resp.Private)...) }()
+	prior := types.MapNull(listContactEntryType)
+	if state != nil {
+		prior = state.Contacts
+	}
+	inputUnknown := plan.Contacts.IsUnknown() || plan.SourceFile.IsUnknown() || !mapKnown(plan.Contacts) || r.data == nil || r.data.client == nil ||
+		(plan.isFile() && (plan.Delimiter.IsUnknown() || plan.Encoding.IsUnknown() || plan.IdentityColumn.IsUnknown()))
+	if plan.ListID.IsUnknown() || inputUnknown {
 		plan.ContactCount, plan.DesiredSHA256, plan.ServiceSHA256, plan.UnmanagedSubscribed = types.Int64Unknown(), types.StringUnknown(), types.StringUnknown(), types.Int64Unknown()
+		if !inputUnknown {
+			// A list made in the same apply: what the input wants needs
+			// the account's attributes, not the list, so the plan shows it
+			// and the apply cannot take a file rewritten since.
+			desired, d := r.desiredOf(ctx, plan, prior)
+			resp.Diagnostics.Append(d...)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			plan.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
+			plan.DesiredSHA256 = types.StringNull()
+			if plan.isFile() {
+				plan.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired.Contacts, desired.Columns))
+			}
+		}
 		if plan.Exclusive.ValueBool() {
 			plan.UnmanagedSubscribed = types.Int64Value(0)
 		}
 		setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
-		warnExclusiveUnknown(plan, &resp.Diagnostics)
+		r.guardExclusiveUnknown(plan, &resp.Diagnostics)
 		return
-	}
-	prior := types.MapNull(listContactEntryType)
-	if state != nil {
-		prior = state.Contacts
 	}
 	desired, d := r.desiredOf(ctx, plan, prior)
 	resp.Diagnostics.Append(d...)
@@ -65,7 +87,11 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
 	plan.DesiredSHA256, plan.ServiceSHA256 = types.StringNull(), types.StringNull()
 	if plan.isFile() {
-		plan.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired.Contacts, desired.Columns))
+		digest := contactsync.DesiredDigest(desired.Contacts, desired.Columns)
+		plan.DesiredSHA256 = types.StringValue(digest)
+		if fileChangedSinceRefresh(ctx, req.Private, plan, state, digest, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	changed := listContactsChanged(plan, state)
 	switch {
@@ -187,4 +213,33 @@ func (r *listContactsResource) planDestroy(ctx context.Context, req resource.Mod
 	pending, d := readBatches(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	r.planDestroyGuard(ctx, state, pending, &resp.Diagnostics)
+}
+
+// exclusiveLimitExplicit reports whether a limit on unsubscription was set
+// explicitly, on the resource (a value known only at apply counts: the
+// apply checks it) or in the provider block, rather than left to the
+// defaults.
+func (r *listContactsResource) exclusiveLimitExplicit(plan listContactsModel) bool {
+	if !plan.MaxUnsubscribe.IsNull() || !plan.MaxUnsubscribePercent.IsNull() {
+		return true
+	}
+	return r.data != nil && (r.data.unsubscribeLimits.count != nil || r.data.unsubscribeLimits.percent != nil)
+}
+
+// refuseExclusiveUncounted is the check of an exclusive plan that cannot
+// count what it unsubscribes (why says why). The apply never does more than
+// the plan showed: without a limit set explicitly such a plan is refused;
+// with one it says it did not count, and the apply counts on its own
+// listing and stops above the limit before it writes.
+func (r *listContactsResource) refuseExclusiveUncounted(plan listContactsModel, why string, diags *diag.Diagnostics) {
+	if r.exclusiveLimitExplicit(plan) {
+		warnUncounted(diags, "exclusive = true", why)
+		return
+	}
+	diags.AddAttributeError(path.Root("exclusive"), "Unsubscriptions cannot be counted",
+		fmt.Sprintf("exclusive = true unsubscribes every subscribed contact of the list that the input does not name, but this plan cannot count them: %s. "+
+			"A plan that cannot count is refused unless a limit is set explicitly: set %s or %s on this resource or in the provider block "+
+			"(the apply then counts on its own listing and stops before it writes anything above the limit), "+
+			"or make the list first (terraform apply -target on the list) so that the plan can count.",
+			why, attrMaxUnsubscribe, attrMaxUnsubscribePercent))
 }

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -138,8 +141,19 @@ func TestPlanSummary(t *testing.T) {
 // a refresh of this run would have handed over (nil: none).
 func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed map[string]contactsync.ServiceContact) resource.ModifyPlanResponse {
 	t.Helper()
+	resp := listContactsModifyPlanDiags(t, state, plan, listed)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("ModifyPlan: %v", resp.Diagnostics)
+	}
+	return resp
+}
+
+// listContactsModifyPlanDiags is listContactsModifyPlan that lets errors
+// through.
+func listContactsModifyPlanDiags(t *testing.T, state, plan *listContactsModel, listed map[string]contactsync.ServiceContact) resource.ModifyPlanResponse {
+	t.Helper()
 	ctx := context.Background()
-	r := &listContactsResource{data: &providerData{client: &client.Client{}, contacts: &contactsync.Run{Attributes: knownAttributes(), Snapshots: &contactsync.Snapshots{}, Provenance: contactsync.NewProvenance()}}}
+	r := &listContactsResource{data: &providerData{client: offlineClient(t), contacts: &contactsync.Run{Attributes: knownAttributes(), Snapshots: &contactsync.Snapshots{}, Provenance: contactsync.NewProvenance()}}}
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
 	value := func(m *listContactsModel) tftypes.Value {
@@ -167,9 +181,6 @@ func listContactsModifyPlan(t *testing.T, state, plan *listContactsModel, listed
 	}
 	resp := resource.ModifyPlanResponse{Plan: req.Plan}
 	r.ModifyPlan(ctx, req, &resp)
-	if resp.Diagnostics.HasError() {
-		t.Fatalf("ModifyPlan: %v", resp.Diagnostics)
-	}
 	return resp
 }
 
@@ -289,15 +300,38 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		t.Fatalf("diagnostics %v, want the warning that nothing was counted", resp.Diagnostics)
 	}
 	t.Run("exclusive refresh=false", func(t *testing.T) {
+		// Without the refresh's listing the plan lists the statuses itself
+		// (this client reaches no service, so the listing fails).
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
-		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "the list was not read in this run")
+		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "reading the list failed")
 	})
-	t.Run("exclusive list unknown", func(t *testing.T) {
+	t.Run("exclusive list unknown, limit set", func(t *testing.T) {
+		plan := fileModel(file)
+		plan.Exclusive = types.BoolValue(true)
+		plan.MaxUnsubscribe = types.Int64Value(5)
+		plan.ListID = types.StringUnknown()
+		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "known only during the apply")
+	})
+	t.Run("exclusive list unknown, no limit set", func(t *testing.T) {
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
 		plan.ListID = types.StringUnknown()
-		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "known only during the apply")
+		resp := listContactsModifyPlanDiags(t, &state, &plan, nil)
+		if resp.Diagnostics.ErrorsCount() != 1 || resp.Diagnostics.Errors()[0].Summary() != "Unsubscriptions cannot be counted" {
+			t.Fatalf("diagnostics %v, want the refusal", resp.Diagnostics)
+		}
+		wantParts(t, resp.Diagnostics.Errors()[0].Detail(), "this plan cannot count them", "known only during the apply", "set max_unsubscribe or max_unsubscribe_percent on this resource or in the provider block")
+	})
+	t.Run("list unknown: the file's digest and count are planned", func(t *testing.T) {
+		plan := fileModel(file)
+		plan.ListID = types.StringUnknown()
+		resp := listContactsModifyPlan(t, &state, &plan, nil)
+		var got listContactsModel
+		resp.Plan.Get(context.Background(), &got)
+		if got.DesiredSHA256.IsUnknown() || got.DesiredSHA256.IsNull() || got.ContactCount.ValueInt64() != 4 || !got.ServiceSHA256.IsUnknown() {
+			t.Errorf("planned desired_sha256 %s, contact_count %s, service_sha256 %s", got.DesiredSHA256, got.ContactCount, got.ServiceSHA256)
+		}
 	})
 }
 
@@ -315,4 +349,98 @@ func TestFileChangedSincePlan(t *testing.T) {
 		t.Fatal("a changed file is accepted")
 	}
 	wantParts(t, err.Error(), "c.csv changed after the plan was made", "def", "the plan has abc", "nothing was written", "Plan and apply again")
+}
+
+// fakePrivate is a private state for unit tests.
+type fakePrivate map[string][]byte
+
+func (p fakePrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
+	return p[key], nil
+}
+
+func (p fakePrivate) SetKey(_ context.Context, key string, value []byte) diag.Diagnostics {
+	if len(value) == 0 {
+		delete(p, key)
+	} else {
+		p[key] = value
+	}
+	return nil
+}
+
+// TestFileChangedSinceRefresh: the plan made inside `apply PLANFILE`
+// refuses a file whose contacts differ from those the plan's refresh read;
+// a key a plan without changes left in the state is not trusted.
+func TestFileChangedSinceRefresh(t *testing.T) {
+	ctx := context.Background()
+	plan := fileModel("c.csv")
+	check := func(t *testing.T, refreshed string, state listContactsModel, now string) diag.Diagnostics {
+		t.Helper()
+		p := fakePrivate{}
+		f := refreshedFileOf(plan, refreshed)
+		if d := recordRefreshedFile(ctx, p, &f); d.HasError() {
+			t.Fatal(d)
+		}
+		var diags diag.Diagnostics
+		fileChangedSinceRefresh(ctx, p, plan, &state, now, &diags)
+		if d := dropRefreshedFile(ctx, p); d.HasError() || len(p) != 0 {
+			t.Fatalf("the key was not dropped: %v %v", p, d)
+		}
+		return diags
+	}
+	changedAtPlan := fileModel("c.csv") // the state's desired_sha256 is "before"
+	t.Run("rewritten after a plan that changed the file", func(t *testing.T) {
+		d := check(t, "reviewed", changedAtPlan, "rewritten")
+		if d.ErrorsCount() != 1 || d.Errors()[0].Summary() != "Source file changed since the plan" {
+			t.Fatalf("diagnostics %v", d)
+		}
+		wantParts(t, d.Errors()[0].Detail(), "c.csv changed since the plan was made", "rewritten", "the plan read reviewed", "Nothing was written to list 42", "plan again")
+	})
+	t.Run("unchanged since the plan", func(t *testing.T) {
+		if d := check(t, "reviewed", changedAtPlan, "reviewed"); d.HasError() {
+			t.Fatal(d)
+		}
+	})
+	t.Run("rewritten after a plan that found drift only", func(t *testing.T) {
+		drift := fileModel("c.csv")
+		drift.ServiceSHA256 = types.StringValue("drifted")
+		if d := check(t, "before", drift, "rewritten"); d.ErrorsCount() != 1 {
+			t.Fatalf("diagnostics %v", d)
+		}
+	})
+	t.Run("a key a plan without changes left in the state", func(t *testing.T) {
+		if d := check(t, "before", fileModel("c.csv"), "changed on purpose"); d.HasError() {
+			t.Fatal(d)
+		}
+	})
+	t.Run("read another way", func(t *testing.T) {
+		p := fakePrivate{}
+		other := fileModel("c.csv")
+		other.Delimiter = types.StringValue(";")
+		f := refreshedFileOf(other, "reviewed")
+		recordRefreshedFile(ctx, p, &f)
+		var diags diag.Diagnostics
+		fileChangedSinceRefresh(ctx, p, plan, &changedAtPlan, "rewritten", &diags)
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+	})
+}
+
+// answerNotFound is a transport under which every call is answered 404.
+type answerNotFound struct{}
+
+func (answerNotFound) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: http.StatusNotFound, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(`{"message":"not found"}`)), Request: req}, nil
+}
+
+// offlineClient is a client that reaches no service: a plan that lists
+// finds no list.
+func offlineClient(t *testing.T) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:1", CustomerID: 1, Auth: client.BasicAuth{Username: "u", Password: "p"}, MaxRetries: -1, Transport: answerNotFound{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

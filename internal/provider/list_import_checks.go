@@ -16,15 +16,18 @@ import (
 )
 
 // The import file is checked before an import is created on the service
-// (contactsync.CheckImportSource): bytes valid in the declared encoding, and a
-// header with the identity column under the declared delimiter. Without the
+// (contactsync.CheckImportSource): bytes valid in the declared encoding, a
+// header with the identity column under the declared delimiter, and (ADD,
+// REPLACE) no column that differs from an attribute of the account, or from
+// the identity column, only in letter case: the service matches column
+// names exactly, as rms_list_contacts does. Without the
 // check a file the service refuses fails only after step 1 made an import,
 // and a file in the wrong encoding is imported with replacement characters.
 
 // checkListImportPlan runs the check at plan time, for a plan that runs a
 // new import (create or replacement); a resumed wait, an adopted import
 // and a change that only records settings upload nothing.
-func checkListImportPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func checkListImportPlan(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
@@ -40,7 +43,17 @@ func checkListImportPlan(ctx context.Context, req resource.ModifyPlanRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	checkImportArgs(plan.listImportArgs, &resp.Diagnostics)
+	checkImportArgs(ctx, plan.listImportArgs, importAttributes(data, plan.listImportArgs), &resp.Diagnostics)
+}
+
+// importAttributes are the attributes an import's columns are checked
+// against: nil (not checked) for an UNSUBSCRIBE import, whose other
+// columns the service ignores, or without a configured client.
+func importAttributes(data *providerData, a listImportArgs) contactsync.AttributeNames {
+	if data == nil || data.client == nil || data.contacts == nil || data.contacts.Attributes == nil || a.Type.ValueString() == "UNSUBSCRIBE" {
+		return nil
+	}
+	return data.contacts.Attributes
 }
 
 // importRuns reports whether plan, against state, runs a new import: the
@@ -58,8 +71,8 @@ func importRuns(plan, state listImportModel) bool {
 // stream, and refuses it when the service could not read it as declared.
 // Unknown arguments, and a file that does not exist yet (made during the
 // apply; the apply reads it then), are not checked.
-func checkImportArgs(a listImportArgs, diags *diag.Diagnostics) {
-	for _, v := range []interface{ IsUnknown() bool }{a.File, a.Content, a.Delimiter, a.Encoding, a.IdentityColumn} {
+func checkImportArgs(ctx context.Context, a listImportArgs, attrs contactsync.AttributeNames, diags *diag.Diagnostics) {
+	for _, v := range []interface{ IsUnknown() bool }{a.File, a.Content, a.Delimiter, a.Encoding, a.IdentityColumn, a.Type} {
 		if v.IsUnknown() {
 			return
 		}
@@ -85,7 +98,7 @@ func checkImportArgs(a listImportArgs, diags *diag.Diagnostics) {
 	default:
 		return // neither: the config validator says so
 	}
-	if err := contactsync.CheckImportSource(r, opts); err != nil {
+	if err := contactsync.CheckImportSource(ctx, r, opts, attrs); err != nil {
 		diags.AddAttributeError(attr, "Import file refused",
 			err.Error()+"\n\nThe file is checked before the import is created: no import was created.")
 	}

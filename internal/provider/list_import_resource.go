@@ -124,8 +124,9 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 				PlanModifiers: []planmodifier.Map{mapReplaceUnlessImported()},
 			},
 			"content_sha256": schema.StringAttribute{
-				Computed:      true,
-				Description:   "Hexadecimal SHA-256 of the file (or `content`), computed at plan time by reading the file as a stream. When it changes, the import runs again.",
+				Computed: true,
+				Description: "Hexadecimal SHA-256 of the file (or `content`), computed at plan time by reading the file as a stream. When it changes, the import runs again. " +
+					"A file rewritten between `terraform plan -out` and `terraform apply PLANFILE` is refused before anything is imported: when the plan replaces an import, by the provider's \"Import file changed since the plan\" (the replaced import stays in the state); for a new import, by Terraform's own \"Provider produced inconsistent final plan ... produced an invalid new value for .content_sha256\", which here means the file changed: plan again.",
 				PlanModifiers: []planmodifier.String{contentHashModifier{}},
 			},
 			"import_id": schema.StringAttribute{
@@ -159,12 +160,18 @@ func (r *listImportResource) Configure(_ context.Context, req resource.Configure
 // resumption of an import whose batch had not finished when an earlier
 // apply stopped waiting.
 func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	checkListImportPlan(ctx, req, resp)
+	checkListImportPlan(ctx, r.data, req, resp)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
 		r.guardNewImport(ctx, req, resp)
+		// A replacement's destroy half checks the file against this plan
+		// (list_import_planned_file.go).
+		var plan listImportModel
+		if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); !resp.Diagnostics.HasError() {
+			resp.Diagnostics.Append(notePlannedFile(ctx, plan, resp.Private)...)
+		}
 	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
@@ -280,11 +287,20 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
-// Delete only forgets the import: an import cannot be undone.
+// Delete only forgets the import: an import cannot be undone. The destroy
+// half of a replacement first refuses a file changed since the plan
+// (list_import_planned_file.go).
 func (r *listImportResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state listImportModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	planned := checkPlannedFile(ctx, req.Private, &resp.Diagnostics)
+	// A refused destroy keeps the object, and Terraform saves the private
+	// state it returns: without the note, which is this plan's only.
+	resp.Diagnostics.Append(dropPlannedFile(ctx, resp.Private)...)
+	if !planned {
 		return
 	}
 	batchcore.Forget(operation.ListImport, fmt.Sprintf("List import %s was removed from the Terraform state only: an import cannot be undone, and the contacts of list %s stay as the import left them.",

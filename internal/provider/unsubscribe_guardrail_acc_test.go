@@ -168,8 +168,9 @@ func TestAccUnsubscribeGuardrailExclusiveCreate(t *testing.T) {
 }
 
 // TestAccUnsubscribeGuardrailExclusiveUnknownList: where the list id is
-// known only during the apply, the plan cannot count; the apply counts and
-// fails before anything is written.
+// known only during the apply, the plan cannot count: refused unless a
+// limit is set explicitly; with one, the apply counts and fails before
+// anything is written above it.
 func TestAccUnsubscribeGuardrailExclusiveUnknownList(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
@@ -181,8 +182,13 @@ resource "terraform_data" "list" {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
-			{
+			{ // the plan cannot count, and no limit was set: refused at plan (issue 32)
 				Config:      env.Config(cfg),
+				ExpectError: acctest.ExpectErrorParts("Unsubscriptions cannot be counted", "unless a limit is set explicitly"),
+			},
+			{ // a limit set explicitly: the apply counts on its own listing and holds
+				PreConfig:   func() { expectUntouched(t, env, listID) },
+				Config:      env.Config(strings.Replace(cfg, "exclusive = true", "exclusive = true\n  max_unsubscribe_percent = 10", 1)),
 				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", "250 of the 300 contacts subscribed to e-mail", "list "+listID+" holds 300 contacts"),
 			},
 			{

@@ -9,6 +9,11 @@ resource "rms_list_contacts" "customers" {
   identity_column = "customer_no"
   exclusive       = true
 
+  # The list is made in the same apply, so the first plan cannot count what
+  # exclusive unsubscribes: it needs a limit set explicitly (the apply then
+  # counts and stops above it before writing).
+  max_unsubscribe = 500
+
   timeouts {
     create = "1h"
     update = "1h"
