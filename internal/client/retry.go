@@ -28,7 +28,8 @@ func isIdempotent(ctx context.Context) bool {
 	return v
 }
 
-// checkRetry is the retry policy of DESIGN.md: GET, PUT and DELETE retry on
+// checkRetry is the retry policy of CONTRIBUTING.md ("Retries and
+// idempotency"): GET, PUT and DELETE retry on
 // 429, 502, 503, 504 and transport errors; POST retries only when the server
 // cannot have acted on it (429, or a connection that was never established),
 // so a create is never sent twice.

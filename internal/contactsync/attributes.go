@@ -48,7 +48,7 @@ func IsAttributeID(key string) bool {
 	return true
 }
 
-// nameOf returns the attribute name a property key stands for: the key
+// NameOf returns the attribute name a property key stands for: the key
 // itself for a name, the attribute's name for an id. ok is false for an id
 // the account does not have.
 func (a *Attributes) NameOf(ctx context.Context, key string) (name string, ok bool, err error) {
@@ -67,7 +67,7 @@ func (a *Attributes) NameOf(ctx context.Context, key string) (name string, ok bo
 	return name, ok, nil
 }
 
-// attributeOf returns the attribute a key names, by id or by name, and ok
+// AttributeOf returns the attribute a key names, by id or by name, and ok
 // only when the account has it: the identity column of a file is written
 // as an attribute only then. A name the cache does not hold is read again
 // once (an attribute created during the run).
@@ -127,7 +127,7 @@ func (a *Attributes) Spelling(ctx context.Context, name string) (string, error) 
 	return "", nil
 }
 
-// byName returns a contact's properties keyed by attribute name. The
+// ByName returns a contact's properties keyed by attribute name. The
 // interface lets a service key them by name or by id in its answers; every
 // conversion to state goes through here, so either form reads the same and
 // neither causes a diff. Properties keyed by name come back as they are.

@@ -73,7 +73,7 @@ type listing struct {
 	contacts map[string]client.Contact
 }
 
-// read returns the contact as the service holds it: from this run's listing
+// Read returns the contact as the service holds it: from this run's listing
 // of its list when that holds it, else with a GET of its own.
 func (l *Listings) Read(ctx context.Context, listID, originalID string) (*client.Contact, error) {
 	if c, ok := l.lookup(ctx, listID, originalID); ok {
@@ -82,7 +82,7 @@ func (l *Listings) Read(ctx context.Context, listID, originalID string) (*client
 	return l.client.GetContact(ctx, listID, originalID)
 }
 
-// exists reports whether the list has the contact, as a create must know
+// Exists reports whether the list has the contact, as a create must know
 // before it posts (the interface's own advice: a service may answer the
 // create of an existing originalId as an upsert, which would merge into a
 // contact this configuration never imported). A listing of the list that
@@ -125,7 +125,7 @@ func (l *Listings) knownAbsent(listID, originalID string) bool {
 	return cl.complete && !cl.failed && !listed
 }
 
-// wrote records that this run wrote the contact (or tried to: a failed
+// Wrote records that this run wrote the contact (or tried to: a failed
 // write may have acted), so the listing no longer answers for it.
 func (l *Listings) Wrote(listID, originalID string) {
 	l.mu.Lock()
@@ -133,7 +133,7 @@ func (l *Listings) Wrote(listID, originalID string) {
 	l.written[contactKey(listID, originalID)] = true
 }
 
-// changedList records that this run changed a list as a whole (deleted it,
+// ChangedList records that this run changed a list as a whole (deleted it,
 // imported into it), so the listing no longer answers for any of its
 // contacts.
 func (l *Listings) ChangedList(listID string) {

@@ -28,7 +28,7 @@ func (r *Released) Add(listID, originalID string, st client.SubscriptionStatus) 
 	r.contacts[contactKey(listID, originalID)] = st
 }
 
-// take removes and returns a released contact.
+// Take removes and returns a released contact.
 func (r *Released) Take(listID, originalID string) (client.SubscriptionStatus, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

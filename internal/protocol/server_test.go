@@ -371,9 +371,9 @@ func TestRequestContext(t *testing.T) {
 	<-child2.Done()
 }
 
-// TestPackage_isLeaf: the shim imports nothing of this module (DESIGN.md's
-// dependency rule for leaf packages), so deleting it later touches only its
-// callers.
+// TestPackage_isLeaf: the shim imports nothing of this module (the rule for
+// leaf packages in CONTRIBUTING.md, "Parts, and which way they depend"), so
+// deleting it later touches only its callers.
 func TestPackage_isLeaf(t *testing.T) {
 	pkg, err := build.Default.ImportDir(".", 0)
 	if err != nil {
