@@ -34,7 +34,7 @@ type ServiceContact struct {
 	Email, Mobile string
 }
 
-// subscribedOnSomeChannel: a contact the listing does not show as
+// SubscribedOnSomeChannel reports a contact the listing does not show as
 // unsubscribed on both channels. A status the service does not show counts
 // as subscribed: unsubscribing is always allowed, so when in doubt an
 // exclusive apply unsubscribes.
@@ -74,7 +74,7 @@ type Change struct {
 	Unsubscribe bool
 }
 
-// empty reports whether the change writes nothing.
+// Empty reports whether the change writes nothing.
 func (c Change) Empty() bool {
 	return !c.Create && !c.Unsubscribe && len(c.Set) == 0 && len(c.Remove) == 0 && c.Status == (client.SubscriptionStatus{})
 }
@@ -90,7 +90,7 @@ type Diff struct {
 	Kept []string
 }
 
-// counts returns how many contacts are created, changed and unsubscribed.
+// Counts returns how many contacts are created, changed and unsubscribed.
 func (d Diff) Counts() (add, change, unsubscribe int) {
 	for _, c := range d.Changes {
 		switch {
@@ -105,7 +105,7 @@ func (d Diff) Counts() (add, change, unsubscribe int) {
 	return add, change, unsubscribe
 }
 
-// firstIDs names at most n contacts of the changes that match keep.
+// FirstIDs names at most n contacts of the changes that match keep.
 func (d Diff) FirstIDs(n int, keep func(Change) bool) []string {
 	var out []string
 	for _, c := range d.Changes {

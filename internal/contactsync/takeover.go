@@ -177,7 +177,7 @@ func (p *Provenance) TakeCarried(listID string) (Record, bool) {
 	return rec, ok
 }
 
-// create notes that a create of this run took the list over; heldBack
+// Create notes that a create of this run took the list over; heldBack
 // are the contacts whose status it could not give without the old object's
 // record, with the statuses the input wants ("" a channel left to the
 // service).
@@ -187,7 +187,7 @@ func (p *Provenance) Create(listID string, heldBack map[string][2]string) {
 	p.created[listID] = heldBack
 }
 
-// createdInRun reports whether a create of this run took the list over, and
+// CreatedInRun reports whether a create of this run took the list over, and
 // hands its held-back contacts to the caller (once).
 func (p *Provenance) CreatedInRun(listID string) (map[string][2]string, bool) {
 	p.mu.Lock()
