@@ -101,7 +101,10 @@ type requestKind struct {
 	// is looked for before it is created (the interface's own advice; a
 	// service may answer the create of an existing one as an upsert).
 	createReads int64
-	config      func(e *Emulator, listID string, n, version int) string
+	// forgets: its destroy writes nothing (on_destroy = "forget", the
+	// default: the interface has no DELETE of a contact).
+	forgets bool
+	config  func(e *Emulator, listID string, n, version int) string
 }
 
 var requestKinds = []requestKind{
@@ -109,9 +112,9 @@ var requestKinds = []requestKind{
 		config: func(e *Emulator, _ string, n, v int) string { return projectsConfig(e, n, v) }},
 	{name: "rms_list", note: "update changes description",
 		config: func(e *Emulator, _ string, n, v int) string { return listsConfig(e, n, v) }},
-	{name: "rms_contact", note: "properties only; update changes a property", list: true, createReads: 1,
+	{name: "rms_contact", note: "properties only; update changes a property; destroy forgets", list: true, createReads: 1, forgets: true,
 		config: func(e *Emulator, l string, n, v int) string { return contactsConfig(e, l, n, v, false) }},
-	{name: "rms_contact + statuses", note: "email_status and mobile_status UNSUBSCRIBED; update re-subscribes e-mail", list: true, createReads: 1,
+	{name: "rms_contact + statuses", note: "email_status and mobile_status UNSUBSCRIBED; update re-subscribes e-mail; destroy forgets", list: true, createReads: 1, forgets: true,
 		config: func(e *Emulator, l string, n, v int) string { return contactsConfig(e, l, n, v, true) }},
 }
 
@@ -187,13 +190,16 @@ func (b *Bench) requestsOf(ctx context.Context, k requestKind, n int) ([]Request
 		if got := e.Server.Requests().Total - beforeTotal; got != delta.Total() {
 			return nil, fmt.Errorf("%s: the emulator counted %d requests, the harness %d", op.name, got, delta.Total())
 		}
-		floorReads := op.floorReads*int64(n) + op.checks
+		floorReads, floorWrites := op.floorReads*int64(n)+op.checks, op.floorWrites*int64(n)
+		if op.name == "destroy" && k.forgets {
+			floorWrites = 0
+		}
 		if op.version == 0 && op.floorWrites > 0 { // the create
 			floorReads += k.createReads * int64(n)
 		}
 		rows = append(rows, RequestRow{
 			Resource: k.name, Note: k.note, N: n, Op: op.name, Command: run.Command(), Counts: delta,
-			FloorReads: floorReads, FloorWrites: op.floorWrites * int64(n), Checks: op.checks,
+			FloorReads: floorReads, FloorWrites: floorWrites, Checks: op.checks,
 			Wall: run.Wall, PeakRSS: run.ProviderPeakRSS,
 		})
 	}

@@ -126,10 +126,16 @@ func (a *Record) NoteApplied(desired []Desired) {
 // Terraform's first unsubscription); a channel not recorded yet is added,
 // so an apply that finishes what an interrupted one began records it.
 func (a *Record) Release(id string, s ServiceContact) {
+	a.ReleaseChannels(id, s, true, true)
+}
+
+// ReleaseChannels is Release of the channels given: a destroy with
+// on_destroy = "unsubscribe" unsubscribes only the channels the input sets.
+func (a *Record) ReleaseChannels(id string, s ServiceContact, email, mobile bool) {
 	before := a.Released[id]
 	for i, st := range [2]string{s.Email, s.Mobile} {
 		switch {
-		case before[i] != "", st == client.StatusUnsubscribed:
+		case !([2]bool{email, mobile})[i], before[i] != "", st == client.StatusUnsubscribed:
 		case st == "":
 			before[i] = client.StatusSubscribed
 		default:

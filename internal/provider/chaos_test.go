@@ -34,13 +34,12 @@ func chaosRate(t *testing.T) float64 {
 // chaosFaults are the faults a shared service shows now and then: rate
 // limiting, gateway failures and dropped connections, plus creates that are
 // carried out but never answered.
-func chaosFaults(rate float64, seed uint64, methods ...string) emulator.FaultOptions {
+func chaosFaults(rate float64, seed uint64) emulator.FaultOptions {
 	return emulator.FaultOptions{
 		Rate:            rate,
 		Kinds:           []string{emulator.FaultTooManyRequests, emulator.FaultBadGateway, emulator.FaultUnavailable, emulator.FaultGatewayTimeout, emulator.FaultDrop},
 		RetryAfter:      time.Second,
 		Seed:            seed,
-		Methods:         methods,
 		ActThenDropRate: rate,
 	}
 }

@@ -67,8 +67,8 @@ resource "rms_list_contacts" "l" {
 `, listID, extra)
 }
 
-// importsOfType counts the list's imports of one type (ADD, UNSUBSCRIBE).
-func importsOfType(t *testing.T, env *acctest.Env, listID, typ string) int {
+// unsubscribeImports counts the list's UNSUBSCRIBE imports.
+func unsubscribeImports(t *testing.T, env *acctest.Env, listID string) int {
 	t.Helper()
 	var all []struct {
 		Type string `json:"type"`
@@ -76,7 +76,7 @@ func importsOfType(t *testing.T, env *acctest.Env, listID, typ string) int {
 	env.Inspect(t, "lists/"+listID+"/imports?pageSize=1000", &all)
 	n := 0
 	for _, imp := range all {
-		if imp.Type == typ {
+		if imp.Type == "UNSUBSCRIBE" {
 			n++
 		}
 	}
@@ -145,7 +145,7 @@ func TestAccListContactsExclusiveInterrupted(t *testing.T) {
 			if tc.interrupt {
 				looks := env.Emulator.Requests().ByRoute[routeGetBatch]
 				apply.Until("the provider waits for the UNSUBSCRIBE import", func() bool {
-					return importsOfType(t, env, listID, "UNSUBSCRIBE") == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
+					return unsubscribeImports(t, env, listID) == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
 				})
 				apply.Signal(os.Interrupt)
 			}
@@ -165,7 +165,7 @@ func TestAccListContactsExclusiveInterrupted(t *testing.T) {
 				}
 				wantStatuses(t, listContactsOf(t, env, listID), rowIDs(151, 300), "UNSUBSCRIBED", "UNSUBSCRIBED")
 			}
-			if n := importsOfType(t, env, listID, "UNSUBSCRIBE"); n != 1 {
+			if n := unsubscribeImports(t, env, listID); n != 1 {
 				t.Fatalf("the list has %d UNSUBSCRIBE imports, want 1", n)
 			}
 
@@ -328,7 +328,7 @@ func TestAccListContactsExclusiveKilled(t *testing.T) {
 	apply := ws.Start("apply", "-auto-approve", "-no-color")
 	looks := env.Emulator.Requests().ByRoute[routeGetBatch]
 	apply.Until("the provider waits for the UNSUBSCRIBE import", func() bool {
-		return importsOfType(t, env, listID, "UNSUBSCRIBE") == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
+		return unsubscribeImports(t, env, listID) == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
 	})
 	apply.Kill()
 	apply.Wait()
@@ -397,4 +397,52 @@ func TestAccListContactsUnsubscribeInterrupted(t *testing.T) {
 		t.Errorf("the apply takes Terraform's own unsubscriptions for opt-outs:\n%s", out)
 	}
 	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(1, 300), "SUBSCRIBED", "SUBSCRIBED")
+}
+
+// A destroy with on_destroy = "unsubscribe" whose UNSUBSCRIBE import wait is
+// cut short (timeouts.delete) fails and keeps the resource with its batch
+// and what it released: an apply that keeps the resource after all brings
+// the contacts back, and a destroy after it waits for its own batch and
+// imports nothing twice.
+func TestAccListContactsDestroyInterrupted(t *testing.T) {
+	t.Parallel()
+	clock := &heldClock{now: time.Now().UTC()}
+	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	config := strings.Replace(exclusiveFileConfig(listID, "  on_destroy = \"unsubscribe\"\n  max_unsubscribe_percent = 100\n  timeouts {\n    delete = \"3s\"\n  }\n"), "exclusive       = true", "exclusive       = false", 1)
+	ws.Configure(env, config)
+	ws.Write("contacts.csv", statusRows(150, 151))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the first apply exited %d:\n%s", code, out)
+	}
+	destroyCutShort := func() {
+		t.Helper()
+		clock.hold(true)
+		out, code := ws.Run("destroy", "-auto-approve", "-no-color")
+		clock.hold(false)
+		if code == 0 || !acctest.Contains(out, "Contacts not unsubscribed") {
+			t.Fatalf("the destroy was not cut short (exit %d):\n%s", code, out)
+		}
+		if _, ok := ws.Instance("rms_list_contacts", "l"); !ok {
+			t.Fatal("the destroy cut short left no resource in the state")
+		}
+	}
+	destroyCutShort()
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(1, 150), "UNSUBSCRIBED", "SUBSCRIBED")
+
+	// The list owner keeps the list after all.
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the apply after the destroy cut short exited %d:\n%s", code, out)
+	}
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(1, 150), "SUBSCRIBED", "SUBSCRIBED")
+
+	destroyCutShort()
+	if out, code := ws.Run("destroy", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the second destroy exited %d:\n%s", code, out)
+	}
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(1, 150), "UNSUBSCRIBED", "SUBSCRIBED")
+	if n := unsubscribeImports(t, env, listID); n != 2 {
+		t.Fatalf("the list has %d UNSUBSCRIBE imports, want 2 (one per destroy cut short)", n)
+	}
 }

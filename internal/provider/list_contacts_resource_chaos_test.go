@@ -210,14 +210,14 @@ func TestAccChaosListContactsInterruptedExclusive(t *testing.T) {
 	run := ws.Start("apply", "-auto-approve", "-no-color")
 	looks := env.Emulator.Requests().ByRoute[routeGetBatch]
 	run.Until("the provider waits for the UNSUBSCRIBE import", func() bool {
-		return importsOfType(t, env, listID, "UNSUBSCRIBE") == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
+		return unsubscribeImports(t, env, listID) == 1 && env.Emulator.Requests().ByRoute[routeGetBatch] > looks
 	})
 	run.Signal(os.Interrupt)
 	run.Wait()
 	clock.hold(false)
 	apply("the apply of the cut export after the interrupt")
 	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(kept+1, rows), "UNSUBSCRIBED", "UNSUBSCRIBED")
-	duplicates := importsOfType(t, env, listID, "UNSUBSCRIBE") - 1
+	duplicates := unsubscribeImports(t, env, listID) - 1
 	if duplicates != 0 {
 		t.Errorf("%d UNSUBSCRIBE imports, want 1", duplicates+1)
 	}

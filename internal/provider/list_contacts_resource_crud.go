@@ -356,12 +356,13 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	// destroy must not report what it did not do.
 	wr := &contactWriter{data: r.data, listID: listID, timeout: timeout}
 	for _, id := range pending {
-		if !wr.wait(ctx, id, &resp.Diagnostics) {
+		if !wr.resume(ctx, id, &resp.Diagnostics) {
 			resp.Diagnostics.AddError("Destroy waits for an import batch of this resource",
-				fmt.Sprintf("Import batch %s of this resource (list %s) did not finish within timeouts.delete, or failed: destroy unsubscribed nobody, and the resource stays in the state. Destroy again once the batch has finished (or raise timeouts.delete).", id, listID))
+				fmt.Sprintf("Import batch %s of this resource (list %s) did not finish within timeouts.delete: destroy unsubscribed nobody, and the resource stays in the state. Destroy again once the batch has finished (or raise timeouts.delete).", id, listID))
 			return
 		}
 	}
+	pending = nil
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		resp.Diagnostics.AddWarning("Contacts forgotten, not unsubscribed",
@@ -387,9 +388,25 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	for id, before := range t.Before {
 		r.data.contacts.Released.Add(listID, id, before)
 	}
+	// What destroy unsubscribes is recorded as released before it writes,
+	// with its batch, in the private state a failed destroy leaves: the
+	// next destroy resumes the batch instead of importing again, and an
+	// apply that keeps the resource after all brings the contacts back.
+	applied, d := readListApplied(ctx, req.Private, state.isFile())
+	resp.Diagnostics.Append(d...)
+	t.release(&applied, service)
+	keep := func() {
+		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateApplied, applied)...)
+		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateBatches, pending)...)
+	}
+	keep()
+	started := func(id string) {
+		pending = append(pending, id)
+		keep()
+	}
 	byImport := int64(t.contacts()) > state.BatchThreshold.ValueInt64() && len(t.Email) > 0
-	if byImport && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, t.Email) }, func(string) {}, &resp.Diagnostics) {
-		resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state, and the next destroy tries again.")
+	if byImport && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, t.Email) }, started, &resp.Diagnostics) {
+		resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again, and an apply that keeps the resource brings the contacts back.")
 		return
 	}
 	// The import unsubscribes e-mail only; mobile goes by single calls.

@@ -135,6 +135,22 @@ func destroyTargetsOf(desired []contactsync.Desired, service map[string]contacts
 	return t
 }
 
+// release records the targets in applied as unsubscribed by Terraform,
+// on the channels destroy unsubscribes.
+func (t destroyTargets) release(applied *contactsync.Record, service map[string]contactsync.ServiceContact) {
+	email := make(map[string]bool, len(t.Email))
+	for _, id := range t.Email {
+		email[id] = true
+	}
+	mobile := make(map[string]bool, len(t.Mobile))
+	for _, id := range t.Mobile {
+		mobile[id] = true
+	}
+	for id := range t.Before {
+		applied.ReleaseChannels(id, service[id], email[id], mobile[id])
+	}
+}
+
 // changes are the single calls that make the targets: one per contact,
 // with the channels to unsubscribe; emailByImport leaves e-mail to an
 // UNSUBSCRIBE import.

@@ -35,6 +35,7 @@ func TestContactCreate(t *testing.T) {
 		"date_created":          unknownString,
 		"date_modified":         unknownString,
 		"allow_resubscribe":     tftypes.NewValue(tftypes.Bool, false),
+		"on_destroy":            str("forget"),
 		"service_email_status":  unknownString,
 		"service_mobile_status": unknownString,
 	}
