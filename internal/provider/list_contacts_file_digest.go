@@ -112,3 +112,22 @@ func fileChangedSinceRefresh(ctx context.Context, prior privateGetter, plan list
 			"The apply applies only what the plan showed: plan again (terraform plan) and review the new plan.",
 			plan.SourceFile.ValueString(), digest, got.DesiredSHA256, plan.ListID.ValueString()))
 }
+
+// refreshedInRun reports whether the refresh of this run read the source
+// file as the plan reads it now (same way, same contacts): then the list
+// was read in this run too, even where its listing is not at hand (the
+// final plan of an apply runs in another provider process than the plan's
+// refresh). A key left by an earlier plan without changes matches only
+// when the file has not changed since, where the plan has nothing to say
+// about the file's contacts anyway.
+func refreshedInRun(ctx context.Context, prior privateGetter, plan listContactsModel, digest string) bool {
+	if prior == nil {
+		return false
+	}
+	raw, d := prior.GetKey(ctx, privateRefreshedFile)
+	if d.HasError() || len(raw) == 0 {
+		return false
+	}
+	var got refreshedFile
+	return json.Unmarshal(raw, &got) == nil && got == refreshedFileOf(plan, digest)
+}

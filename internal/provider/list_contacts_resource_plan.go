@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -113,9 +112,13 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 
 	service, listed := r.data.contacts.Snapshots.Take(plan.ListID.ValueString())
 	if !listed {
-		if changed && state != nil && plan.isFile() {
+		// Without a listing in this process: the final plan Terraform makes
+		// inside an apply (the plan's refresh read the list, in another
+		// process: its digest is in the prior private state), or a plan
+		// whose refresh was skipped, which alone is worth a word.
+		if changed && state != nil && plan.isFile() && !refreshedInRun(ctx, req.Private, plan, plan.DesiredSHA256.ValueString()) {
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
-				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false, or this is the final plan of an apply): this plan works from the state, and the apply reads the list and writes what differs.")
+				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false): this plan works from the state, and the apply reads the list and writes what differs.")
 		}
 		r.guardExclusiveUnlisted(ctx, plan, state, desired.Contacts, changed, &resp.Diagnostics)
 		return
@@ -123,8 +126,8 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
 	diff := contactsync.Compare(desired.Contacts, service, plan.diffOptions(applied))
-	if msg := planSummary(diff, plan.isFile(), exclusiveEver(plan, state)); msg != "" {
-		resp.Diagnostics.AddWarning("Contacts of list "+plan.ListID.ValueString()+" to change", msg)
+	if title, msg := planSummary(plan.ListID.ValueString(), diff, exclusiveEver(plan, state)); msg != "" {
+		resp.Diagnostics.AddWarning(title, msg)
 	}
 	r.guardExclusivePlan(plan, service, diff, &resp.Diagnostics)
 }
@@ -167,34 +170,6 @@ func listContactsChanged(plan listContactsModel, state *listContactsModel) bool 
 		return true
 	}
 	return false
-}
-
-// planSummary describes a diff for a plan warning; "" when there is
-// nothing the plan's own diff does not show. A map input's additions and
-// changes are in Terraform's diff per key, so only its unsubscriptions and
-// honoured opt-outs are described.
-func planSummary(diff contactsync.Diff, file, exclusive bool) string {
-	add, change, unsub := diff.Counts()
-	var parts []string
-	named := func(n int, keep func(contactsync.Change) bool) string {
-		return firstNames(diff.FirstIDs(contactsync.MaxNamedInWarning, keep), n)
-	}
-	if file && add > 0 {
-		parts = append(parts, fmt.Sprintf("%d to add: %s", add, named(add, func(c contactsync.Change) bool { return c.Create })))
-	}
-	if file && change > 0 {
-		parts = append(parts, fmt.Sprintf("%d to change: %s", change, named(change, func(c contactsync.Change) bool { return !c.Create && !c.Unsubscribe })))
-	}
-	if unsub > 0 {
-		parts = append(parts, fmt.Sprintf("%d to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): %s", unsub, named(unsub, func(c contactsync.Change) bool { return c.Unsubscribe })))
-	}
-	if len(diff.OptedOut) > 0 {
-		parts = append(parts, optOutNotice(diff.OptedOut, exclusive, "stay unsubscribed"))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "Contacts " + strings.Join(parts, ";\n") + "."
 }
 
 // planDestroy says what destroy does (on_destroy, read from the state),

@@ -54,61 +54,73 @@ func TestPlanSummary(t *testing.T) {
 		"x-gone": {Email: unsub, Mobile: unsub}, // already unsubscribed on both: nothing to do
 	}
 
+	// A status change per kind: r-1 re-subscribed (the input had
+	// unsubscribed it), u-1 unsubscribed by the input.
+	statusDesired := []contactsync.Desired{{ID: "r-1", Props: map[string]string{}, Email: sub}, {ID: "u-1", Props: map[string]string{}, Email: unsub}}
+	statusService := map[string]contactsync.ServiceContact{"r-1": {Email: unsub, Mobile: sub}, "u-1": {Email: sub, Mobile: sub}}
+	lastUnsubscribed := func(string) (string, string) { return unsub, "" }
+
 	cases := []struct {
 		name    string
 		desired []contactsync.Desired
 		service map[string]contactsync.ServiceContact
 		opts    contactsync.Options
-		file    bool
+		title   string   // "" when no warning
 		want    []string // parts, in this order
 		not     []string
 	}{
 		{
-			name: "file: counts and first ids of adds and changes", desired: desired, service: service, file: true,
+			name: "counts and first ids of creates and property changes", desired: desired, service: service, title: "Changes to the contacts of list 42",
 			want: []string{
-				`12 to add: "n-00", "n-01", "n-02", "n-03", "n-04", "n-05", "n-06", "n-07", "n-08", "n-09" and 2 more`,
-				`2 to change: "c-1", "c-2"`,
+				`12 to create (new to the list): "n-00", "n-01", "n-02", "n-03", "n-04", "n-05", "n-06", "n-07", "n-08", "n-09" and 2 more`,
+				`2 with properties to change: "c-1", "c-2"`,
 			},
 			not: []string{"n-10", "unsubscribe", "opted out"},
 		},
 		{
-			name: "map: adds and changes are in Terraform's diff, not in the warning", desired: desired, service: service,
-			want: nil,
+			name: "subscriptions and unsubscriptions the input asks for, named as such", desired: statusDesired, service: statusService, opts: contactsync.Options{Applied: lastUnsubscribed},
+			title: "Changes to the contacts of list 42",
+			want:  []string{`1 to subscribe (e-mail or mobile), as the input says: "r-1"`, `1 to unsubscribe (e-mail or mobile), as the input says: "u-1"`},
+			not:   []string{"properties", "exclusive"},
 		},
 		{
-			name: "exclusive: count and first ids of the unsubscriptions", service: unnamed, opts: contactsync.Options{Exclusive: true},
-			want: []string{`3 to unsubscribe (exclusive; the interface cannot delete a contact, so they stay in the list, unsubscribed from e-mail and mobile): "x-1", "x-2", "x-3".`},
-			not:  []string{"x-gone"},
+			name: "exclusive: count and first ids of the unsubscriptions", service: unnamed, opts: contactsync.Options{Exclusive: true}, title: "Changes to the contacts of list 42",
+			want: []string{`3 to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list): "x-1", "x-2", "x-3".`},
+			not:  []string{"x-gone", "as the input says"},
 		},
 		{
-			name: "opt-outs honoured", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed},
+			name: "opt-outs honoured, and nothing else: titled as what it is", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed}, title: "Opt-outs kept in list 42",
 			want: []string{`2 opted out outside Terraform and stay unsubscribed though the configuration says SUBSCRIBED (set allow_resubscribe only if they agreed): "o-1", "o-2".`},
-		},
-		{
-			name: "opt-outs honoured, file", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed}, file: true,
-			want: []string{`2 opted out outside Terraform`},
-			not:  []string{"to change"},
+			not:  []string{"to subscribe", "to create"},
 		},
 		{
 			// A killed exclusive apply loses its record: the provider
 			// cannot tell its unsubscriptions from opt-outs, and says so.
-			name: "opt-outs of an exclusive resource", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, Exclusive: true}, file: true,
+			name: "opt-outs of an exclusive resource", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, Exclusive: true}, title: "Opt-outs kept in list 42",
 			want: []string{`2 are UNSUBSCRIBED though the configuration says SUBSCRIBED, and stay unsubscribed: "o-1", "o-2".`, "the provider cannot tell which", "allow_resubscribe_ids"},
 			not:  []string{"opted out outside Terraform and"},
 		},
 		{
-			name: "allow_resubscribe_ids: the contacts named are re-subscribed", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, Resubscribe: map[string]bool{"o-2": true}}, file: true,
-			want: []string{`1 to change: "o-2"`, `1 opted out outside Terraform`, `"o-1"`},
+			name: "allow_resubscribe_ids: the contacts named are re-subscribed", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, Resubscribe: map[string]bool{"o-2": true}},
+			title: "Changes to the contacts of list 42",
+			want:  []string{`1 to subscribe (e-mail or mobile), as the input says: "o-2"`, `1 opted out outside Terraform`, `"o-1"`},
 		},
 		{
-			name: "allow_resubscribe: no opt-out named", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, AllowResubscribe: true}, file: true,
-			want: []string{`2 to change: "o-1", "o-2"`},
-			not:  []string{"opted out"},
+			name: "allow_resubscribe: no opt-out named", desired: optedOut, service: optedOutService, opts: contactsync.Options{Applied: lastSubscribed, AllowResubscribe: true},
+			title: "Changes to the contacts of list 42",
+			want:  []string{`2 to subscribe (e-mail or mobile), as the input says: "o-1", "o-2"`},
+			not:   []string{"opted out"},
+		},
+		{
+			name: "nothing to change, nothing kept: no warning", desired: optedOut, service: map[string]contactsync.ServiceContact{"o-1": {Email: sub}, "o-2": {Email: sub}},
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := planSummary(contactsync.Compare(c.desired, c.service, c.opts), c.file, c.opts.Exclusive)
+			title, got := planSummary("42", contactsync.Compare(c.desired, c.service, c.opts), c.opts.Exclusive)
+			if title != c.title {
+				t.Errorf("title %q, want %q", title, c.title)
+			}
 			if len(c.want) == 0 {
 				if got != "" {
 					t.Fatalf("planSummary = %q, want none", got)
@@ -228,10 +240,10 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		// The share is of each channel's subscribers: "out" is unsubscribed from e-mail.
 		wantParts(t, resp.Diagnostics[1].Detail(), "exclusive = true unsubscribes 1 of the 2 contacts subscribed to e-mail (50.0 %) and 1 of the 3 contacts subscribed to mobile (33.3 %); list 42 holds 3 contacts")
 		w := resp.Diagnostics[0]
-		if w.Summary() != "Contacts of list 42 to change" {
+		if w.Summary() != "Changes to the contacts of list 42" {
 			t.Errorf("summary %q", w.Summary())
 		}
-		wantParts(t, w.Detail(), `2 to add: "new-1", "new-2"`, `1 to change: "old"`, `1 to unsubscribe (exclusive;`, `"stranger"`, `1 are UNSUBSCRIBED though the configuration says SUBSCRIBED`, `"out"`)
+		wantParts(t, w.Detail(), `2 to create (new to the list): "new-1", "new-2"`, `1 with properties to change: "old"`, `1 to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true;`, `"stranger"`, `1 are UNSUBSCRIBED though the configuration says SUBSCRIBED`, `"out"`)
 		var got listContactsModel
 		resp.Plan.Get(context.Background(), &got)
 		if got.DesiredSHA256.ValueString() == "before" || got.DesiredSHA256.IsUnknown() || !got.ServiceSHA256.IsUnknown() || got.UnmanagedSubscribed.ValueInt64() != 0 {
@@ -443,4 +455,33 @@ func offlineClient(t *testing.T) *client.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// The final plan Terraform makes inside an apply has no listing at hand
+// (the plan's refresh ran in another provider process), but the refresh's
+// digest in the prior private state says the list was read in this run:
+// no "not counted" warning there, as a plan whose refresh was skipped
+// gets.
+func TestRefreshedInRun(t *testing.T) {
+	ctx := context.Background()
+	plan := fileModel("c.csv")
+	p := fakePrivate{}
+	f := refreshedFileOf(plan, "reviewed")
+	if d := recordRefreshedFile(ctx, p, &f); d.HasError() {
+		t.Fatal(d)
+	}
+	if !refreshedInRun(ctx, p, plan, "reviewed") {
+		t.Error("a file read by this run's refresh, unchanged since, is not recognised")
+	}
+	if refreshedInRun(ctx, p, plan, "rewritten") {
+		t.Error("a file changed since the refresh is taken for one it read")
+	}
+	other := plan
+	other.Delimiter = types.StringValue(";")
+	if refreshedInRun(ctx, p, other, "reviewed") {
+		t.Error("a file read another way is taken for one the refresh read")
+	}
+	if refreshedInRun(ctx, fakePrivate{}, plan, "reviewed") {
+		t.Error("no key: taken for a refresh of this run")
+	}
 }
