@@ -33,11 +33,13 @@ type listContactsAnswer struct {
 	wrote bool
 }
 
-// done answers with the planned values: the apply did its work.
+// done answers with the planned values: the apply did its work, and an
+// adopted list is managed from here on.
 func (a *listContactsAnswer) done() {
 	setListContacts(a.ctx, a.state, *a.out, a.diags)
 	setIdentity(a.ctx, a.identity, listContactsIdentity{ListID: a.out.ListID}, a.diags)
 	a.savePrivate()
+	a.diags.Append(endAdopting(a.ctx, a.private)...)
 }
 
 // waitCutShort answers an apply whose wait for a batch ended early. A wait

@@ -61,6 +61,12 @@ func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if adopting(ctx, req.Private) {
+		// The map in state is what the list held when it was imported,
+		// not a configuration: nothing the configuration leaves out of it
+		// is removed (list_contacts_adopt.go).
+		state.Contacts = types.MapNull(listContactEntryType)
+	}
 	r.apply(ctx, plan, &state, applied, pending, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
@@ -311,6 +317,9 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 			refreshed = &f
 		}
 	} else {
+		if adopting(ctx, req.Private) {
+			adopt(&state, service, &resp.Diagnostics)
+		}
 		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)
 		resp.Diagnostics.Append(d...)
 		keys, _ := contactEntries(ctx, state.Contacts)
@@ -509,6 +518,7 @@ func (r *listContactsResource) ImportState(ctx context.Context, req resource.Imp
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
 	}
 	setIdentity(ctx, resp.Identity, listContactsIdentity{ListID: types.StringValue(listID)}, &resp.Diagnostics)
+	resp.Diagnostics.Append(markAdopting(ctx, resp.Private)...)
 }
 
 // fileChangedSincePlan compares the digest of the source file's contacts

@@ -48,7 +48,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// (list_contacts_file_digest.go): it is read below, and no apply saves it.
 	defer func() { resp.Diagnostics.Append(dropRefreshedFile(ctx, resp.Private)...) }()
 	prior := types.MapNull(listContactEntryType)
-	if state != nil {
+	if state != nil && !adopting(ctx, req.Private) {
+		// (An adopted list's map is the service's until the first apply:
+		// a key missing from the configuration is no value to remove.)
 		prior = state.Contacts
 	}
 	inputUnknown := plan.Contacts.IsUnknown() || plan.SourceFile.IsUnknown() || !mapKnown(plan.Contacts) || r.data == nil || r.data.client == nil ||
