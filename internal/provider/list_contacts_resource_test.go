@@ -302,7 +302,10 @@ func TestAccListContactsBadInput(t *testing.T) {
   list_id     = "1"
   source_file = "x.csv"
   contacts    = {}
-}`, regexp.MustCompile(`(?s)Invalid Attribute Combination`)},
+}`, acctest.ExpectErrorParts("Give contacts or source_file, not both")},
+		{"neither input", `resource "rms_list_contacts" "c" {
+  list_id = "7"
+}`, acctest.ExpectErrorParts("Give contacts or source_file", `source_file = "${path.module}/list-7.csv"`)},
 		{"missing file", `resource "rms_list_contacts" "c" {
   list_id     = "1"
   source_file = "/nonexistent/contacts.csv"
