@@ -70,13 +70,18 @@ func recordRefreshedFile(ctx context.Context, p privateState, f *refreshedFile) 
 // create starts from an empty private state). Create and Update need not
 // call it.
 func dropRefreshedFile(ctx context.Context, p privateState) diag.Diagnostics {
+	return dropPrivateKey(ctx, p, privateRefreshedFile)
+}
+
+// dropPrivateKey removes a key of a private state, when it is there.
+func dropPrivateKey(ctx context.Context, p privateState, key string) diag.Diagnostics {
 	if p == nil {
 		return nil
 	}
-	if raw, _ := p.GetKey(ctx, privateRefreshedFile); len(raw) == 0 {
+	if raw, _ := p.GetKey(ctx, key); len(raw) == 0 {
 		return nil // nothing to drop (nor, in unit tests, a private state)
 	}
-	return p.SetKey(ctx, privateRefreshedFile, nil)
+	return p.SetKey(ctx, key, nil)
 }
 
 // fileChangedSinceRefresh refuses a plan whose source file's contacts

@@ -44,13 +44,7 @@ func notePlannedFile(ctx context.Context, plan listImportModel, p privateSetter)
 // dropPlannedFile removes the note (a refused destroy half keeps the
 // object, whose state must not keep it).
 func dropPlannedFile(ctx context.Context, p privateState) diag.Diagnostics {
-	if p == nil {
-		return nil
-	}
-	if raw, _ := p.GetKey(ctx, privatePlannedFile); len(raw) == 0 {
-		return nil // nothing to drop (nor, in unit tests, a private state)
-	}
-	return p.SetKey(ctx, privatePlannedFile, nil)
+	return dropPrivateKey(ctx, p, privatePlannedFile)
 }
 
 // checkPlannedFile is the destroy half of a replacement: it reports false,
