@@ -100,9 +100,16 @@ func TestAccListContactsPlanSummary(t *testing.T) {
 		}
 	}
 
+	const routeListing = "GET /rest/{customerid}/lists/{id}/contacts"
+	listings := env.Emulator.Requests().ByRoute[routeListing]
 	out, code := ws.Run("apply", "-auto-approve", "-no-color")
 	if code != 0 {
 		t.Fatalf("the apply exited %d:\n%s", code, out)
+	}
+	// One listing for the plan's refresh, one the apply writes from: the
+	// apply's own plan, in another provider process, reads none.
+	if n := env.Emulator.Requests().ByRoute[routeListing] - listings; n != 2 {
+		t.Errorf("the apply listed the list %d times, want 2", n)
 	}
 	if acctest.Contains(out, "not counted") {
 		t.Errorf("the apply says it could not count, though the plan's refresh read the list:\n%s", out)

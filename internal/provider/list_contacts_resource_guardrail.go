@@ -61,12 +61,17 @@ func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, servic
 // listing: a create (nothing was refreshed) lists the list once, statuses
 // only; a plan whose refresh was skipped, or the final plan of an apply,
 // says it did not count (the apply checks before it writes).
-func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan listContactsModel, state *listContactsModel, desired []contactsync.Desired, changed bool, diags *diag.Diagnostics) {
+//
+// inRun says the refresh of this run read the list (the final plan of an
+// apply, whose listing stayed in the plan's provider process): the plan
+// counted there, and the apply counts again before it writes, so a listing
+// here would add nothing but a read of the whole list.
+func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan listContactsModel, state *listContactsModel, desired []contactsync.Desired, changed, inRun bool, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() {
 		return
 	}
 	listID := plan.ListID.ValueString()
-	if state != nil && !changed {
+	if state != nil && (!changed || inRun) {
 		return
 	}
 	// The refresh was skipped (-refresh=false), or this is the final plan

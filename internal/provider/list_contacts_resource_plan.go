@@ -118,11 +118,12 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		// inside an apply (the plan's refresh read the list, in another
 		// process: its digest is in the prior private state), or a plan
 		// whose refresh was skipped, which alone is worth a word.
-		if changed && state != nil && plan.isFile() && !refreshedInRun(ctx, req.Private, plan, plan.DesiredSHA256.ValueString()) {
+		inRun := plan.isFile() && refreshedInRun(ctx, req.Private, plan, plan.DesiredSHA256.ValueString())
+		if changed && state != nil && plan.isFile() && !inRun {
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
 				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false): this plan works from the state, and the apply reads the list and writes what differs.")
 		}
-		r.guardExclusiveUnlisted(ctx, plan, state, desired.Contacts, changed, &resp.Diagnostics)
+		r.guardExclusiveUnlisted(ctx, plan, state, desired.Contacts, changed, inRun, &resp.Diagnostics)
 		return
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
