@@ -84,7 +84,11 @@ func TestAccListContactsPlanSummary(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("the plan exited %d:\n%s", code, plan)
 	}
-	t.Logf("the plan's summary:\n%s", plan[strings.Index(plan, "Warning: Changes to the contacts"):])
+	_, summary, found := strings.Cut(plan, "Warning: Changes to the contacts")
+	if !found {
+		t.Fatalf("the plan has no summary of the changes:\n%s", plan)
+	}
+	t.Logf("the plan's summary:\nWarning: Changes to the contacts%s", summary)
 	want := map[string]int{
 		"to create (new to the list)":                                                3,
 		"with properties to change":                                                  3,
