@@ -110,7 +110,7 @@ type batchView struct {
 	// imports.go); failed counts them all.
 	FailedRows []failedRow `json:"failedRows,omitempty"`
 	Status     string      `json:"status"`
-	Error      string `json:"error,omitempty"`
+	Error      string      `json:"error,omitempty"`
 	// Added fields (see the conventions guide, "Reading back what a write
 	// made"): when the batch was accepted, as RFC 3339, and the request
 	// that started it, so that a client can recognise its own batch.
