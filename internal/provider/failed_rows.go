@@ -65,8 +65,8 @@ var maxFailedRowsValidators = []validator.Int64{int64validator.AtLeast(0)}
 func failedRowsResourceAttribute() resourceschema.Attribute {
 	return resourceschema.Int64Attribute{
 		Optional: true,
-		Description: maxFailedRowsDescription("the state keeps the import, its batch and its counts (`failed`, `processed`, `affected`). " +
-			"A new import that fails this way is tainted by Terraform, so the next apply runs the file again as a new import: correct the file first, or raise the limit. " +
+		Description: maxFailedRowsDescription("the state keeps the import, its batch and its counts (`failed`, `processed`, `affected`). "+
+			"A new import that fails this way is tainted by Terraform, so the next apply runs the file again as a new import: correct the file first, or raise the limit. "+
 			"An apply that resumed an unfinished import keeps it in the state with an error, and the next plan runs the file again as a new import unless the limit is raised to its `failed`.") +
 			" Changing the limit alone does not run a new import.",
 		Validators: maxFailedRowsValidators,

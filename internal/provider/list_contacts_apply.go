@@ -46,7 +46,7 @@ type contactWriter struct {
 	// destroying: a destroy's UNSUBSCRIBE import, after which nothing reads
 	// the list back (warnFailedRows).
 	destroying bool
-	timeout  time.Duration
+	timeout    time.Duration
 }
 
 // writeSingles applies changes by single calls, side by side. It returns

@@ -134,9 +134,9 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 				Description:   "Id of the import on the service (step 1).",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"processed": batchcore.CountAttribute("Rows handled."),
-			"affected":  batchcore.CountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
-			"failed":    batchcore.CountAttribute("Rows the service could not handle (a wrong number of fields, an empty identity). More than `max_failed_rows` makes the apply an error; the service goes on with the other rows. Null when the service does not report it."),
+			"processed":       batchcore.CountAttribute("Rows handled."),
+			"affected":        batchcore.CountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
+			"failed":          batchcore.CountAttribute("Rows the service could not handle (a wrong number of fields, an empty identity). More than `max_failed_rows` makes the apply an error; the service goes on with the other rows. Null when the service does not report it."),
 			attrMaxFailedRows: failedRowsResourceAttribute(),
 		}, "a new import of this resource")),
 		Blocks: map[string]schema.Block{
