@@ -186,7 +186,10 @@ func (r *listImportResource) redoRefusedRows(ctx context.Context, req resource.M
 	if failed <= limit {
 		return
 	}
-	resp.RequiresReplace = append(resp.RequiresReplace, path.Root(attrMaxFailedRows))
+	// Terraform replaces only for a path whose planned value differs from
+	// the state's: failed, which the new import reports, is unknown.
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("failed"), types.Int64Unknown())...)
+	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("failed"))
 	resp.Diagnostics.AddAttributeWarning(path.Root(attrMaxFailedRows), "Import to run again: rows refused",
 		fmt.Sprintf("Import %s into list %s could not import %d rows of the file, more than max_failed_rows (%d) allows, so this plan runs the file again as a new import. "+
 			"Correct the file first, or set max_failed_rows to at least %d to keep the import as it is.",

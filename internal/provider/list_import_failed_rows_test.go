@@ -3,9 +3,12 @@ package provider_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
@@ -192,6 +195,55 @@ resource "terraform_data" "pipeline" {
 			},
 			{
 				Config: config("max_failed_rows = 2"),
+			},
+		},
+	})
+}
+
+// An import whose create wait timed out and whose resumed wait (an update)
+// finds rows refused above the limit is an error that keeps the import in
+// the state, with its counts; Terraform does not taint an update, so the
+// next plan replaces it (the file runs again as a new import) unless the
+// limit is raised to its failed rows, which keeps it as it is.
+func TestAccListImportResource_failedRowsResumed(t *testing.T) {
+	clock := &pollClock{base: time.Now().UTC()}
+	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
+	clock.env = env
+	list := importList(t, env)
+	config := func(extra string) string {
+		return env.Config(importConfig(list, "ADD", heredocContent("originalId,firstname", "x,Xavier", "broken"), "timeouts {\n    create = \"2s\"\n  }", extra))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{ // the create's wait is cut short: a warning, the batch kept
+				Config:             config(""),
+				ExpectNonEmptyPlan: true,
+			},
+			{ // the resumed wait sees the batch finish with 1 row refused
+				PreConfig:   func() { clock.arm(3) },
+				Config:      config(""),
+				ExpectError: acctest.ExpectErrorParts("Import rows refused", "1 of 2 rows of the file could not be imported", "row 3: 1 fields where the header has 2", "max_failed_rows (0)", "stays in the state with its counts", "the next plan runs the file again as a new import"),
+			},
+			{ // kept with its counts; the next plan runs the file again
+				Config: config(""),
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(importAddr, "failed", "1"),
+					resource.TestCheckResourceAttr(importAddr, "affected", "1"),
+					resource.TestCheckResourceAttr(importAddr, "status", "FINISHED"),
+				),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(importAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+			{ // the limit raised to the refused rows: kept, nothing imported again
+				Config: config("max_failed_rows = 1"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(importAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error { wantUploads(t, env, 1); return nil },
 			},
 		},
 	})
