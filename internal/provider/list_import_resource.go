@@ -175,7 +175,7 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 		}
 	}
 	if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
-		r.redoRefusedRows(ctx, req, resp)
+		planRedoRefusedRows(ctx, req, resp)
 	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
