@@ -379,7 +379,11 @@ func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiE
 			return nil, fileError(err, line, imp.encoding)
 		}
 		if len(record) != len(header) {
-			job.rows.appendBad(fmt.Sprintf("%d fields where the header has %d", len(record), len(header)))
+			noun := "fields"
+			if len(record) == 1 {
+				noun = "field"
+			}
+			job.rows.appendBad(fmt.Sprintf("%d %s where the header has %d", len(record), noun, len(header)))
 			continue
 		}
 		if strings.TrimSpace(record[job.identityIdx]) == "" {

@@ -223,7 +223,7 @@ func TestAccListImportResource_failedRowsResumed(t *testing.T) {
 			{ // the resumed wait sees the batch finish with 1 row refused
 				PreConfig:   func() { clock.arm(3) },
 				Config:      config(""),
-				ExpectError: acctest.ExpectErrorParts("Import rows refused", "1 of 2 rows of the file could not be imported", "row 3: 1 fields where the header has 2", "max_failed_rows (0)", "stays in the state with its counts", "the next plan runs the file again as a new import"),
+				ExpectError: acctest.ExpectErrorParts("Import rows refused", "1 of 2 rows of the file could not be imported", "row 3: 1 field where the header has 2", "max_failed_rows (0)", "stays in the state with its counts", "the next plan runs the file again as a new import"),
 			},
 			{ // kept with its counts; the next plan runs the file again
 				Config: config(""),
