@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -38,7 +39,8 @@ func words(s string) map[string]bool {
 	return m
 }
 
-// UnmarshalJSON decodes a batch and reads its status by the rule above.
+// UnmarshalJSON decodes a batch, notes which counts it shows, and reads
+// its status by the rule above.
 func (b *Batch) UnmarshalJSON(data []byte) error {
 	type plain Batch // no methods: decodes field by field
 	var p plain
@@ -46,6 +48,16 @@ func (b *Batch) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*b = Batch(p)
+	// A count left out, or sent as null, is not shown (Batch.Shown).
+	var shown struct {
+		Processed, Affected, Failed, FailedRows json.RawMessage
+	}
+	if err := json.Unmarshal(data, &shown); err != nil {
+		return err
+	}
+	sent := func(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+	b.Shown = BatchCountsShown{Processed: sent(shown.Processed), Affected: sent(shown.Affected), Failed: sent(shown.Failed)}
+	b.FailedRows = failedRows(shown.FailedRows)
 	b.RawStatus = b.Status
 	b.Status = normalBatchStatus(b.Status, !b.EndTime.IsZero())
 	if b.Status == BatchFinished && b.Error == "" && batchFailedWords[upperStatus(b.RawStatus)] {
@@ -83,4 +95,30 @@ func (b *Batch) KnownStatus() bool {
 	// No status at all is a case the rule names (endTime decides), not an
 	// unknown word: WaitForBatch must not warn of a status "".
 	return s == "" || s == "IN_PROGRESS" || batchFinishedWords[s] || batchFailedWords[s] || batchPendingWords[s]
+}
+
+// failedRows reads a batch's failedRows: a list of objects with a row
+// number (a number or a digit string) and a reason. Anything else is left
+// out: the rows only help to say which rows failed, the count is Failed.
+func failedRows(raw json.RawMessage) []FailedRow {
+	var rows []struct {
+		Row    json.RawMessage `json:"row"`
+		Reason json.RawMessage `json:"reason"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &rows) != nil || len(rows) == 0 {
+		return nil
+	}
+	out := make([]FailedRow, 0, len(rows))
+	for _, r := range rows {
+		var f FailedRow
+		n := strings.Trim(string(r.Row), `"`)
+		if v, err := strconv.ParseInt(n, 10, 64); err == nil && v > 0 {
+			f.Row = v
+		}
+		if json.Unmarshal(r.Reason, &f.Reason) != nil {
+			f.Reason = ""
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -38,6 +38,14 @@ type Batch struct {
 	Processed int64     `json:"processed"`
 	Total     int64     `json:"total"`
 	Failed    int64     `json:"failed"`
+	// FailedRows names the first rows that could not be handled, where the
+	// service says (an added field of the conventions, at most ten); Failed
+	// counts them all. Read leniently (batch_status.go): a list of another
+	// shape is left out rather than failing the batch.
+	FailedRows []FailedRow `json:"-"`
+	// Shown says which counts the service sent: one it left out reads 0
+	// above, and is not known to be 0.
+	Shown BatchCountsShown `json:"-"`
 	// Status is one of the three documented states, whatever word the
 	// service used (batch_status.go); RawStatus is that word.
 	Status    string `json:"status"`
@@ -54,6 +62,25 @@ type Batch struct {
 	ListID      ID        `json:"listId"`
 	ImportID    ID        `json:"importId"`
 }
+
+// FailedRow is a row of an import file that the batch could not handle:
+// its number in the file (the header is row 1; 0 when the service gave
+// none that reads as a number) and why.
+type FailedRow struct {
+	Row    int64  `json:"row"`
+	Reason string `json:"reason"`
+}
+
+// BatchCountsShown says which of a batch's counts the service sent. The
+// interface lists processed and affected; failed is an added field, and a
+// service may send none of them.
+type BatchCountsShown struct {
+	Processed, Affected, Failed bool
+}
+
+// FailedCount is the number of rows the batch could not handle, and whether
+// the service said.
+func (b *Batch) FailedCount() (int64, bool) { return b.Failed, b.Shown.Failed }
 
 // Finished reports whether the batch has stopped, successfully or not.
 func (b *Batch) Finished() bool { return b.Status == BatchFinished }

@@ -33,7 +33,8 @@ import (
 // Failure: the interface shows no failed state. A batch that fails as a whole
 // ends FINISHED with an added "error" field (the reason) and has no result;
 // rows that could not be handled are counted in an added "failed" field
-// without failing the batch. Both are optional fields, which the interface's
+// without failing the batch, and the first of them named, with the reason,
+// in an added "failedRows" field. Both are optional fields, which the interface's
 // versioning rules allow responses to gain.
 
 // Batch types and states of the interface.
@@ -105,8 +106,11 @@ type batchView struct {
 	Processed  int64  `json:"processed"`
 	Total      int64  `json:"total"`
 	Failed     int64  `json:"failed"`
-	Status     string `json:"status"`
-	Error      string `json:"error,omitempty"`
+	// FailedRows names the first rows that failed (an import's, see
+	// imports.go); failed counts them all.
+	FailedRows []failedRow `json:"failedRows,omitempty"`
+	Status     string      `json:"status"`
+	Error      string      `json:"error,omitempty"`
 	// Added fields (see the conventions guide, "Reading back what a write
 	// made"): when the batch was accepted, as RFC 3339, and the request
 	// that started it, so that a client can recognise its own batch.

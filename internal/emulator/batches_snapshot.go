@@ -112,7 +112,7 @@ func (b *batch) record() (batchRecord, error) {
 	}
 	switch w := b.work.(type) {
 	case *importJob:
-		rec.Import = &importBatchRecord{ListID: w.listID, ImportID: w.importID, ImportType: w.typ, Total: w.total()}
+		rec.Import = &importBatchRecord{ListID: w.listID, ImportID: w.importID, ImportType: w.typ, Total: w.total(), FailedRows: w.failedRows}
 	case *exportJob:
 		rows := w.table.rows
 		if rows == nil {

@@ -50,6 +50,10 @@ import (
 // identity column is an attribute too when it names one (e.g. "email").
 // Rows whose number of fields differs from the header's, or whose identity
 // value is empty, are bad rows: counted in the batch's "failed", not fatal.
+// The batch also names the first maxFailedRowsShown rows that failed, bad
+// or refused by the contacts store, in an added "failedRows" field: each
+// with its row number in the file (the header is row 1) and the reason, so
+// that a client can say which rows to correct.
 //
 //   - ADD adds each row's contact or merges its non-empty values into the
 //     existing one (empty cells change nothing).
@@ -374,8 +378,16 @@ func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiE
 		if err != nil {
 			return nil, fileError(err, line, imp.encoding)
 		}
-		if len(record) != len(header) || strings.TrimSpace(record[job.identityIdx]) == "" {
-			job.rows.appendBad()
+		if len(record) != len(header) {
+			noun := "fields"
+			if len(record) == 1 {
+				noun = "field"
+			}
+			job.rows.appendBad(fmt.Sprintf("%d %s where the header has %d", len(record), noun, len(header)))
+			continue
+		}
+		if strings.TrimSpace(record[job.identityIdx]) == "" {
+			job.rows.appendBad(fmt.Sprintf("the identity column %q is empty", header[job.identityIdx]))
 			continue
 		}
 		fields = fields[:0]
@@ -463,6 +475,7 @@ type importJob struct {
 	attrKeys    []string // their attribute ids, as property keys
 	rows        importRows
 	good        int64              // rows handled that were not bad (REPLACE applies them at the end)
+	failedRows  []failedRow        // the first maxFailedRowsShown rows that failed, in order
 	events      *contactEventBatch // contact webhook events, bounded (contacts_events.go)
 }
 
@@ -470,6 +483,29 @@ func (j *importJob) total() int64 { return j.rows.n }
 
 func (j *importJob) describeRequest(v *batchView) {
 	v.ListID, v.ImportID = strconv.FormatInt(j.listID, 10), strconv.FormatInt(j.importID, 10)
+	if len(j.failedRows) > 0 {
+		v.FailedRows = slices.Clone(j.failedRows)
+	}
+}
+
+// maxFailedRowsShown bounds the rows a batch names in failedRows; its
+// failed field counts them all. Ten are enough to show a client what is
+// wrong with a file, and keep a batch of a file with 100,000 bad rows small.
+const maxFailedRowsShown = 10
+
+// failedRow is a row of the file the batch could not handle: its number in
+// the file (the header is row 1) and why.
+type failedRow struct {
+	Row    int64  `json:"row"`
+	Reason string `json:"reason"`
+}
+
+// fail notes that row index i (0 for the first row after the header)
+// failed for reason.
+func (j *importJob) fail(i int64, reason string) {
+	if len(j.failedRows) < maxFailedRowsShown {
+		j.failedRows = append(j.failedRows, failedRow{Row: i + 2, Reason: reason})
+	}
 }
 
 func (j *importJob) eventData() map[string]any {
@@ -479,10 +515,11 @@ func (j *importJob) eventData() map[string]any {
 // process handles rows [from, to), which always follow the previous call's.
 func (j *importJob) process(from, to int64) (affected, failed int64) {
 	now := j.s.now()
-	for range to - from {
-		fields, ok := j.rows.next()
+	for i := from; i < to; i++ {
+		fields, reason, ok := j.rows.next()
 		if !ok {
 			failed++
+			j.fail(i, reason)
 			continue
 		}
 		switch j.typ {
@@ -490,6 +527,7 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 			before := j.s.store.contactRef(j.listID, fields[0])
 			if _, _, err := j.s.store.upsertContact(j.listID, j.input(fields, true), now, true); err != nil {
 				failed++
+				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.message)
 			} else {
 				affected++
 				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
@@ -505,6 +543,7 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 				// No contact has this row's identity: nothing to do.
 			default:
 				failed++
+				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.message)
 			}
 		case "REPLACE":
 			j.good++
@@ -523,7 +562,7 @@ func (j *importJob) finish() (affected int64, failure string) {
 	rows := importRows{buf: j.rows.buf, n: j.rows.n}
 	ins := make([]contactInput, 0, j.good)
 	for range rows.n {
-		if fields, ok := rows.next(); ok {
+		if fields, _, ok := rows.next(); ok {
 			ins = append(ins, j.input(fields, false))
 		}
 	}
@@ -555,8 +594,9 @@ func (s *Server) listExists(id int64) bool {
 }
 
 // importRows keeps parsed rows compactly, in order: per row a uvarint of the
-// field count plus one (0 for a bad row), then each field as a uvarint length
-// and its bytes. next reads them back in order.
+// field count plus one, then each field as a uvarint length and its bytes;
+// a bad row is a 0 followed by its reason, as a uvarint length and its
+// bytes. next reads them back in order.
 type importRows struct {
 	buf []byte
 	n   int64
@@ -572,17 +612,24 @@ func (r *importRows) append(fields []string) {
 	r.n++
 }
 
-func (r *importRows) appendBad() {
+func (r *importRows) appendBad(reason string) {
 	r.buf = binary.AppendUvarint(r.buf, 0)
+	r.buf = binary.AppendUvarint(r.buf, uint64(len(reason)))
+	r.buf = append(r.buf, reason...)
 	r.n++
 }
 
-// next returns the next row's fields, or false for a bad row.
-func (r *importRows) next() ([]string, bool) {
+// next returns the next row's fields, or false and the reason for a bad
+// row.
+func (r *importRows) next() ([]string, string, bool) {
 	count, n := binary.Uvarint(r.buf[r.pos:])
 	r.pos += n
 	if count == 0 {
-		return nil, false
+		l, n := binary.Uvarint(r.buf[r.pos:])
+		r.pos += n
+		reason := string(r.buf[r.pos : r.pos+int(l)])
+		r.pos += int(l)
+		return nil, reason, false
 	}
 	fields := make([]string, count-1)
 	for i := range fields {
@@ -591,5 +638,5 @@ func (r *importRows) next() ([]string, bool) {
 		fields[i] = string(r.buf[r.pos : r.pos+int(l)])
 		r.pos += int(l)
 	}
-	return fields, true
+	return fields, "", true
 }

@@ -18,6 +18,8 @@ type importBatchRecord struct {
 	ImportID   int64  `json:"importId"`
 	ImportType string `json:"importType"`
 	Total      int64  `json:"total"`
+	// FailedRows are the rows the batch names as failed (imports.go).
+	FailedRows []failedRow `json:"failedRows,omitempty"`
 }
 
 func (s *Server) importWorkFromRecord(rec batchRecord, nextID int64) (*importJob, error) {
@@ -34,7 +36,10 @@ func (s *Server) importWorkFromRecord(rec batchRecord, nextID int64) (*importJob
 	case r.Total < 0:
 		return nil, fmt.Errorf("import.total %d is negative", r.Total)
 	}
-	return &importJob{s: s, listID: r.ListID, importID: r.ImportID, typ: r.ImportType, rows: importRows{n: r.Total}}, nil
+	if len(r.FailedRows) > maxFailedRowsShown {
+		return nil, fmt.Errorf("import.failedRows has %d rows; a batch names at most %d", len(r.FailedRows), maxFailedRowsShown)
+	}
+	return &importJob{s: s, listID: r.ListID, importID: r.ImportID, typ: r.ImportType, rows: importRows{n: r.Total}, failedRows: r.FailedRows}, nil
 }
 
 // importsSnapshot is the "imports" part: every import made by step 1, in id

@@ -187,6 +187,13 @@ func TestImportAddAppliesRowsAsTheBatchProgresses(t *testing.T) {
 		if v.Status != "FINISHED" || v.Processed != 5 || v.Affected != 3 || v.Failed != 2 || v.Error != "" {
 			t.Errorf("finished batch = %+v, want 5 processed, 3 affected, 2 failed", v)
 		}
+		wantRows := []failedRow{
+			{Row: 4, Reason: "4 fields where the header has 3"},
+			{Row: 5, Reason: `the identity column "originalId" is empty`},
+		}
+		if diff := cmp.Diff(wantRows, v.FailedRows); diff != "" {
+			t.Errorf("failedRows (-want +got):\n%s", diff)
+		}
 		want := map[string]string{
 			"c1": "firstname=Ada lastname=Kept SUBSCRIBED",
 			"c2": "email=grace@example.com firstname=Grace SUBSCRIBED",
@@ -613,4 +620,23 @@ func TestFinishedBatchesEmitWebhookEvents(t *testing.T) {
 			t.Errorf("%d deliveries after more requests, want 2: a finished batch was announced twice", n)
 		}
 	})
+}
+
+// A batch names at most maxFailedRowsShown failed rows, the first ones;
+// failed counts them all.
+func TestImportFailedRowsAreBounded(t *testing.T) {
+	s := New(Options{})
+	list := newImportList(t, s)
+	file := "originalId,firstname\n"
+	for i := range maxFailedRowsShown + 5 {
+		file += fmt.Sprintf("bad%d\n", i)
+	}
+	file += "c1,Ada\n"
+	v := getBatchView(t, s, runImport(t, s, list, addUTF8, []byte(file)))
+	if v.Status != "FINISHED" || v.Failed != maxFailedRowsShown+5 || v.Affected != 1 {
+		t.Fatalf("batch = %+v, want FINISHED with %d failed and 1 affected", v, maxFailedRowsShown+5)
+	}
+	if len(v.FailedRows) != maxFailedRowsShown || v.FailedRows[0].Row != 2 || v.FailedRows[maxFailedRowsShown-1].Row != maxFailedRowsShown+1 {
+		t.Errorf("failedRows = %+v, want rows 2 to %d", v.FailedRows, maxFailedRowsShown+1)
+	}
 }

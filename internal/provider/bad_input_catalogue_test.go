@@ -198,6 +198,15 @@ func badInputCatalogue() map[string]badInput {
 			},
 			config: withProvider(map[string]string{"max_retries": "1"}, anImport), want: []string{"Unable to upload the import file", "got no answer", "terraform import rms_list_import.<name> 5/ADD/"},
 		},
+		"import rows refused by the service": {
+			config: withEnv(aList + `
+resource "rms_list_import" "i" {
+  list_id = rms_list.l.id
+  type    = "ADD"
+  content = "originalId,email\na,ada@example.com\nb,grace@example.com,extra\n"
+}`),
+			want: []string{"Import rows refused", "1 of 2 rows of the file could not be imported", "row 3: 3 fields where the header has 2", "more than max_failed_rows (0) allows", "as tainted", "raise max_failed_rows"},
+		},
 		"an export's outcome is unknown and several candidates exist": {
 			opts: emulator.Options{Now: aheadClock, Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "batches"}},
 			seed: func(t *testing.T, env *acctest.Env) {

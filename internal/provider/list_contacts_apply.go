@@ -43,7 +43,10 @@ type contactWriter struct {
 	data     *providerData
 	listID   string
 	creating bool // Create: a batch wait cut short warns, the state is kept
-	timeout  time.Duration
+	// destroying: a destroy's UNSUBSCRIBE import, after which nothing reads
+	// the list back (warnFailedRows).
+	destroying bool
+	timeout    time.Duration
 }
 
 // writeSingles applies changes by single calls, side by side. It returns
@@ -99,8 +102,34 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 
 // wait waits for one import batch of this resource.
 func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Diagnostics) bool {
-	_, ok := batchcore.WaitFor(ctx, w.data.batches(), contactsImportOperation.Wait(batchID, w.timeout, true), diags)
+	b, ok := batchcore.WaitFor(ctx, w.data.batches(), contactsImportOperation.Wait(batchID, w.timeout, true), diags)
+	if ok && b != nil {
+		w.warnFailedRows(b, diags)
+	}
 	return ok
+}
+
+// warnFailedRows reports the rows of a finished import batch that the
+// service could not handle. Unlike rms_list_import (max_failed_rows), it
+// is a warning, never an error: the provider wrote the file itself, so a
+// refused row is no mistake of the user's file to correct; an apply reads
+// the list back after its batches and writes whatever is still not as
+// configured by single calls, so a refused row is repaired there, and a
+// contact that cannot be written that way either is an error of its own
+// ("Unable to write some contacts"); and an error here would taint a new
+// resource, whose replacement would import everything again for nothing.
+// A destroy reads nothing back: its warning says the contacts of those rows
+// may still be subscribed. A batch that does not report failed rows says
+// nothing.
+func (w *contactWriter) warnFailedRows(b *client.Batch, diags *diag.Diagnostics) {
+	if n, shown := b.FailedCount(); !shown || n == 0 {
+		return
+	}
+	then := "This apply read the list back after its imports and wrote, by single calls, whatever was still not as configured: unless an error names a contact that could not be written either, the contacts of these rows are as configured."
+	if w.destroying {
+		then = "Destroy does not read the list back: the contacts of these rows may still be subscribed to e-mail, and they are no longer managed by Terraform. Unsubscribe them with rms_contact or on the service."
+	}
+	diags.AddWarning(fmt.Sprintf("Contacts import of list %s: rows refused", w.listID), describeFailedRows(b, "the import file the provider wrote")+"\n\n"+then)
 }
 
 // resume waits for a batch an earlier apply stopped waiting for. A batch
@@ -111,6 +140,9 @@ func (w *contactWriter) resume(ctx context.Context, batchID string, diags *diag.
 	var d diag.Diagnostics
 	b, ok := batchcore.WaitFor(ctx, w.data.batches(), contactsImportOperation.Wait(batchID, w.timeout, true), &d)
 	if ok {
+		if b != nil {
+			w.warnFailedRows(b, diags)
+		}
 		return true
 	}
 	if b != nil && b.Err() != nil {

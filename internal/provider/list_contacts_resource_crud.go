@@ -363,7 +363,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	// The resource's own batches an apply stopped waiting for come first:
 	// what they add or change must not land after the unsubscriptions, and
 	// destroy must not report what it did not do.
-	wr := &contactWriter{data: r.data, listID: listID, timeout: timeout}
+	wr := &contactWriter{data: r.data, listID: listID, timeout: timeout, destroying: true}
 	for _, id := range pending {
 		if !wr.resume(ctx, id, &resp.Diagnostics) {
 			resp.Diagnostics.AddError("Destroy waits for an import batch of this resource",

@@ -55,6 +55,7 @@ type listImportArgs struct {
 	IdentityColumn types.String `tfsdk:"identity_column"`
 
 	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent (list_import_guardrail.go)
+	failedRowsLimitArgs  // max_failed_rows (failed_rows.go)
 }
 
 // run is the run these arguments ask for, uploading body (see

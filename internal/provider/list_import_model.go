@@ -24,7 +24,17 @@ type listImportModel struct {
 }
 
 // recordCounts copies the counts only an import's batch has into the
-// model (batchcore.Model.Record takes the rest).
+// model (batchcore.Model.Record takes the rest); a count the service does
+// not report stays null, not 0.
 func (m *listImportModel) recordCounts(b *client.Batch) {
-	m.Processed, m.Affected, m.Failed = types.Int64Value(b.Processed), types.Int64Value(b.Affected), types.Int64Value(b.Failed)
+	m.Processed = shownCount(b.Processed, b.Shown.Processed)
+	m.Affected = shownCount(b.Affected, b.Shown.Affected)
+	m.Failed = shownCount(b.Failed, b.Shown.Failed)
+}
+
+func shownCount(n int64, shown bool) types.Int64 {
+	if !shown {
+		return types.Int64Null()
+	}
+	return types.Int64Value(n)
 }

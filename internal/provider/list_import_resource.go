@@ -134,9 +134,10 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 				Description:   "Id of the import on the service (step 1).",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"processed": batchcore.CountAttribute("Rows handled."),
-			"affected":  batchcore.CountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
-			"failed":    batchcore.CountAttribute("Bad rows that could not be handled (a wrong number of fields, an empty identity); they do not fail the import."),
+			"processed":       batchcore.CountAttribute("Rows handled."),
+			"affected":        batchcore.CountAttribute("Rows that changed a contact (for `REPLACE`, the contacts the list holds afterwards)."),
+			"failed":          batchcore.CountAttribute("Rows the service could not handle (a wrong number of fields, an empty identity). More than `max_failed_rows` makes the apply an error; the service goes on with the other rows. Null when the service does not report it."),
+			attrMaxFailedRows: failedRowsResourceAttribute(),
 		}, "a new import of this resource")),
 		Blocks: map[string]schema.Block{
 			"timeouts": batchcore.TimeoutsBlock(ctx, operation.ListImport, ""),
@@ -172,6 +173,9 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 		if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); !resp.Diagnostics.HasError() {
 			resp.Diagnostics.Append(notePlannedFile(ctx, plan, resp.Private)...)
 		}
+	}
+	if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
+		planRedoRefusedRows(ctx, req, resp)
 	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
@@ -231,15 +235,25 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 
-	r.wait(ctx, &m, timeout, true, &resp.Diagnostics)
+	if b, ok := r.wait(ctx, &m, timeout, true, &resp.Diagnostics); ok {
+		// An error here taints the new import; its ids and counts stay in
+		// the state, so nothing is orphaned, and the replacement Terraform
+		// plans next runs the (corrected) file as a new import.
+		judgeFailedRows(&resp.Diagnostics, b, m.maxFailedRows(), fmt.Sprintf(
+			"Terraform marks the new import (import %s, batch %s) as tainted; it stays in the state with its counts. The next apply runs the file again as a new import: correct the file first, or raise max_failed_rows.",
+			m.ImportID.ValueString(), m.BatchID.ValueString()))
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
-// wait waits for the import's batch and records what it saw in m.
-func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) {
-	if b, _ := m.WaitAndRecord(ctx, r.data.batches(), operation.ListImport, timeout, creating, diags); b != nil {
+// wait waits for the import's batch and records what it saw in m. It
+// returns the batch as last seen and whether it finished successfully.
+func (r *listImportResource) wait(ctx context.Context, m *listImportModel, timeout time.Duration, creating bool, diags *diag.Diagnostics) (*client.Batch, bool) {
+	b, ok := m.WaitAndRecord(ctx, r.data.batches(), operation.ListImport, timeout, creating, diags)
+	if b != nil {
 		m.recordCounts(b)
 	}
+	return b, ok && b != nil
 }
 
 func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -273,7 +287,10 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	m := state
 	m.File, m.Content, m.Timeouts = plan.File, plan.Content, plan.Timeouts
 	m.Delimiter, m.Encoding, m.IdentityColumn, m.Triggers, m.ContentSHA256 = plan.Delimiter, plan.Encoding, plan.IdentityColumn, plan.Triggers, plan.ContentSHA256
-	m.unsubscribeLimitArgs = plan.unsubscribeLimitArgs
+	m.unsubscribeLimitArgs, m.failedRowsLimitArgs = plan.unsubscribeLimitArgs, plan.failedRowsLimitArgs
+	// A limit raised to the rows an earlier resumed import refused accepts
+	// them (redoRefusedRows planned no new import).
+	resp.Diagnostics.Append(markRefusedRows(ctx, resp.Private, false)...)
 	if state.Unfinished() {
 		timeout, diags := plan.Timeouts.Update(ctx, operation.ListImport.DefaultTimeout)
 		resp.Diagnostics.Append(diags...)
@@ -282,7 +299,12 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 		}
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		r.wait(ctx, &m, timeout, false, &resp.Diagnostics)
+		if b, ok := r.wait(ctx, &m, timeout, false, &resp.Diagnostics); ok &&
+			!judgeFailedRows(&resp.Diagnostics, b, m.maxFailedRows(), fmt.Sprintf(
+				"The import (import %s, batch %s) stays in the state with its counts, marked as refused: the next plan runs the file again as a new import, unless max_failed_rows is raised to at least %d. Correct the file first.",
+				m.ImportID.ValueString(), m.BatchID.ValueString(), b.Failed)) {
+			resp.Diagnostics.Append(markRefusedRows(ctx, resp.Private, true)...)
+		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }

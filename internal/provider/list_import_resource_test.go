@@ -119,7 +119,9 @@ func TestAccListImportResource_add(t *testing.T) {
 	v1 := "originalId,email,firstname\nc1,,Ada\nc2,grace@example.com,Grace\nbroken,row\n"
 	v2 := "originalId,email,firstname\nc3,linus@example.com,Linus\n"
 	config := func(path, run string) string {
-		return env.Config(importConfig(list, "ADD", fmt.Sprintf("file = %q", path), fmt.Sprintf("triggers = { run = %q }", run)))
+		// v1's broken row is refused by the service: allowed here
+		// (list_import_failed_rows_test.go tests the limit).
+		return env.Config(importConfig(list, "ADD", fmt.Sprintf("file = %q", path), fmt.Sprintf("triggers = { run = %q }", run), "max_failed_rows = 1"))
 	}
 	var importID, batchID string
 	keep := func(s *terraform.State) {
@@ -201,7 +203,7 @@ func TestAccListImportResource_add(t *testing.T) {
 				ImportStateIdFunc: func(*terraform.State) (string, error) { return list + "/ADD/" + importID + "/" + batchID, nil },
 				ImportStateVerify: true,
 				// Only the configuration knows these; the next apply adopts them.
-				ImportStateVerifyIgnore: []string{"file", "content_sha256", "delimiter", "encoding", "triggers", "timeouts"},
+				ImportStateVerifyIgnore: []string{"file", "content_sha256", "delimiter", "encoding", "triggers", "timeouts", "max_failed_rows"},
 			},
 		},
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
 	"github.com/rms-labs/terraform-provider-rms/internal/provider/operation"
 	"github.com/rms-labs/terraform-provider-rms/internal/validators"
@@ -51,6 +52,7 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"The same import as the `rms_list_import` resource, without state; like it, a create or upload that gets no answer is read back and adopted, not repeated. The wait reports the batch's progress. Requires Terraform 1.14 or later.\n\n" +
 			importGuardrailDescription,
 		Attributes: guardrailActionAttributes(map[string]schema.Attribute{
+			attrMaxFailedRows: failedRowsActionAttribute(),
 			"list_id": schema.StringAttribute{
 				Required:    true,
 				Description: importListIDDescription,
@@ -143,7 +145,21 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 	if !ok {
 		return
 	}
-	sendProgress(resp, fmt.Sprintf("%s: batch %s finished: %d rows, %d affected, %d failed", runListImportActionType, batchID, b.Total, b.Affected, b.Failed))
+	sendProgress(resp, fmt.Sprintf("%s: batch %s finished: %s", runListImportActionType, batchID, batchCounts(b)))
+	judgeFailedRows(diags, b, cfg.maxFailedRows(), fmt.Sprintf("The import into list %s (batch %s) stays on the service as it is; invoking the action again starts a new import of the file: correct the file first, or raise max_failed_rows.",
+		cfg.ListID.ValueString(), batchID))
+}
+
+// batchCounts is what a finished import batch reports of its rows, the
+// counts it leaves out said to be unknown.
+func batchCounts(b *client.Batch) string {
+	count := func(n int64, shown bool) string {
+		if !shown {
+			return "unknown"
+		}
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%d rows, %s affected, %s failed", b.Total, count(b.Affected, b.Shown.Affected), count(b.Failed, b.Shown.Failed))
 }
 
 // ModifyPlan holds back an invocation that unsubscribes or removes too
