@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -47,7 +46,7 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 	}
 	out := desiredSet{Contacts: make([]contactsync.Desired, 0, len(want))}
 	for id, e := range want {
-		if strings.TrimSpace(id) == "" {
+		if id == "" {
 			// The service refuses a contact without an originalId: refused
 			// here, at plan and before the apply's first write.
 			diags.AddAttributeError(path.Root("contacts"), "Contact without an id",
