@@ -2,6 +2,8 @@ package contactsync
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -17,6 +19,9 @@ type Attributes struct {
 	client *client.Client
 	mu     sync.Mutex
 	names  map[string]string // id -> name
+	// byName indexes names (name -> true), built on first use after each
+	// read: every property key of a map input is checked against it.
+	byName map[string]bool
 	// absent are names attributeOf found missing after a fresh read: not
 	// read again for each plan of a file whose identity column is no
 	// attribute (the default originalId).
@@ -78,12 +83,13 @@ func (a *Attributes) AttributeOf(ctx context.Context, key string) (name string, 
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	has := func() bool {
-		for _, n := range a.names {
-			if n == key {
-				return true
+		if a.byName == nil {
+			a.byName = make(map[string]bool, len(a.names))
+			for _, n := range a.names {
+				a.byName[n] = true
 			}
 		}
-		return false
+		return a.byName[key]
 	}
 	if a.names != nil && has() {
 		return key, true, nil
@@ -127,6 +133,33 @@ func (a *Attributes) Spelling(ctx context.Context, name string) (string, error) 
 	return "", nil
 }
 
+// Known returns the names of the account's attributes, in id order (the
+// order the service lists them), for a message that names the attributes
+// that exist. It reads the attributes when the cache holds none.
+func (a *Attributes) Known(ctx context.Context) ([]string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.names == nil {
+		if err := a.loadLocked(ctx); err != nil {
+			return nil, err
+		}
+	}
+	ids := make([]string, 0, len(a.names))
+	for id := range a.names {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(x, y string) int {
+		nx, _ := strconv.ParseInt(x, 10, 64)
+		ny, _ := strconv.ParseInt(y, 10, 64)
+		return int(max(-1, min(1, nx-ny)))
+	})
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = a.names[id]
+	}
+	return out, nil
+}
+
 // ByName returns a contact's properties keyed by attribute name. The
 // interface lets a service key them by name or by id in its answers; every
 // conversion to state goes through here, so either form reads the same and
@@ -166,6 +199,7 @@ func (a *Attributes) loadLocked(ctx context.Context) error {
 		return err
 	}
 	a.names = make(map[string]string, len(props))
+	a.byName = nil
 	for _, p := range props {
 		a.names[p.ID.String()] = p.Name
 	}

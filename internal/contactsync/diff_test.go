@@ -2,6 +2,7 @@ package contactsync
 
 import (
 	"context"
+	"sort"
 	"strings"
 	"testing"
 
@@ -201,11 +202,25 @@ func (f fakeAttributes) Spelling(_ context.Context, name string) (string, error)
 	return "", nil
 }
 
+func (f fakeAttributes) Known(context.Context) ([]string, error) {
+	ids := make([]string, 0, len(f))
+	for id := range f {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return len(ids[i]) < len(ids[j]) || len(ids[i]) == len(ids[j]) && ids[i] < ids[j] })
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = f[id]
+	}
+	return out, nil
+}
+
 func TestParseSourceFile(t *testing.T) {
-	nameOf := fakeAttributes{"1": "email", "3": "firstname"}
+	nameOf := fakeAttributes{"1": "email", "3": "firstname", "4": "lastname"}
 	cases := []struct {
 		name, file string
 		opts       FileOptions
+		attrs      fakeAttributes // nameOf when nil
 		want       FileContacts
 		wantErr    string
 	}{
@@ -255,11 +270,20 @@ func TestParseSourceFile(t *testing.T) {
 		{name: "status column in another case", file: "originalId,Email_Status\na,SUBSCRIBED\n", wantErr: `column "Email_Status" is not the status column "email_status" (column names are matched exactly, in letter case too, as the service matches them): rename the column to "email_status"`},
 		{name: "mobile status column in another case", file: "originalId,MOBILE_STATUS\na,\n", wantErr: `rename the column to "mobile_status"`},
 		{name: "attribute in another case", file: "originalId,FirstName\na,Ann\n", wantErr: `column "FirstName" names no contact attribute of the account; its attribute "firstname" differs only in letter case`},
-		{name: "identity column in another case", file: "OriginalID,email\na,a@x\n", wantErr: `column "OriginalID" is not the identity column "originalId" (column names are matched exactly, in letter case too, as the service matches them): rename the column to "originalId", or set identity_column = "OriginalID"`},
+		{name: "identity column in another case", file: "OriginalID,email\na,a@x\n", wantErr: `the header row has no identity column "originalId": column "OriginalID" differs only in letter case (column names are matched exactly, in letter case too, as the service matches them); rename the column to "originalId", or set identity_column = "OriginalID"`},
+		// Issue 33: a column that is no attribute of the account is refused
+		// when the file is read (at plan), naming the attributes that exist.
+		{name: "no such attribute", file: "originalId,firstname,shoe_size\na,Ann,42\n", wantErr: `column "shoe_size" names no contact attribute of the account (its attributes: email, firstname, lastname); rename the column to one of them, remove it, or add the attribute to the account first`},
+		{name: "column named twice", file: "originalId,email_status,email_status\na,,\n", wantErr: `names column "email_status" twice`},
+		{name: "status column that is also an attribute", file: "originalId,email_status\na,SUBSCRIBED\n", attrs: fakeAttributes{"1": "email", "7": "email_status"}, wantErr: `column "email_status" is ambiguous`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := ParseSourceFile(context.Background(), strings.NewReader(c.file), c.opts, nameOf)
+			attrs := nameOf
+			if c.attrs != nil {
+				attrs = c.attrs
+			}
+			got, err := ParseSourceFile(context.Background(), strings.NewReader(c.file), c.opts, attrs)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, c.wantErr)

@@ -245,9 +245,12 @@ func missingIdentityError(header []string, delim rune, identity string) error {
 // name the identity column under the declared delimiter, and (UTF8, UTF16)
 // every byte must be valid in the declared encoding. Only the header row is
 // parsed; the rest is only decoded. With attrs (an ADD or REPLACE import,
-// whose columns name attributes) a column that differs from an attribute
-// of the account only in letter case is refused, naming the right
-// spelling (see misspelledColumn); nil leaves the columns unchecked.
+// whose columns name attributes) the header passes the rules of
+// rms_list_contacts' source_file for an import (file_columns.go): every
+// column names an attribute of the account, exactly as spelled, once, and
+// there are no status columns; nil (an UNSUBSCRIBE import, which reads only
+// the identity) leaves the columns unchecked. When the attributes cannot be
+// read the error says so (IsAttributesUnreadable): the caller decides.
 func CheckImportSource(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames) error {
 	delim, err := fileDelimiter(opts.Delimiter)
 	if err != nil {
@@ -271,27 +274,16 @@ func CheckImportSource(ctx context.Context, r io.Reader, opts FileOptions, attrs
 	if identity == "" {
 		identity = "originalId"
 	}
-	found := false
-	for _, h := range header {
-		found = found || strings.TrimSpace(h) == identity
-	}
-	if !found {
-		return missingIdentityError(header, delim, identity)
-	}
-	if attrs != nil {
+	if attrs == nil {
+		found := false
 		for _, h := range header {
-			if h = strings.TrimSpace(h); h == identity {
-				continue
-			}
-			err := misspelledColumn(ctx, h, identity, false, attrs)
-			var unreadable *attributesUnreadable
-			if errors.As(err, &unreadable) {
-				break // the spelling is left to the service, which reads the file anyway
-			}
-			if err != nil {
-				return err
-			}
+			found = found || strings.TrimSpace(h) == identity
 		}
+		if !found {
+			return missingIdentityError(header, delim, identity)
+		}
+	} else if _, err := readHeader(ctx, header, delim, identity, UseImport, attrs); err != nil {
+		return err
 	}
 	if _, err := io.Copy(io.Discard, text); err != nil {
 		return withPath(err, opts.Path)

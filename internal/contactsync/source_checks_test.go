@@ -88,22 +88,35 @@ func TestDecodedReaderNoReplacement(t *testing.T) {
 }
 
 // TestCheckImportSourceColumns: with the account's attributes (an ADD or
-// REPLACE import), a column that differs from an attribute only in letter
-// case is refused naming the right spelling, as rms_list_contacts refuses
-// it; a column naming no attribute at all is left to the service.
+// REPLACE import), the header passes the rules of rms_list_contacts'
+// source_file: a column that differs from an attribute only in letter case
+// is refused naming the right spelling, a column naming no attribute is
+// refused naming the attributes that exist, an attribute is named once,
+// and a status column, which the service's import does not have, is
+// refused naming rms_list_contacts (issue 33).
 func TestCheckImportSourceColumns(t *testing.T) {
-	attrs := fakeAttributes{"1": "email", "3": "firstname"}
+	known := fakeAttributes{"1": "email", "3": "firstname", "4": "lastname"}
 	cases := []struct {
 		name, file, identity, wantErr string
+		attrs                         fakeAttributes // known when nil
 	}{
-		{name: "exact names", file: "originalId,email,firstname,3\n"},
+		{name: "exact names", file: "originalId,email,firstname,4\n"},
+		{name: "attribute by name and by id", file: "originalId,firstname,3\n", wantErr: `column "3" names attribute "firstname" a second time (column "firstname" names it too)`},
 		{name: "identity is an attribute", file: "email,firstname\n", identity: "email"},
 		{name: "attribute in another case", file: "originalId,Email\n", wantErr: `column "Email" names no contact attribute of the account; its attribute "email" differs only in letter case (column names are matched exactly, in letter case too, as the service matches them): rename the column to "email"`},
 		{name: "identity column twice in two cases", file: "originalId,OriginalId\n", wantErr: `column "OriginalId" is not the identity column "originalId"`},
-		{name: "no such attribute is the service's to refuse", file: "originalId,shoe_size\n"},
+		{name: "no such attribute", file: "originalId,firstname,shoe_size\n", wantErr: `column "shoe_size" names no contact attribute of the account (its attributes: email, firstname, lastname); rename the column to one of them, remove it, or add the attribute to the account first`},
+		{name: "no such attribute id", file: "originalId,99\n", wantErr: `column "99" names an attribute id the account does not have (its attributes: email, firstname, lastname)`},
+		{name: "e-mail status column", file: "originalId,firstname,email_status\n", wantErr: `column "email_status" is a subscription status column, which the service's import does not have`},
+		{name: "mobile status column names the alternatives", file: "originalId,mobile_status\n", wantErr: `use it as the source_file of rms_list_contacts, which sets them (and honours opt-outs); to unsubscribe the contacts of some rows, import their ids with type = "UNSUBSCRIBE"`},
+		{name: "status column that is an attribute of the account", file: "originalId,email_status\n", attrs: fakeAttributes{"1": "email", "7": "email_status"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			attrs := known
+			if c.attrs != nil {
+				attrs = c.attrs
+			}
 			err := CheckImportSource(context.Background(), strings.NewReader(c.file), FileOptions{IdentityColumn: c.identity}, attrs)
 			switch {
 			case c.wantErr == "" && err != nil:
@@ -130,11 +143,17 @@ func (unreadableAttributes) Spelling(context.Context, string) (string, error) {
 	return "", errors.New("503")
 }
 
+func (unreadableAttributes) Known(context.Context) ([]string, error) {
+	return nil, errors.New("503")
+}
+
 // TestCheckImportSourceAttributesUnreadable: attributes that cannot be read
-// leave the columns' spelling to the service; the import is not refused
-// for it.
+// are told apart from a bad file (IsAttributesUnreadable), so that the
+// plan can leave the columns to the apply's check, and the apply can stop
+// before it creates an import.
 func TestCheckImportSourceAttributesUnreadable(t *testing.T) {
-	if err := CheckImportSource(context.Background(), strings.NewReader("originalId,FirstName\na,A\n"), FileOptions{}, unreadableAttributes{}); err != nil {
-		t.Fatalf("refused: %v", err)
+	err := CheckImportSource(context.Background(), strings.NewReader("originalId,FirstName\na,A\n"), FileOptions{}, unreadableAttributes{})
+	if !IsAttributesUnreadable(err) {
+		t.Fatalf("error %v, want the attributes unreadable", err)
 	}
 }

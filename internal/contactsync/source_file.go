@@ -47,6 +47,8 @@ type AttributeNames interface {
 	// Spelling is the account's attribute name that differs from name
 	// only in letter case ("" when name is an attribute, or none is).
 	Spelling(ctx context.Context, name string) (string, error)
+	// Known is the account's attribute names, in id order, for messages.
+	Known(ctx context.Context) ([]string, error)
 }
 
 // ReadSourceFile parses a source file.
@@ -89,52 +91,11 @@ func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 	if identity == "" {
 		identity = "originalId"
 	}
-	idIdx, emailIdx, mobileIdx := -1, -1, -1
-	columns := map[int]string{} // column index -> attribute name
-	seen := map[string]bool{}
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		switch h {
-		case "":
-			return FileContacts{}, fmt.Errorf("column %d of the header row has no name", i+1)
-		case identity:
-			idIdx = i
-			name, ok, err := attrs.AttributeOf(ctx, h)
-			if err != nil {
-				return FileContacts{}, fmt.Errorf("reading the account's contact attributes: %w", err)
-			}
-			if ok {
-				if seen[name] {
-					return FileContacts{}, fmt.Errorf("column %q names attribute %q a second time", h, name)
-				}
-				seen[name] = true
-				columns[i] = name
-			}
-		case fileEmailStatusColumn:
-			emailIdx = i
-		case fileMobileStatusColumn:
-			mobileIdx = i
-		default:
-			if err := misspelledColumn(ctx, h, identity, true, attrs); err != nil {
-				return FileContacts{}, err
-			}
-			name, ok, err := attrs.NameOf(ctx, h)
-			if err != nil {
-				return FileContacts{}, fmt.Errorf("reading the account's contact attributes: %w", err)
-			}
-			if !ok {
-				return FileContacts{}, fmt.Errorf("column %q names an attribute id the account does not have", h)
-			}
-			if seen[name] {
-				return FileContacts{}, fmt.Errorf("column %q names attribute %q a second time", h, name)
-			}
-			seen[name] = true
-			columns[i] = name
-		}
+	h, err := readHeader(ctx, header, delim, identity, UseSourceFile, attrs)
+	if err != nil {
+		return FileContacts{}, err
 	}
-	if idIdx < 0 {
-		return FileContacts{}, missingIdentityError(header, delim, identity)
-	}
+	idIdx, emailIdx, mobileIdx, columns := h.identity, h.email, h.mobile, h.columns
 	out := FileContacts{Columns: make([]string, 0, len(columns))}
 	for _, name := range columns {
 		out.Columns = append(out.Columns, name)

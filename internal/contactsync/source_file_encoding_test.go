@@ -50,7 +50,7 @@ func TestParseSourceFileEncodings(t *testing.T) {
 		},
 		{name: "UTF8 with BOM", encoding: "UTF8", file: "\ufeff" + text, want: want},
 	}
-	nameOf := fakeAttributes{}
+	nameOf := fakeAttributes{"3": "firstname", "4": "lastname"}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := ParseSourceFile(context.Background(), strings.NewReader(c.file), FileOptions{Delimiter: ";", Encoding: c.encoding}, nameOf)

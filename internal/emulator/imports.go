@@ -31,7 +31,8 @@ import (
 //     a stream, decoded from the declared encoding and split at the declared
 //     delimiter, one row at a time; a file that cannot be read (bad quoting,
 //     bytes that are not valid in the encoding, no identity column, a column
-//     that is not a contact attribute) is refused with 400 and nothing
+//     that is not a contact attribute, two columns naming one attribute) is
+//     refused with 400 and nothing
 //     changes, so the same import id can be uploaded again. An import id is
 //     uploaded once: a second upload is 409.
 //  3. GET .../batches/{batchId} shows the IMPORT batch applying the rows to
@@ -48,6 +49,9 @@ import (
 // contact: its value becomes the contact's originalId. Every other column
 // names a contact attribute by name or id (the account's properties); the
 // identity column is an attribute too when it names one (e.g. "email").
+// The interface maps file columns to attributes only: there are no status
+// columns, so an "email_status" column is an attribute like any other, and
+// refused when the account has none of that name.
 // Rows whose number of fields differs from the header's, or whose identity
 // value is empty, are bad rows: counted in the batch's "failed", not fatal.
 // The batch also names the first maxFailedRowsShown rows that failed, bad
@@ -444,10 +448,16 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 	st := s.store
 	st.mu.RLock()
 	defer st.mu.RUnlock()
+	columnOf := map[int64]string{} // attribute id -> the column that named it
 	for i, h := range header {
 		id, ok := st.resolvePropertyLocked(h)
 		switch {
+		case ok && columnOf[id] != "":
+			// As a contact body naming one attribute twice: which value
+			// would win is not shown, so neither does.
+			return nil, errorf(http.StatusBadRequest, "columns %q and %q of the import file name the same contact attribute (id %d); give it once", columnOf[id], h, id)
 		case ok:
+			columnOf[id] = h
 			job.columns = append(job.columns, i)
 			job.attrKeys = append(job.attrKeys, strconv.FormatInt(id, 10))
 		case i == job.identityIdx:

@@ -353,6 +353,10 @@ func TestImportUploadErrors(t *testing.T) {
 			ErrorBody{Status: 400, Code: CodeValidation, Field: "identityColumn", Message: `the import file has no column "customerNo" to identify contacts by (its columns: email)`}},
 		{"unknown column", addUTF8, "originalId,shoe size\na,42\n", ErrorBody{Status: 400, Code: CodeValidation,
 			Message: `column "shoe size" of the import file is not a contact attribute of the account (attributes: email, mobile, firstname, lastname); rename the column, or add the attribute with POST .../properties`}},
+		{"status column", addUTF8, "originalId,email_status\na,UNSUBSCRIBED\n", ErrorBody{Status: 400, Code: CodeValidation,
+			Message: `column "email_status" of the import file is not a contact attribute of the account (attributes: email, mobile, firstname, lastname); rename the column, or add the attribute with POST .../properties`}},
+		{"one attribute by name and by id", addUTF8, "originalId,firstname,3\na,Ann,Bob\n", ErrorBody{Status: 400, Code: CodeValidation,
+			Message: `columns "firstname" and "3" of the import file name the same contact attribute (id 3); give it once`}},
 		{"twice the same column", addUTF8, "originalId,email,email\n", ErrorBody{Status: 400, Code: CodeValidation, Message: `the import file names column "email" twice`}},
 		{"empty column name", addUTF8, "originalId,,email\n", ErrorBody{Status: 400, Code: CodeValidation, Message: "the import file's first row has an empty column name; it must name every column"}},
 	}

@@ -180,6 +180,27 @@ func badInputCatalogue() map[string]badInput {
 }`), want: []string{"Contact already exists", "terraform import rms_contact.example 5/taken"},
 		},
 
+		// rms_list_contacts and rms_list_import: input the service refuses,
+		// refused at plan (issue 33), nothing written.
+		"list contacts property of an unknown attribute": {config: withEnv(`resource "rms_list_contacts" "c" {
+  list_id  = "5"
+  contacts = { a = { properties = { shoe_size = "42" } } }
+}`), want: []string{"Unknown contact attribute", `key "shoe_size" names no contact attribute of the account (its attributes: email, mobile, firstname, lastname)`}, empty: []string{"lists"}},
+		"list contacts key empty": {config: withEnv(`resource "rms_list_contacts" "c" {
+  list_id  = "5"
+  contacts = { "" = { properties = { firstname = "Ann" } } }
+}`), want: []string{"Contact without an id", "which the service requires to be non-empty"}, empty: []string{"lists"}},
+		"import file column that is no attribute": {config: withEnv(`resource "rms_list_import" "i" {
+  list_id = "5"
+  type    = "ADD"
+  content = "originalId,shoe_size\na,42\n"
+}`), want: []string{"Import file refused", `column "shoe_size" names no contact attribute of the account (its attributes: email, mobile, firstname, lastname)`, "no import was created"}, empty: []string{"lists"}},
+		"import file with a status column": {config: withEnv(`resource "rms_list_import" "i" {
+  list_id = "5"
+  type    = "ADD"
+  content = "originalId,email_status\na,UNSUBSCRIBED\n"
+}`), want: []string{"Import file refused", `column "email_status" is a subscription status column, which the service's import does not have`, "source_file of rms_list_contacts", "no import was created"}, empty: []string{"lists"}},
+
 		// rms_list_import and rms_statistics_export whose POST had an unknown
 		// outcome. The emulator's clock runs ahead, so a candidate made by
 		// the seed counts as made "just now" however slowly the test runs.

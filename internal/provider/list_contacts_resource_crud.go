@@ -93,6 +93,16 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		priorContacts = prior.Contacts
 	}
 
+	// Every per-contact input the service refuses is refused here, before
+	// the first write (and at plan, by the same desiredOf), so that an
+	// apply never stops half way on input it could have refused (issue
+	// 33). The service's contact calls refuse: an empty originalId (a map
+	// key; a file's empty identity), a property key that names no
+	// attribute of the account or names one twice (a map's keys, a file's
+	// columns: contactsync.CheckAttributeKey, contactsync/file_columns.go),
+	// and a status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
+	// validators; a file's status cells). The interface constrains no
+	// property value (any string), so there is nothing else to check.
 	desired, d := r.desiredOf(ctx, plan, priorContacts)
 	diags.Append(d...)
 	if diags.HasError() {

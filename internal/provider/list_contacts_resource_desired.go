@@ -46,6 +46,13 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 	}
 	out := desiredSet{Contacts: make([]contactsync.Desired, 0, len(want))}
 	for id, e := range want {
+		if id == "" {
+			// The service refuses a contact without an originalId: refused
+			// here, at plan and before the apply's first write.
+			diags.AddAttributeError(path.Root("contacts"), "Contact without an id",
+				fmt.Sprintf("The contacts map has the key %q: a contact's key is its originalId, which the service requires to be non-empty.", id))
+			continue
+		}
 		w := contactsync.Desired{ID: id, Props: map[string]string{}, Email: knownString(e.EmailStatus), Mobile: knownString(e.MobileStatus)}
 		props, d := stringMap(ctx, e.Properties)
 		diags.Append(d...)
@@ -53,7 +60,11 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 		for _, k := range contactsync.SortedKeys(props) {
 			name, err := r.resolveKey(ctx, k)
 			if err != nil {
-				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), "Unknown contact attribute", err.Error())
+				summary, detail := "Unknown contact attribute", err.Error()
+				if contactsync.IsAttributesUnreadable(err) {
+					summary, detail = "Unable to read the account's contact attributes", "reading the account's contact attributes: "+describeAPIError(errors.Unwrap(err))
+				}
+				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), summary, detail)
 				continue
 			}
 			// Two keys for one attribute would write one value, read back
@@ -71,8 +82,8 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 			oldProps, d := stringMap(ctx, o.Properties)
 			diags.Append(d...)
 			for k := range oldProps {
-				name, err := r.resolveKey(ctx, k)
-				if err != nil {
+				name, ok, err := r.data.contacts.Attributes.AttributeOf(ctx, k)
+				if err != nil || !ok {
 					continue // an attribute gone from the account has no value to remove
 				}
 				if _, kept := w.Props[name]; !kept {
@@ -86,16 +97,13 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 	return out, diags
 }
 
-// resolveKey is the attribute name of a property key (a name, or an id).
+// resolveKey is the attribute name of a property key (a name, or an id),
+// which must name an attribute of the account: the service refuses a
+// contact with any other key, so it is refused at plan and again before
+// the apply's first write, never half way through an apply
+// (contactsync.CheckAttributeKey).
 func (r *listContactsResource) resolveKey(ctx context.Context, key string) (string, error) {
-	name, ok, err := r.data.contacts.Attributes.NameOf(ctx, key)
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("reading the account's contact attributes: %s", describeAPIError(err))
-	case !ok:
-		return "", fmt.Errorf("the account has no contact attribute with id %s; use an attribute name or an id of the service's Properties domain", key)
-	}
-	return name, nil
+	return contactsync.CheckAttributeKey(ctx, key, r.data.contacts.Attributes)
 }
 
 // contactEntries converts the contacts map; null or unknown is empty.

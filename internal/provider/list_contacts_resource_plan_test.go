@@ -196,10 +196,11 @@ func listContactsModifyPlanDiags(t *testing.T, state, plan *listContactsModel, l
 	return resp
 }
 
-// knownAttributes is an attribute cache that needs no service: the
-// account has no attribute named originalId (the identity column).
+// knownAttributes is an attribute cache that needs no service, holding
+// the emulator's standard attributes: a file's columns must name them
+// (issue 33), and none is named originalId (the identity column).
 func knownAttributes() *contactsync.Attributes {
-	return contactsync.LoadedAttributes(map[string]string{})
+	return contactsync.LoadedAttributes(map[string]string{"1": "email", "2": "mobile", "3": "firstname", "4": "lastname"})
 }
 
 // fileModel is an rms_list_contacts of list 42 reading file.

@@ -18,11 +18,17 @@ import (
 // The import file is checked before an import is created on the service
 // (contactsync.CheckImportSource): bytes valid in the declared encoding, a
 // header with the identity column under the declared delimiter, and (ADD,
-// REPLACE) no column that differs from an attribute of the account, or from
-// the identity column, only in letter case: the service matches column
-// names exactly, as rms_list_contacts does. Without the
-// check a file the service refuses fails only after step 1 made an import,
-// and a file in the wrong encoding is imported with replacement characters.
+// REPLACE) the header rules of rms_list_contacts' source_file
+// (contactsync/file_columns.go): every column names an attribute of the
+// account, exactly as spelled, once, and there is no status column (the
+// service's import has none). Without the check a file the service refuses
+// fails only after step 1 made an import, which nothing can delete, and a
+// file in the wrong encoding is imported with replacement characters.
+//
+// The check runs at plan (checkListImportPlan), and again at apply before
+// the import is created (rms_list_import's Create, the action's Invoke):
+// the plan may not have been able to run it (a file made during the apply,
+// arguments known only then, the account's attributes unreadable).
 
 // checkListImportPlan runs the check at plan time, for a plan that runs a
 // new import (create or replacement); a resumed wait, an adopted import
@@ -43,7 +49,7 @@ func checkListImportPlan(ctx context.Context, data *providerData, req resource.M
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	checkImportArgs(ctx, plan.listImportArgs, importAttributes(data, plan.listImportArgs), &resp.Diagnostics)
+	checkImportArgs(ctx, plan.listImportArgs, importAttributes(data, plan.listImportArgs), false, &resp.Diagnostics)
 }
 
 // importAttributes are the attributes an import's columns are checked
@@ -69,9 +75,12 @@ func importRuns(plan, state listImportModel) bool {
 
 // checkImportArgs reads the file (or content) of an import once, as a
 // stream, and refuses it when the service could not read it as declared.
-// Unknown arguments, and a file that does not exist yet (made during the
-// apply; the apply reads it then), are not checked.
-func checkImportArgs(ctx context.Context, a listImportArgs, attrs contactsync.AttributeNames, diags *diag.Diagnostics) {
+// At plan (atApply false), unknown arguments, a file that does not exist
+// yet (made during the apply) and attributes that cannot be read leave the
+// check to the apply; at apply every argument is known, a missing file is
+// an error, and so are unreadable attributes: nothing is created on the
+// service for a file that was not checked.
+func checkImportArgs(ctx context.Context, a listImportArgs, attrs contactsync.AttributeNames, atApply bool, diags *diag.Diagnostics) {
 	for _, v := range []interface{ IsUnknown() bool }{a.File, a.Content, a.Delimiter, a.Encoding, a.IdentityColumn, a.Type} {
 		if v.IsUnknown() {
 			return
@@ -84,7 +93,7 @@ func checkImportArgs(ctx context.Context, a listImportArgs, attrs contactsync.At
 	case !a.File.IsNull():
 		opts.Path = a.File.ValueString()
 		f, err := os.Open(opts.Path)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && !atApply {
 			return
 		}
 		if err != nil {
@@ -98,7 +107,15 @@ func checkImportArgs(ctx context.Context, a listImportArgs, attrs contactsync.At
 	default:
 		return // neither: the config validator says so
 	}
-	if err := contactsync.CheckImportSource(ctx, r, opts, attrs); err != nil {
+	err := contactsync.CheckImportSource(ctx, r, opts, attrs)
+	switch {
+	case err == nil:
+	case contactsync.IsAttributesUnreadable(err) && !atApply:
+		// The apply checks the columns again, before it creates anything.
+	case contactsync.IsAttributesUnreadable(err):
+		diags.AddAttributeError(attr, "Unable to read the account's contact attributes",
+			err.Error()+"\n\nThe file's columns are checked against the account's attributes before the import is created: no import was created. Apply again once the service can be reached.")
+	default:
 		diags.AddAttributeError(attr, "Import file refused",
 			err.Error()+"\n\nThe file is checked before the import is created: no import was created.")
 	}

@@ -201,13 +201,19 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 
 	// Open the file first: a file that is gone or changed since plan fails
-	// before anything is created on the service.
+	// before anything is created on the service. Then every check of the
+	// plan runs again (list_import_checks.go): the plan could not run them
+	// on a file made during the apply, and an import the service refuses
+	// the file of stays behind without a batch.
 	body, closeBody, err := openImportBody(plan.File, plan.Content, plan.ContentSHA256.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("file"), "Unable to read the import file", err.Error())
 		return
 	}
 	defer closeBody()
+	if checkImportArgs(ctx, plan.listImportArgs, importAttributes(r.data, plan.listImportArgs), true, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 
 	m := plan
 	saved := func() bool {

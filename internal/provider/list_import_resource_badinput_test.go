@@ -72,7 +72,7 @@ func TestAccListImportResource_badInput(t *testing.T) {
 		},
 		"unknown column": {
 			config: importConfig(list, "ADD", file(unknownColumn)),
-			want:   acctest.ExpectErrorParts("Import file refused", `column "shoe size" of the import file is not a contact attribute of the account`),
+			want:   acctest.ExpectErrorParts("Import file refused", `column "shoe size" names no contact attribute of the account (its attributes: email, mobile, firstname, lastname)`, "no import was created"),
 		},
 	}
 	for name, tc := range cases {

@@ -119,7 +119,7 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 
 	// The file is checked before the import is created (an action has no
 	// plan of its own that reads it), then the guardrail.
-	if checkImportArgs(ctx, cfg.listImportArgs, importAttributes(a.data, cfg.listImportArgs), diags); diags.HasError() {
+	if checkImportArgs(ctx, cfg.listImportArgs, importAttributes(a.data, cfg.listImportArgs), true, diags); diags.HasError() {
 		return
 	}
 	if !a.guardInvoke(ctx, cfg, diags) { // list_import_guardrail.go
