@@ -59,12 +59,16 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 		keyOf := make(map[string]string, len(props)) // attribute name -> the key that set it
 		for _, k := range contactsync.SortedKeys(props) {
 			name, err := r.resolveKey(ctx, k)
+			if contactsync.IsAttributesUnreadable(err) {
+				// Said once, and no other key is tried: each try would
+				// wait through the client's retries again (a plan while
+				// the service is away would take minutes to fail).
+				diags.AddAttributeError(path.Root("contacts"), "Unable to read the account's contact attributes",
+					"reading the account's contact attributes: "+describeAPIError(errors.Unwrap(err)))
+				return out, diags
+			}
 			if err != nil {
-				summary, detail := "Unknown contact attribute", err.Error()
-				if contactsync.IsAttributesUnreadable(err) {
-					summary, detail = "Unable to read the account's contact attributes", "reading the account's contact attributes: "+describeAPIError(errors.Unwrap(err))
-				}
-				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), summary, detail)
+				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), "Unknown contact attribute", err.Error())
 				continue
 			}
 			// Two keys for one attribute would write one value, read back
