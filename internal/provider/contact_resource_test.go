@@ -278,10 +278,7 @@ func TestAccContactResource_destroy(t *testing.T) {
 	watchUnsubscriptions(t, env)
 	statusCalls := func() int64 { return env.Emulator.Requests().ByRoute[routeSubscriptionStatus] }
 	var callsBefore int64
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories(),
-		Steps: []resource.TestStep{{
-			Config: env.Config(fmt.Sprintf(`
+	config := env.Config(fmt.Sprintf(`
 resource "rms_contact" "test" {
   list_id     = %q
   original_id = "c 1/x"
@@ -295,27 +292,17 @@ resource "rms_contact" "unsubscribe" {
   email_status = "SUBSCRIBED"
   on_destroy   = "unsubscribe"
 }
-`, listID, listID)),
+`, listID, listID))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: config,
 			ConfigStateChecks: append(expectStatuses("SUBSCRIBED", "SUBSCRIBED"),
 				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("id"), knownvalue.StringExact(listID+"/c 1/x")),
 				statecheck.ExpectKnownValue("rms_contact.test", tfjsonpath.New("on_destroy"), knownvalue.StringExact("forget"))),
 		}, { // a tainted contact with on_destroy = "unsubscribe" is replaced: nobody is unsubscribed
-			Taint: []string{"rms_contact.unsubscribe"},
-			Config: env.Config(fmt.Sprintf(`
-resource "rms_contact" "test" {
-  list_id     = %q
-  original_id = "c 1/x"
-  properties  = { email = "c1@example.com" }
-  email_status = "SUBSCRIBED"
-}
-
-resource "rms_contact" "unsubscribe" {
-  list_id      = %q
-  original_id  = "c2"
-  email_status = "SUBSCRIBED"
-  on_destroy   = "unsubscribe"
-}
-`, listID, listID)),
+			Taint:  []string{"rms_contact.unsubscribe"},
+			Config: config,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("rms_contact.unsubscribe", plancheck.ResourceActionDestroyBeforeCreate)},
 			},
