@@ -89,15 +89,11 @@ func dropPrivateKey(ctx context.Context, p privateState, key string) diag.Diagno
 // plan made inside `terraform apply PLANFILE` after the file was rewritten.
 // state is the prior (refreshed) state, digest the file's digest now.
 func fileChangedSinceRefresh(ctx context.Context, prior privateGetter, plan listContactsModel, state *listContactsModel, digest string, diags *diag.Diagnostics) {
-	if prior == nil || state == nil || !plan.isFile() {
+	if state == nil || !plan.isFile() {
 		return
 	}
-	raw, d := prior.GetKey(ctx, privateRefreshedFile)
-	if d.HasError() || len(raw) == 0 {
-		return
-	}
-	var got refreshedFile
-	if json.Unmarshal(raw, &got) != nil {
+	got, ok := readRefreshedFile(ctx, prior)
+	if !ok {
 		return
 	}
 	now := refreshedFileOf(plan, digest)
@@ -126,13 +122,20 @@ func fileChangedSinceRefresh(ctx context.Context, prior privateGetter, plan list
 // when the file has not changed since, where the plan has nothing to say
 // about the file's contacts anyway.
 func refreshedInRun(ctx context.Context, prior privateGetter, plan listContactsModel, digest string) bool {
+	got, ok := readRefreshedFile(ctx, prior)
+	return ok && got == refreshedFileOf(plan, digest)
+}
+
+// readRefreshedFile is the key Read left in a prior private state, and
+// whether there is one.
+func readRefreshedFile(ctx context.Context, prior privateGetter) (refreshedFile, bool) {
+	var got refreshedFile
 	if prior == nil {
-		return false
+		return got, false
 	}
 	raw, d := prior.GetKey(ctx, privateRefreshedFile)
 	if d.HasError() || len(raw) == 0 {
-		return false
+		return got, false
 	}
-	var got refreshedFile
-	return json.Unmarshal(raw, &got) == nil && got == refreshedFileOf(plan, digest)
+	return got, json.Unmarshal(raw, &got) == nil
 }
