@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Batches are the service's asynchronous jobs: imports (type IMPORT) and
@@ -338,7 +340,7 @@ var batchTypes = []string{batchTypeImport, batchTypeStatExport}
 // like every collection, optionally only those of one type. The interface
 // shows no such call; it is a documented convention so that a client whose
 // start of a batch had an unknown outcome can find the batch it made.
-func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	if err := s.refuseListing(r); err != nil {
 		return err
 	}
@@ -348,7 +350,7 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apiError {
 	}
 	typ := r.URL.Query().Get("type")
 	if r.URL.Query().Has("type") && !slices.Contains(batchTypes, typ) {
-		return fieldError("type", "type %q is not a batch type; one of %s", typ, strings.Join(batchTypes, ", "))
+		return apierr.FieldError("type", "type %q is not a batch type; one of %s", typ, strings.Join(batchTypes, ", "))
 	}
 	s.advanceBatches()
 	e := s.batches
@@ -373,20 +375,20 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apiError {
 }
 
 // lookupBatch finds the batch named by the {batchId} path value.
-func (s *Server) lookupBatch(r *http.Request) (*batch, *apiError) {
+func (s *Server) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
 	raw := r.PathValue("batchId")
 	id, ok := parseID(raw)
 	if !ok {
-		return nil, errorf(http.StatusNotFound, "no batch with id %q", raw)
+		return nil, apierr.Errorf(http.StatusNotFound, "no batch with id %q", raw)
 	}
 	b, ok := s.batch(id)
 	if !ok {
-		return nil, errorf(http.StatusNotFound, "no batch with id %d", id)
+		return nil, apierr.Errorf(http.StatusNotFound, "no batch with id %d", id)
 	}
 	return b, nil
 }
 
-func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	b, err := s.lookupBatch(r)
 	if err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // The contacts of a list and their subscription status, as the interface's
@@ -23,15 +25,15 @@ func (s *Server) registerContacts() {
 
 // listIDOf reads the list id of the path; an id that cannot exist is a 404
 // like an unknown one.
-func listIDOf(r *http.Request) (int64, *apiError) {
+func listIDOf(r *http.Request) (int64, *apierr.Error) {
 	id, ok := parseID(r.PathValue("id"))
 	if !ok {
-		return 0, errorf(http.StatusNotFound, "no list with id %q", r.PathValue("id"))
+		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %q", r.PathValue("id"))
 	}
 	return id, nil
 }
 
-func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -52,7 +54,7 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError 
 	return nil
 }
 
-func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -66,7 +68,7 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 		return err
 	}
 	if in.originalID == "" {
-		return fieldError("originalId", "originalId is mandatory")
+		return apierr.FieldError("originalId", "originalId is mandatory")
 	}
 	in = s.contactCreateInput(in)
 	if s.opts.Wire.Has(WireContactUpsert) {
@@ -85,8 +87,8 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 	}
 	c, err := s.store.createContact(listID, in, s.now())
 	if err != nil {
-		if err.status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
-			return fieldError("originalId", "originalId already exists in this list")
+		if err.Status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
+			return apierr.FieldError("originalId", "originalId already exists in this list")
 		}
 		return err
 	}
@@ -101,7 +103,7 @@ func (s *Server) writeCreatedContact(w http.ResponseWriter, listID int64, c cont
 	s.writeJSON(w, http.StatusCreated, s.presentContact(c))
 }
 
-func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -118,7 +120,7 @@ func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apiError {
 // replaces that attribute's value, null removes it, keys left out keep their
 // values. status and mobileStatus in the body are ignored: they change only
 // through subscriptionstatus, as the interface's transition table says.
-func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -133,7 +135,7 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError
 	}
 	originalID := r.PathValue("originalId")
 	if in.originalID != "" && in.originalID != originalID {
-		return fieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.originalID)
+		return apierr.FieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.originalID)
 	}
 	before := s.store.contactRef(listID, originalID)
 	c, err := s.store.updateContactProperties(listID, originalID, in.props, s.now())
@@ -147,7 +149,7 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError
 
 // putSubscriptionStatus applies a SubscriptionStatusDto; either field may be
 // left out (or null) to keep that state, but not both.
-func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -165,7 +167,7 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 		return err
 	}
 	if status == "" && mobileStatus == "" {
-		return fieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
+		return apierr.FieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
 	}
 	before := s.store.contactRef(listID, r.PathValue("originalId"))
 	c, err := s.store.setContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
@@ -180,19 +182,19 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 // contactInputOf reads a contact body. On update, status and mobileStatus
 // are ignored and a null property value removes the value; on create a null
 // property value is the same as leaving the key out.
-func contactInputOf(body map[string]any, update bool) (contactInput, *apiError) {
+func contactInputOf(body map[string]any, update bool) (contactInput, *apierr.Error) {
 	var in contactInput
 	if v, ok := body["originalId"]; ok && v != nil {
 		s, isString := v.(string)
 		if !isString {
-			return in, fieldError("originalId", "originalId must be a string")
+			return in, apierr.FieldError("originalId", "originalId must be a string")
 		}
 		in.originalID = s
 	}
 	if v, ok := body["properties"]; ok && v != nil {
 		raw, isObject := v.(map[string]any)
 		if !isObject {
-			return in, fieldError("properties", "properties must be an object from attribute name or id to a string value")
+			return in, apierr.FieldError("properties", "properties must be an object from attribute name or id to a string value")
 		}
 		in.props = make(map[string]*string, len(raw))
 		for k, pv := range raw {
@@ -204,7 +206,7 @@ func contactInputOf(body map[string]any, update bool) (contactInput, *apiError) 
 			}
 			s, isString := pv.(string)
 			if !isString {
-				return in, fieldError("properties."+k, "the value of property %q must be a string", k)
+				return in, apierr.FieldError("properties."+k, "the value of property %q must be a string", k)
 			}
 			in.props[k] = &s
 		}
@@ -212,7 +214,7 @@ func contactInputOf(body map[string]any, update bool) (contactInput, *apiError) 
 	if update {
 		return in, nil
 	}
-	var err *apiError
+	var err *apierr.Error
 	if in.status, err = optionalString(body, "status"); err != nil {
 		return in, err
 	}
@@ -223,18 +225,18 @@ func contactInputOf(body map[string]any, update bool) (contactInput, *apiError) 
 }
 
 // optionalString reads a string field that may be absent or null ("").
-func optionalString(body map[string]any, field string) (string, *apiError) {
+func optionalString(body map[string]any, field string) (string, *apierr.Error) {
 	v, ok := body[field]
 	if !ok || v == nil {
 		return "", nil
 	}
 	s, isString := v.(string)
 	if !isString {
-		return "", fieldError(field, "%s must be a string", field)
+		return "", apierr.FieldError(field, "%s must be a string", field)
 	}
 	if field == "status" || field == "mobileStatus" {
 		if !validStatus(s) {
-			return "", fieldError(field, "%s must be SUBSCRIBED or UNSUBSCRIBED, got %q", field, s)
+			return "", apierr.FieldError(field, "%s must be SUBSCRIBED or UNSUBSCRIBED, got %q", field, s)
 		}
 	}
 	return s, nil

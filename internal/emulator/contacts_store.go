@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // The contacts of the lists, and the small API every feature that changes
@@ -93,9 +95,9 @@ func (c *contact) view(names map[int64]string) contactView {
 // listLocked returns the contacts of an existing list, creating the holder on
 // first use, or a 404 when the list does not exist. The caller holds mu (for
 // writing when create is true).
-func (st *store) listLocked(listID int64, create bool) (*listContacts, *apiError) {
+func (st *store) listLocked(listID int64, create bool) (*listContacts, *apierr.Error) {
 	if !st.hasLocked(listsKey, listID) {
-		return nil, errorf(http.StatusNotFound, "no list with id %d", listID)
+		return nil, apierr.Errorf(http.StatusNotFound, "no list with id %d", listID)
 	}
 	lc := st.contacts[listID]
 	if lc == nil {
@@ -110,7 +112,7 @@ func (st *store) listLocked(listID int64, create bool) (*listContacts, *apiError
 // resolvePropsLocked turns raw keys into attribute ids. An unknown key, or
 // two keys naming one attribute, is a validation error naming
 // "properties.<key>". The caller holds mu.
-func (st *store) resolvePropsLocked(props map[string]*string) (map[int64]*string, *apiError) {
+func (st *store) resolvePropsLocked(props map[string]*string) (map[int64]*string, *apierr.Error) {
 	out := make(map[int64]*string, len(props))
 	keyOf := make(map[int64]string, len(props))
 	// Sorted keys make the error for a body with several bad keys
@@ -118,10 +120,10 @@ func (st *store) resolvePropsLocked(props map[string]*string) (map[int64]*string
 	for _, key := range slices.Sorted(maps.Keys(props)) {
 		id, ok := st.resolvePropertyLocked(key)
 		if !ok {
-			return nil, fieldError("properties."+key, "unknown contact attribute %q: give the name or the id of a property of the account (GET /properties lists them)", key)
+			return nil, apierr.FieldError("properties."+key, "unknown contact attribute %q: give the name or the id of a property of the account (GET /properties lists them)", key)
 		}
 		if other, dup := keyOf[id]; dup {
-			return nil, fieldError("properties."+key, "properties %q and %q name the same attribute (id %d); give it once", other, key, id)
+			return nil, apierr.FieldError("properties."+key, "properties %q and %q name the same attribute (id %d); give it once", other, key, id)
 		}
 		keyOf[id] = key
 		out[id] = props[key]
@@ -129,12 +131,12 @@ func (st *store) resolvePropsLocked(props map[string]*string) (map[int64]*string
 	return out, nil
 }
 
-func checkInputStatus(in contactInput) *apiError {
+func checkInputStatus(in contactInput) *apierr.Error {
 	if in.status != "" && !validStatus(in.status) {
-		return fieldError("status", "status must be SUBSCRIBED or UNSUBSCRIBED, got %q", in.status)
+		return apierr.FieldError("status", "status must be SUBSCRIBED or UNSUBSCRIBED, got %q", in.status)
 	}
 	if in.mobileStatus != "" && !validStatus(in.mobileStatus) {
-		return fieldError("mobileStatus", "mobileStatus must be SUBSCRIBED or UNSUBSCRIBED, got %q", in.mobileStatus)
+		return apierr.FieldError("mobileStatus", "mobileStatus must be SUBSCRIBED or UNSUBSCRIBED, got %q", in.mobileStatus)
 	}
 	return nil
 }
@@ -164,11 +166,11 @@ func (st *store) newContactLocked(in contactInput, props map[int64]*string, now 
 
 // createContact adds a new contact to a list: 404 when the list does not
 // exist, 409 when the originalId is taken, 400 for a bad key or status.
-func (st *store) createContact(listID int64, in contactInput, now string) (contactView, *apiError) {
+func (st *store) createContact(listID int64, in contactInput, now string) (contactView, *apierr.Error) {
 	v, created, err := st.upsertContact(listID, in, now, false)
 	if err == nil && !created {
-		return contactView{}, &apiError{status: http.StatusConflict, field: "originalId",
-			message: "a contact with originalId " + strconv.Quote(in.originalID) + " already exists in list " + strconv.FormatInt(listID, 10)}
+		return contactView{}, &apierr.Error{Status: http.StatusConflict, Field: "originalId",
+			Message: "a contact with originalId " + strconv.Quote(in.originalID) + " already exists in list " + strconv.FormatInt(listID, 10)}
 	}
 	return v, err
 }
@@ -176,9 +178,9 @@ func (st *store) createContact(listID int64, in contactInput, now string) (conta
 // upsertContact adds a contact, or, when the originalId exists and merge is
 // true, merges props into it and applies the statuses given. With merge
 // false an existing contact is left alone and created is false.
-func (st *store) upsertContact(listID int64, in contactInput, now string, merge bool) (v contactView, created bool, err *apiError) {
+func (st *store) upsertContact(listID int64, in contactInput, now string, merge bool) (v contactView, created bool, err *apierr.Error) {
 	if in.originalID == "" {
-		return contactView{}, false, fieldError("originalId", "originalId is mandatory")
+		return contactView{}, false, apierr.FieldError("originalId", "originalId is mandatory")
 	}
 	if err := checkInputStatus(in); err != nil {
 		return contactView{}, false, err
@@ -231,7 +233,7 @@ func (c *contact) applyStatus(status, mobileStatus, now string) {
 }
 
 // getContact returns one contact; 404 when the list or contact is unknown.
-func (st *store) getContact(listID int64, originalID string) (contactView, *apiError) {
+func (st *store) getContact(listID int64, originalID string) (contactView, *apierr.Error) {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
 	lc, err := st.listLocked(listID, false)
@@ -245,12 +247,12 @@ func (st *store) getContact(listID int64, originalID string) (contactView, *apiE
 	return c.view(st.propertyNamesLocked()), nil
 }
 
-func noContact(listID int64, originalID string) *apiError {
-	return errorf(http.StatusNotFound, "no contact with originalId %q in list %d", originalID, listID)
+func noContact(listID int64, originalID string) *apierr.Error {
+	return apierr.Errorf(http.StatusNotFound, "no contact with originalId %q in list %d", originalID, listID)
 }
 
 // updateContactProperties merges props into an existing contact.
-func (st *store) updateContactProperties(listID int64, originalID string, props map[string]*string, now string) (contactView, *apiError) {
+func (st *store) updateContactProperties(listID int64, originalID string, props map[string]*string, now string) (contactView, *apierr.Error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	lc, err := st.listLocked(listID, false)
@@ -275,7 +277,7 @@ func (st *store) updateContactProperties(listID int64, originalID string, props 
 // non-empty state replaces the stored one (SUBSCRIBED <-> UNSUBSCRIBED, and
 // setting the state a contact already has changes nothing but
 // dateModified).
-func (st *store) setContactStatus(listID int64, originalID, status, mobileStatus, now string) (contactView, *apiError) {
+func (st *store) setContactStatus(listID int64, originalID, status, mobileStatus, now string) (contactView, *apierr.Error) {
 	if err := checkInputStatus(contactInput{status: status, mobileStatus: mobileStatus}); err != nil {
 		return contactView{}, err
 	}
@@ -301,10 +303,10 @@ func (st *store) setContactStatus(listID int64, originalID, status, mobileStatus
 // dateCreated and states (unless the input gives states) and takes the
 // input's properties whole; a later input with the same originalId merges
 // into the earlier one.
-func (st *store) replaceContacts(listID int64, ins []contactInput, now string) *apiError {
+func (st *store) replaceContacts(listID int64, ins []contactInput, now string) *apierr.Error {
 	for _, in := range ins {
 		if in.originalID == "" {
-			return fieldError("originalId", "originalId is mandatory")
+			return apierr.FieldError("originalId", "originalId is mandatory")
 		}
 		if err := checkInputStatus(in); err != nil {
 			return err
@@ -347,7 +349,7 @@ func (st *store) replaceContacts(listID int64, ins []contactInput, now string) *
 // contactPage returns the contacts of a list from offset, at most limit of
 // them, in order of creation, and the number of contacts in the list. Only
 // the page is copied.
-func (st *store) contactPage(listID int64, offset, limit int) ([]contactView, int, *apiError) {
+func (st *store) contactPage(listID int64, offset, limit int) ([]contactView, int, *apierr.Error) {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
 	lc, err := st.listLocked(listID, false)

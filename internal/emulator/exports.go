@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Statistics exports: POST .../batches/exports/statistics starts a
@@ -267,7 +269,7 @@ func (s *Server) registerExports() {
 
 // startStatisticsExport answers 202 Accepted with { batchId } (a string, as
 // the interface shows) and a Location header naming the batch.
-func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	body, err := readJSONObject(r)
 	if err != nil {
 		return err
@@ -297,14 +299,14 @@ func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *
 // enumField reads a mandatory string field whose value must be one of
 // allowed. The message lists the allowed values and, where the refused value
 // is a known mistake or differs only in case, the value meant.
-func enumField(body map[string]any, field string, allowed []string, hints map[string]string) (string, *apiError) {
+func enumField(body map[string]any, field string, allowed []string, hints map[string]string) (string, *apierr.Error) {
 	raw, ok := body[field]
 	if !ok || raw == nil {
-		return "", fieldError(field, "%s is mandatory; one of %s", field, strings.Join(allowed, ", "))
+		return "", apierr.FieldError(field, "%s is mandatory; one of %s", field, strings.Join(allowed, ", "))
 	}
 	v, ok := raw.(string)
 	if !ok {
-		return "", fieldError(field, "%s must be a string; one of %s", field, strings.Join(allowed, ", "))
+		return "", apierr.FieldError(field, "%s must be a string; one of %s", field, strings.Join(allowed, ", "))
 	}
 	if slices.Contains(allowed, v) {
 		return v, nil
@@ -314,28 +316,28 @@ func enumField(body map[string]any, field string, allowed []string, hints map[st
 		hint = strings.ToUpper(v)
 	}
 	if hint != "" {
-		return "", fieldError(field, "%s %q is not supported; did you mean %s? Allowed: %s", field, v, hint, strings.Join(allowed, ", "))
+		return "", apierr.FieldError(field, "%s %q is not supported; did you mean %s? Allowed: %s", field, v, hint, strings.Join(allowed, ", "))
 	}
-	return "", fieldError(field, "%s %q is not supported; allowed: %s", field, v, strings.Join(allowed, ", "))
+	return "", apierr.FieldError(field, "%s %q is not supported; allowed: %s", field, v, strings.Join(allowed, ", "))
 }
 
 // exportResult finds the finished export named by the path, or says why its
 // result is not available: 404 for an unknown batch or one that is not an
 // export, 409 for an export not yet finished or failed.
-func (s *Server) exportResult(r *http.Request) (*batch, *apiError) {
+func (s *Server) exportResult(r *http.Request) (*batch, *apierr.Error) {
 	b, err := s.lookupBatch(r)
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := b.work.(*exportJob); !ok {
-		return nil, errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.id, b.typ)
+		return nil, apierr.Errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.id, b.typ)
 	}
 	v := b.view(s.opts.CustomerID)
 	if v.Status != batchStatusFinished {
-		return nil, errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.id, v.Status)
+		return nil, apierr.Errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.id, v.Status)
 	}
 	if v.Error != "" {
-		return nil, errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.id, v.Error)
+		return nil, apierr.Errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.id, v.Error)
 	}
 	return b, nil
 }
@@ -356,7 +358,7 @@ func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !accepts(r, "text/plain") {
-		s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in text/plain; the Accept header excludes it (do not send Accept: application/json)"))
+		s.writeError(w, apierr.Errorf(http.StatusNotAcceptable, "this call answers only in text/plain; the Accept header excludes it (do not send Accept: application/json)"))
 		return
 	}
 	b, err := s.exportResult(r)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // The interface says a finished export's result is held in an object
@@ -82,21 +84,21 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
 	link, ok := objs.links[token]
 	objs.mu.Unlock()
 	if !ok {
-		s.writeError(w, errorf(http.StatusNotFound, "no object at this URL"))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
 	}
 	if now := s.opts.Now(); !now.Before(link.expires) {
-		s.writeError(w, errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.expires.UTC().Format(time.RFC3339), link.batchID))
+		s.writeError(w, apierr.Errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.expires.UTC().Format(time.RFC3339), link.batchID))
 		return
 	}
 	b, ok := s.batch(link.batchID)
 	if !ok {
-		s.writeError(w, errorf(http.StatusNotFound, "no object at this URL"))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
 	}
 	job, ok := b.work.(*exportJob)
 	if !ok {
-		s.writeError(w, errorf(http.StatusNotFound, "no object at this URL"))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
 	}
 	s.writeExportFile(w, r, b, job)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Fault kinds the emulator can inject.
@@ -217,7 +219,7 @@ func (s *Server) withFaults(w http.ResponseWriter, r *http.Request, next func(ht
 		writeCorrupt(w, fault)
 	case fault != "":
 		status, _ := strconv.Atoi(fault)
-		e := errorf(status, "injected fault: %s", http.StatusText(status))
+		e := apierr.Errorf(status, "injected fault: %s", http.StatusText(status))
 		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(s.faults.opts.RetryAfter.Round(time.Second)/time.Second))))
 		}

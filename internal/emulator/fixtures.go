@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Fixtures preload a new account, so that a user's CI (or a test) starts
@@ -334,11 +336,11 @@ func (l *fixtureLoader) prepare(where string, body map[string]any) (entity, int6
 }
 
 // fail records an API error of the entity at where, naming its field.
-func (l *fixtureLoader) fail(where string, err *apiError) {
-	if err.field != "" {
-		where += "." + err.field
+func (l *fixtureLoader) fail(where string, err *apierr.Error) {
+	if err.Field != "" {
+		where += "." + err.Field
 	}
-	l.errs = append(l.errs, fmt.Errorf("%s: %s", where, err.message))
+	l.errs = append(l.errs, fmt.Errorf("%s: %s", where, err.Message))
 }
 
 // generic loads one entity of a generic collection, checked as a POST of it

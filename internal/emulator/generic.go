@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // The generic resource pattern of the interface, for every public domain in
@@ -36,18 +38,18 @@ type target struct {
 }
 
 // resolveTarget maps the path wildcards onto a generic collection.
-func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
+func (s *Server) resolveTarget(r *http.Request) (target, *apierr.Error) {
 	coll := r.PathValue("collection")
 	if !genericDomains[coll] {
 		// A collection served only by explicit routes (e.g. batches), reached
 		// through a generic pattern: 405 where an explicit route serves the
 		// path with another method, else no such path.
 		if allow := s.explicitAllow(r); allow != "" {
-			e := errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
-			e.allow = allow
+			e := apierr.Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+			e.Allow = allow
 			return target{}, e
 		}
-		return target{}, errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
+		return target{}, apierr.Errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
 	}
 	t := target{
 		key:   coll,
@@ -59,16 +61,16 @@ func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
 		return t, nil
 	}
 	if s.explicitSubs[coll+"/"+sub] {
-		e := errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
-		e.allow = s.explicitAllow(r)
+		e := apierr.Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+		e.Allow = s.explicitAllow(r)
 		return target{}, e
 	}
 	pid, ok := parseID(r.PathValue("id"))
 	if !ok {
-		return target{}, errorf(http.StatusNotFound, "no %s with id %q", coll, r.PathValue("id"))
+		return target{}, apierr.Errorf(http.StatusNotFound, "no %s with id %q", coll, r.PathValue("id"))
 	}
 	if _, ok := s.store.get(coll, pid); !ok {
-		return target{}, errorf(http.StatusNotFound, "no %s with id %d", coll, pid)
+		return target{}, apierr.Errorf(http.StatusNotFound, "no %s with id %d", coll, pid)
 	}
 	parent := ref{key: coll, id: pid}
 	return target{
@@ -79,7 +81,7 @@ func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
 	}, nil
 }
 
-func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -90,13 +92,13 @@ func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apiError {
 	}
 	items, total, ok := s.store.page(t.parent, t.key, pageOffset(page, pageSize), pageSize)
 	if !ok {
-		return errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
+		return apierr.Errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
 	}
 	s.writePage(w, items, total)
 	return nil
 }
 
-func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -114,7 +116,7 @@ func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError
 	}
 	e, ok, err := s.store.create(t.parent, t.key, body, s.now(), s.entityCheck(t.rules, 0))
 	if !ok {
-		return errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
+		return apierr.Errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
 	}
 	if err != nil {
 		return err
@@ -124,7 +126,7 @@ func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError
 	return nil
 }
 
-func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -132,7 +134,7 @@ func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apiError {
 	raw, id, ok := itemID(r)
 	e, found := s.store.get(t.key, id)
 	if !ok || !found {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	s.writeJSON(w, http.StatusOK, e)
 	return nil
@@ -140,14 +142,14 @@ func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apiError {
 
 // genericUpdate merges the body into the entity (conventions: PUT merges;
 // null removes a key; keys left out keep their values).
-func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
 	}
 	raw, id, ok := itemID(r)
 	if !ok {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	body, err := readJSONObject(r)
 	if err != nil {
@@ -156,7 +158,7 @@ func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apiError
 	dropReserved(body)
 	e, found, err := s.store.update(t.key, id, body, s.now(), s.entityCheck(t.rules, id))
 	if !found {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	if err != nil {
 		return err
@@ -165,7 +167,7 @@ func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apiError
 	return nil
 }
 
-func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -176,7 +178,7 @@ func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apiError
 		contacts = s.store.listHolder(id)
 	}
 	if !ok || !s.store.delete(t.key, id) {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	s.emitListDeleted(id, contacts)
 	w.WriteHeader(http.StatusNoContent)

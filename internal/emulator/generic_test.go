@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 func TestProjectCRUDRoundTrip(t *testing.T) {
@@ -290,11 +292,11 @@ func TestNestedMandatoryFields(t *testing.T) {
 // nested handlers must not serve the methods those routes lack.
 func TestExplicitRoutesWinOverGeneric(t *testing.T) {
 	s := New(Options{})
-	s.handleJSON("GET /rest/{customerid}/projects/{id}/members", func(w http.ResponseWriter, r *http.Request) *apiError {
+	s.handleJSON("GET /rest/{customerid}/projects/{id}/members", func(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		s.writeJSON(w, http.StatusOK, []string{"explicit"})
 		return nil
 	})
-	s.handleJSON("GET /rest/{customerid}/widgets/{widgetId}", func(w http.ResponseWriter, r *http.Request) *apiError {
+	s.handleJSON("GET /rest/{customerid}/widgets/{widgetId}", func(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		s.writeJSON(w, http.StatusOK, map[string]string{"widget": r.PathValue("widgetId")})
 		return nil
 	})

@@ -20,6 +20,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Imports, in exactly the interface's three steps:
@@ -125,20 +127,20 @@ func (s *Server) registerImports() {
 }
 
 // importListID reads {listId}; an id that cannot exist is a 404.
-func (s *Server) importListID(r *http.Request) (int64, *apiError) {
+func (s *Server) importListID(r *http.Request) (int64, *apierr.Error) {
 	raw := r.PathValue("listId")
 	id, ok := parseID(raw)
 	if !ok {
-		return 0, errorf(http.StatusNotFound, "no list with id %q", raw)
+		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %q", raw)
 	}
 	if _, ok := s.store.get(listsKey, id); !ok {
-		return 0, errorf(http.StatusNotFound, "no list with id %d", id)
+		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %d", id)
 	}
 	return id, nil
 }
 
 // createImport is step 1.
-func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := s.importListID(r)
 	if err != nil {
 		return err
@@ -163,7 +165,7 @@ func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apiError 
 	if raw, ok := body["identityColumn"]; ok && raw != nil {
 		v, isString := raw.(string)
 		if !isString || strings.TrimSpace(v) == "" {
-			return fieldError("identityColumn", "identityColumn must be the name of a column of the file, e.g. \"email\"; leave it out to identify contacts by an originalId column")
+			return apierr.FieldError("identityColumn", "identityColumn must be the name of a column of the file, e.g. \"email\"; leave it out to identify contacts by an originalId column")
 		}
 		identity, given = strings.TrimSpace(v), strings.TrimSpace(v)
 	}
@@ -210,7 +212,7 @@ func (imp *listImport) view() importView {
 
 // listImports answers the list's imports in ascending id order (the order
 // they were created), paged like every collection.
-func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	if err := s.refuseListing(r); err != nil {
 		return err
 	}
@@ -245,23 +247,23 @@ func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apiError {
 // delimiterField reads the mandatory delimiter: the decimal ASCII code of
 // the column delimiter, as a string. Codes that cannot delimit CSV columns
 // (NUL, line breaks, the double quote) are refused.
-func delimiterField(body map[string]any) (rune, *apiError) {
+func delimiterField(body map[string]any) (rune, *apierr.Error) {
 	const usage = "delimiter must be the decimal ASCII code of the column delimiter, as a string: \"44\" for a comma, \"59\" for a semicolon, \"9\" for a tab"
 	raw, ok := body["delimiter"]
 	if !ok || raw == nil {
-		return 0, fieldError("delimiter", "delimiter is mandatory; %s", strings.TrimPrefix(usage, "delimiter "))
+		return 0, apierr.FieldError("delimiter", "delimiter is mandatory; %s", strings.TrimPrefix(usage, "delimiter "))
 	}
 	v, isString := raw.(string)
 	if !isString {
-		return 0, fieldError("delimiter", "%s; got a %T", usage, raw)
+		return 0, apierr.FieldError("delimiter", "%s; got a %T", usage, raw)
 	}
 	code, err := strconv.Atoi(v)
 	if err != nil || code < 1 || code > 127 {
-		return 0, fieldError("delimiter", "%s; got %q", usage, v)
+		return 0, apierr.FieldError("delimiter", "%s; got %q", usage, v)
 	}
 	switch code {
 	case '\n', '\r', '"':
-		return 0, fieldError("delimiter", "delimiter %q (%q) cannot separate columns: line breaks end rows and the double quote quotes fields", v, string(rune(code)))
+		return 0, apierr.FieldError("delimiter", "delimiter %q (%q) cannot separate columns: line breaks end rows and the double quote quotes fields", v, string(rune(code)))
 	}
 	return rune(code), nil
 }
@@ -269,7 +271,7 @@ func delimiterField(body map[string]any) (rune, *apiError) {
 // uploadImport is step 2.
 func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
 	if !accepts(r, "application/json") {
-		s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
+		s.writeError(w, apierr.Errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
 		return
 	}
 	imp, err := s.claimImport(r)
@@ -281,7 +283,7 @@ func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.releaseImport(imp, batchID) }()
 
 	if mt, _, perr := mime.ParseMediaType(r.Header.Get("Content-Type")); perr != nil || mt != "text/csv" {
-		s.writeError(w, errorf(http.StatusUnsupportedMediaType, "the import file must be sent with Content-Type: text/csv; got %q", r.Header.Get("Content-Type")))
+		s.writeError(w, apierr.Errorf(http.StatusUnsupportedMediaType, "the import file must be sent with Content-Type: text/csv; got %q", r.Header.Get("Content-Type")))
 		return
 	}
 	job, err := s.parseImport(r.Body, imp)
@@ -298,7 +300,7 @@ func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
 
 // claimImport finds the import of the path and marks it as being uploaded,
 // so that two uploads of one import cannot both run.
-func (s *Server) claimImport(r *http.Request) (*listImport, *apiError) {
+func (s *Server) claimImport(r *http.Request) (*listImport, *apierr.Error) {
 	listID, err := s.importListID(r)
 	if err != nil {
 		return nil, err
@@ -309,13 +311,13 @@ func (s *Server) claimImport(r *http.Request) (*listImport, *apiError) {
 	defer s.imports.mu.Unlock()
 	imp := s.imports.byID[id]
 	if !ok || imp == nil || imp.listID != listID {
-		return nil, errorf(http.StatusNotFound, "no import with id %q in list %d; create one with POST .../lists/%d/imports", raw, listID, listID)
+		return nil, apierr.Errorf(http.StatusNotFound, "no import with id %q in list %d; create one with POST .../lists/%d/imports", raw, listID, listID)
 	}
 	switch {
 	case imp.batchID != 0:
-		return nil, errorf(http.StatusConflict, "import %d was already uploaded (batch %d); create a new import to upload another file", id, imp.batchID)
+		return nil, apierr.Errorf(http.StatusConflict, "import %d was already uploaded (batch %d); create a new import to upload another file", id, imp.batchID)
 	case imp.uploading:
-		return nil, errorf(http.StatusConflict, "import %d is being uploaded by another request", id)
+		return nil, apierr.Errorf(http.StatusConflict, "import %d is being uploaded by another request", id)
 	}
 	imp.uploading = true
 	return imp, nil
@@ -355,7 +357,7 @@ func decodeImport(body io.Reader, enc string) io.Reader {
 // parseImport reads the file row by row into an import job. Only a file
 // that cannot be read at all is an error (400); bad rows are kept as such
 // and counted when the batch handles them.
-func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiError) {
+func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apierr.Error) {
 	cr := csv.NewReader(decodeImport(body, imp.encoding))
 	cr.Comma = imp.delimiter
 	cr.FieldsPerRecord = -1 // a row with the wrong number of fields is a bad row, not a bad file
@@ -363,7 +365,7 @@ func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiE
 
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, errorf(http.StatusBadRequest, "the import file is empty; its first row must name the columns")
+		return nil, apierr.Errorf(http.StatusBadRequest, "the import file is empty; its first row must name the columns")
 	}
 	if err != nil {
 		return nil, fileError(err, 1, imp.encoding)
@@ -405,31 +407,31 @@ func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiE
 }
 
 // fileError explains why the file cannot be read, with its row.
-func fileError(err error, row int, enc string) *apiError {
+func fileError(err error, row int, enc string) *apierr.Error {
 	var pe *csv.ParseError
 	switch {
 	case errors.Is(err, encoding.ErrInvalidUTF8):
-		return errorf(http.StatusBadRequest, "the import file is not valid UTF-8 at row %d; if it was saved by an older Windows program, create the import with encoding ANSI or ISO-8859-1", row)
+		return apierr.Errorf(http.StatusBadRequest, "the import file is not valid UTF-8 at row %d; if it was saved by an older Windows program, create the import with encoding ANSI or ISO-8859-1", row)
 	case errors.As(err, &pe):
-		return errorf(http.StatusBadRequest, "the import file cannot be read as CSV: row %d (line %d, column %d): %v; quote fields that contain the delimiter, quotes or line breaks", row, pe.StartLine, pe.Column, pe.Err)
+		return apierr.Errorf(http.StatusBadRequest, "the import file cannot be read as CSV: row %d (line %d, column %d): %v; quote fields that contain the delimiter, quotes or line breaks", row, pe.StartLine, pe.Column, pe.Err)
 	default:
-		return errorf(http.StatusBadRequest, "reading the import file at row %d (the %s text is malformed or the upload broke off): %v", row, enc, err)
+		return apierr.Errorf(http.StatusBadRequest, "reading the import file at row %d (the %s text is malformed or the upload broke off): %v", row, enc, err)
 	}
 }
 
 // newImportJob maps the header onto the identity column and the attribute
 // columns.
-func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *apiError) {
+func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *apierr.Error) {
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
 	seen := map[string]bool{}
 	for _, h := range header {
 		if h == "" {
-			return nil, errorf(http.StatusBadRequest, "the import file's first row has an empty column name; it must name every column")
+			return nil, apierr.Errorf(http.StatusBadRequest, "the import file's first row has an empty column name; it must name every column")
 		}
 		if seen[h] {
-			return nil, errorf(http.StatusBadRequest, "the import file names column %q twice", h)
+			return nil, apierr.Errorf(http.StatusBadRequest, "the import file names column %q twice", h)
 		}
 		seen[h] = true
 	}
@@ -438,9 +440,9 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 	if job.identityIdx < 0 {
 		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.identity, strings.Join(header, ", "))
 		if imp.identity == defaultIdentityColumn {
-			return nil, errorf(http.StatusBadRequest, "%s; add an originalId column, or name the identifying column with identityColumn", msg)
+			return nil, apierr.Errorf(http.StatusBadRequest, "%s; add an originalId column, or name the identifying column with identityColumn", msg)
 		}
-		return nil, fieldError("identityColumn", "%s", msg)
+		return nil, apierr.FieldError("identityColumn", "%s", msg)
 	}
 	if imp.typ == "UNSUBSCRIBE" {
 		return job, nil // only the identity matters
@@ -455,7 +457,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 		case ok && columnOf[id] != "":
 			// As a contact body naming one attribute twice: which value
 			// would win is not shown, so neither does.
-			return nil, errorf(http.StatusBadRequest, "columns %q and %q of the import file name the same contact attribute (id %d); give it once", columnOf[id], h, id)
+			return nil, apierr.Errorf(http.StatusBadRequest, "columns %q and %q of the import file name the same contact attribute (id %d); give it once", columnOf[id], h, id)
 		case ok:
 			columnOf[id] = h
 			job.columns = append(job.columns, i)
@@ -468,7 +470,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 			for _, id := range slices.Sorted(maps.Keys(names)) {
 				known = append(known, names[id])
 			}
-			return nil, errorf(http.StatusBadRequest, "column %q of the import file is not a contact attribute of the account (attributes: %s); rename the column, or add the attribute with POST .../properties", h, strings.Join(known, ", "))
+			return nil, apierr.Errorf(http.StatusBadRequest, "column %q of the import file is not a contact attribute of the account (attributes: %s); rename the column, or add the attribute with POST .../properties", h, strings.Join(known, ", "))
 		}
 	}
 	return job, nil
@@ -537,7 +539,7 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 			before := j.s.store.contactRef(j.listID, fields[0])
 			if _, _, err := j.s.store.upsertContact(j.listID, j.input(fields, true), now, true); err != nil {
 				failed++
-				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.message)
+				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.Message)
 			} else {
 				affected++
 				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
@@ -549,11 +551,11 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 			case err == nil:
 				affected++
 				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
-			case err.status == http.StatusNotFound && j.s.listExists(j.listID):
+			case err.Status == http.StatusNotFound && j.s.listExists(j.listID):
 				// No contact has this row's identity: nothing to do.
 			default:
 				failed++
-				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.message)
+				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.Message)
 			}
 		case "REPLACE":
 			j.good++
@@ -578,7 +580,7 @@ func (j *importJob) finish() (affected int64, failure string) {
 	}
 	old := j.s.store.listHolder(j.listID)
 	if err := j.s.store.replaceContacts(j.listID, ins, j.s.now()); err != nil {
-		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.message
+		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.Message
 	}
 	j.events.noteListChange(old, j.s.store.listHolder(j.listID))
 	return int64(len(ins)), ""

@@ -103,7 +103,7 @@ func (s *Server) restoreImports(raw json.RawMessage) error {
 			return fmt.Errorf("%s: listId %d is not a list id", where, rec.ListID)
 		}
 		if _, err := delimiterField(map[string]any{"delimiter": strconv.Itoa(rec.Delimiter)}); err != nil {
-			return fmt.Errorf("%s: delimiter %d: %s", where, rec.Delimiter, err.message)
+			return fmt.Errorf("%s: delimiter %d: %s", where, rec.Delimiter, err.Message)
 		}
 		if !slices.Contains(importEncodings, rec.Encoding) {
 			return fmt.Errorf("%s: encoding %q is not one of %s", where, rec.Encoding, strings.Join(importEncodings, ", "))

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/mail"
 	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Contact attributes are account-wide: they are the entities of the public
@@ -29,10 +31,10 @@ func (st *store) preloadProperties(now string) {
 
 // checkProperty keeps attribute names unambiguous: not all digits (a key of
 // digits means an id) and unique within the account.
-func checkProperty(st *store, e entity, selfID int64) *apiError {
+func checkProperty(st *store, e entity, selfID int64) *apierr.Error {
 	name, _ := e["name"].(string) // checkMandatory ran first
 	if allDigits(name) {
-		return fieldError("name", "a property name must not consist of digits only (%q): a contact property key of digits names an attribute by id", name)
+		return apierr.FieldError("name", "a property name must not consist of digits only (%q): a contact property key of digits names an attribute by id", name)
 	}
 	var clash int64
 	st.eachLocked(propertiesKey, func(other entity) bool {
@@ -43,25 +45,25 @@ func checkProperty(st *store, e entity, selfID int64) *apiError {
 		return true
 	})
 	if clash != 0 {
-		return &apiError{status: http.StatusConflict, field: "name",
-			message: "a property named " + strconv.Quote(name) + " already exists (id " + strconv.FormatInt(clash, 10) + ")"}
+		return &apierr.Error{Status: http.StatusConflict, Field: "name",
+			Message: "a property named " + strconv.Quote(name) + " already exists (id " + strconv.FormatInt(clash, 10) + ")"}
 	}
 	return nil
 }
 
 // checkList validates the optional fields of a list: description and
 // senderName are strings, senderEmail is an e-mail address.
-func checkList(_ *store, e entity, _ int64) *apiError {
+func checkList(_ *store, e entity, _ int64) *apierr.Error {
 	for _, f := range []string{"description", "senderName", "senderEmail"} {
 		if v, ok := e[f]; ok {
 			if _, isString := v.(string); !isString {
-				return fieldError(f, "%s must be a string", f)
+				return apierr.FieldError(f, "%s must be a string", f)
 			}
 		}
 	}
 	if v, ok := e["senderEmail"].(string); ok {
 		if a, err := mail.ParseAddress(v); err != nil || a.Address != v {
-			return fieldError("senderEmail", "senderEmail must be a bare e-mail address such as news@example.com, got %q", v)
+			return apierr.FieldError("senderEmail", "senderEmail must be a bare e-mail address such as news@example.com, got %q", v)
 		}
 	}
 	return nil

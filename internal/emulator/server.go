@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Server is one emulated account. It implements http.Handler; every Server
@@ -127,12 +129,12 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	scratch := &discardWriter{header: http.Header{}}
 	s.mux.ServeHTTP(scratch, r)
 	if scratch.status == http.StatusMethodNotAllowed {
-		e := errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
-		e.allow = scratch.header.Get("Allow")
+		e := apierr.Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+		e.Allow = scratch.header.Get("Allow")
 		s.writeError(w, e)
 		return
 	}
-	s.writeError(w, errorf(http.StatusNotFound, "no such path: %s", r.URL.Path))
+	s.writeError(w, apierr.Errorf(http.StatusNotFound, "no such path: %s", r.URL.Path))
 }
 
 // collectionOf is the first segment below /rest/{customerid}/, or "".

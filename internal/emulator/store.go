@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // entity is one stored object: the JSON object of its last write plus "id"
@@ -72,7 +74,7 @@ func (st *store) existsLocked(parent *ref) bool {
 // now, if check (which runs with the store locked, so it may look at other
 // entities through the *Locked methods) accepts it; check may be nil. It
 // reports false, storing nothing, when parent does not exist.
-func (st *store) create(parent *ref, key string, body map[string]any, now string, check func(entity) *apiError) (entity, bool, *apiError) {
+func (st *store) create(parent *ref, key string, body map[string]any, now string, check func(entity) *apierr.Error) (entity, bool, *apierr.Error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if !st.existsLocked(parent) {
@@ -166,7 +168,7 @@ func (st *store) page(parent *ref, key string, offset, limit int) (items []entit
 // dateModified, and stores the result if check (run with the store locked)
 // accepts it. found is false
 // when the entity does not exist.
-func (st *store) update(key string, id int64, patch map[string]any, now string, check func(entity) *apiError) (e entity, found bool, err *apiError) {
+func (st *store) update(key string, id int64, patch map[string]any, now string, check func(entity) *apierr.Error) (e entity, found bool, err *apierr.Error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	c := st.colls[key]

@@ -8,6 +8,8 @@ import (
 	"github.com/swaggest/swgui"
 	"github.com/swaggest/swgui/v5/static"
 	"github.com/swaggest/swgui/v5emb"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // swaggerUIBase is where the interactive page's own files are served. The
@@ -53,7 +55,7 @@ func (s *Server) serveSwaggerPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveSwaggerUIAsset(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
 	if !hasSwaggerUIAsset(name) {
-		s.writeError(w, errorf(http.StatusNotFound, "no such file of the interactive page: %s", name))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no such file of the interactive page: %s", name))
 		return
 	}
 	swaggerUI.ServeHTTP(w, r)

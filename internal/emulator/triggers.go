@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Transactional messages: POST /{customerid}/triggers/{id}/messages sends one
@@ -44,19 +46,19 @@ func (s *Server) registerTriggers() {
 	s.handleJSON("POST /rest/{customerid}/triggers/{id}/messages", s.sendMessage)
 }
 
-func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	raw := r.PathValue("id")
 	tid, ok := parseID(raw)
 	trigger, found := s.store.get("triggers", tid)
 	if !ok || !found {
-		return errorf(http.StatusNotFound, "no trigger with id %q; create the trigger (POST /triggers) before sending through it", raw)
+		return apierr.Errorf(http.StatusNotFound, "no trigger with id %q; create the trigger (POST /triggers) before sending through it", raw)
 	}
 	channel := "EMAIL"
 	if c, ok := trigger["channel"].(string); ok && c != "" {
 		channel = strings.ToUpper(c)
 	}
 	if channel != "EMAIL" && channel != "SMS" {
-		return errorf(http.StatusBadRequest, "trigger %d has channel %q; only EMAIL and SMS triggers send messages", tid, channel)
+		return apierr.Errorf(http.StatusBadRequest, "trigger %d has channel %q; only EMAIL and SMS triggers send messages", tid, channel)
 	}
 	body, err := readJSONObject(r)
 	if err != nil {
@@ -91,46 +93,46 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apiError {
 }
 
 // parseMessage validates a send body for a trigger of channel.
-func parseMessage(body map[string]any, channel string) (SentMessage, *apiError) {
+func parseMessage(body map[string]any, channel string) (SentMessage, *apierr.Error) {
 	var msg SentMessage
 	for k := range body {
 		if !slices.Contains(messageKeys, k) {
-			return msg, fieldError(k, "unknown field %q; a message has %s", k, strings.Join(messageKeys, ", "))
+			return msg, apierr.FieldError(k, "unknown field %q; a message has %s", k, strings.Join(messageKeys, ", "))
 		}
 	}
 	rcpt, ok := body["recipient"].(map[string]any)
 	if !ok {
-		return msg, fieldError("recipient", "recipient is mandatory: an object with email (EMAIL triggers) or mobile (SMS triggers)")
+		return msg, apierr.FieldError("recipient", "recipient is mandatory: an object with email (EMAIL triggers) or mobile (SMS triggers)")
 	}
 	for k, v := range rcpt {
 		if !slices.Contains(recipientKeys, k) {
-			return msg, fieldError("recipient."+k, "unknown recipient field %q; a recipient has %s", k, strings.Join(recipientKeys, ", "))
+			return msg, apierr.FieldError("recipient."+k, "unknown recipient field %q; a recipient has %s", k, strings.Join(recipientKeys, ", "))
 		}
 		if _, ok := v.(string); !ok {
-			return msg, fieldError("recipient."+k, "recipient.%s must be a string", k)
+			return msg, apierr.FieldError("recipient."+k, "recipient.%s must be a string", k)
 		}
 	}
 	email, _ := rcpt["email"].(string)
 	mobile, _ := rcpt["mobile"].(string)
 	switch {
 	case channel == "EMAIL" && email == "":
-		return msg, fieldError("recipient.email", "recipient.email is mandatory for an EMAIL trigger")
+		return msg, apierr.FieldError("recipient.email", "recipient.email is mandatory for an EMAIL trigger")
 	case channel == "SMS" && mobile == "":
-		return msg, fieldError("recipient.mobile", "recipient.mobile is mandatory for an SMS trigger")
+		return msg, apierr.FieldError("recipient.mobile", "recipient.mobile is mandatory for an SMS trigger")
 	case email != "" && !emailPattern.MatchString(email):
-		return msg, fieldError("recipient.email", "recipient.email %q is not an e-mail address", email)
+		return msg, apierr.FieldError("recipient.email", "recipient.email %q is not an e-mail address", email)
 	case mobile != "" && !mobilePattern.MatchString(mobile):
-		return msg, fieldError("recipient.mobile", "recipient.mobile %q is not a mobile number (digits, optionally with a leading +)", mobile)
+		return msg, apierr.FieldError("recipient.mobile", "recipient.mobile %q is not a mobile number (digits, optionally with a leading +)", mobile)
 	}
 	msg.Recipient = rcpt
 	if p, present := body["properties"]; present && p != nil {
 		props, ok := p.(map[string]any)
 		if !ok {
-			return msg, fieldError("properties", "properties must be an object of strings")
+			return msg, apierr.FieldError("properties", "properties must be an object of strings")
 		}
 		for k, v := range props {
 			if _, ok := v.(string); !ok {
-				return msg, fieldError("properties."+k, "properties.%s must be a string", k)
+				return msg, apierr.FieldError("properties."+k, "properties.%s must be a string", k)
 			}
 		}
 		msg.Properties = props
@@ -138,11 +140,11 @@ func parseMessage(body map[string]any, channel string) (SentMessage, *apiError) 
 	if o, present := body["orderRows"]; present && o != nil {
 		rows, ok := o.([]any)
 		if !ok {
-			return msg, fieldError("orderRows", "orderRows must be an array of objects")
+			return msg, apierr.FieldError("orderRows", "orderRows must be an array of objects")
 		}
 		for i, row := range rows {
 			if _, ok := row.(map[string]any); !ok {
-				return msg, fieldError("orderRows", "orderRows[%d] must be an object", i)
+				return msg, apierr.FieldError("orderRows", "orderRows[%d] must be an object", i)
 			}
 		}
 		msg.OrderRows = rows

@@ -1,21 +1,23 @@
 package emulator
 
+import "github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+
 // checkMandatory verifies that e holds every mandatory field of its
 // collection (s.mandatory[rules]) as a non-empty string. It runs on POST
 // bodies and on the merged result of a PUT, so a PUT cannot null out a
 // mandatory field either.
-func (s *Server) checkMandatory(rules string, e map[string]any) *apiError {
+func (s *Server) checkMandatory(rules string, e map[string]any) *apierr.Error {
 	for _, f := range s.mandatory[rules] {
 		v, ok := e[f]
 		if !ok || v == nil {
-			return fieldError(f, "%s is mandatory", f)
+			return apierr.FieldError(f, "%s is mandatory", f)
 		}
 		str, isString := v.(string)
 		if !isString {
-			return fieldError(f, "%s must be a string", f)
+			return apierr.FieldError(f, "%s must be a string", f)
 		}
 		if str == "" {
-			return fieldError(f, "%s is mandatory", f)
+			return apierr.FieldError(f, "%s is mandatory", f)
 		}
 	}
 	return nil
@@ -26,15 +28,15 @@ func (s *Server) checkMandatory(rules string, e map[string]any) *apiError {
 // may compare with other entities through the *Locked methods) on the entity
 // as it would be stored; selfID is the entity's own id on update, 0 on
 // create.
-var domainChecks = map[string]func(st *store, e entity, selfID int64) *apiError{
+var domainChecks = map[string]func(st *store, e entity, selfID int64) *apierr.Error{
 	propertiesKey: checkProperty,
 	listsKey:      checkList,
 }
 
 // entityCheck is the check a create (selfID 0) or update of the collection
 // rules runs on the entity it would store.
-func (s *Server) entityCheck(rules string, selfID int64) func(entity) *apiError {
-	return func(e entity) *apiError {
+func (s *Server) entityCheck(rules string, selfID int64) func(entity) *apierr.Error {
+	return func(e entity) *apierr.Error {
 		if err := s.checkMandatory(rules, e); err != nil {
 			return err
 		}

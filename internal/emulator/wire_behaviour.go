@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // The behavioural wire profiles that are not shapes of an answer but
@@ -15,7 +17,7 @@ import (
 // pageParams reads page and pageSize as paging.go does, unless a paging
 // profile ignores them: paging-ignored answers the whole collection,
 // paging-page-ignored always the first page of pageSize.
-func (s *Server) pageParams(r *http.Request) (page, pageSize int, err *apiError) {
+func (s *Server) pageParams(r *http.Request) (page, pageSize int, err *apierr.Error) {
 	if s.opts.Wire.Has(WirePagingIgnored) {
 		return 0, int(^uint(0) >> 1), nil
 	}
@@ -37,12 +39,12 @@ func (s *Server) setTotal(w http.ResponseWriter, total int) {
 // refuseListing answers the two read-back listings under no-listings as a
 // service without them would: GET .../imports is an unknown path (404) and
 // GET batches a path served with other methods only (405).
-func (s *Server) refuseListing(r *http.Request) *apiError {
+func (s *Server) refuseListing(r *http.Request) *apierr.Error {
 	if !s.opts.Wire.Has(WireNoListings) {
 		return nil
 	}
 	if r.PathValue("listId") != "" {
-		return errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
+		return apierr.Errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
 	}
-	return errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+	return apierr.Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
 }
