@@ -155,7 +155,7 @@ func (s *Server) startBatch(typ string, work batchWork) *batch {
 		}
 	}
 	b := &batch{
-		id:        s.store.allocID(),
+		id:        s.store.AllocID(),
 		typ:       typ,
 		submitted: now,
 		startAt:   now.Add(s.opts.BatchPendingFor),

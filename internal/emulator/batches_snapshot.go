@@ -143,7 +143,7 @@ func (s *Server) restoreBatches(raw json.RawMessage) error {
 	if err := decodeStrict(raw, &snap); err != nil {
 		return err
 	}
-	nextID := s.store.lastID()
+	nextID := s.store.LastID()
 	now := s.opts.Now()
 	byID := map[int64]*batch{}
 	active := map[int64]*batch{}

@@ -6,13 +6,14 @@ import (
 	"strconv"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // The contacts of a list and their subscription status, as the interface's
 // "Contacts and lists" table gives them. There is no DELETE of one contact:
 // the interface shows none. Contacts leave a list when the list is deleted
 // (or, later, through a replace import). The handlers only translate HTTP;
-// the rules are in contacts_store.go.
+// the rules are in state/contacts_store.go.
 const contactsBase = "/rest/{customerid}/lists/{id}/contacts"
 
 func (s *Server) registerContacts() {
@@ -42,7 +43,7 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apierr.Er
 	if err != nil {
 		return err
 	}
-	items, total, err := s.store.contactPage(listID, pageOffset(page, pageSize), pageSize)
+	items, total, err := s.store.ContactPage(listID, pageOffset(page, pageSize), pageSize)
 	if err != nil {
 		return err
 	}
@@ -67,17 +68,17 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apierr.E
 	if err != nil {
 		return err
 	}
-	if in.originalID == "" {
+	if in.OriginalID == "" {
 		return apierr.FieldError("originalId", "originalId is mandatory")
 	}
 	in = s.contactCreateInput(in)
 	if s.opts.Wire.Has(WireContactUpsert) {
-		before := s.store.contactRef(listID, in.originalID)
-		c, created, err := s.store.upsertContact(listID, in, s.now(), true)
+		before := s.store.ContactRef(listID, in.OriginalID)
+		c, created, err := s.store.UpsertContact(listID, in, s.now(), true)
 		if err != nil {
 			return err
 		}
-		s.emitContactChange(listID, before, s.store.contactRef(listID, c.OriginalID))
+		s.emitContactChange(listID, before, s.store.ContactRef(listID, c.OriginalID))
 		if !created {
 			s.writeJSON(w, http.StatusOK, s.presentContact(c))
 			return nil
@@ -85,20 +86,20 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apierr.E
 		s.writeCreatedContact(w, listID, c)
 		return nil
 	}
-	c, err := s.store.createContact(listID, in, s.now())
+	c, err := s.store.CreateContact(listID, in, s.now())
 	if err != nil {
 		if err.Status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
 			return apierr.FieldError("originalId", "originalId already exists in this list")
 		}
 		return err
 	}
-	s.emitContactChange(listID, nil, s.store.contactRef(listID, c.OriginalID))
+	s.emitContactChange(listID, nil, s.store.ContactRef(listID, c.OriginalID))
 	s.writeCreatedContact(w, listID, c)
 	return nil
 }
 
 // writeCreatedContact answers 201 with a new contact and its Location.
-func (s *Server) writeCreatedContact(w http.ResponseWriter, listID int64, c contactView) {
+func (s *Server) writeCreatedContact(w http.ResponseWriter, listID int64, c state.ContactView) {
 	w.Header().Set("Location", "/rest/"+strconv.FormatInt(s.opts.CustomerID, 10)+"/lists/"+strconv.FormatInt(listID, 10)+"/contacts/"+url.PathEscape(c.OriginalID))
 	s.writeJSON(w, http.StatusCreated, s.presentContact(c))
 }
@@ -108,7 +109,7 @@ func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apierr.Erro
 	if err != nil {
 		return err
 	}
-	c, err := s.store.getContact(listID, r.PathValue("originalId"))
+	c, err := s.store.GetContact(listID, r.PathValue("originalId"))
 	if err != nil {
 		return err
 	}
@@ -134,15 +135,15 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apierr.E
 		return err
 	}
 	originalID := r.PathValue("originalId")
-	if in.originalID != "" && in.originalID != originalID {
-		return apierr.FieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.originalID)
+	if in.OriginalID != "" && in.OriginalID != originalID {
+		return apierr.FieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.OriginalID)
 	}
-	before := s.store.contactRef(listID, originalID)
-	c, err := s.store.updateContactProperties(listID, originalID, in.props, s.now())
+	before := s.store.ContactRef(listID, originalID)
+	c, err := s.store.UpdateContactProperties(listID, originalID, in.Props, s.now())
 	if err != nil {
 		return err
 	}
-	s.emitContactChange(listID, before, s.store.contactRef(listID, originalID))
+	s.emitContactChange(listID, before, s.store.ContactRef(listID, originalID))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
@@ -169,12 +170,12 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 	if status == "" && mobileStatus == "" {
 		return apierr.FieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
 	}
-	before := s.store.contactRef(listID, r.PathValue("originalId"))
-	c, err := s.store.setContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
+	before := s.store.ContactRef(listID, r.PathValue("originalId"))
+	c, err := s.store.SetContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
 	if err != nil {
 		return err
 	}
-	s.emitContactChange(listID, before, s.store.contactRef(listID, r.PathValue("originalId")))
+	s.emitContactChange(listID, before, s.store.ContactRef(listID, r.PathValue("originalId")))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
@@ -182,25 +183,25 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 // contactInputOf reads a contact body. On update, status and mobileStatus
 // are ignored and a null property value removes the value; on create a null
 // property value is the same as leaving the key out.
-func contactInputOf(body map[string]any, update bool) (contactInput, *apierr.Error) {
-	var in contactInput
+func contactInputOf(body map[string]any, update bool) (state.ContactInput, *apierr.Error) {
+	var in state.ContactInput
 	if v, ok := body["originalId"]; ok && v != nil {
 		s, isString := v.(string)
 		if !isString {
 			return in, apierr.FieldError("originalId", "originalId must be a string")
 		}
-		in.originalID = s
+		in.OriginalID = s
 	}
 	if v, ok := body["properties"]; ok && v != nil {
 		raw, isObject := v.(map[string]any)
 		if !isObject {
 			return in, apierr.FieldError("properties", "properties must be an object from attribute name or id to a string value")
 		}
-		in.props = make(map[string]*string, len(raw))
+		in.Props = make(map[string]*string, len(raw))
 		for k, pv := range raw {
 			if pv == nil {
 				if update {
-					in.props[k] = nil
+					in.Props[k] = nil
 				}
 				continue
 			}
@@ -208,17 +209,17 @@ func contactInputOf(body map[string]any, update bool) (contactInput, *apierr.Err
 			if !isString {
 				return in, apierr.FieldError("properties."+k, "the value of property %q must be a string", k)
 			}
-			in.props[k] = &s
+			in.Props[k] = &s
 		}
 	}
 	if update {
 		return in, nil
 	}
 	var err *apierr.Error
-	if in.status, err = optionalString(body, "status"); err != nil {
+	if in.Status, err = optionalString(body, "status"); err != nil {
 		return in, err
 	}
-	if in.mobileStatus, err = optionalString(body, "mobileStatus"); err != nil {
+	if in.MobileStatus, err = optionalString(body, "mobileStatus"); err != nil {
 		return in, err
 	}
 	return in, nil
@@ -235,7 +236,7 @@ func optionalString(body map[string]any, field string) (string, *apierr.Error) {
 		return "", apierr.FieldError(field, "%s must be a string", field)
 	}
 	if field == "status" || field == "mobileStatus" {
-		if !validStatus(s) {
+		if !state.ValidStatus(s) {
 			return "", apierr.FieldError(field, "%s must be SUBSCRIBED or UNSUBSCRIBED, got %q", field, s)
 		}
 	}

@@ -10,9 +10,9 @@
 // routes from routes.go, which lists them all, and documents them in the
 // OpenAPI fragments:
 //
-//   - lists and contacts: contacts.go (routes), contacts_store.go,
-//     contacts_events.go (their webhook events), contacts_wire.go (their
-//     wire profiles), contacts_seed.go (seeding from Go);
+//   - lists and contacts: contacts.go (routes), contacts_events.go (their
+//     webhook events), contacts_wire.go (their wire profiles),
+//     contacts_seed.go (seeding from Go);
 //   - contact attributes: properties.go;
 //   - imports: imports.go, imports_snapshot.go;
 //   - statistics exports: exports.go, exports_results.go (the stand-in
@@ -31,11 +31,12 @@
 //
 // Below them, the plumbing every domain uses: mux.go (registration), ids.go,
 // paging.go, media.go, validation.go, respond.go, errors.go, the wire
-// profiles (wire*.go), faults.go, stats.go and store.go (the account's
-// collections, with a place for the contacts and the sent messages). Above
-// them, what puts an account together: server.go (New and the request
-// pipeline), open.go, fixtures.go, persist.go, snapshot.go with
-// store_snapshot.go, listen.go and tls.go.
+// profiles (wire*.go), faults.go and stats.go; and below everything, the
+// account's state in the package state (collections, contacts, sent
+// messages, and the store's part of the data directory), whose refusals are
+// the errors of the package apierr. Above them, what puts an account together: server.go (New and the request
+// pipeline), open.go, fixtures.go, persist.go, snapshot.go, journal.go,
+// listen.go and tls.go.
 //
 // The provider's acceptance tests start one emulator per test (Listen), and
 // users run it in their own CI through cmd/rms-emulator.

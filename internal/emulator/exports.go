@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Statistics exports: POST .../batches/exports/statistics starts a
@@ -109,9 +110,9 @@ func entityStatistics(collection, idColumn, nameField string) statisticsSource {
 // contacts unsubscribed from e-mail.
 func listStatistics(s *Server, _, _ time.Time) statisticsTable {
 	t := statisticsTable{header: []string{"listId", "name", "contacts", "unsubscribed", "dateCreated", "dateModified"}}
-	for _, e := range s.allEntities(listsKey) {
+	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		total, unsubscribed := s.store.contactCounts(id)
+		total, unsubscribed := s.store.ContactCounts(id)
 		t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, "name"),
 			strconv.Itoa(total), strconv.Itoa(unsubscribed), entityString(e, "dateCreated"), entityString(e, "dateModified")})
 	}
@@ -122,53 +123,17 @@ func listStatistics(s *Server, _, _ time.Time) statisticsTable {
 // last change lies in the window, as opt-out events at that time.
 func optOuts(s *Server, from, to time.Time) statisticsTable {
 	t := statisticsTable{header: eventHeader}
-	for _, e := range s.allEntities(listsKey) {
+	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		for _, c := range s.store.unsubscribedContacts(id) {
-			at, err := time.Parse(time.RFC3339, c.dateModified())
+		for _, c := range s.store.UnsubscribedContacts(id) {
+			at, err := time.Parse(time.RFC3339, c.DateModified())
 			if err != nil || at.Before(from.Truncate(time.Second)) || at.After(to) {
 				continue
 			}
-			t.rows = append(t.rows, []string{c.dateModified(), "", strconv.FormatInt(id, 10), c.originalID})
+			t.rows = append(t.rows, []string{c.DateModified(), "", strconv.FormatInt(id, 10), c.OriginalID})
 		}
 	}
 	return t
-}
-
-// contactCounts is the number of contacts of a list and of those
-// unsubscribed from e-mail.
-func (st *store) contactCounts(listID int64) (total, unsubscribed int) {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	lc := st.contacts[listID]
-	if lc == nil {
-		return 0, 0
-	}
-	for _, c := range lc.byID {
-		if c.status == statusUnsubscribed {
-			unsubscribed++
-		}
-	}
-	return len(lc.order), unsubscribed
-}
-
-// unsubscribedContacts returns the list's contacts unsubscribed from e-mail,
-// in order of creation. Stored contacts are never modified in place, so the
-// pointers stay valid outside the lock.
-func (st *store) unsubscribedContacts(listID int64) []*contact {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	lc := st.contacts[listID]
-	if lc == nil {
-		return nil
-	}
-	var out []*contact
-	for _, oid := range lc.order {
-		if c := lc.byID[oid]; c.status == statusUnsubscribed {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // createdInPeriod lists the entities of a collection created in the window.
@@ -188,13 +153,13 @@ func createdInPeriod(collection, idColumn string) statisticsSource {
 }
 
 // allEntities returns copies of every entity of a top-level collection.
-func (s *Server) allEntities(collection string) []entity {
-	items, _, _ := s.store.page(nil, collection, 0, math.MaxInt)
+func (s *Server) allEntities(collection string) []state.Entity {
+	items, _, _ := s.store.Page(nil, collection, 0, math.MaxInt)
 	return items
 }
 
 // entityString renders a stored value as a CSV field.
-func entityString(e entity, key string) string {
+func entityString(e state.Entity, key string) string {
 	switch v := e[key].(type) {
 	case nil:
 		return ""

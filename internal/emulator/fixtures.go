@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Fixtures preload a new account, so that a user's CI (or a test) starts
@@ -161,17 +160,17 @@ func (c FixtureCounts) String() string {
 // dedicatedSections are the collections fixtures give their own key, which
 // "entities" refuses so there is one way to write each.
 var dedicatedSections = map[string]string{
-	propertiesKey: "properties",
-	"projects":    "projects",
-	listsKey:      "lists",
-	"triggers":    "triggers",
-	webhooksKey:   "webhooks",
+	state.PropertiesKey: "properties",
+	"projects":          "projects",
+	state.ListsKey:      "lists",
+	"triggers":          "triggers",
+	webhooksKey:         "webhooks",
 }
 
 // fixtureLoader applies fixtures to an empty account's store.
 type fixtureLoader struct {
 	s      *Server
-	st     *store
+	st     *state.Store
 	now    string
 	fixed  map[int64]string // explicit ids -> where they are given
 	errs   []error
@@ -184,8 +183,8 @@ type fixtureLoader struct {
 func (s *Server) applyFixtures(f *Fixtures) (FixtureCounts, error) {
 	l := &fixtureLoader{s: s, st: s.store, now: s.now(), fixed: map[int64]string{}}
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.Lock()
+	defer st.Unlock()
 
 	// Fixed ids first, so that numbered entities skip them wherever in the
 	// file they appear.
@@ -204,7 +203,7 @@ func (s *Server) applyFixtures(f *Fixtures) (FixtureCounts, error) {
 	}
 
 	for i, e := range f.Properties {
-		if l.generic(fmt.Sprintf("properties[%d]", i), propertiesKey, e) {
+		if l.generic(fmt.Sprintf("properties[%d]", i), state.PropertiesKey, e) {
 			l.counts.Properties++
 		}
 	}
@@ -242,7 +241,7 @@ func (s *Server) applyFixtures(f *Fixtures) (FixtureCounts, error) {
 		}
 	}
 	for id := range l.fixed {
-		st.nextID = max(st.nextID, id)
+		st.NextID = max(st.NextID, id)
 	}
 	return l.counts, errors.Join(l.errs...)
 }
@@ -259,12 +258,12 @@ func (l *fixtureLoader) reserveOne(where string, e map[string]any) {
 	if !ok {
 		return
 	}
-	id, ok := fixtureID(raw)
+	id, ok := state.IDOf(raw)
 	switch {
 	case !ok:
 		l.errs = append(l.errs, fmt.Errorf("%s.id: want a positive integer, got %v", where, raw))
-	case id <= l.st.nextID:
-		l.errs = append(l.errs, fmt.Errorf("%s.id: %d is taken by a standard property (ids 1 to %d); use a larger id", where, id, l.st.nextID))
+	case id <= l.st.NextID:
+		l.errs = append(l.errs, fmt.Errorf("%s.id: %d is taken by a standard property (ids 1 to %d); use a larger id", where, id, l.st.NextID))
 	case l.fixed[id] != "":
 		l.errs = append(l.errs, fmt.Errorf("%s.id: %d is already the id of %s; ids are unique within the account", where, id, l.fixed[id]))
 	default:
@@ -272,47 +271,22 @@ func (l *fixtureLoader) reserveOne(where string, e map[string]any) {
 	}
 }
 
-// fixtureID reads an id given as a JSON number (or a Go integer).
-func fixtureID(v any) (int64, bool) {
-	var id int64
-	switch n := v.(type) {
-	case json.Number:
-		i, err := strconv.ParseInt(string(n), 10, 64)
-		if err != nil {
-			return 0, false
-		}
-		id = i
-	case int:
-		id = int64(n)
-	case int64:
-		id = n
-	case float64:
-		if n != math.Trunc(n) || n > math.MaxInt64/2 {
-			return 0, false
-		}
-		id = int64(n)
-	default:
-		return 0, false
-	}
-	return id, id > 0
-}
-
 // nextFreeID hands out the next id no fixed id claims.
 func (l *fixtureLoader) nextFreeID() int64 {
 	for {
-		l.st.nextID++
-		if l.fixed[l.st.nextID] == "" {
-			return l.st.nextID
+		l.st.NextID++
+		if l.fixed[l.st.NextID] == "" {
+			return l.st.NextID
 		}
 	}
 }
 
 // prepare copies an entity's body, refusing the server-set timestamps, and
 // returns its id (fixed or numbered).
-func (l *fixtureLoader) prepare(where string, body map[string]any) (entity, int64, bool) {
-	e := entity(maps.Clone(body))
+func (l *fixtureLoader) prepare(where string, body map[string]any) (state.Entity, int64, bool) {
+	e := state.Entity(maps.Clone(body))
 	if e == nil {
-		e = entity{}
+		e = state.Entity{}
 	}
 	for _, k := range []string{"dateCreated", "dateModified"} {
 		if _, ok := e[k]; ok {
@@ -327,7 +301,7 @@ func (l *fixtureLoader) prepare(where string, body map[string]any) (entity, int6
 	}
 	var id int64
 	if raw, ok := e["id"]; ok {
-		id, _ = fixtureID(raw) // reserveOne checked it
+		id, _ = state.IDOf(raw) // reserveOne checked it
 		delete(e, "id")
 	} else {
 		id = l.nextFreeID()
@@ -360,7 +334,7 @@ func (l *fixtureLoader) generic(where, coll string, body map[string]any) bool {
 			return false
 		}
 	}
-	l.st.putLocked(coll, id, e, l.now)
+	l.st.PutLocked(coll, id, e, l.now)
 	return true
 }
 
@@ -369,7 +343,7 @@ func (l *fixtureLoader) list(where string, fl FixtureList) {
 	if !ok {
 		return
 	}
-	if err := l.s.checkMandatory(listsKey, e); err != nil {
+	if err := l.s.checkMandatory(state.ListsKey, e); err != nil {
 		l.fail(where, err)
 		return
 	}
@@ -377,40 +351,40 @@ func (l *fixtureLoader) list(where string, fl FixtureList) {
 		l.fail(where, err)
 		return
 	}
-	l.st.putLocked(listsKey, id, e, l.now)
+	l.st.PutLocked(state.ListsKey, id, e, l.now)
 	l.counts.Lists++
-	lc := &listContacts{byID: map[string]*contact{}}
-	l.st.contacts[id] = lc
-	l.st.markAllLocked(id)
+	lc := &state.ListContacts{ByID: map[string]*state.Contact{}}
+	l.st.Contacts[id] = lc
+	l.st.MarkAllLocked(id)
 	for i, c := range fl.Contacts {
 		cw := fmt.Sprintf("%s.contacts[%d]", where, i)
 		in := c.input()
-		if in.originalID == "" {
+		if in.OriginalID == "" {
 			l.errs = append(l.errs, fmt.Errorf("%s.originalId: originalId is mandatory", cw))
 			continue
 		}
-		if _, dup := lc.byID[in.originalID]; dup {
-			l.errs = append(l.errs, fmt.Errorf("%s.originalId: %q appears twice in this list; originalId is unique within a list", cw, in.originalID))
+		if _, dup := lc.ByID[in.OriginalID]; dup {
+			l.errs = append(l.errs, fmt.Errorf("%s.originalId: %q appears twice in this list; originalId is unique within a list", cw, in.OriginalID))
 			continue
 		}
-		if err := checkInputStatus(in); err != nil {
+		if err := state.CheckInputStatus(in); err != nil {
 			l.fail(cw, err)
 			continue
 		}
-		props, err := l.st.resolvePropsLocked(in.props)
+		props, err := l.st.ResolvePropsLocked(in.Props)
 		if err != nil {
 			l.fail(cw, err)
 			continue
 		}
-		stamp := stampOf(l.now)
-		nc := &contact{
-			id: l.nextFreeID(), originalID: in.originalID, props: propSet("").with(props),
-			status: statusSubscribed, mobileStatus: statusSubscribed,
-			created: stamp, modified: stamp,
+		stamp := state.StampOf(l.now)
+		nc := &state.Contact{
+			ID: l.nextFreeID(), OriginalID: in.OriginalID, Props: state.PropSet("").With(props),
+			Status: state.StatusSubscribed, MobileStatus: state.StatusSubscribed,
+			Created: stamp, Modified: stamp,
 		}
-		nc.applyStatus(in.status, in.mobileStatus, l.now)
-		lc.order = append(lc.order, in.originalID)
-		lc.byID[in.originalID] = nc
+		nc.ApplyStatus(in.Status, in.MobileStatus, l.now)
+		lc.Order = append(lc.Order, in.OriginalID)
+		lc.ByID[in.OriginalID] = nc
 		l.counts.Contacts++
 	}
 }
@@ -430,23 +404,6 @@ func (l *fixtureLoader) webhook(where string, body map[string]any) {
 		l.fail(where, err)
 		return
 	}
-	l.st.putLocked(webhooksKey, id, e, l.now)
+	l.st.PutLocked(webhooksKey, id, e, l.now)
 	l.counts.Webhooks++
-}
-
-// putLocked stores e as entity id of key, stamped with now, keeping the
-// collection in ascending id order (a fixed id may be smaller than ids
-// already handed out). The caller holds mu and has made sure id is free.
-func (st *store) putLocked(key string, id int64, e entity, now string) {
-	e["id"] = id
-	e["dateCreated"] = now
-	e["dateModified"] = now
-	c := st.colls[key]
-	if c == nil {
-		c = &collection{items: make(map[int64]entity)}
-		st.colls[key] = c
-	}
-	pos, _ := slices.BinarySearch(c.order, id)
-	c.order = slices.Insert(c.order, pos, id)
-	c.items[id] = e
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // The generic resource pattern of the interface, for every public domain in
@@ -31,10 +32,10 @@ func (s *Server) registerGeneric() {
 
 // target is the generic collection a request addresses.
 type target struct {
-	parent *ref   // the entity a nested collection hangs under; nil at top level
-	key    string // store key: "projects" or "projects/5/notes"
-	rules  string // mandatoryFields key: "projects" or "projects/notes"
-	path   string // URL path of the collection, for Location headers
+	parent *state.Ref // the entity a nested collection hangs under; nil at top level
+	key    string     // store key: "projects" or "projects/5/notes"
+	rules  string     // mandatoryFields key: "projects" or "projects/notes"
+	path   string     // URL path of the collection, for Location headers
 }
 
 // resolveTarget maps the path wildcards onto a generic collection.
@@ -69,13 +70,13 @@ func (s *Server) resolveTarget(r *http.Request) (target, *apierr.Error) {
 	if !ok {
 		return target{}, apierr.Errorf(http.StatusNotFound, "no %s with id %q", coll, r.PathValue("id"))
 	}
-	if _, ok := s.store.get(coll, pid); !ok {
+	if _, ok := s.store.Get(coll, pid); !ok {
 		return target{}, apierr.Errorf(http.StatusNotFound, "no %s with id %d", coll, pid)
 	}
-	parent := ref{key: coll, id: pid}
+	parent := state.Ref{Key: coll, ID: pid}
 	return target{
 		parent: &parent,
-		key:    nestedKey(parent, sub),
+		key:    state.NestedKey(parent, sub),
 		rules:  coll + "/" + sub,
 		path:   t.path + "/" + strconv.FormatInt(pid, 10) + "/" + sub,
 	}, nil
@@ -90,7 +91,7 @@ func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apierr.Err
 	if err != nil {
 		return err
 	}
-	items, total, ok := s.store.page(t.parent, t.key, pageOffset(page, pageSize), pageSize)
+	items, total, ok := s.store.Page(t.parent, t.key, pageOffset(page, pageSize), pageSize)
 	if !ok {
 		return apierr.Errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
 	}
@@ -114,7 +115,7 @@ func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apierr.E
 			delete(body, k)
 		}
 	}
-	e, ok, err := s.store.create(t.parent, t.key, body, s.now(), s.entityCheck(t.rules, 0))
+	e, ok, err := s.store.Create(t.parent, t.key, body, s.now(), s.entityCheck(t.rules, 0))
 	if !ok {
 		return apierr.Errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
 	}
@@ -132,7 +133,7 @@ func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apierr.Erro
 		return err
 	}
 	raw, id, ok := itemID(r)
-	e, found := s.store.get(t.key, id)
+	e, found := s.store.Get(t.key, id)
 	if !ok || !found {
 		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
@@ -156,7 +157,7 @@ func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apierr.E
 		return err
 	}
 	dropReserved(body)
-	e, found, err := s.store.update(t.key, id, body, s.now(), s.entityCheck(t.rules, id))
+	e, found, err := s.store.Update(t.key, id, body, s.now(), s.entityCheck(t.rules, id))
 	if !found {
 		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
@@ -173,11 +174,11 @@ func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apierr.E
 		return err
 	}
 	raw, id, ok := itemID(r)
-	var contacts *listContacts // a deleted list's, for contact.deleted
-	if ok && t.key == listsKey {
-		contacts = s.store.listHolder(id)
+	var contacts *state.ListContacts // a deleted list's, for contact.deleted
+	if ok && t.key == state.ListsKey {
+		contacts = s.store.ListHolder(id)
 	}
-	if !ok || !s.store.delete(t.key, id) {
+	if !ok || !s.store.Delete(t.key, id) {
 		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	s.emitListDeleted(id, contacts)

@@ -264,9 +264,9 @@ func TestNestedCollections(t *testing.T) {
 	wantStatus(t, do(t, s, http.MethodDelete, "/rest/1000/campaigns/"+idOf(t, parent), nil), http.StatusNoContent)
 	wantErrorCode(t, do(t, s, http.MethodGet, notePath, nil), http.StatusNotFound, CodeNotFound)
 	wantErrorCode(t, do(t, s, http.MethodGet, base, nil), http.StatusNotFound, CodeNotFound)
-	s.store.mu.RLock()
-	_, kept := s.store.colls["campaigns/"+idOf(t, parent)+"/notes"]
-	s.store.mu.RUnlock()
+	s.store.RLock()
+	_, kept := s.store.Colls["campaigns/"+idOf(t, parent)+"/notes"]
+	s.store.RUnlock()
 	if kept {
 		t.Error("nested collection survives its parent in the store")
 	}

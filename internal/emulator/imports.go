@@ -22,6 +22,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Imports, in exactly the interface's three steps:
@@ -133,7 +134,7 @@ func (s *Server) importListID(r *http.Request) (int64, *apierr.Error) {
 	if !ok {
 		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %q", raw)
 	}
-	if _, ok := s.store.get(listsKey, id); !ok {
+	if _, ok := s.store.Get(state.ListsKey, id); !ok {
 		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %d", id)
 	}
 	return id, nil
@@ -169,7 +170,7 @@ func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apierr.Er
 		}
 		identity, given = strings.TrimSpace(v), strings.TrimSpace(v)
 	}
-	imp := &listImport{id: s.store.allocID(), listID: listID, delimiter: delimiter, encoding: enc, typ: typ,
+	imp := &listImport{id: s.store.AllocID(), listID: listID, delimiter: delimiter, encoding: enc, typ: typ,
 		identity: identity, identityGiven: given, created: s.now()}
 	s.imports.mu.Lock()
 	s.imports.byID[imp.id] = imp
@@ -448,11 +449,11 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 		return job, nil // only the identity matters
 	}
 	st := s.store
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	columnOf := map[int64]string{} // attribute id -> the column that named it
 	for i, h := range header {
-		id, ok := st.resolvePropertyLocked(h)
+		id, ok := st.ResolvePropertyLocked(h)
 		switch {
 		case ok && columnOf[id] != "":
 			// As a contact body naming one attribute twice: which value
@@ -465,7 +466,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 		case i == job.identityIdx:
 			// An identity column need not be an attribute.
 		default:
-			names := st.propertyNamesLocked()
+			names := st.PropertyNamesLocked()
 			known := make([]string, 0, len(names))
 			for _, id := range slices.Sorted(maps.Keys(names)) {
 				known = append(known, names[id])
@@ -536,21 +537,21 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 		}
 		switch j.typ {
 		case "ADD":
-			before := j.s.store.contactRef(j.listID, fields[0])
-			if _, _, err := j.s.store.upsertContact(j.listID, j.input(fields, true), now, true); err != nil {
+			before := j.s.store.ContactRef(j.listID, fields[0])
+			if _, _, err := j.s.store.UpsertContact(j.listID, j.input(fields, true), now, true); err != nil {
 				failed++
 				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.Message)
 			} else {
 				affected++
-				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
+				j.events.note(before, j.s.store.ContactRef(j.listID, fields[0]))
 			}
 		case "UNSUBSCRIBE":
-			before := j.s.store.contactRef(j.listID, fields[0])
-			_, err := j.s.store.setContactStatus(j.listID, fields[0], statusUnsubscribed, "", now)
+			before := j.s.store.ContactRef(j.listID, fields[0])
+			_, err := j.s.store.SetContactStatus(j.listID, fields[0], state.StatusUnsubscribed, "", now)
 			switch {
 			case err == nil:
 				affected++
-				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
+				j.events.note(before, j.s.store.ContactRef(j.listID, fields[0]))
 			case err.Status == http.StatusNotFound && j.s.listExists(j.listID):
 				// No contact has this row's identity: nothing to do.
 			default:
@@ -572,36 +573,36 @@ func (j *importJob) finish() (affected int64, failure string) {
 		return 0, ""
 	}
 	rows := importRows{buf: j.rows.buf, n: j.rows.n}
-	ins := make([]contactInput, 0, j.good)
+	ins := make([]state.ContactInput, 0, j.good)
 	for range rows.n {
 		if fields, _, ok := rows.next(); ok {
 			ins = append(ins, j.input(fields, false))
 		}
 	}
-	old := j.s.store.listHolder(j.listID)
-	if err := j.s.store.replaceContacts(j.listID, ins, j.s.now()); err != nil {
+	old := j.s.store.ListHolder(j.listID)
+	if err := j.s.store.ReplaceContacts(j.listID, ins, j.s.now()); err != nil {
 		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.Message
 	}
-	j.events.noteListChange(old, j.s.store.listHolder(j.listID))
+	j.events.noteListChange(old, j.s.store.ListHolder(j.listID))
 	return int64(len(ins)), ""
 }
 
 // input is the contact of one row: identity first, then the attribute
 // values. Merging (ADD) skips empty cells, so they change nothing.
-func (j *importJob) input(fields []string, skipEmpty bool) contactInput {
-	in := contactInput{originalID: fields[0], props: make(map[string]*string, len(j.attrKeys))}
+func (j *importJob) input(fields []string, skipEmpty bool) state.ContactInput {
+	in := state.ContactInput{OriginalID: fields[0], Props: make(map[string]*string, len(j.attrKeys))}
 	for i, key := range j.attrKeys {
 		v := fields[i+1]
 		if v == "" && skipEmpty {
 			continue
 		}
-		in.props[key] = &v
+		in.Props[key] = &v
 	}
 	return in
 }
 
 func (s *Server) listExists(id int64) bool {
-	_, ok := s.store.get(listsKey, id)
+	_, ok := s.store.Get(state.ListsKey, id)
 	return ok
 }
 

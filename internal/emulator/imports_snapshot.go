@@ -87,7 +87,7 @@ func (s *Server) restoreImports(raw json.RawMessage) error {
 	if err := decodeStrict(raw, &snap); err != nil {
 		return err
 	}
-	nextID := s.store.lastID()
+	nextID := s.store.LastID()
 	byID := map[int64]*listImport{}
 	var prev int64
 	for i, rec := range snap.Imports {

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Open returns a Server for opts, with defaults filled, and with
@@ -108,7 +110,7 @@ func (s *Server) restoreDataDir(dir string) (dataDirState, error) {
 	if info, err := f.Stat(); err == nil {
 		ds.snapBytes = info.Size()
 	}
-	b := newStoreBuilder()
+	b := state.NewBuilder()
 	raws := map[string]json.RawMessage{}
 	if err := s.readSnapshot(f, b, raws); err != nil {
 		return ds, fmt.Errorf("emulator: restoring %s: %w (move the file away to start with an empty account)", path, err)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Paging of collection GETs (conventions: "Collections and paging").
@@ -48,7 +49,7 @@ func pageOffset(page, pageSize int) int {
 }
 
 // writePage answers one page of a collection with its X-Total-Count.
-func (s *Server) writePage(w http.ResponseWriter, items []entity, total int) {
+func (s *Server) writePage(w http.ResponseWriter, items []state.Entity, total int) {
 	s.setTotal(w, total)
 	s.writeJSON(w, http.StatusOK, items)
 }

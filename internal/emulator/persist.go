@@ -131,14 +131,14 @@ func (p *persister) save() error {
 	err := p.saveChanges()
 	if err != nil {
 		// What the failed save took is saved by the next one, whole.
-		p.s.store.markAllListsDirty()
+		p.s.store.MarkAllListsDirty()
 		p.pending.Store(true)
 	}
 	return err
 }
 
 func (p *persister) saveChanges() error {
-	if p.journalAbove >= 0 && p.s.store.contactCount() <= p.journalAbove {
+	if p.journalAbove >= 0 && p.s.store.ContactCount() <= p.journalAbove {
 		return p.compact(false)
 	}
 	c, err := p.s.capture(false, true)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Server is one emulated account. It implements http.Handler; every Server
@@ -16,7 +17,7 @@ type Server struct {
 	opts    Options
 	log     *slog.Logger
 	mux     *http.ServeMux
-	store   *store
+	store   *state.Store
 	counter *requestCounter
 	batches *batchEngine
 	objects *objectStore
@@ -61,7 +62,7 @@ func New(opts Options) *Server {
 		opts:             opts,
 		log:              opts.Logger,
 		mux:              http.NewServeMux(),
-		store:            newStore(),
+		store:            state.NewStore(),
 		counter:          newRequestCounter(),
 		batches:          newBatchEngine(),
 		objects:          newObjectStore(),
@@ -74,7 +75,7 @@ func New(opts Options) *Server {
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
 	}
-	s.store.preloadProperties(s.now())
+	s.store.PreloadProperties(s.now())
 	s.registerRoutes()
 	return s
 }

@@ -10,6 +10,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Snapshots: the whole state of an account as one JSON document, so that
@@ -20,9 +22,9 @@ import (
 //	  "parts": { "store": { ... }, "<area>": { ... } } }
 //
 // Each area of the emulator that keeps state contributes one part. The store
-// (store.go: generic collections and the id counter; contacts_store.go:
-// contacts; triggers.go: sent messages; webhooks live in the generic
-// collections) is the "store" part (store_snapshot.go); batches (imports' and
+// (state/store.go: generic collections and the id counter; state/contacts_store.go:
+// contacts; state/store_messages.go: sent messages; webhooks live in the generic
+// collections) is the "store" part (state/store_snapshot.go); batches (imports' and
 // statistics exports') and the imports of lists are the "batches" and
 // "imports" parts (batches_snapshot.go, with the work of each kind of batch
 // in imports_snapshot.go and exports_snapshot.go).
@@ -46,7 +48,7 @@ import (
 //
 // Both are streamed: the snapshot is written record by record to its file
 // and read token by token (encoding/json's Decoder), its contacts one
-// record at a time into the store (snapshot_contacts.go, store_records.go);
+// record at a time into the store (snapshot_contacts.go, state/store_records.go);
 // the journal is read line by line. Neither is ever held in memory whole. A crash mid-save leaves a restorable directory: the
 // snapshot is replaced by renaming a synced temporary file over it, and a
 // journal record ends with an "end" line, so a record cut short by a crash
@@ -83,7 +85,7 @@ import (
 const snapshotFormat = 1
 
 // storePart is the name of the store's part, which is always restored
-// first and is streamed (store_snapshot.go).
+// first and is streamed (state/store_snapshot.go).
 const storePart = "store"
 
 // snapshotDoc is the snapshot document's header, as a reader checks it.
@@ -116,10 +118,10 @@ func (s *Server) snapshotParts() []snapshotPart {
 // small parts encoded, the contacts as pointers to the stored values.
 type stateCapture struct {
 	savedAt string
-	store   storeSnapshot
+	store   state.Snapshot
 	parts   map[string]json.RawMessage // the other parts
-	lists   []listCapture              // every list's contacts, when full
-	delta   []listDelta                // the changes since the last save, when taken
+	lists   []state.ListCapture        // every list's contacts, when full
+	delta   []state.ListDelta          // the changes since the last save, when taken
 }
 
 // capture takes the account's state: with full every list's contacts, with
@@ -128,20 +130,20 @@ func (s *Server) capture(full, delta bool) (*stateCapture, error) {
 	c := &stateCapture{savedAt: s.now(), parts: map[string]json.RawMessage{}}
 	st := s.store
 	if delta {
-		st.mu.Lock()
+		st.Lock()
 	} else {
-		st.mu.RLock()
+		st.RLock()
 	}
-	var lists []listCapture
-	c.store, lists = st.captureLocked(full)
+	var lists []state.ListCapture
+	c.store, lists = st.CaptureLocked(full)
 	if full {
 		c.lists = lists
 	}
 	if delta {
-		c.delta = st.takeDeltaLocked()
-		st.mu.Unlock()
+		c.delta = st.TakeDeltaLocked()
+		st.Unlock()
 	} else {
-		st.mu.RUnlock()
+		st.RUnlock()
 	}
 	for _, p := range s.snapshotParts() {
 		v, err := p.save()
@@ -175,9 +177,9 @@ func (s *Server) WriteSnapshot(w io.Writer) error {
 // asked now and then whether to give up (with errAbandoned).
 func (s *Server) writeSnapshot(w io.Writer, c *stateCapture, stop func() bool) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	b := fmt.Appendf(nil, "{\n \"format\": %d,\n \"customerId\": %d,\n \"savedAt\": %s,\n \"parts\": {\n", snapshotFormat, s.opts.CustomerID, appendJSONString(nil, c.savedAt))
+	b := fmt.Appendf(nil, "{\n \"format\": %d,\n \"customerId\": %d,\n \"savedAt\": %s,\n \"parts\": {\n", snapshotFormat, s.opts.CustomerID, state.AppendJSONString(nil, c.savedAt))
 	for _, name := range slices.Sorted(maps.Keys(c.parts)) {
-		b = appendJSONString(append(b, "  "...), name)
+		b = state.AppendJSONString(append(b, "  "...), name)
 		b = append(b, ": "...)
 		b = appendIndented(b, c.parts[name], "  ")
 		b = append(b, ",\n"...)
@@ -196,13 +198,13 @@ func (s *Server) writeSnapshot(w io.Writer, c *stateCapture, stop func() bool) e
 			b = append(b, ',')
 		}
 		b = append(b, "\n    \""...)
-		b = strconv.AppendInt(b, l.id, 10)
+		b = strconv.AppendInt(b, l.ID, 10)
 		b = append(b, "\": ["...)
-		for j, ct := range l.contacts {
+		for j, ct := range l.Contacts {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendContactRecord(append(b, "\n     "...), ct)
+			b = state.AppendContactRecord(append(b, "\n     "...), ct)
 			if len(b) >= 1<<16 {
 				if _, err := bw.Write(b); err != nil {
 					return err
@@ -213,7 +215,7 @@ func (s *Server) writeSnapshot(w io.Writer, c *stateCapture, stop func() bool) e
 				}
 			}
 		}
-		if len(l.contacts) > 0 {
+		if len(l.Contacts) > 0 {
 			b = append(b, "\n    "...)
 		}
 		b = append(b, ']')
@@ -239,9 +241,9 @@ func appendIndented(b, raw []byte, prefix string) []byte {
 
 // finishRestore installs what a restore read: the store, then the other
 // parts in order.
-func (s *Server) finishRestore(b *storeBuilder, raws map[string]json.RawMessage) error {
-	if b.hasSmall || len(b.contacts) > 0 {
-		if err := b.finish(s.store); err != nil {
+func (s *Server) finishRestore(b *state.Builder, raws map[string]json.RawMessage) error {
+	if b.HasSmall || len(b.Contacts) > 0 {
+		if err := b.Finish(s.store); err != nil {
 			return fmt.Errorf("restoring store: %w", err)
 		}
 	}
@@ -260,7 +262,7 @@ func (s *Server) finishRestore(b *storeBuilder, raws map[string]json.RawMessage)
 // readSnapshot reads a snapshot document token by token: its header is
 // checked, the store part goes into b contact by contact, and the other
 // (small) parts are kept in raws.
-func (s *Server) readSnapshot(r io.Reader, b *storeBuilder, raws map[string]json.RawMessage) error {
+func (s *Server) readSnapshot(r io.Reader, b *state.Builder, raws map[string]json.RawMessage) error {
 	dec := newDecoderRef(bufio.NewReaderSize(r, 1<<20))
 	notSnapshot := func(err error) error { return fmt.Errorf("not a snapshot of rms-emulator: %w", err) }
 	if err := expectDelim(dec.Decoder, '{'); err != nil {
@@ -315,7 +317,7 @@ func checkFormat(format int) error {
 }
 
 // readParts reads the "parts" object.
-func (s *Server) readParts(dec *decoderRef, b *storeBuilder, raws map[string]json.RawMessage) error {
+func (s *Server) readParts(dec *decoderRef, b *state.Builder, raws map[string]json.RawMessage) error {
 	if null, err := openOrNull(dec.Decoder, '{'); err != nil || null {
 		return err
 	}
@@ -354,11 +356,11 @@ func (s *Server) knownParts() map[string]bool {
 }
 
 // readStorePart reads the store part into b, the contacts one at a time.
-func readStorePart(dec *decoderRef, b *storeBuilder) error {
+func readStorePart(dec *decoderRef, b *state.Builder) error {
 	if null, err := openOrNull(dec.Decoder, '{'); err != nil || null {
 		return err
 	}
-	b.hasSmall = true
+	b.HasSmall = true
 	for dec.More() {
 		key, err := objectKey(dec.Decoder)
 		if err != nil {
@@ -366,11 +368,11 @@ func readStorePart(dec *decoderRef, b *storeBuilder) error {
 		}
 		switch key {
 		case "nextId":
-			err = dec.Decode(&b.snap.NextID)
+			err = dec.Decode(&b.Snap.NextID)
 		case "collections":
-			err = dec.Decode(&b.snap.Collections)
+			err = dec.Decode(&b.Snap.Collections)
 		case "messages":
-			err = dec.Decode(&b.snap.Messages)
+			err = dec.Decode(&b.Snap.Messages)
 		case "contacts":
 			err = readContactsFast(dec, b)
 		default:

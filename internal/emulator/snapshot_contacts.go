@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Reading a snapshot's contacts without encoding/json's Decoder, which
@@ -38,7 +40,7 @@ const storeDepthPrefix = `{"":{"":{"":0`
 
 // readContactsFast reads the store part's contacts, its key just read by
 // d, into b, and moves d past them.
-func readContactsFast(d *decoderRef, b *storeBuilder) error {
+func readContactsFast(d *decoderRef, b *state.Builder) error {
 	l := &lineReader{br: bufio.NewReaderSize(io.MultiReader(d.Buffered(), d.src), 1<<20)}
 	if err := l.readContacts(b); err != nil {
 		return err
@@ -191,7 +193,7 @@ func (l *lineReader) value() ([]byte, error) {
 }
 
 // readContacts reads ': { "<list id>": [record, ...], ... }' (or null).
-func (l *lineReader) readContacts(b *storeBuilder) error {
+func (l *lineReader) readContacts(b *state.Builder) error {
 	if err := l.expect(':'); err != nil {
 		return err
 	}
@@ -201,7 +203,7 @@ func (l *lineReader) readContacts(b *storeBuilder) error {
 	if err := l.expect('{'); err != nil {
 		return err
 	}
-	var f recordFields
+	var f state.RecordFields
 	for n := 0; ; n++ {
 		if c, err := l.peek(); err != nil {
 			return err
@@ -222,7 +224,7 @@ func (l *lineReader) readContacts(b *storeBuilder) error {
 		if err := json.Unmarshal(raw, &key); err != nil {
 			return fmt.Errorf("contacts: a key: %w", err)
 		}
-		if _, err := b.list(key); err != nil {
+		if _, err := b.List(key); err != nil {
 			return err
 		}
 		if err := l.expect(':'); err != nil {
@@ -252,10 +254,10 @@ func (l *lineReader) readContacts(b *storeBuilder) error {
 			if err != nil {
 				return err
 			}
-			if err := readRecord(raw, &f, &b.recent); err != nil {
+			if err := state.ReadRecord(raw, &f, &b.Recent); err != nil {
 				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
 			}
-			if err := b.appendContact(key, i, &f); err != nil {
+			if err := b.AppendContact(key, i, &f); err != nil {
 				return err
 			}
 		}

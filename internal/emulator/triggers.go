@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Transactional messages: POST /{customerid}/triggers/{id}/messages sends one
@@ -20,20 +21,6 @@ import (
 //	{ "recipient": { "email": "ada@example.com", "mobile": "+4912345", "originalId": "c-1" },
 //	  "properties": { "firstname": "Ada" },
 //	  "orderRows": [ { "sku": "A1", "qty": 2 } ] }
-
-// SentMessage is one transactional message the emulator has sent. The
-// account keeps them so that statistics exports can count them; the JSON
-// form is the one of data-dir snapshots.
-type SentMessage struct {
-	ID         int64          `json:"id"`
-	TriggerID  int64          `json:"triggerId"`
-	Channel    string         `json:"channel"`
-	Recipient  map[string]any `json:"recipient"`
-	Properties map[string]any `json:"properties,omitempty"`
-	OrderRows  []any          `json:"orderRows,omitempty"`
-	Status     string         `json:"status"`
-	SentAt     time.Time      `json:"sentAt"`
-}
 
 var (
 	messageKeys   = []string{"recipient", "properties", "orderRows"}
@@ -49,7 +36,7 @@ func (s *Server) registerTriggers() {
 func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	raw := r.PathValue("id")
 	tid, ok := parseID(raw)
-	trigger, found := s.store.get("triggers", tid)
+	trigger, found := s.store.Get("triggers", tid)
 	if !ok || !found {
 		return apierr.Errorf(http.StatusNotFound, "no trigger with id %q; create the trigger (POST /triggers) before sending through it", raw)
 	}
@@ -72,7 +59,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apierr.Err
 	msg.Channel = channel
 	msg.Status = "SENT"
 	msg.SentAt = s.opts.Now().UTC().Truncate(time.Second)
-	msg = s.store.addMessage(msg)
+	msg = s.store.AddMessage(msg)
 
 	answer := map[string]any{
 		"id":        msg.ID,
@@ -152,32 +139,12 @@ func parseMessage(body map[string]any, channel string) (SentMessage, *apierr.Err
 	return msg, nil
 }
 
-// addMessage stamps msg with the account's next id and keeps it.
-func (st *store) addMessage(msg SentMessage) SentMessage {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.nextID++
-	msg.ID = st.nextID
-	st.messages = append(st.messages, msg)
-	return msg
-}
-
-// sentMessages returns the messages sent at or after since, in order; the
-// statistics export counts them.
-func (st *store) sentMessages(since time.Time) []SentMessage {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	var out []SentMessage
-	for _, m := range st.messages {
-		if !m.SentAt.Before(since) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // SentMessages returns every transactional message the account has sent, in
 // order, for tests and tools that check what a configuration sent.
 func (s *Server) SentMessages() []SentMessage {
-	return s.store.sentMessages(time.Time{})
+	return s.store.SentMessages(time.Time{})
 }
+
+// SentMessage is one transactional message the emulator has sent (the
+// account's state keeps them).
+type SentMessage = state.SentMessage

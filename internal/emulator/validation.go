@@ -1,6 +1,9 @@
 package emulator
 
-import "github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+import (
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
+)
 
 // checkMandatory verifies that e holds every mandatory field of its
 // collection (s.mandatory[rules]) as a non-empty string. It runs on POST
@@ -28,15 +31,15 @@ func (s *Server) checkMandatory(rules string, e map[string]any) *apierr.Error {
 // may compare with other entities through the *Locked methods) on the entity
 // as it would be stored; selfID is the entity's own id on update, 0 on
 // create.
-var domainChecks = map[string]func(st *store, e entity, selfID int64) *apierr.Error{
-	propertiesKey: checkProperty,
-	listsKey:      checkList,
+var domainChecks = map[string]func(st *state.Store, e state.Entity, selfID int64) *apierr.Error{
+	state.PropertiesKey: checkProperty,
+	state.ListsKey:      checkList,
 }
 
 // entityCheck is the check a create (selfID 0) or update of the collection
 // rules runs on the entity it would store.
-func (s *Server) entityCheck(rules string, selfID int64) func(entity) *apierr.Error {
-	return func(e entity) *apierr.Error {
+func (s *Server) entityCheck(rules string, selfID int64) func(state.Entity) *apierr.Error {
+	return func(e state.Entity) *apierr.Error {
 		if err := s.checkMandatory(rules, e); err != nil {
 			return err
 		}

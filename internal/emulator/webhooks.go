@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // The Webhooks domain. The interface names it but shows neither fields,
@@ -54,7 +55,7 @@ func (s *Server) registerWebhooks() {
 }
 
 // webhookView is a stored webhook as clients see it: without its secret.
-func webhookView(e entity) entity {
+func webhookView(e state.Entity) state.Entity {
 	_, has := e["secret"]
 	delete(e, "secret")
 	e["hasSecret"] = has
@@ -70,7 +71,7 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) *apierr.Er
 	if err != nil {
 		return err
 	}
-	items, total, _ := s.store.page(nil, webhooksKey, pageOffset(page, pageSize), pageSize)
+	items, total, _ := s.store.Page(nil, webhooksKey, pageOffset(page, pageSize), pageSize)
 	for i := range items {
 		items[i] = webhookView(items[i])
 	}
@@ -89,7 +90,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) *apierr.E
 	if err := checkWebhook(body); err != nil {
 		return err
 	}
-	e, _, _ := s.store.create(nil, webhooksKey, body, s.now(), nil)
+	e, _, _ := s.store.Create(nil, webhooksKey, body, s.now(), nil)
 	w.Header().Set("Location", s.webhooksPath()+"/"+strconv.FormatInt(e["id"].(int64), 10))
 	s.writeJSON(w, http.StatusCreated, webhookView(e))
 	return nil
@@ -97,7 +98,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) *apierr.E
 
 func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
-	e, found := s.store.get(webhooksKey, id)
+	e, found := s.store.Get(webhooksKey, id)
 	if !ok || !found {
 		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
 	}
@@ -116,7 +117,7 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) *apierr.E
 	if err != nil {
 		return err
 	}
-	e, found, err := s.store.update(webhooksKey, id, body, s.now(), func(e entity) *apierr.Error {
+	e, found, err := s.store.Update(webhooksKey, id, body, s.now(), func(e state.Entity) *apierr.Error {
 		return checkWebhook(e)
 	})
 	if !found {
@@ -131,7 +132,7 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) *apierr.E
 
 func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
-	if !ok || !s.store.delete(webhooksKey, id) {
+	if !ok || !s.store.Delete(webhooksKey, id) {
 		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
 	}
 	w.WriteHeader(http.StatusNoContent)

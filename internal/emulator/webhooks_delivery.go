@@ -100,7 +100,7 @@ func newDeliverer(opts Options, allowed *webhookTargets) *deliverer {
 // one entry point the emulator's areas call (message.sent from triggers;
 // contact and batch events from their areas); after Close it does nothing.
 func (s *Server) Emit(event string, data map[string]any) {
-	hooks, _, _ := s.store.page(nil, webhooksKey, 0, int(^uint(0)>>1))
+	hooks, _, _ := s.store.Page(nil, webhooksKey, 0, int(^uint(0)>>1))
 	occurredAt := s.now()
 	for _, h := range hooks {
 		if active, _ := h["active"].(bool); !active {

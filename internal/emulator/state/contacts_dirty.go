@@ -1,4 +1,4 @@
-package emulator
+package state
 
 // What changed in the contacts since the data directory last saved them, so
 // that a save writes only that (persist.go, journal.go). A list's order of
@@ -24,12 +24,12 @@ const (
 
 // dirtyLocked returns the list's changes, starting them at the list's
 // present end. The caller holds mu for writing.
-func (st *store) dirtyLocked(listID int64) *listDirty {
+func (st *Store) dirtyLocked(listID int64) *listDirty {
 	d := st.dirty[listID]
 	if d == nil {
 		from := 0
-		if lc := st.contacts[listID]; lc != nil {
-			from = len(lc.order)
+		if lc := st.Contacts[listID]; lc != nil {
+			from = len(lc.Order)
 		}
 		d = &listDirty{from: from, oids: map[string]struct{}{}}
 		st.dirty[listID] = d
@@ -38,43 +38,43 @@ func (st *store) dirtyLocked(listID int64) *listDirty {
 }
 
 // markAddedLocked notes that a contact is about to be appended to the list.
-func (st *store) markAddedLocked(listID int64) { st.dirtyLocked(listID) }
+func (st *Store) markAddedLocked(listID int64) { st.dirtyLocked(listID) }
 
 // markChangedLocked notes that an existing contact changed.
-func (st *store) markChangedLocked(listID int64, originalID string) {
+func (st *Store) markChangedLocked(listID int64, originalID string) {
 	d := st.dirtyLocked(listID)
 	if d.all {
 		return
 	}
 	d.oids[originalID] = struct{}{}
-	if n := len(d.oids); n > wholeListMin && n > len(st.contacts[listID].order)/wholeListShare {
+	if n := len(d.oids); n > wholeListMin && n > len(st.Contacts[listID].Order)/wholeListShare {
 		d.all, d.oids = true, nil
 	}
 }
 
-// markAllLocked notes that the list is to be saved whole.
-func (st *store) markAllLocked(listID int64) {
+// MarkAllLocked notes that the list is to be saved whole.
+func (st *Store) MarkAllLocked(listID int64) {
 	d := st.dirtyLocked(listID)
 	d.all, d.oids = true, nil
 }
 
-// markAllListsDirty makes the next save write every list whole (after a
+// MarkAllListsDirty makes the next save write every list whole (after a
 // save that failed).
-func (st *store) markAllListsDirty() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for listID := range st.contacts {
-		st.markAllLocked(listID)
+func (st *Store) MarkAllListsDirty() {
+	st.Lock()
+	defer st.Unlock()
+	for listID := range st.Contacts {
+		st.MarkAllLocked(listID)
 	}
 }
 
-// contactCount is the number of contacts of all lists.
-func (st *store) contactCount() int {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+// ContactCount is the number of contacts of all lists.
+func (st *Store) ContactCount() int {
+	st.RLock()
+	defer st.RUnlock()
 	n := 0
-	for _, lc := range st.contacts {
-		n += len(lc.order)
+	for _, lc := range st.Contacts {
+		n += len(lc.Order)
 	}
 	return n
 }

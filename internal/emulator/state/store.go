@@ -1,0 +1,266 @@
+package state
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+)
+
+// Entity is one stored object: the JSON object of its last write plus "id"
+// (int64), "dateCreated" and "dateModified" (RFC 3339 strings). Stored maps are
+// never mutated after they are published (updates store a new map), so a
+// shallow copy is safe to encode outside the lock.
+type Entity map[string]any
+
+// Collection holds the entities of one Collection key in id order. Ids only
+// grow, so appending keeps order ascending.
+type Collection struct {
+	Order []int64
+	Items map[int64]Entity
+}
+
+// Ref names one entity: its collection key and id.
+type Ref struct {
+	Key string
+	ID  int64
+}
+
+// NestedKey is the collection key of a nested generic collection, e.g.
+// "projects/5/notes"; the parent's own key is a prefix, which is how deleting
+// the parent finds its children.
+func NestedKey(parent Ref, sub string) string {
+	return parent.Key + "/" + strconv.FormatInt(parent.ID, 10) + "/" + sub
+}
+
+// Store is the account's data. One RWMutex guards all of it: the emulator
+// favours obvious correctness over throughput.
+type Store struct {
+	sync.RWMutex
+	NextID int64 // last id handed out; one counter for the whole account
+	Colls  map[string]*Collection
+	// Contacts holds the Contacts of each list by list id (contacts_store.go).
+	Contacts map[int64]*ListContacts
+	// messages are the transactional messages sent through triggers, in
+	// order (triggers.go).
+	messages []SentMessage
+	// dirty is what changed in each list's contacts since the data
+	// directory last saved them (persist.go journals only that).
+	dirty map[int64]*listDirty
+}
+
+func NewStore() *Store {
+	return &Store{Colls: make(map[string]*Collection), Contacts: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
+}
+
+// existsLocked reports whether parent names a stored entity; a zero ref (no
+// parent) always exists. The caller holds mu.
+func (st *Store) existsLocked(parent *Ref) bool {
+	if parent == nil {
+		return true
+	}
+	c := st.Colls[parent.Key]
+	if c == nil {
+		return false
+	}
+	_, ok := c.Items[parent.ID]
+	return ok
+}
+
+// Create stores body as a new entity of key, stamped with the next id and
+// now, if check (which runs with the store locked, so it may look at other
+// entities through the *Locked methods) accepts it; check may be nil. It
+// reports false, storing nothing, when parent does not exist.
+func (st *Store) Create(parent *Ref, key string, body map[string]any, now string, check func(Entity) *apierr.Error) (Entity, bool, *apierr.Error) {
+	st.Lock()
+	defer st.Unlock()
+	if !st.existsLocked(parent) {
+		return nil, false, nil
+	}
+	e := Entity(maps.Clone(body))
+	if e == nil {
+		e = Entity{}
+	}
+	if check != nil {
+		if err := check(e); err != nil {
+			return nil, true, err
+		}
+	}
+	st.NextID++
+	e["id"] = st.NextID
+	e["dateCreated"] = now
+	e["dateModified"] = now
+	c := st.Colls[key]
+	if c == nil {
+		c = &Collection{Items: make(map[int64]Entity)}
+		st.Colls[key] = c
+	}
+	c.Order = append(c.Order, st.NextID)
+	c.Items[st.NextID] = e
+	return maps.Clone(e), true, nil
+}
+
+// Get returns a copy of one entity.
+func (st *Store) Get(key string, id int64) (Entity, bool) {
+	st.RLock()
+	defer st.RUnlock()
+	c := st.Colls[key]
+	if c == nil {
+		return nil, false
+	}
+	e, ok := c.Items[id]
+	return maps.Clone(e), ok
+}
+
+// EachLocked calls fn with every entity of key in id order, until fn
+// returns false. The caller holds mu; fn must not modify the entity.
+func (st *Store) EachLocked(key string, fn func(Entity) bool) {
+	c := st.Colls[key]
+	if c == nil {
+		return
+	}
+	for _, id := range c.Order {
+		if !fn(c.Items[id]) {
+			return
+		}
+	}
+}
+
+// HasLocked reports whether the entity exists, for a caller that holds mu.
+func (st *Store) HasLocked(key string, id int64) bool {
+	c := st.Colls[key]
+	if c == nil {
+		return false
+	}
+	_, ok := c.Items[id]
+	return ok
+}
+
+// Page returns copies of the entities of key from offset, at most limit of
+// them, and the size of the whole collection. parentOK is false when parent
+// does not exist.
+func (st *Store) Page(parent *Ref, key string, offset, limit int) (items []Entity, total int, parentOK bool) {
+	st.RLock()
+	defer st.RUnlock()
+	if !st.existsLocked(parent) {
+		return nil, 0, false
+	}
+	items = []Entity{} // encodes as [], never null
+	c := st.Colls[key]
+	if c == nil {
+		return items, 0, true
+	}
+	total = len(c.Order)
+	if offset >= total {
+		return items, total, true
+	}
+	end := min(offset+limit, total)
+	for _, id := range c.Order[offset:end] {
+		items = append(items, maps.Clone(c.Items[id]))
+	}
+	return items, total, true
+}
+
+// Update merges patch into the entity (a nil value removes the key), stamps
+// dateModified, and stores the result if check (run with the store locked)
+// accepts it. found is false
+// when the entity does not exist.
+func (st *Store) Update(key string, id int64, patch map[string]any, now string, check func(Entity) *apierr.Error) (e Entity, found bool, err *apierr.Error) {
+	st.Lock()
+	defer st.Unlock()
+	c := st.Colls[key]
+	if c == nil {
+		return nil, false, nil
+	}
+	old, ok := c.Items[id]
+	if !ok {
+		return nil, false, nil
+	}
+	merged := maps.Clone(old)
+	for k, v := range patch {
+		if v == nil {
+			delete(merged, k)
+			continue
+		}
+		merged[k] = v
+	}
+	merged["dateModified"] = now
+	if err := check(merged); err != nil {
+		return nil, true, err
+	}
+	c.Items[id] = merged
+	return maps.Clone(merged), true, nil
+}
+
+// Delete removes one entity and every nested collection under it; deleting a
+// list also removes its contacts.
+func (st *Store) Delete(key string, id int64) bool {
+	st.Lock()
+	defer st.Unlock()
+	c := st.Colls[key]
+	if c == nil {
+		return false
+	}
+	if _, ok := c.Items[id]; !ok {
+		return false
+	}
+	delete(c.Items, id)
+	c.Order = slices.DeleteFunc(c.Order, func(x int64) bool { return x == id })
+	if key == ListsKey {
+		delete(st.Contacts, id)
+		delete(st.dirty, id) // the list's absence is saved with the collections
+	}
+	prefix := key + "/" + strconv.FormatInt(id, 10) + "/"
+	for k := range st.Colls {
+		if strings.HasPrefix(k, prefix) {
+			delete(st.Colls, k)
+		}
+	}
+	return true
+}
+
+// AllocID hands out the account's next id for an object kept outside the
+// generic collections (a batch, an import), so ids stay unique and increasing
+// across the whole account.
+func (st *Store) AllocID() int64 {
+	st.Lock()
+	defer st.Unlock()
+	st.NextID++
+	return st.NextID
+}
+
+// LastID is the last id handed out (the snapshot's nextId): ids of areas
+// that take theirs from allocID are at most this.
+func (st *Store) LastID() int64 {
+	st.RLock()
+	defer st.RUnlock()
+	return st.NextID
+}
+
+// PutLocked stores e as entity id of key, stamped with now, keeping the
+// collection in ascending id order (a fixed id may be smaller than ids
+// already handed out). The caller holds mu and has made sure id is free.
+func (st *Store) PutLocked(key string, id int64, e Entity, now string) {
+	e["id"] = id
+	e["dateCreated"] = now
+	e["dateModified"] = now
+	c := st.Colls[key]
+	if c == nil {
+		c = &Collection{Items: make(map[int64]Entity)}
+		st.Colls[key] = c
+	}
+	pos, _ := slices.BinarySearch(c.Order, id)
+	c.Order = slices.Insert(c.Order, pos, id)
+	c.Items[id] = e
+}
+
+// Collection keys the state gives behaviour beyond the generic pattern: a
+// list holds contacts, and contact properties name the attributes stored
+// under PropertiesKey.
+const (
+	ListsKey      = "lists"
+	PropertiesKey = "properties"
+)
