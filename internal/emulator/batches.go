@@ -144,7 +144,7 @@ func newBatchEngine() *batchEngine {
 // startBatch registers a new batch of typ doing work, with the account's
 // next id, and brings it up to date (a batch with no pending time and no
 // duration finishes here).
-func (s *Server) startBatch(typ string, work batchWork) *batch {
+func (s *batchesAPI) startBatch(typ string, work batchWork) *batch {
 	now := s.opts.Now()
 	total := work.total()
 	duration := s.opts.BatchMinDuration
@@ -176,7 +176,7 @@ func (s *Server) startBatch(typ string, work batchWork) *batch {
 }
 
 // advanceBatches brings every unfinished batch up to the clock.
-func (s *Server) advanceBatches() {
+func (s *batchesAPI) advanceBatches() {
 	e := s.batches
 	e.mu.Lock()
 	if len(e.active) == 0 {
@@ -211,7 +211,7 @@ func (s *Server) advanceBatches() {
 
 // announceFinished emits the batch's finished event to the webhooks, once
 // even when concurrent requests saw it finish together.
-func (s *Server) announceFinished(b *batch) {
+func (s *batchesAPI) announceFinished(b *batch) {
 	b.mu.Lock()
 	first := !b.announced
 	b.announced = true
@@ -233,11 +233,11 @@ func (s *Server) announceFinished(b *batch) {
 			data[k] = val
 		}
 	}
-	s.Emit(event, data)
+	s.emit(event, data)
 }
 
 // batch returns the batch with id, brought up to the clock.
-func (s *Server) batch(id int64) (*batch, bool) {
+func (s *batchesAPI) batch(id int64) (*batch, bool) {
 	s.advanceBatches()
 	e := s.batches
 	e.mu.Lock()
@@ -328,7 +328,7 @@ func (b *batch) view(customerID int64) batchView {
 	return v
 }
 
-func (s *Server) registerBatches() {
+func (s *batchesAPI) registerBatches() {
 	s.handleJSON("GET /rest/{customerid}/batches", s.listBatches)
 	s.handleJSON("GET /rest/{customerid}/batches/{batchId}", s.getBatch)
 }
@@ -340,7 +340,7 @@ var batchTypes = []string{batchTypeImport, batchTypeStatExport}
 // like every collection, optionally only those of one type. The interface
 // shows no such call; it is a documented convention so that a client whose
 // start of a batch had an unknown outcome can find the batch it made.
-func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *batchesAPI) listBatches(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	if err := s.refuseListing(r); err != nil {
 		return err
 	}
@@ -375,7 +375,7 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apierr.Err
 }
 
 // lookupBatch finds the batch named by the {batchId} path value.
-func (s *Server) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
+func (s *batchesAPI) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
 	raw := r.PathValue("batchId")
 	id, ok := parseID(raw)
 	if !ok {
@@ -388,7 +388,7 @@ func (s *Server) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
 	return b, nil
 }
 
-func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *batchesAPI) getBatch(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	b, err := s.lookupBatch(r)
 	if err != nil {
 		return err
@@ -398,6 +398,15 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) *apierr.Error 
 }
 
 // batchPath is the path of a batch, for Location headers.
-func (s *Server) batchPath(id int64) string {
+func (s *batchesAPI) batchPath(id int64) string {
 	return "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/" + batchesCollectionKey + "/" + strconv.FormatInt(id, 10)
+}
+
+// batchesAPI serves the batches domain and runs the batch engine for the
+// domains whose work is a batch (imports, statistics exports).
+type batchesAPI struct {
+	*base
+	// restorers make the work of each type of batch from its record in the
+	// data directory; the domain whose work it is registers it (New).
+	restorers map[string]workRestorer
 }

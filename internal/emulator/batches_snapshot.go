@@ -76,7 +76,7 @@ type batchRecord struct {
 
 const snapshotTime = time.RFC3339Nano
 
-func (s *Server) saveBatches() (any, error) {
+func (s *batchesAPI) saveBatches() (any, error) {
 	e := s.batches
 	e.mu.Lock()
 	all := make([]*batch, 0, len(e.byID))
@@ -110,21 +110,24 @@ func (b *batch) record() (batchRecord, error) {
 		Processed: b.processed, Affected: b.affected, Failed: b.failed,
 		Finished: b.finished, Error: b.failure,
 	}
-	switch w := b.work.(type) {
-	case *importJob:
-		rec.Import = &importBatchRecord{ListID: w.listID, ImportID: w.importID, ImportType: w.typ, Total: w.total(), FailedRows: w.failedRows}
-	case *exportJob:
-		rows := w.table.rows
-		if rows == nil {
-			rows = [][]string{}
-		}
-		rec.Export = &exportBatchRecord{ExportType: w.exportType, Period: w.period,
-			Header: w.table.header, Rows: rows, ExtraRows: w.extraRows}
-	default:
+	w, ok := b.work.(savedWork)
+	if !ok {
 		return batchRecord{}, fmt.Errorf("batch %d: work of type %T cannot be saved", b.id, b.work)
 	}
+	w.recordInto(&rec)
 	return rec, nil
 }
+
+// savedWork is batch work that the data directory can hold: it writes its
+// own part of the batch's record, which the restorer its domain registered
+// for the batch's type reads back.
+type savedWork interface {
+	recordInto(rec *batchRecord)
+}
+
+// workRestorer makes a batch's work again from its record; nextID is the
+// store's, which every id the record names is at most.
+type workRestorer func(rec batchRecord, nextID int64) (batchWork, error)
 
 // decodeStrict decodes a part, refusing fields it does not know (a typo in
 // a hand-edited file would otherwise be ignored silently).
@@ -138,7 +141,7 @@ func decodeStrict(raw json.RawMessage, v any) error {
 // checking them: ids unique, ascending and within the store's counter, a
 // known type with its matching request, times in order, counts within the
 // total, a known export type and period, rows as wide as the header.
-func (s *Server) restoreBatches(raw json.RawMessage) error {
+func (s *batchesAPI) restoreBatches(raw json.RawMessage) error {
 	var snap batchesSnapshot
 	if err := decodeStrict(raw, &snap); err != nil {
 		return err
@@ -173,7 +176,7 @@ func (s *Server) restoreBatches(raw json.RawMessage) error {
 	return nil
 }
 
-func (s *Server) batchFromRecord(rec batchRecord, nextID int64, now time.Time) (*batch, error) {
+func (s *batchesAPI) batchFromRecord(rec batchRecord, nextID int64, now time.Time) (*batch, error) {
 	times := map[string]string{"submitted": rec.Submitted, "startAt": rec.StartAt, "endAt": rec.EndAt, "seen": rec.Seen}
 	parsed := map[string]time.Time{}
 	for _, name := range []string{"submitted", "startAt", "endAt", "seen"} {
@@ -193,15 +196,10 @@ func (s *Server) batchFromRecord(rec batchRecord, nextID int64, now time.Time) (
 		processed: rec.Processed, affected: rec.Affected, failed: rec.Failed,
 		finished: rec.Finished, announced: rec.Finished,
 	}
-	switch rec.Type {
-	case batchTypeImport:
-		w, err := s.importWorkFromRecord(rec, nextID)
-		if err != nil {
-			return nil, err
-		}
-		b.work = w
-	case batchTypeStatExport:
-		w, err := exportWorkFromRecord(rec)
+	restore, ok := s.restorers[rec.Type]
+	switch {
+	case ok:
+		w, err := restore(rec, nextID)
 		if err != nil {
 			return nil, err
 		}

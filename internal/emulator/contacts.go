@@ -16,7 +16,7 @@ import (
 // the rules are in state/contacts_store.go.
 const contactsBase = "/rest/{customerid}/lists/{id}/contacts"
 
-func (s *Server) registerContacts() {
+func (s *contactsAPI) registerContacts() {
 	s.handleJSON("GET "+contactsBase, s.listContacts)
 	s.handleJSON("POST "+contactsBase, s.createContact)
 	s.handleJSON("GET "+contactsBase+"/{originalId}", s.getContact)
@@ -34,7 +34,7 @@ func listIDOf(r *http.Request) (int64, *apierr.Error) {
 	return id, nil
 }
 
-func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *contactsAPI) listContacts(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -55,7 +55,7 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apierr.Er
 	return nil
 }
 
-func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *contactsAPI) createContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -99,12 +99,12 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apierr.E
 }
 
 // writeCreatedContact answers 201 with a new contact and its Location.
-func (s *Server) writeCreatedContact(w http.ResponseWriter, listID int64, c state.ContactView) {
+func (s *contactsAPI) writeCreatedContact(w http.ResponseWriter, listID int64, c state.ContactView) {
 	w.Header().Set("Location", "/rest/"+strconv.FormatInt(s.opts.CustomerID, 10)+"/lists/"+strconv.FormatInt(listID, 10)+"/contacts/"+url.PathEscape(c.OriginalID))
 	s.writeJSON(w, http.StatusCreated, s.presentContact(c))
 }
 
-func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *contactsAPI) getContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -121,7 +121,7 @@ func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apierr.Erro
 // replaces that attribute's value, null removes it, keys left out keep their
 // values. status and mobileStatus in the body are ignored: they change only
 // through subscriptionstatus, as the interface's transition table says.
-func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *contactsAPI) updateContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apierr.E
 
 // putSubscriptionStatus applies a SubscriptionStatusDto; either field may be
 // left out (or null) to keep that state, but not both.
-func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *contactsAPI) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -242,3 +242,6 @@ func optionalString(body map[string]any, field string) (string, *apierr.Error) {
 	}
 	return s, nil
 }
+
+// contactsAPI serves the contacts of lists and emits their webhook events.
+type contactsAPI struct{ *base }

@@ -75,7 +75,7 @@ func contactChangeKinds(before, after *state.Contact) (kinds, channels []string)
 // contactEventData is an event's data: the contact as the interface shows
 // it (after the change; before it for contact.deleted) and where it came
 // from.
-func (s *Server) contactEventData(listID int64, c *state.Contact, channel string, extra map[string]any) map[string]any {
+func (s *contactsAPI) contactEventData(listID int64, c *state.Contact, channel string, extra map[string]any) map[string]any {
 	s.store.RLock()
 	v := c.View(s.store.PropertyNamesLocked())
 	s.store.RUnlock()
@@ -91,21 +91,21 @@ func (s *Server) contactEventData(listID int64, c *state.Contact, channel string
 }
 
 // emitContactChange sends the events of one change made by a single call.
-func (s *Server) emitContactChange(listID int64, before, after *state.Contact) {
+func (s *contactsAPI) emitContactChange(listID int64, before, after *state.Contact) {
 	kinds, channels := contactChangeKinds(before, after)
 	for i, kind := range kinds {
 		c := after
 		if c == nil {
 			c = before
 		}
-		s.Emit(kind, s.contactEventData(listID, c, channels[i], map[string]any{"source": "api"}))
+		s.emit(kind, s.contactEventData(listID, c, channels[i], map[string]any{"source": "api"}))
 	}
 }
 
 // contactEventBatch sends the contact events of one batch (or one list
 // deletion) within the bound, and the summaries at its end.
 type contactEventBatch struct {
-	s      *Server
+	s      *contactsAPI
 	listID int64
 	extra  map[string]any // source and ids, in every event of the batch
 
@@ -113,7 +113,7 @@ type contactEventBatch struct {
 	count map[string]int64
 }
 
-func (s *Server) newContactEventBatch(listID int64, extra map[string]any) *contactEventBatch {
+func (s *contactsAPI) newContactEventBatch(listID int64, extra map[string]any) *contactEventBatch {
 	return &contactEventBatch{s: s, listID: listID, extra: extra, count: map[string]int64{}}
 }
 
@@ -132,7 +132,7 @@ func (b *contactEventBatch) note(before, after *state.Contact) {
 		if c == nil {
 			c = before
 		}
-		b.s.Emit(kind, b.s.contactEventData(b.listID, c, channels[i], b.extra))
+		b.s.emit(kind, b.s.contactEventData(b.listID, c, channels[i], b.extra))
 	}
 }
 
@@ -147,7 +147,7 @@ func (b *contactEventBatch) end() {
 		}
 		data := map[string]any{"listId": strconv.FormatInt(b.listID, 10), "summary": true, "count": n, "omitted": n - contactEventsPerBatch}
 		maps.Copy(data, b.extra)
-		b.s.Emit(kind, data)
+		b.s.emit(kind, data)
 	}
 }
 
@@ -182,7 +182,7 @@ func (b *contactEventBatch) noteListChange(old, next *state.ListContacts) {
 
 // emitListDeleted sends contact.deleted for the contacts of a deleted list,
 // within the bound; gone is the list's holder from before the delete.
-func (s *Server) emitListDeleted(listID int64, gone *state.ListContacts) {
+func (s *contactsAPI) emitListDeleted(listID int64, gone *state.ListContacts) {
 	if gone == nil {
 		return
 	}

@@ -12,7 +12,7 @@ import (
 // contactCreateInput applies the profiles of a contact's initial state to a
 // create body: double-opt-in ignores its statuses and starts UNSUBSCRIBED,
 // status-other starts a contact without status PENDING.
-func (s *Server) contactCreateInput(in state.ContactInput) state.ContactInput {
+func (s *contactsAPI) contactCreateInput(in state.ContactInput) state.ContactInput {
 	switch {
 	case s.opts.Wire.Has(WireDoubleOptIn):
 		in.Status, in.MobileStatus = "", ""
@@ -25,7 +25,7 @@ func (s *Server) contactCreateInput(in state.ContactInput) state.ContactInput {
 
 // presentContact is a contact as the profiles show it: properties keyed by
 // attribute id (properties-by-id), no states (no-statuses).
-func (s *Server) presentContact(v state.ContactView) state.ContactView {
+func (s *contactsAPI) presentContact(v state.ContactView) state.ContactView {
 	if s.opts.Wire.Has(WireNoStatuses) {
 		v.Status, v.MobileStatus = "", ""
 	}

@@ -56,7 +56,7 @@ var codeForStatus = map[int]string{
 }
 
 // writeError answers with the error body for status.
-func (s *Server) writeError(w http.ResponseWriter, e *apierr.Error) {
+func (s *base) writeError(w http.ResponseWriter, e *apierr.Error) {
 	if e.Allow != "" {
 		w.Header().Set("Allow", e.Allow)
 	}

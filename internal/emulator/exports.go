@@ -72,7 +72,7 @@ type statisticsTable struct {
 // events to report until the emulator records sends, so their files hold the
 // header only. To add columns or rows (sends of transactional messages, for
 // instance), change the source here; nothing else depends on the columns.
-type statisticsSource func(s *Server, from, to time.Time) statisticsTable
+type statisticsSource func(s *exportsAPI, from, to time.Time) statisticsTable
 
 var statisticsSources = map[string]statisticsSource{
 	"PROJECTS":     entityStatistics("projects", "projectId", "name"),
@@ -90,14 +90,14 @@ var statisticsSources = map[string]statisticsSource{
 // eventHeader is the header of the event exports.
 var eventHeader = []string{"eventTime", "messageId", "listId", "originalId"}
 
-func noEvents(*Server, time.Time, time.Time) statisticsTable {
+func noEvents(*exportsAPI, time.Time, time.Time) statisticsTable {
 	return statisticsTable{header: eventHeader}
 }
 
 // entityStatistics lists every entity of a collection: id, one descriptive
 // field and the timestamps.
 func entityStatistics(collection, idColumn, nameField string) statisticsSource {
-	return func(s *Server, _, _ time.Time) statisticsTable {
+	return func(s *exportsAPI, _, _ time.Time) statisticsTable {
 		t := statisticsTable{header: []string{idColumn, nameField, "dateCreated", "dateModified"}}
 		for _, e := range s.allEntities(collection) {
 			t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, nameField), entityString(e, "dateCreated"), entityString(e, "dateModified")})
@@ -108,7 +108,7 @@ func entityStatistics(collection, idColumn, nameField string) statisticsSource {
 
 // listStatistics lists every list with its number of contacts and of
 // contacts unsubscribed from e-mail.
-func listStatistics(s *Server, _, _ time.Time) statisticsTable {
+func listStatistics(s *exportsAPI, _, _ time.Time) statisticsTable {
 	t := statisticsTable{header: []string{"listId", "name", "contacts", "unsubscribed", "dateCreated", "dateModified"}}
 	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
@@ -121,7 +121,7 @@ func listStatistics(s *Server, _, _ time.Time) statisticsTable {
 
 // optOuts lists, list by list, the contacts unsubscribed from e-mail whose
 // last change lies in the window, as opt-out events at that time.
-func optOuts(s *Server, from, to time.Time) statisticsTable {
+func optOuts(s *exportsAPI, from, to time.Time) statisticsTable {
 	t := statisticsTable{header: eventHeader}
 	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
@@ -138,7 +138,7 @@ func optOuts(s *Server, from, to time.Time) statisticsTable {
 
 // createdInPeriod lists the entities of a collection created in the window.
 func createdInPeriod(collection, idColumn string) statisticsSource {
-	return func(s *Server, from, to time.Time) statisticsTable {
+	return func(s *exportsAPI, from, to time.Time) statisticsTable {
 		t := statisticsTable{header: []string{idColumn, "dateCreated"}}
 		for _, e := range s.allEntities(collection) {
 			created, err := time.Parse(time.RFC3339, entityString(e, "dateCreated"))
@@ -153,7 +153,7 @@ func createdInPeriod(collection, idColumn string) statisticsSource {
 }
 
 // allEntities returns copies of every entity of a top-level collection.
-func (s *Server) allEntities(collection string) []state.Entity {
+func (s *base) allEntities(collection string) []state.Entity {
 	items, _, _ := s.store.Page(nil, collection, 0, math.MaxInt)
 	return items
 }
@@ -226,7 +226,7 @@ func (j *exportJob) writeCSV(w io.Writer) error {
 	return bw.Flush()
 }
 
-func (s *Server) registerExports() {
+func (s *exportsAPI) registerExports() {
 	s.handleJSON("POST /rest/{customerid}/batches/exports/statistics", s.startStatisticsExport)
 	s.handle("GET /rest/{customerid}/batches/{batchId}/result/url", s.serveResultURL)
 	s.handle("GET /rest/{customerid}/batches/{batchId}/result", s.serveResultRedirect)
@@ -234,7 +234,7 @@ func (s *Server) registerExports() {
 
 // startStatisticsExport answers 202 Accepted with { batchId } (a string, as
 // the interface shows) and a Location header naming the batch.
-func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *exportsAPI) startStatisticsExport(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	body, err := readJSONObject(r)
 	if err != nil {
 		return err
@@ -254,9 +254,9 @@ func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *
 		table:      statisticsSources[exportType](s, periodStart(period, now), now),
 		extraRows:  s.opts.StatisticsExportExtraRows,
 	}
-	b := s.startBatch(batchTypeStatExport, job)
+	b := s.batchesAPI.startBatch(batchTypeStatExport, job)
 	s.log.Info("statistics export started", "batch", b.id, "exportType", exportType, "period", period, "rows", job.total())
-	w.Header().Set("Location", s.batchPath(b.id))
+	w.Header().Set("Location", s.batchesAPI.batchPath(b.id))
 	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
 	return nil
 }
@@ -289,8 +289,8 @@ func enumField(body map[string]any, field string, allowed []string, hints map[st
 // exportResult finds the finished export named by the path, or says why its
 // result is not available: 404 for an unknown batch or one that is not an
 // export, 409 for an export not yet finished or failed.
-func (s *Server) exportResult(r *http.Request) (*batch, *apierr.Error) {
-	b, err := s.lookupBatch(r)
+func (s *exportsAPI) exportResult(r *http.Request) (*batch, *apierr.Error) {
+	b, err := s.batchesAPI.lookupBatch(r)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func (s *Server) exportResult(r *http.Request) (*batch, *apierr.Error) {
 // serveResultURL answers the result's URL as text/plain. The interface says
 // this call must not be sent with Accept: application/json; a request whose
 // Accept excludes text/plain is answered 406.
-func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
+func (s *exportsAPI) serveResultURL(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Wire.Has(WireResultURLJSON) {
 		// result-url-json: the URL as JSON, whatever the Accept header.
 		b, err := s.exportResult(r)
@@ -341,7 +341,7 @@ func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveResultRedirect answers 302 Found to a fresh result URL.
-func (s *Server) serveResultRedirect(w http.ResponseWriter, r *http.Request) {
+func (s *exportsAPI) serveResultRedirect(w http.ResponseWriter, r *http.Request) {
 	b, err := s.exportResult(r)
 	if err != nil {
 		s.writeError(w, err)
@@ -355,4 +355,11 @@ func (s *Server) serveResultRedirect(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Location", s.mintResultURL(r, b.id))
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusFound)
+}
+
+// exportsAPI serves statistics exports, whose work runs as batches, and the
+// stand-in object storage their files download from.
+type exportsAPI struct {
+	*base
+	batchesAPI *batchesAPI
 }

@@ -51,7 +51,7 @@ const keepExpired = time.Hour
 
 // mintResultURL makes a new URL for batch id's file, on the host the client
 // reached the emulator by.
-func (s *Server) mintResultURL(r *http.Request, id int64) string {
+func (s *exportsAPI) mintResultURL(r *http.Request, id int64) string {
 	var raw [16]byte
 	_, _ = rand.Read(raw[:]) // crypto/rand.Read never fails
 	token := hex.EncodeToString(raw[:])
@@ -72,12 +72,12 @@ func (s *Server) mintResultURL(r *http.Request, id int64) string {
 	return scheme + "://" + r.Host + objectStorePrefix + token
 }
 
-func (s *Server) registerObjectStore() {
+func (s *exportsAPI) registerObjectStore() {
 	s.handle("GET "+objectStorePrefix+"{token}", s.serveObject)
 }
 
 // serveObject streams an export file to a holder of a valid token.
-func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
+func (s *exportsAPI) serveObject(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
 	objs := s.objects
 	objs.mu.Lock()
@@ -91,7 +91,7 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, apierr.Errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.expires.UTC().Format(time.RFC3339), link.batchID))
 		return
 	}
-	b, ok := s.batch(link.batchID)
+	b, ok := s.batchesAPI.batch(link.batchID)
 	if !ok {
 		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
@@ -105,7 +105,7 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeExportFile streams an export's file as the answer.
-func (s *Server) writeExportFile(w http.ResponseWriter, r *http.Request, b *batch, job *exportJob) {
+func (s *exportsAPI) writeExportFile(w http.ResponseWriter, r *http.Request, b *batch, job *exportJob) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="statistics-`+strconv.FormatInt(b.id, 10)+`.csv"`)
 	w.Header().Set("Cache-Control", "private, no-store")

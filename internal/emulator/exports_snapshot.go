@@ -43,3 +43,13 @@ func exportWorkFromRecord(rec batchRecord) (*exportJob, error) {
 	return &exportJob{exportType: r.ExportType, period: r.Period,
 		table: statisticsTable{header: r.Header, rows: rows}, extraRows: r.ExtraRows}, nil
 }
+
+// recordInto writes the export's part of its batch's record.
+func (j *exportJob) recordInto(rec *batchRecord) {
+	rows := j.table.rows
+	if rows == nil {
+		rows = [][]string{}
+	}
+	rec.Export = &exportBatchRecord{ExportType: j.exportType, Period: j.period,
+		Header: j.table.header, Rows: rows, ExtraRows: j.extraRows}
+}

@@ -16,7 +16,7 @@ import (
 // later work (lists/{id}/contacts, ...) are more specific patterns and win.
 const genericBase = "/rest/{customerid}/{collection}"
 
-func (s *Server) registerGeneric() {
+func (s *genericAPI) registerGeneric() {
 	s.handleJSON("GET "+genericBase, s.genericList)
 	s.handleJSON("POST "+genericBase, s.genericCreate)
 	s.handleJSON("GET "+genericBase+"/{id}", s.genericGet)
@@ -39,7 +39,7 @@ type target struct {
 }
 
 // resolveTarget maps the path wildcards onto a generic collection.
-func (s *Server) resolveTarget(r *http.Request) (target, *apierr.Error) {
+func (s *genericAPI) resolveTarget(r *http.Request) (target, *apierr.Error) {
 	coll := r.PathValue("collection")
 	if !genericDomains[coll] {
 		// A collection served only by explicit routes (e.g. batches), reached
@@ -82,7 +82,7 @@ func (s *Server) resolveTarget(r *http.Request) (target, *apierr.Error) {
 	}, nil
 }
 
-func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *genericAPI) genericList(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apierr.Err
 	return nil
 }
 
-func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *genericAPI) genericCreate(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -127,7 +127,7 @@ func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apierr.E
 	return nil
 }
 
-func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *genericAPI) genericGet(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apierr.Erro
 
 // genericUpdate merges the body into the entity (conventions: PUT merges;
 // null removes a key; keys left out keep their values).
-func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *genericAPI) genericUpdate(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -168,7 +168,7 @@ func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apierr.E
 	return nil
 }
 
-func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *genericAPI) genericDelete(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -181,7 +181,7 @@ func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apierr.E
 	if !ok || !s.store.Delete(t.key, id) {
 		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
-	s.emitListDeleted(id, contacts)
+	s.contactsAPI.emitListDeleted(id, contacts)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -197,7 +197,7 @@ func dropReserved(body map[string]any) {
 // explicitAllow lists the methods explicit (non-generic) routes serve on the
 // request's path, for the Allow header of a 405. Every generic pattern has a
 // {collection} wildcard; explicit ones never do.
-func (s *Server) explicitAllow(r *http.Request) string {
+func (s *genericAPI) explicitAllow(r *http.Request) string {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
@@ -207,4 +207,11 @@ func (s *Server) explicitAllow(r *http.Request) string {
 		}
 	}
 	return strings.Join(slices.Compact(allowed), ", ")
+}
+
+// genericAPI serves every domain of the generic resource pattern, nested
+// collections included; deleting a list emits its contacts' events.
+type genericAPI struct {
+	*base
+	contactsAPI *contactsAPI
 }

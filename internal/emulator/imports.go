@@ -121,14 +121,14 @@ const (
 	recipientsPath = "/rest/{customerid}/lists/{listId}/recipients/{id}"
 )
 
-func (s *Server) registerImports() {
+func (s *importsAPI) registerImports() {
 	s.handleJSON("GET "+importsPath, s.listImports)
 	s.handleJSON("POST "+importsPath, s.createImport)
 	s.handle("POST "+recipientsPath, s.uploadImport)
 }
 
 // importListID reads {listId}; an id that cannot exist is a 404.
-func (s *Server) importListID(r *http.Request) (int64, *apierr.Error) {
+func (s *importsAPI) importListID(r *http.Request) (int64, *apierr.Error) {
 	raw := r.PathValue("listId")
 	id, ok := parseID(raw)
 	if !ok {
@@ -141,7 +141,7 @@ func (s *Server) importListID(r *http.Request) (int64, *apierr.Error) {
 }
 
 // createImport is step 1.
-func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *importsAPI) createImport(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := s.importListID(r)
 	if err != nil {
 		return err
@@ -213,7 +213,7 @@ func (imp *listImport) view() importView {
 
 // listImports answers the list's imports in ascending id order (the order
 // they were created), paged like every collection.
-func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *importsAPI) listImports(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	if err := s.refuseListing(r); err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ func delimiterField(body map[string]any) (rune, *apierr.Error) {
 }
 
 // uploadImport is step 2.
-func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
+func (s *importsAPI) uploadImport(w http.ResponseWriter, r *http.Request) {
 	if !accepts(r, "application/json") {
 		s.writeError(w, apierr.Errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
 		return
@@ -292,16 +292,16 @@ func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	b := s.startBatch(batchTypeImport, job)
+	b := s.batchesAPI.startBatch(batchTypeImport, job)
 	batchID = b.id
 	s.log.Info("import started", "import", imp.id, "list", imp.listID, "type", imp.typ, "batch", b.id, "rows", job.total())
-	w.Header().Set("Location", s.batchPath(b.id))
+	w.Header().Set("Location", s.batchesAPI.batchPath(b.id))
 	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
 }
 
 // claimImport finds the import of the path and marks it as being uploaded,
 // so that two uploads of one import cannot both run.
-func (s *Server) claimImport(r *http.Request) (*listImport, *apierr.Error) {
+func (s *importsAPI) claimImport(r *http.Request) (*listImport, *apierr.Error) {
 	listID, err := s.importListID(r)
 	if err != nil {
 		return nil, err
@@ -326,7 +326,7 @@ func (s *Server) claimImport(r *http.Request) (*listImport, *apierr.Error) {
 
 // releaseImport ends an upload: a successful one records its batch; a
 // refused one leaves the import free to be uploaded again.
-func (s *Server) releaseImport(imp *listImport, batchID int64) {
+func (s *importsAPI) releaseImport(imp *listImport, batchID int64) {
 	s.imports.mu.Lock()
 	defer s.imports.mu.Unlock()
 	imp.uploading = false
@@ -358,7 +358,7 @@ func decodeImport(body io.Reader, enc string) io.Reader {
 // parseImport reads the file row by row into an import job. Only a file
 // that cannot be read at all is an error (400); bad rows are kept as such
 // and counted when the batch handles them.
-func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apierr.Error) {
+func (s *importsAPI) parseImport(body io.Reader, imp *listImport) (*importJob, *apierr.Error) {
 	cr := csv.NewReader(decodeImport(body, imp.encoding))
 	cr.Comma = imp.delimiter
 	cr.FieldsPerRecord = -1 // a row with the wrong number of fields is a bad row, not a bad file
@@ -422,7 +422,7 @@ func fileError(err error, row int, enc string) *apierr.Error {
 
 // newImportJob maps the header onto the identity column and the attribute
 // columns.
-func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *apierr.Error) {
+func (s *importsAPI) newImportJob(imp *listImport, header []string) (*importJob, *apierr.Error) {
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
@@ -437,7 +437,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 		seen[h] = true
 	}
 	job := &importJob{s: s, listID: imp.listID, importID: imp.id, typ: imp.typ, identityIdx: slices.Index(header, imp.identity)}
-	job.events = s.newContactEventBatch(imp.listID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.id, 10), "importType": imp.typ})
+	job.events = s.contactsAPI.newContactEventBatch(imp.listID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.id, 10), "importType": imp.typ})
 	if job.identityIdx < 0 {
 		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.identity, strings.Join(header, ", "))
 		if imp.identity == defaultIdentityColumn {
@@ -479,7 +479,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 
 // importJob is the work of an IMPORT batch.
 type importJob struct {
-	s           *Server
+	s           *importsAPI
 	listID      int64
 	importID    int64
 	typ         string
@@ -601,7 +601,7 @@ func (j *importJob) input(fields []string, skipEmpty bool) state.ContactInput {
 	return in
 }
 
-func (s *Server) listExists(id int64) bool {
+func (s *importsAPI) listExists(id int64) bool {
 	_, ok := s.store.Get(state.ListsKey, id)
 	return ok
 }
@@ -652,4 +652,12 @@ func (r *importRows) next() ([]string, string, bool) {
 		r.pos += int(l)
 	}
 	return fields, "", true
+}
+
+// importsAPI serves the imports of lists; their work runs as batches and
+// changes contacts.
+type importsAPI struct {
+	*base
+	batchesAPI  *batchesAPI
+	contactsAPI *contactsAPI
 }

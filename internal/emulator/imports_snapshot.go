@@ -22,7 +22,7 @@ type importBatchRecord struct {
 	FailedRows []failedRow `json:"failedRows,omitempty"`
 }
 
-func (s *Server) importWorkFromRecord(rec batchRecord, nextID int64) (*importJob, error) {
+func (s *importsAPI) importWorkFromRecord(rec batchRecord, nextID int64) (batchWork, error) {
 	r := rec.Import
 	switch {
 	case r == nil || rec.Export != nil:
@@ -61,7 +61,7 @@ type importRecord struct {
 	BatchID        int64   `json:"batchId,omitempty"` // 0 until uploaded
 }
 
-func (s *Server) saveImports() (any, error) {
+func (s *importsAPI) saveImports() (any, error) {
 	s.imports.mu.Lock()
 	defer s.imports.mu.Unlock()
 	snap := importsSnapshot{Imports: make([]importRecord, 0, len(s.imports.byID))}
@@ -82,7 +82,7 @@ func (s *Server) saveImports() (any, error) {
 // checking them as step 1 checks a request, and that an uploaded import's
 // batch is an IMPORT batch of this import (the batches part is restored
 // first).
-func (s *Server) restoreImports(raw json.RawMessage) error {
+func (s *importsAPI) restoreImports(raw json.RawMessage) error {
 	var snap importsSnapshot
 	if err := decodeStrict(raw, &snap); err != nil {
 		return err
@@ -141,4 +141,9 @@ func (s *Server) restoreImports(raw json.RawMessage) error {
 	defer s.imports.mu.Unlock()
 	s.imports.byID = byID
 	return nil
+}
+
+// recordInto writes the import's part of its batch's record.
+func (j *importJob) recordInto(rec *batchRecord) {
+	rec.Import = &importBatchRecord{ListID: j.listID, ImportID: j.importID, ImportType: j.typ, Total: j.total(), FailedRows: j.failedRows}
 }

@@ -446,7 +446,7 @@ func TestImportLargeFile(t *testing.T) {
 	if rec.Header().Get("X-Total-Count") != fmt.Sprint(n) {
 		t.Errorf("list holds %s contacts, want %d", rec.Header().Get("X-Total-Count"), n)
 	}
-	b, _ := s.batch(mustParseID(t, started["batchId"]))
+	b, _ := s.batchesAPI.batch(mustParseID(t, started["batchId"]))
 	if job := b.work.(*importJob); job.rows.buf != nil {
 		t.Error("a finished import keeps its rows")
 	}

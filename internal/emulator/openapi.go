@@ -32,7 +32,7 @@ func OpenAPIDocument() []byte {
 // interactive page that shows it (see wantsSwaggerPage). It needs no
 // credentials: it is documentation, as on the service, and holds no account
 // data.
-func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+func (s *docsAPI) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	// Both answers live at one URL: a cache must key them on Accept.
 	w.Header().Add("Vary", "Accept")
 	if wantsSwaggerPage(r) {
@@ -147,3 +147,6 @@ func isOperation(key string) bool {
 	}
 	return false
 }
+
+// docsAPI serves the OpenAPI document and its browsable page.
+type docsAPI struct{ *base }

@@ -49,7 +49,7 @@ func pageOffset(page, pageSize int) int {
 }
 
 // writePage answers one page of a collection with its X-Total-Count.
-func (s *Server) writePage(w http.ResponseWriter, items []state.Entity, total int) {
+func (s *base) writePage(w http.ResponseWriter, items []state.Entity, total int) {
 	s.setTotal(w, total)
 	s.writeJSON(w, http.StatusOK, items)
 }

@@ -30,7 +30,7 @@ const defaultCompactAbove = 16 << 20
 
 // changed tells the persister, if any, that the account changed. It never
 // blocks: changes that come while a write is pending are written together.
-func (s *Server) changed() {
+func (s *base) changed() {
 	if s.persist != nil {
 		s.persist.pending.Store(true)
 		select {

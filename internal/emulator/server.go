@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"log/slog"
 	"maps"
 	"net/http"
 	"strings"
@@ -12,37 +11,20 @@ import (
 )
 
 // Server is one emulated account. It implements http.Handler; every Server
-// holds its own state, so tests run many side by side.
+// holds its own state, so tests run many side by side. It wires the
+// handlers of each domain onto what they share (base.go) and answers each
+// request through the pipeline of faults, wire profiles and the mux; the
+// account's state is the package state.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
-	mux     *http.ServeMux
-	store   *state.Store
-	counter *requestCounter
-	batches *batchEngine
-	objects *objectStore
-	imports *importRegistry
-	faults  *faultInjector // nil when no fault is configured
-
-	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
-	// so a test can check each is documented in the OpenAPI fragments.
-	routes []string
-	// knownCollections are the segments below /rest/{customerid}/ that some
-	// route serves: the generic domains plus the literal first segment of
-	// every explicit route.
-	knownCollections map[string]bool
-	// explicitSubs are "collection/sub" pairs that explicit routes serve (e.g.
-	// "lists/contacts"); the generic nested handlers refuse them so that a
-	// method the explicit routes lack is 405, not a generic write.
-	explicitSubs map[string]bool
-	// mandatory is this server's copy of mandatoryFields.
-	mandatory map[string][]string
-	// hooks delivers webhook events in the background until Close.
-	hooks *deliverer
-	// persist writes the account to Options.DataDir; nil without one.
-	persist *persister
-	// loaded says where the initial state came from (Open).
-	loaded string
+	*base
+	contactsAPI *contactsAPI
+	batchesAPI  *batchesAPI
+	importsAPI  *importsAPI
+	exportsAPI  *exportsAPI
+	webhooksAPI *webhooksAPI
+	triggersAPI *triggersAPI
+	genericAPI  *genericAPI
+	docsAPI     *docsAPI
 }
 
 // New returns a Server for opts, with defaults filled (see Options). It
@@ -58,7 +40,7 @@ func New(opts Options) *Server {
 	if err != nil {
 		panic("emulator: " + err.Error())
 	}
-	s := &Server{
+	b := &base{
 		opts:             opts,
 		log:              opts.Logger,
 		mux:              http.NewServeMux(),
@@ -73,9 +55,24 @@ func New(opts Options) *Server {
 		hooks:            newDeliverer(opts, targets),
 	}
 	if opts.Faults.enabled() {
-		s.faults = newFaultInjector(opts.Faults)
+		b.faults = newFaultInjector(opts.Faults)
 	}
-	s.store.PreloadProperties(s.now())
+	b.store.PreloadProperties(b.now())
+	s := &Server{base: b}
+	s.batchesAPI = &batchesAPI{base: b}
+	s.contactsAPI = &contactsAPI{base: b}
+	s.importsAPI = &importsAPI{base: b, batchesAPI: s.batchesAPI, contactsAPI: s.contactsAPI}
+	s.exportsAPI = &exportsAPI{base: b, batchesAPI: s.batchesAPI}
+	s.webhooksAPI = &webhooksAPI{base: b}
+	s.triggersAPI = &triggersAPI{base: b}
+	s.genericAPI = &genericAPI{base: b, contactsAPI: s.contactsAPI}
+	s.docsAPI = &docsAPI{base: b}
+	s.batchesAPI.restorers = map[string]workRestorer{
+		batchTypeImport: s.importsAPI.importWorkFromRecord,
+		batchTypeStatExport: func(rec batchRecord, _ int64) (batchWork, error) {
+			return exportWorkFromRecord(rec)
+		},
+	}
 	s.registerRoutes()
 	return s
 }
@@ -108,7 +105,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) string {
 	// Batches progress with the clock; bringing them up to date before any
 	// request means every answer, a list's contacts included, reflects the
 	// work done by then, whether or not anyone polled the batch.
-	s.advanceBatches()
+	s.batchesAPI.advanceBatches()
 	if rest, ok := strings.CutPrefix(r.URL.Path, "/rest/"); ok {
 		if !s.guardAccount(w, r, rest) {
 			return ""
@@ -199,6 +196,6 @@ func (w *discardWriter) Write(b []byte) (int, error) {
 
 // now is the account's clock as the interface writes times: RFC 3339 UTC,
 // whole seconds.
-func (s *Server) now() string {
+func (s *base) now() string {
 	return s.opts.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 }

@@ -109,8 +109,8 @@ type snapshotPart struct {
 func (s *Server) snapshotParts() []snapshotPart {
 	return []snapshotPart{
 		// batches_snapshot.go; batches before imports, which refer to them.
-		{name: "batches", save: s.saveBatches, restore: s.restoreBatches},
-		{name: "imports", save: s.saveImports, restore: s.restoreImports},
+		{name: "batches", save: s.batchesAPI.saveBatches, restore: s.batchesAPI.restoreBatches},
+		{name: "imports", save: s.importsAPI.saveImports, restore: s.importsAPI.restoreImports},
 	}
 }
 

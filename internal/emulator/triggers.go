@@ -29,11 +29,11 @@ var (
 	mobilePattern = regexp.MustCompile(`^\+?[0-9]{6,15}$`)
 )
 
-func (s *Server) registerTriggers() {
+func (s *triggersAPI) registerTriggers() {
 	s.handleJSON("POST /rest/{customerid}/triggers/{id}/messages", s.sendMessage)
 }
 
-func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *triggersAPI) sendMessage(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	raw := r.PathValue("id")
 	tid, ok := parseID(raw)
 	trigger, found := s.store.Get("triggers", tid)
@@ -69,7 +69,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apierr.Err
 		"sentAt":    msg.SentAt.Format(time.RFC3339),
 		"recipient": msg.Recipient,
 	}
-	s.Emit("message.sent", map[string]any{
+	s.emit("message.sent", map[string]any{
 		"messageId": msg.ID,
 		"triggerId": tid,
 		"channel":   channel,
@@ -148,3 +148,6 @@ func (s *Server) SentMessages() []SentMessage {
 // SentMessage is one transactional message the emulator has sent (the
 // account's state keeps them).
 type SentMessage = state.SentMessage
+
+// triggersAPI serves the sending of transactional messages.
+type triggersAPI struct{ *base }

@@ -9,7 +9,7 @@ import (
 // collection (s.mandatory[rules]) as a non-empty string. It runs on POST
 // bodies and on the merged result of a PUT, so a PUT cannot null out a
 // mandatory field either.
-func (s *Server) checkMandatory(rules string, e map[string]any) *apierr.Error {
+func (s *base) checkMandatory(rules string, e map[string]any) *apierr.Error {
 	for _, f := range s.mandatory[rules] {
 		v, ok := e[f]
 		if !ok || v == nil {
@@ -38,7 +38,7 @@ var domainChecks = map[string]func(st *state.Store, e state.Entity, selfID int64
 
 // entityCheck is the check a create (selfID 0) or update of the collection
 // rules runs on the entity it would store.
-func (s *Server) entityCheck(rules string, selfID int64) func(state.Entity) *apierr.Error {
+func (s *base) entityCheck(rules string, selfID int64) func(state.Entity) *apierr.Error {
 	return func(e state.Entity) *apierr.Error {
 		if err := s.checkMandatory(rules, e); err != nil {
 			return err

@@ -45,7 +45,7 @@ var (
 	webhookReadOnly = []string{"id", "dateCreated", "dateModified", "hasSecret"}
 )
 
-func (s *Server) registerWebhooks() {
+func (s *webhooksAPI) registerWebhooks() {
 	const base = "/rest/{customerid}/webhooks"
 	s.handleJSON("GET "+base, s.listWebhooks)
 	s.handleJSON("POST "+base, s.createWebhook)
@@ -62,11 +62,11 @@ func webhookView(e state.Entity) state.Entity {
 	return e
 }
 
-func (s *Server) webhooksPath() string {
+func (s *webhooksAPI) webhooksPath() string {
 	return "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/webhooks"
 }
 
-func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *webhooksAPI) listWebhooks(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	page, pageSize, err := s.pageParams(r)
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) *apierr.Er
 	return nil
 }
 
-func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *webhooksAPI) createWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	body, err := readWebhookBody(r)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) *apierr.E
 	return nil
 }
 
-func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *webhooksAPI) getWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
 	e, found := s.store.Get(webhooksKey, id)
 	if !ok || !found {
@@ -108,7 +108,7 @@ func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) *apierr.Erro
 
 // updateWebhook merges like every PUT: a key left out keeps its value
 // (so the secret survives a PUT that does not mention it), null removes it.
-func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *webhooksAPI) updateWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
 	if !ok {
 		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
@@ -130,7 +130,7 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) *apierr.E
 	return nil
 }
 
-func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
+func (s *webhooksAPI) deleteWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
 	if !ok || !s.store.Delete(webhooksKey, id) {
 		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
@@ -229,3 +229,6 @@ func isLoopbackHost(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// webhooksAPI serves the webhooks domain (deliveries are the deliverer's).
+type webhooksAPI struct{ *base }

@@ -99,7 +99,10 @@ func newDeliverer(opts Options, allowed *webhookTargets) *deliverer {
 // webhook subscribed to event receives a delivery, asynchronously. It is the
 // one entry point the emulator's areas call (message.sent from triggers;
 // contact and batch events from their areas); after Close it does nothing.
-func (s *Server) Emit(event string, data map[string]any) {
+func (s *Server) Emit(event string, data map[string]any) { s.emit(event, data) }
+
+// emit delivers event to every active webhook subscribed to it.
+func (s *base) emit(event string, data map[string]any) {
 	hooks, _, _ := s.store.Page(nil, webhooksKey, 0, int(^uint(0)>>1))
 	occurredAt := s.now()
 	for _, h := range hooks {
@@ -116,14 +119,14 @@ func (s *Server) Emit(event string, data map[string]any) {
 	}
 }
 
-func (d *deliverer) start(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) {
+func (d *deliverer) start(s *base, webhookID int64, url, secret, event, occurredAt string, data map[string]any) {
 	l := d.enqueue(s, webhookID, url, secret, event, occurredAt, data)
 	l.write(d.log)
 }
 
 // enqueue records the delivery and starts it, unless it is not to be
 // sent; it returns a line to log about a refused target.
-func (d *deliverer) enqueue(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) *logLine {
+func (d *deliverer) enqueue(s *base, webhookID int64, url, secret, event, occurredAt string, data map[string]any) *logLine {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -165,7 +168,7 @@ func (d *deliverer) enqueue(s *Server, webhookID int64, url, secret, event, occu
 }
 
 // run makes the attempts of one delivery.
-func (d *deliverer) run(s *Server, dl *Delivery, secret string) {
+func (d *deliverer) run(s *base, dl *Delivery, secret string) {
 	wait := s.opts.WebhookRetryWait
 	k := targetKey{dl.WebhookID, dl.URL}
 	for attempt := 1; ; attempt++ {
@@ -213,7 +216,7 @@ func (d *deliverer) finish(dl *Delivery, state string) {
 
 // attempt POSTs the delivery once and returns the status (0 on a transport
 // error) and, unless it was answered 2xx, what went wrong.
-func (d *deliverer) attempt(s *Server, dl *Delivery, secret string) (int, string) {
+func (d *deliverer) attempt(s *base, dl *Delivery, secret string) (int, string) {
 	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, dl.URL, bytes.NewReader(dl.Body))
 	if err != nil {
 		return 0, err.Error()

@@ -17,7 +17,7 @@ import (
 // pageParams reads page and pageSize as paging.go does, unless a paging
 // profile ignores them: paging-ignored answers the whole collection,
 // paging-page-ignored always the first page of pageSize.
-func (s *Server) pageParams(r *http.Request) (page, pageSize int, err *apierr.Error) {
+func (s *base) pageParams(r *http.Request) (page, pageSize int, err *apierr.Error) {
 	if s.opts.Wire.Has(WirePagingIgnored) {
 		return 0, int(^uint(0) >> 1), nil
 	}
@@ -29,7 +29,7 @@ func (s *Server) pageParams(r *http.Request) (page, pageSize int, err *apierr.Er
 }
 
 // setTotal sets X-Total-Count, which paging-ignored leaves out.
-func (s *Server) setTotal(w http.ResponseWriter, total int) {
+func (s *base) setTotal(w http.ResponseWriter, total int) {
 	if s.opts.Wire.Has(WirePagingIgnored) {
 		return
 	}
@@ -39,7 +39,7 @@ func (s *Server) setTotal(w http.ResponseWriter, total int) {
 // refuseListing answers the two read-back listings under no-listings as a
 // service without them would: GET .../imports is an unknown path (404) and
 // GET batches a path served with other methods only (405).
-func (s *Server) refuseListing(r *http.Request) *apierr.Error {
+func (s *base) refuseListing(r *http.Request) *apierr.Error {
 	if !s.opts.Wire.Has(WireNoListings) {
 		return nil
 	}

@@ -15,7 +15,7 @@ import (
 // before routing included.
 
 // jsonContentTypeFor is the Content-Type of JSON answers under the wire.
-func (s *Server) jsonContentTypeFor() string {
+func (s *base) jsonContentTypeFor() string {
 	switch {
 	case s.opts.Wire.Has(WireCharsetNone):
 		return "application/json"
@@ -27,7 +27,7 @@ func (s *Server) jsonContentTypeFor() string {
 
 // writeWireError answers e in the shape an errors-* profile chooses and
 // reports whether one did; the caller has set the headers of e (Allow).
-func (s *Server) writeWireError(w http.ResponseWriter, e *apierr.Error, code string) bool {
+func (s *base) writeWireError(w http.ResponseWriter, e *apierr.Error, code string) bool {
 	wire := s.opts.Wire
 	status := e.Status
 	title := fmt.Sprintf("%d %s", status, http.StatusText(status))
