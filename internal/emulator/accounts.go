@@ -85,7 +85,7 @@ func (a *Accounts) route(r *http.Request) *Server {
 	case strings.HasPrefix(r.URL.Path, objectStorePrefix):
 		token := strings.TrimPrefix(r.URL.Path, objectStorePrefix)
 		for _, s := range a.servers {
-			if s.objects.has(token) {
+			if s.exportsAPI.objects.has(token) {
 				return s
 			}
 		}

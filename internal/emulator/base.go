@@ -3,6 +3,8 @@ package emulator
 import (
 	"log/slog"
 	"net/http"
+	"slices"
+	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
@@ -14,15 +16,10 @@ import (
 // shared HTTP plumbing (mux.go, respond.go, errors.go, paging.go,
 // validation.go, the wire profiles); it knows no domain.
 type base struct {
-	opts    Options
-	log     *slog.Logger
-	mux     *http.ServeMux
-	store   *state.Store
-	counter *requestCounter
-	batches *batchEngine
-	objects *objectStore
-	imports *importRegistry
-	faults  *faultInjector // nil when no fault is configured
+	opts  Options
+	log   *slog.Logger
+	mux   *http.ServeMux
+	store *state.Store
 
 	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
 	// so a test can check each is documented in the OpenAPI fragments.
@@ -39,8 +36,39 @@ type base struct {
 	mandatory map[string][]string
 	// hooks delivers webhook events in the background until Close.
 	hooks *deliverer
-	// persist writes the account to Options.DataDir; nil without one.
-	persist *persister
-	// loaded says where the initial state came from (Open).
-	loaded string
+	// onChange is called after every request that may have changed the
+	// account; Open sets it to bring the data directory up to date.
+	onChange func()
+}
+
+// changed notes that the account may have changed, so that the data
+// directory, if any, is brought up to date.
+func (s *base) changed() {
+	if s.onChange != nil {
+		s.onChange()
+	}
+}
+
+// now is the account's clock as the interface writes times: RFC 3339 UTC,
+// whole seconds.
+func (s *base) now() string {
+	return s.opts.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
+}
+
+// emit delivers event to every active webhook subscribed to it.
+func (s *base) emit(event string, data map[string]any) {
+	hooks, _, _ := s.store.Page(nil, webhooksKey, 0, int(^uint(0)>>1))
+	occurredAt := s.now()
+	for _, h := range hooks {
+		if active, _ := h["active"].(bool); !active {
+			continue
+		}
+		events, _ := h["events"].([]any)
+		if !slices.Contains(events, any(event)) {
+			continue
+		}
+		url, _ := h["url"].(string)
+		secret, _ := h["secret"].(string)
+		s.hooks.start(h["id"].(int64), url, secret, event, occurredAt, data)
+	}
 }

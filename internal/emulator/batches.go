@@ -1,12 +1,9 @@
 package emulator
 
 import (
-	"cmp"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -328,51 +325,8 @@ func (b *batch) view(customerID int64) batchView {
 	return v
 }
 
-func (s *batchesAPI) registerBatches() {
-	s.handleJSON("GET /rest/{customerid}/batches", s.listBatches)
-	s.handleJSON("GET /rest/{customerid}/batches/{batchId}", s.getBatch)
-}
-
 // batchTypes are the values of the type filter of the batch listing.
 var batchTypes = []string{batchTypeImport, batchTypeStatExport}
-
-// listBatches answers the account's batches in ascending id order, paged
-// like every collection, optionally only those of one type. The interface
-// shows no such call; it is a documented convention so that a client whose
-// start of a batch had an unknown outcome can find the batch it made.
-func (s *batchesAPI) listBatches(w http.ResponseWriter, r *http.Request) *apierr.Error {
-	if err := s.refuseListing(r); err != nil {
-		return err
-	}
-	page, pageSize, err := s.pageParams(r)
-	if err != nil {
-		return err
-	}
-	typ := r.URL.Query().Get("type")
-	if r.URL.Query().Has("type") && !slices.Contains(batchTypes, typ) {
-		return apierr.FieldError("type", "type %q is not a batch type; one of %s", typ, strings.Join(batchTypes, ", "))
-	}
-	s.advanceBatches()
-	e := s.batches
-	e.mu.Lock()
-	all := make([]*batch, 0, len(e.byID))
-	for _, b := range e.byID {
-		if typ == "" || b.typ == typ {
-			all = append(all, b)
-		}
-	}
-	e.mu.Unlock()
-	slices.SortFunc(all, func(a, b *batch) int { return cmp.Compare(a.id, b.id) })
-	views := []any{}
-	if from := pageOffset(page, pageSize); from < len(all) {
-		for _, b := range all[from:min(len(all), from+pageSize)] {
-			views = append(views, s.presentBatch(b.view(s.opts.CustomerID)))
-		}
-	}
-	s.setTotal(w, len(all))
-	s.writeJSON(w, http.StatusOK, views)
-	return nil
-}
 
 // lookupBatch finds the batch named by the {batchId} path value.
 func (s *batchesAPI) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
@@ -388,15 +342,6 @@ func (s *batchesAPI) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
 	return b, nil
 }
 
-func (s *batchesAPI) getBatch(w http.ResponseWriter, r *http.Request) *apierr.Error {
-	b, err := s.lookupBatch(r)
-	if err != nil {
-		return err
-	}
-	s.writeJSON(w, http.StatusOK, s.presentBatch(b.view(s.opts.CustomerID)))
-	return nil
-}
-
 // batchPath is the path of a batch, for Location headers.
 func (s *batchesAPI) batchPath(id int64) string {
 	return "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/" + batchesCollectionKey + "/" + strconv.FormatInt(id, 10)
@@ -406,7 +351,69 @@ func (s *batchesAPI) batchPath(id int64) string {
 // domains whose work is a batch (imports, statistics exports).
 type batchesAPI struct {
 	*base
+	batches *batchEngine
 	// restorers make the work of each type of batch from its record in the
 	// data directory; the domain whose work it is registers it (New).
 	restorers map[string]workRestorer
+}
+
+// savedWork is batch work that the data directory can hold: it writes its
+// own part of the batch's record, which the restorer its domain registered
+// for the batch's type reads back.
+type savedWork interface {
+	recordInto(rec *batchRecord)
+}
+
+// restartable is batch work that a restart can cut short: cutByRestart says
+// whether a batch restored unfinished, with processed rows applied and
+// failure as its error so far, must end, and with which error.
+type restartable interface {
+	cutByRestart(processed int64, failure string) (string, bool)
+}
+
+// workRestorer makes a batch's work again from its record; nextID is the
+// store's, which every id the record names is at most.
+type workRestorer func(rec batchRecord, nextID int64) (batchWork, error)
+
+// failedRow is a row of the file the batch could not handle: its number in
+// the file (the header is row 1) and why.
+type failedRow struct {
+	Row    int64  `json:"row"`
+	Reason string `json:"reason"`
+}
+
+type batchRecord struct {
+	ID        int64  `json:"id"`
+	Type      string `json:"type"`
+	Submitted string `json:"submitted"` // RFC 3339 with fractions: exact
+	StartAt   string `json:"startAt"`   // end of PENDING
+	EndAt     string `json:"endAt"`     // end of IN_PROGRESS (the view's endTime once finished)
+	Seen      string `json:"seen"`      // clock at the last advance
+	Processed int64  `json:"processed"`
+	Affected  int64  `json:"affected"`
+	Failed    int64  `json:"failed"`
+	Finished  bool   `json:"finished"`
+	// Error is the reason the batch failed: an injected fault
+	// (Options.BatchError, reported once finished) or a failure of its
+	// last step.
+	Error  string             `json:"error,omitempty"`
+	Import *importBatchRecord `json:"import,omitempty"`
+	Export *exportBatchRecord `json:"export,omitempty"`
+}
+
+type exportBatchRecord struct {
+	ExportType string     `json:"exportType"`
+	Period     string     `json:"period"`
+	Header     []string   `json:"header"`
+	Rows       [][]string `json:"rows"`
+	ExtraRows  int64      `json:"extraRows"`
+}
+
+type importBatchRecord struct {
+	ListID     int64  `json:"listId"`
+	ImportID   int64  `json:"importId"`
+	ImportType string `json:"importType"`
+	Total      int64  `json:"total"`
+	// FailedRows are the rows the batch names as failed (imports.go).
+	FailedRows []failedRow `json:"failedRows,omitempty"`
 }

@@ -55,25 +55,6 @@ type batchesSnapshot struct {
 	Batches []batchRecord `json:"batches"`
 }
 
-type batchRecord struct {
-	ID        int64  `json:"id"`
-	Type      string `json:"type"`
-	Submitted string `json:"submitted"` // RFC 3339 with fractions: exact
-	StartAt   string `json:"startAt"`   // end of PENDING
-	EndAt     string `json:"endAt"`     // end of IN_PROGRESS (the view's endTime once finished)
-	Seen      string `json:"seen"`      // clock at the last advance
-	Processed int64  `json:"processed"`
-	Affected  int64  `json:"affected"`
-	Failed    int64  `json:"failed"`
-	Finished  bool   `json:"finished"`
-	// Error is the reason the batch failed: an injected fault
-	// (Options.BatchError, reported once finished) or a failure of its
-	// last step.
-	Error  string             `json:"error,omitempty"`
-	Import *importBatchRecord `json:"import,omitempty"`
-	Export *exportBatchRecord `json:"export,omitempty"`
-}
-
 const snapshotTime = time.RFC3339Nano
 
 func (s *batchesAPI) saveBatches() (any, error) {
@@ -117,17 +98,6 @@ func (b *batch) record() (batchRecord, error) {
 	w.recordInto(&rec)
 	return rec, nil
 }
-
-// savedWork is batch work that the data directory can hold: it writes its
-// own part of the batch's record, which the restorer its domain registered
-// for the batch's type reads back.
-type savedWork interface {
-	recordInto(rec *batchRecord)
-}
-
-// workRestorer makes a batch's work again from its record; nextID is the
-// store's, which every id the record names is at most.
-type workRestorer func(rec batchRecord, nextID int64) (batchWork, error)
 
 // decodeStrict decodes a part, refusing fields it does not know (a typo in
 // a hand-edited file would otherwise be ignored silently).
@@ -210,15 +180,12 @@ func (s *batchesAPI) batchFromRecord(rec batchRecord, nextID int64, now time.Tim
 	if total := b.work.total(); rec.Processed < 0 || rec.Processed > total || rec.Affected < 0 || rec.Failed < 0 {
 		return nil, fmt.Errorf("counts out of range: processed %d (of total %d), affected %d, failed %d", rec.Processed, total, rec.Affected, rec.Failed)
 	}
-	if imp, ok := b.work.(*importJob); ok && !b.finished {
-		// The rows were not kept: an import that still had rows to apply
-		// cannot go on (see the comment at the top).
-		if b.processed < imp.total() || (imp.typ == "REPLACE" && b.failure == "") {
+	if w, ok := b.work.(restartable); ok && !b.finished {
+		// The rows were not kept: work that still had rows to apply cannot
+		// go on (see the comment at the top).
+		if failure, cut := w.cutByRestart(b.processed, b.failure); cut {
 			b.finished, b.announced = true, true
-			b.failure = fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", b.processed, imp.total())
-			if imp.typ == "REPLACE" {
-				b.failure = fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", b.processed, imp.total())
-			}
+			b.failure = failure
 			// It ends now: endTime is the restore's time.
 			if b.startAt.After(now) {
 				b.startAt = now

@@ -242,6 +242,3 @@ func optionalString(body map[string]any, field string) (string, *apierr.Error) {
 	}
 	return s, nil
 }
-
-// contactsAPI serves the contacts of lists and emits their webhook events.
-type contactsAPI struct{ *base }

@@ -355,7 +355,7 @@ func TestListDeletionRemovesContacts(t *testing.T) {
 	wantStatus(t, do(t, s, http.MethodDelete, "/rest/1000/lists/"+listID, nil), http.StatusNoContent)
 	wantError(t, do(t, s, http.MethodGet, base+"/c", nil), ErrorBody{404, CodeNotFound, "no list with id " + listID, ""})
 	wantError(t, do(t, s, http.MethodGet, base, nil), ErrorBody{404, CodeNotFound, "no list with id " + listID, ""})
-	if _, ok := s.store.Contacts[mustInt(t, listID)]; ok {
+	if s.store.ListHolder(mustInt(t, listID)) != nil {
 		t.Error("the deleted list's contacts are still stored")
 	}
 	wantStatus(t, do(t, s, http.MethodGet, other+"/c", nil), http.StatusOK)

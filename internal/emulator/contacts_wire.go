@@ -41,3 +41,6 @@ func (s *contactsAPI) presentContact(v state.ContactView) state.ContactView {
 	}
 	return v
 }
+
+// contactsAPI serves the contacts of lists and emits their webhook events.
+type contactsAPI struct{ *base }

@@ -72,3 +72,13 @@ var mandatoryFields = map[string][]string{
 
 // reservedKeys are set by the server and ignored in request bodies.
 var reservedKeys = []string{"id", "dateCreated", "dateModified"}
+
+// The Webhooks domain. The interface names it but shows neither fields,
+// events nor signing; the emulator's OpenAPI document (openapi/40-webhooks.json)
+// and the service conventions guide describe the design:
+//
+//	{ "url": "https://hooks.example.com/rms", "events": ["message.sent"],
+//	  "active": true, "description": "...", "secret": "write-only" }
+//
+// The secret is write-only: GET never returns it, only "hasSecret".
+const webhooksKey = "webhooks"

@@ -9,14 +9,6 @@ import (
 	"strings"
 )
 
-type exportBatchRecord struct {
-	ExportType string     `json:"exportType"`
-	Period     string     `json:"period"`
-	Header     []string   `json:"header"`
-	Rows       [][]string `json:"rows"`
-	ExtraRows  int64      `json:"extraRows"`
-}
-
 func exportWorkFromRecord(rec batchRecord) (*exportJob, error) {
 	r := rec.Export
 	switch {

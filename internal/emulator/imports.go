@@ -506,13 +506,6 @@ func (j *importJob) describeRequest(v *batchView) {
 // wrong with a file, and keep a batch of a file with 100,000 bad rows small.
 const maxFailedRowsShown = 10
 
-// failedRow is a row of the file the batch could not handle: its number in
-// the file (the header is row 1) and why.
-type failedRow struct {
-	Row    int64  `json:"row"`
-	Reason string `json:"reason"`
-}
-
 // fail notes that row index i (0 for the first row after the header)
 // failed for reason.
 func (j *importJob) fail(i int64, reason string) {
@@ -658,6 +651,7 @@ func (r *importRows) next() ([]string, string, bool) {
 // changes contacts.
 type importsAPI struct {
 	*base
+	imports     *importRegistry
 	batchesAPI  *batchesAPI
 	contactsAPI *contactsAPI
 }

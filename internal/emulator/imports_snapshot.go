@@ -13,15 +13,6 @@ import (
 	"time"
 )
 
-type importBatchRecord struct {
-	ListID     int64  `json:"listId"`
-	ImportID   int64  `json:"importId"`
-	ImportType string `json:"importType"`
-	Total      int64  `json:"total"`
-	// FailedRows are the rows the batch names as failed (imports.go).
-	FailedRows []failedRow `json:"failedRows,omitempty"`
-}
-
 func (s *importsAPI) importWorkFromRecord(rec batchRecord, nextID int64) (batchWork, error) {
 	r := rec.Import
 	switch {
@@ -124,9 +115,9 @@ func (s *importsAPI) restoreImports(raw json.RawMessage) error {
 			imp.identity, imp.identityGiven = v, v
 		}
 		if rec.BatchID != 0 {
-			s.batches.mu.Lock()
-			b, ok := s.batches.byID[rec.BatchID]
-			s.batches.mu.Unlock()
+			s.batchesAPI.batches.mu.Lock()
+			b, ok := s.batchesAPI.batches.byID[rec.BatchID]
+			s.batchesAPI.batches.mu.Unlock()
 			job, isImport := (*importJob)(nil), false
 			if ok {
 				job, isImport = b.work.(*importJob)
@@ -146,4 +137,16 @@ func (s *importsAPI) restoreImports(raw json.RawMessage) error {
 // recordInto writes the import's part of its batch's record.
 func (j *importJob) recordInto(rec *batchRecord) {
 	rec.Import = &importBatchRecord{ListID: j.listID, ImportID: j.importID, ImportType: j.typ, Total: j.total(), FailedRows: j.failedRows}
+}
+
+// cutByRestart ends an import that still had rows to apply, or a REPLACE
+// not yet applied: its rows were not kept over the restart.
+func (j *importJob) cutByRestart(processed int64, failure string) (string, bool) {
+	if processed >= j.total() && (j.typ != "REPLACE" || failure != "") {
+		return "", false
+	}
+	if j.typ == "REPLACE" {
+		return fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", processed, j.total()), true
+	}
+	return fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", processed, j.total()), true
 }

@@ -122,3 +122,5 @@ func readJSONObject(r *http.Request) (map[string]any, *apierr.Error) {
 	}
 	return obj, nil
 }
+
+const jsonContentType = "application/json; charset=utf-8"

@@ -57,7 +57,7 @@ func Open(opts Options) (*Server, error) {
 		s.log.Info("data directory holds a snapshot: fixtures not applied again", "dir", dataDir)
 	}
 	if dataDir != "" {
-		p := newPersister(s, dataDir, opts.SnapshotDelay, opts.journalAbove, opts.compactAbove)
+		p := newPersister(s, s.store, s.log, dataDir, opts.SnapshotDelay, opts.journalAbove, opts.compactAbove)
 		if restored {
 			// The directory holds the account as restored: nothing to
 			// write until it changes.
@@ -67,6 +67,7 @@ func Open(opts Options) (*Server, error) {
 			return nil, err
 		}
 		s.persist = p
+		s.onChange = p.changed
 		go p.run()
 	}
 	return s, nil

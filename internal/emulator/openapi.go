@@ -147,6 +147,3 @@ func isOperation(key string) bool {
 	}
 	return false
 }
-
-// docsAPI serves the OpenAPI document and its browsable page.
-type docsAPI struct{ *base }

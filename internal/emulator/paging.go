@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
-	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Paging of collection GETs (conventions: "Collections and paging").
@@ -46,10 +45,4 @@ func pageOffset(page, pageSize int) int {
 		return maxInt
 	}
 	return page * pageSize
-}
-
-// writePage answers one page of a collection with its X-Total-Count.
-func (s *base) writePage(w http.ResponseWriter, items []state.Entity, total int) {
-	s.setTotal(w, total)
-	s.writeJSON(w, http.StatusOK, items)
 }

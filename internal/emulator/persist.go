@@ -3,11 +3,15 @@ package emulator
 import (
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // StateFileName is the file in Options.DataDir that holds the account's
@@ -28,15 +32,13 @@ const defaultJournalAbove = 20000
 // it replaying the journal costs less than rewriting the snapshot.
 const defaultCompactAbove = 16 << 20
 
-// changed tells the persister, if any, that the account changed. It never
-// blocks: changes that come while a write is pending are written together.
-func (s *base) changed() {
-	if s.persist != nil {
-		s.persist.pending.Store(true)
-		select {
-		case s.persist.kick <- struct{}{}:
-		default:
-		}
+// changed notes a change to be saved. It never blocks: changes that come
+// while a write is pending are written together.
+func (p *persister) changed() {
+	p.pending.Store(true)
+	select {
+	case p.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -44,7 +46,9 @@ func (s *base) changed() {
 // once per delay, and a last time when stopped (snapshot.go describes the
 // directory).
 type persister struct {
-	s            *Server
+	s            snapshotSource
+	store        *state.Store
+	log          *slog.Logger
 	path         string // the snapshot
 	journal      string
 	delay        time.Duration
@@ -63,7 +67,14 @@ type persister struct {
 	seq          int64
 }
 
-func newPersister(s *Server, dir string, delay time.Duration, journalAbove int, compactAbove int64) *persister {
+// snapshotSource is what a persister saves: a Server captures its state and
+// writes it as a snapshot (snapshot.go).
+type snapshotSource interface {
+	capture(full, delta bool) (*stateCapture, error)
+	writeSnapshot(w io.Writer, c *stateCapture, stop func() bool) error
+}
+
+func newPersister(s snapshotSource, store *state.Store, log *slog.Logger, dir string, delay time.Duration, journalAbove int, compactAbove int64) *persister {
 	if delay <= 0 {
 		delay = DefaultSnapshotDelay
 	}
@@ -73,7 +84,7 @@ func newPersister(s *Server, dir string, delay time.Duration, journalAbove int, 
 	if compactAbove <= 0 {
 		compactAbove = defaultCompactAbove
 	}
-	return &persister{s: s, path: filepath.Join(dir, StateFileName), journal: filepath.Join(dir, JournalFileName),
+	return &persister{s: s, store: store, log: log, path: filepath.Join(dir, StateFileName), journal: filepath.Join(dir, JournalFileName),
 		delay: delay, journalAbove: journalAbove, compactAbove: compactAbove,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 }
@@ -97,7 +108,7 @@ func (p *persister) run() {
 			return
 		}
 		if err := p.save(); err != nil {
-			p.s.log.Error("writing the data directory", "error", err)
+			p.log.Error("writing the data directory", "error", err)
 		}
 	}
 }
@@ -131,14 +142,14 @@ func (p *persister) save() error {
 	err := p.saveChanges()
 	if err != nil {
 		// What the failed save took is saved by the next one, whole.
-		p.s.store.MarkAllListsDirty()
+		p.store.MarkAllListsDirty()
 		p.pending.Store(true)
 	}
 	return err
 }
 
 func (p *persister) saveChanges() error {
-	if p.journalAbove >= 0 && p.s.store.ContactCount() <= p.journalAbove {
+	if p.journalAbove >= 0 && p.store.ContactCount() <= p.journalAbove {
 		return p.compact(false)
 	}
 	c, err := p.s.capture(false, true)

@@ -5,8 +5,6 @@ import (
 	"net/http"
 )
 
-const jsonContentType = "application/json; charset=utf-8"
-
 // writeJSON answers status with v encoded as JSON. It marshals before writing
 // the header so that an encoding failure still yields a proper 500.
 func (s *base) writeJSON(w http.ResponseWriter, status int, v any) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -80,29 +79,6 @@ import (
 // the rows of a running import (batches_snapshot.go), request statistics,
 // and the options (pass the same flags again; the customer id is checked).
 
-// snapshotFormat is the version of the snapshot document; a reader refuses
-// any other.
-const snapshotFormat = 1
-
-// storePart is the name of the store's part, which is always restored
-// first and is streamed (state/store_snapshot.go).
-const storePart = "store"
-
-// snapshotDoc is the snapshot document's header, as a reader checks it.
-type snapshotDoc struct {
-	Format     int                        `json:"format"`
-	CustomerID int64                      `json:"customerId"`
-	SavedAt    string                     `json:"savedAt"`
-	Parts      map[string]json.RawMessage `json:"parts"`
-}
-
-// snapshotPart is one area's share of a snapshot.
-type snapshotPart struct {
-	name    string
-	save    func() (any, error)
-	restore func(json.RawMessage) error
-}
-
 // snapshotParts lists, in restore order, every area whose state a snapshot
 // keeps besides the store, which comes first. Add one line per area (see
 // "Adding an area's state" above).
@@ -112,16 +88,6 @@ func (s *Server) snapshotParts() []snapshotPart {
 		{name: "batches", save: s.batchesAPI.saveBatches, restore: s.batchesAPI.restoreBatches},
 		{name: "imports", save: s.importsAPI.saveImports, restore: s.importsAPI.restoreImports},
 	}
-}
-
-// stateCapture is the account at one moment, ready to be written: the
-// small parts encoded, the contacts as pointers to the stored values.
-type stateCapture struct {
-	savedAt string
-	store   state.Snapshot
-	parts   map[string]json.RawMessage // the other parts
-	lists   []state.ListCapture        // every list's contacts, when full
-	delta   []state.ListDelta          // the changes since the last save, when taken
 }
 
 // capture takes the account's state: with full every list's contacts, with
@@ -158,9 +124,6 @@ func (s *Server) capture(full, delta bool) (*stateCapture, error) {
 	}
 	return c, nil
 }
-
-// errAbandoned is returned by a write that gave way to a stop.
-var errAbandoned = errors.New("abandoned for a stop")
 
 // WriteSnapshot writes the account's whole state as a JSON snapshot, the
 // form -data-dir keeps in its state file. Each part is taken under its own
@@ -384,34 +347,6 @@ func readStorePart(dec *decoderRef, b *state.Builder) error {
 		}
 	}
 	return expectDelim(dec.Decoder, '}')
-}
-
-// objectKey reads the next key of an object.
-func objectKey(dec *json.Decoder) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", err
-	}
-	key, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("json: %v where a key was expected", tok)
-	}
-	return key, nil
-}
-
-// expectDelim reads the delimiter want.
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return io.ErrUnexpectedEOF
-		}
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("json: %v where %v was expected", tok, want)
-	}
-	return nil
 }
 
 // openOrNull reads the opening delimiter want, or null (an absent value).

@@ -263,3 +263,31 @@ func (l *lineReader) readContacts(b *state.Builder) error {
 		}
 	}
 }
+
+// objectKey reads the next key of an object.
+func objectKey(dec *json.Decoder) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	key, ok := tok.(string)
+	if !ok {
+		return "", fmt.Errorf("json: %v where a key was expected", tok)
+	}
+	return key, nil
+}
+
+// expectDelim reads the delimiter want.
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("json: %v where %v was expected", tok, want)
+	}
+	return nil
+}

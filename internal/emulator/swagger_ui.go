@@ -76,3 +76,6 @@ func hasSwaggerUIAsset(name string) bool {
 	}
 	return false
 }
+
+// docsAPI serves the OpenAPI document and its browsable page.
+type docsAPI struct{ *base }

@@ -139,12 +139,6 @@ func parseMessage(body map[string]any, channel string) (SentMessage, *apierr.Err
 	return msg, nil
 }
 
-// SentMessages returns every transactional message the account has sent, in
-// order, for tests and tools that check what a configuration sent.
-func (s *Server) SentMessages() []SentMessage {
-	return s.store.SentMessages(time.Time{})
-}
-
 // SentMessage is one transactional message the emulator has sent (the
 // account's state keeps them).
 type SentMessage = state.SentMessage

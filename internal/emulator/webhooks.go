@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,16 +11,6 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
-
-// The Webhooks domain. The interface names it but shows neither fields,
-// events nor signing; the emulator's OpenAPI document (openapi/40-webhooks.json)
-// and the service conventions guide describe the design:
-//
-//	{ "url": "https://hooks.example.com/rms", "events": ["message.sent"],
-//	  "active": true, "description": "...", "secret": "write-only" }
-//
-// The secret is write-only: GET never returns it, only "hasSecret".
-const webhooksKey = "webhooks"
 
 // WebhookEvents are the event kinds a webhook can subscribe to.
 var WebhookEvents = []string{
@@ -220,14 +209,6 @@ func checkWebhookURL(raw string) *apierr.Error {
 		return apierr.FieldError("url", "url %q must use https; plain http is accepted only for loopback addresses", raw)
 	}
 	return nil
-}
-
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // webhooksAPI serves the webhooks domain (deliveries are the deliverer's).

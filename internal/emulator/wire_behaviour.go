@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // The behavioural wire profiles that are not shapes of an answer but
@@ -47,4 +48,10 @@ func (s *base) refuseListing(r *http.Request) *apierr.Error {
 		return apierr.Errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
 	}
 	return apierr.Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+}
+
+// writePage answers one page of a collection with its X-Total-Count.
+func (s *base) writePage(w http.ResponseWriter, items []state.Entity, total int) {
+	s.setTotal(w, total)
+	s.writeJSON(w, http.StatusOK, items)
 }

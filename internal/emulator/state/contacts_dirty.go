@@ -28,7 +28,7 @@ func (st *Store) dirtyLocked(listID int64) *listDirty {
 	d := st.dirty[listID]
 	if d == nil {
 		from := 0
-		if lc := st.Contacts[listID]; lc != nil {
+		if lc := st.contacts[listID]; lc != nil {
 			from = len(lc.Order)
 		}
 		d = &listDirty{from: from, oids: map[string]struct{}{}}
@@ -47,13 +47,13 @@ func (st *Store) markChangedLocked(listID int64, originalID string) {
 		return
 	}
 	d.oids[originalID] = struct{}{}
-	if n := len(d.oids); n > wholeListMin && n > len(st.Contacts[listID].Order)/wholeListShare {
+	if n := len(d.oids); n > wholeListMin && n > len(st.contacts[listID].Order)/wholeListShare {
 		d.all, d.oids = true, nil
 	}
 }
 
-// MarkAllLocked notes that the list is to be saved whole.
-func (st *Store) MarkAllLocked(listID int64) {
+// markAllLocked notes that the list is to be saved whole.
+func (st *Store) markAllLocked(listID int64) {
 	d := st.dirtyLocked(listID)
 	d.all, d.oids = true, nil
 }
@@ -63,8 +63,8 @@ func (st *Store) MarkAllLocked(listID int64) {
 func (st *Store) MarkAllListsDirty() {
 	st.Lock()
 	defer st.Unlock()
-	for listID := range st.Contacts {
-		st.MarkAllLocked(listID)
+	for listID := range st.contacts {
+		st.markAllLocked(listID)
 	}
 }
 
@@ -73,7 +73,7 @@ func (st *Store) ContactCount() int {
 	st.RLock()
 	defer st.RUnlock()
 	n := 0
-	for _, lc := range st.Contacts {
+	for _, lc := range st.contacts {
 		n += len(lc.Order)
 	}
 	return n

@@ -93,9 +93,9 @@ func (p PropSet) With(changes map[int64]*string) PropSet {
 	return packProps(m)
 }
 
-// StampOf reads a server timestamp (Server.now: RFC 3339, UTC, whole
+// stampOf reads a server timestamp (Server.now: RFC 3339, UTC, whole
 // seconds) as unix seconds.
-func StampOf(now string) int64 {
+func stampOf(now string) int64 {
 	t, err := time.Parse(time.RFC3339, now)
 	if err != nil {
 		return 0 // never for Server.now; restore checks what it reads

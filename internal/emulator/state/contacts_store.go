@@ -96,23 +96,23 @@ func (c *Contact) View(names map[int64]string) ContactView {
 // first use, or a 404 when the list does not exist. The caller holds mu (for
 // writing when create is true).
 func (st *Store) listLocked(listID int64, create bool) (*ListContacts, *apierr.Error) {
-	if !st.HasLocked(ListsKey, listID) {
+	if !st.hasLocked(ListsKey, listID) {
 		return nil, apierr.Errorf(http.StatusNotFound, "no list with id %d", listID)
 	}
-	lc := st.Contacts[listID]
+	lc := st.contacts[listID]
 	if lc == nil {
 		lc = &ListContacts{ByID: map[string]*Contact{}}
 		if create {
-			st.Contacts[listID] = lc
+			st.contacts[listID] = lc
 		}
 	}
 	return lc, nil
 }
 
-// ResolvePropsLocked turns raw keys into attribute ids. An unknown key, or
+// resolvePropsLocked turns raw keys into attribute ids. An unknown key, or
 // two keys naming one attribute, is a validation error naming
 // "properties.<key>". The caller holds mu.
-func (st *Store) ResolvePropsLocked(props map[string]*string) (map[int64]*string, *apierr.Error) {
+func (st *Store) resolvePropsLocked(props map[string]*string) (map[int64]*string, *apierr.Error) {
 	out := make(map[int64]*string, len(props))
 	keyOf := make(map[int64]string, len(props))
 	// Sorted keys make the error for a body with several bad keys
@@ -131,7 +131,7 @@ func (st *Store) ResolvePropsLocked(props map[string]*string) (map[int64]*string
 	return out, nil
 }
 
-func CheckInputStatus(in ContactInput) *apierr.Error {
+func checkInputStatus(in ContactInput) *apierr.Error {
 	if in.Status != "" && !ValidStatus(in.Status) {
 		return apierr.FieldError("status", "status must be SUBSCRIBED or UNSUBSCRIBED, got %q", in.Status)
 	}
@@ -144,10 +144,10 @@ func CheckInputStatus(in ContactInput) *apierr.Error {
 // newContactLocked builds a new contact from in; the caller holds mu and
 // has resolved props.
 func (st *Store) newContactLocked(in ContactInput, props map[int64]*string, now string) *Contact {
-	st.NextID++
-	stamp := StampOf(now)
+	st.nextID++
+	stamp := stampOf(now)
 	c := &Contact{
-		ID: st.NextID, OriginalID: in.OriginalID, Props: PropSet("").With(props),
+		ID: st.nextID, OriginalID: in.OriginalID, Props: PropSet("").With(props),
 		Status: StatusSubscribed, MobileStatus: StatusSubscribed,
 		Created: stamp, Modified: stamp,
 	}
@@ -182,7 +182,7 @@ func (st *Store) UpsertContact(listID int64, in ContactInput, now string, merge 
 	if in.OriginalID == "" {
 		return ContactView{}, false, apierr.FieldError("originalId", "originalId is mandatory")
 	}
-	if err := CheckInputStatus(in); err != nil {
+	if err := checkInputStatus(in); err != nil {
 		return ContactView{}, false, err
 	}
 	st.Lock()
@@ -191,7 +191,7 @@ func (st *Store) UpsertContact(listID int64, in ContactInput, now string, merge 
 	if err != nil {
 		return ContactView{}, false, err
 	}
-	props, err := st.ResolvePropsLocked(in.Props)
+	props, err := st.resolvePropsLocked(in.Props)
 	if err != nil {
 		return ContactView{}, false, err
 	}
@@ -200,8 +200,8 @@ func (st *Store) UpsertContact(listID int64, in ContactInput, now string, merge 
 		if !merge {
 			return old.View(names), false, nil
 		}
-		c := old.WithProps(props, now)
-		c.ApplyStatus(in.Status, in.MobileStatus, now)
+		c := old.withProps(props, now)
+		c.applyStatus(in.Status, in.MobileStatus, now)
 		lc.ByID[in.OriginalID] = c
 		st.markChangedLocked(listID, in.OriginalID)
 		return c.View(names), false, nil
@@ -213,23 +213,23 @@ func (st *Store) UpsertContact(listID int64, in ContactInput, now string, merge 
 	return c.View(names), true, nil
 }
 
-// WithProps returns a copy of c with props merged in (nil removes a value).
-func (c *Contact) WithProps(props map[int64]*string, now string) *Contact {
+// withProps returns a copy of c with props merged in (nil removes a value).
+func (c *Contact) withProps(props map[int64]*string, now string) *Contact {
 	n := *c
 	n.Props = c.Props.With(props)
-	n.Modified = StampOf(now)
+	n.Modified = stampOf(now)
 	return &n
 }
 
-// ApplyStatus sets the non-empty states on c, which the caller owns.
-func (c *Contact) ApplyStatus(status, mobileStatus, now string) {
+// applyStatus sets the non-empty states on c, which the caller owns.
+func (c *Contact) applyStatus(status, mobileStatus, now string) {
 	if status != "" {
 		c.Status = status
 	}
 	if mobileStatus != "" {
 		c.MobileStatus = mobileStatus
 	}
-	c.Modified = StampOf(now)
+	c.Modified = stampOf(now)
 }
 
 // GetContact returns one contact; 404 when the list or contact is unknown.
@@ -263,11 +263,11 @@ func (st *Store) UpdateContactProperties(listID int64, originalID string, props 
 	if !ok {
 		return ContactView{}, noContact(listID, originalID)
 	}
-	resolved, err := st.ResolvePropsLocked(props)
+	resolved, err := st.resolvePropsLocked(props)
 	if err != nil {
 		return ContactView{}, err
 	}
-	c := old.WithProps(resolved, now)
+	c := old.withProps(resolved, now)
 	lc.ByID[originalID] = c
 	st.markChangedLocked(listID, originalID)
 	return c.View(st.PropertyNamesLocked()), nil
@@ -278,7 +278,7 @@ func (st *Store) UpdateContactProperties(listID int64, originalID string, props 
 // setting the state a contact already has changes nothing but
 // dateModified).
 func (st *Store) SetContactStatus(listID int64, originalID, status, mobileStatus, now string) (ContactView, *apierr.Error) {
-	if err := CheckInputStatus(ContactInput{Status: status, MobileStatus: mobileStatus}); err != nil {
+	if err := checkInputStatus(ContactInput{Status: status, MobileStatus: mobileStatus}); err != nil {
 		return ContactView{}, err
 	}
 	st.Lock()
@@ -292,7 +292,7 @@ func (st *Store) SetContactStatus(listID int64, originalID, status, mobileStatus
 		return ContactView{}, noContact(listID, originalID)
 	}
 	c := *old
-	c.ApplyStatus(status, mobileStatus, now)
+	c.applyStatus(status, mobileStatus, now)
 	lc.ByID[originalID] = &c
 	st.markChangedLocked(listID, originalID)
 	return c.View(st.PropertyNamesLocked()), nil
@@ -308,7 +308,7 @@ func (st *Store) ReplaceContacts(listID int64, ins []ContactInput, now string) *
 		if in.OriginalID == "" {
 			return apierr.FieldError("originalId", "originalId is mandatory")
 		}
-		if err := CheckInputStatus(in); err != nil {
+		if err := checkInputStatus(in); err != nil {
 			return err
 		}
 	}
@@ -320,29 +320,29 @@ func (st *Store) ReplaceContacts(listID int64, ins []ContactInput, now string) *
 	}
 	next := &ListContacts{ByID: make(map[string]*Contact, len(ins))}
 	for _, in := range ins {
-		props, err := st.ResolvePropsLocked(in.Props)
+		props, err := st.resolvePropsLocked(in.Props)
 		if err != nil {
 			return err
 		}
 		if c, seen := next.ByID[in.OriginalID]; seen {
-			c = c.WithProps(props, now)
-			c.ApplyStatus(in.Status, in.MobileStatus, now)
+			c = c.withProps(props, now)
+			c.applyStatus(in.Status, in.MobileStatus, now)
 			next.ByID[in.OriginalID] = c
 			continue
 		}
 		var c *Contact
 		if prev, kept := old.ByID[in.OriginalID]; kept {
 			c = &Contact{ID: prev.ID, OriginalID: prev.OriginalID, Status: prev.Status, MobileStatus: prev.MobileStatus, Created: prev.Created}
-			c = c.WithProps(props, now)
-			c.ApplyStatus(in.Status, in.MobileStatus, now)
+			c = c.withProps(props, now)
+			c.applyStatus(in.Status, in.MobileStatus, now)
 		} else {
 			c = st.newContactLocked(in, props, now)
 		}
 		next.Order = append(next.Order, in.OriginalID)
 		next.ByID[in.OriginalID] = c
 	}
-	st.Contacts[listID] = next
-	st.MarkAllLocked(listID)
+	st.contacts[listID] = next
+	st.markAllLocked(listID)
 	return nil
 }
 
@@ -372,7 +372,7 @@ func (st *Store) ContactPage(listID int64, offset, limit int) ([]ContactView, in
 func (st *Store) ContactRef(listID int64, originalID string) *Contact {
 	st.RLock()
 	defer st.RUnlock()
-	if lc := st.Contacts[listID]; lc != nil {
+	if lc := st.contacts[listID]; lc != nil {
 		return lc.ByID[originalID]
 	}
 	return nil
@@ -382,7 +382,7 @@ func (st *Store) ContactRef(listID int64, originalID string) *Contact {
 func (st *Store) ListHolder(listID int64) *ListContacts {
 	st.RLock()
 	defer st.RUnlock()
-	return st.Contacts[listID]
+	return st.contacts[listID]
 }
 
 // ContactCounts is the number of contacts of a list and of those
@@ -390,7 +390,7 @@ func (st *Store) ListHolder(listID int64) *ListContacts {
 func (st *Store) ContactCounts(listID int64) (total, unsubscribed int) {
 	st.RLock()
 	defer st.RUnlock()
-	lc := st.Contacts[listID]
+	lc := st.contacts[listID]
 	if lc == nil {
 		return 0, 0
 	}
@@ -408,7 +408,7 @@ func (st *Store) ContactCounts(listID int64) (total, unsubscribed int) {
 func (st *Store) UnsubscribedContacts(listID int64) []*Contact {
 	st.RLock()
 	defer st.RUnlock()
-	lc := st.Contacts[listID]
+	lc := st.contacts[listID]
 	if lc == nil {
 		return nil
 	}

@@ -16,11 +16,11 @@ import (
 // shallow copy is safe to encode outside the lock.
 type Entity map[string]any
 
-// Collection holds the entities of one Collection key in id order. Ids only
+// collection holds the entities of one collection key in id order. Ids only
 // grow, so appending keeps order ascending.
-type Collection struct {
-	Order []int64
-	Items map[int64]Entity
+type collection struct {
+	order []int64
+	items map[int64]Entity
 }
 
 // Ref names one entity: its collection key and id.
@@ -40,10 +40,10 @@ func NestedKey(parent Ref, sub string) string {
 // favours obvious correctness over throughput.
 type Store struct {
 	sync.RWMutex
-	NextID int64 // last id handed out; one counter for the whole account
-	Colls  map[string]*Collection
-	// Contacts holds the Contacts of each list by list id (contacts_store.go).
-	Contacts map[int64]*ListContacts
+	nextID int64 // last id handed out; one counter for the whole account
+	colls  map[string]*collection
+	// contacts holds the contacts of each list by list id (contacts_store.go).
+	contacts map[int64]*ListContacts
 	// messages are the transactional messages sent through triggers, in
 	// order (triggers.go).
 	messages []SentMessage
@@ -53,7 +53,7 @@ type Store struct {
 }
 
 func NewStore() *Store {
-	return &Store{Colls: make(map[string]*Collection), Contacts: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
+	return &Store{colls: make(map[string]*collection), contacts: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
 }
 
 // existsLocked reports whether parent names a stored entity; a zero ref (no
@@ -62,11 +62,11 @@ func (st *Store) existsLocked(parent *Ref) bool {
 	if parent == nil {
 		return true
 	}
-	c := st.Colls[parent.Key]
+	c := st.colls[parent.Key]
 	if c == nil {
 		return false
 	}
-	_, ok := c.Items[parent.ID]
+	_, ok := c.items[parent.ID]
 	return ok
 }
 
@@ -89,17 +89,17 @@ func (st *Store) Create(parent *Ref, key string, body map[string]any, now string
 			return nil, true, err
 		}
 	}
-	st.NextID++
-	e["id"] = st.NextID
+	st.nextID++
+	e["id"] = st.nextID
 	e["dateCreated"] = now
 	e["dateModified"] = now
-	c := st.Colls[key]
+	c := st.colls[key]
 	if c == nil {
-		c = &Collection{Items: make(map[int64]Entity)}
-		st.Colls[key] = c
+		c = &collection{items: make(map[int64]Entity)}
+		st.colls[key] = c
 	}
-	c.Order = append(c.Order, st.NextID)
-	c.Items[st.NextID] = e
+	c.order = append(c.order, st.nextID)
+	c.items[st.nextID] = e
 	return maps.Clone(e), true, nil
 }
 
@@ -107,35 +107,35 @@ func (st *Store) Create(parent *Ref, key string, body map[string]any, now string
 func (st *Store) Get(key string, id int64) (Entity, bool) {
 	st.RLock()
 	defer st.RUnlock()
-	c := st.Colls[key]
+	c := st.colls[key]
 	if c == nil {
 		return nil, false
 	}
-	e, ok := c.Items[id]
+	e, ok := c.items[id]
 	return maps.Clone(e), ok
 }
 
 // EachLocked calls fn with every entity of key in id order, until fn
 // returns false. The caller holds mu; fn must not modify the entity.
 func (st *Store) EachLocked(key string, fn func(Entity) bool) {
-	c := st.Colls[key]
+	c := st.colls[key]
 	if c == nil {
 		return
 	}
-	for _, id := range c.Order {
-		if !fn(c.Items[id]) {
+	for _, id := range c.order {
+		if !fn(c.items[id]) {
 			return
 		}
 	}
 }
 
-// HasLocked reports whether the entity exists, for a caller that holds mu.
-func (st *Store) HasLocked(key string, id int64) bool {
-	c := st.Colls[key]
+// hasLocked reports whether the entity exists, for a caller that holds mu.
+func (st *Store) hasLocked(key string, id int64) bool {
+	c := st.colls[key]
 	if c == nil {
 		return false
 	}
-	_, ok := c.Items[id]
+	_, ok := c.items[id]
 	return ok
 }
 
@@ -149,17 +149,17 @@ func (st *Store) Page(parent *Ref, key string, offset, limit int) (items []Entit
 		return nil, 0, false
 	}
 	items = []Entity{} // encodes as [], never null
-	c := st.Colls[key]
+	c := st.colls[key]
 	if c == nil {
 		return items, 0, true
 	}
-	total = len(c.Order)
+	total = len(c.order)
 	if offset >= total {
 		return items, total, true
 	}
 	end := min(offset+limit, total)
-	for _, id := range c.Order[offset:end] {
-		items = append(items, maps.Clone(c.Items[id]))
+	for _, id := range c.order[offset:end] {
+		items = append(items, maps.Clone(c.items[id]))
 	}
 	return items, total, true
 }
@@ -171,11 +171,11 @@ func (st *Store) Page(parent *Ref, key string, offset, limit int) (items []Entit
 func (st *Store) Update(key string, id int64, patch map[string]any, now string, check func(Entity) *apierr.Error) (e Entity, found bool, err *apierr.Error) {
 	st.Lock()
 	defer st.Unlock()
-	c := st.Colls[key]
+	c := st.colls[key]
 	if c == nil {
 		return nil, false, nil
 	}
-	old, ok := c.Items[id]
+	old, ok := c.items[id]
 	if !ok {
 		return nil, false, nil
 	}
@@ -191,7 +191,7 @@ func (st *Store) Update(key string, id int64, patch map[string]any, now string, 
 	if err := check(merged); err != nil {
 		return nil, true, err
 	}
-	c.Items[id] = merged
+	c.items[id] = merged
 	return maps.Clone(merged), true, nil
 }
 
@@ -200,23 +200,23 @@ func (st *Store) Update(key string, id int64, patch map[string]any, now string, 
 func (st *Store) Delete(key string, id int64) bool {
 	st.Lock()
 	defer st.Unlock()
-	c := st.Colls[key]
+	c := st.colls[key]
 	if c == nil {
 		return false
 	}
-	if _, ok := c.Items[id]; !ok {
+	if _, ok := c.items[id]; !ok {
 		return false
 	}
-	delete(c.Items, id)
-	c.Order = slices.DeleteFunc(c.Order, func(x int64) bool { return x == id })
+	delete(c.items, id)
+	c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
 	if key == ListsKey {
-		delete(st.Contacts, id)
+		delete(st.contacts, id)
 		delete(st.dirty, id) // the list's absence is saved with the collections
 	}
 	prefix := key + "/" + strconv.FormatInt(id, 10) + "/"
-	for k := range st.Colls {
+	for k := range st.colls {
 		if strings.HasPrefix(k, prefix) {
-			delete(st.Colls, k)
+			delete(st.colls, k)
 		}
 	}
 	return true
@@ -228,8 +228,8 @@ func (st *Store) Delete(key string, id int64) bool {
 func (st *Store) AllocID() int64 {
 	st.Lock()
 	defer st.Unlock()
-	st.NextID++
-	return st.NextID
+	st.nextID++
+	return st.nextID
 }
 
 // LastID is the last id handed out (the snapshot's nextId): ids of areas
@@ -237,7 +237,7 @@ func (st *Store) AllocID() int64 {
 func (st *Store) LastID() int64 {
 	st.RLock()
 	defer st.RUnlock()
-	return st.NextID
+	return st.nextID
 }
 
 // PutLocked stores e as entity id of key, stamped with now, keeping the
@@ -247,14 +247,14 @@ func (st *Store) PutLocked(key string, id int64, e Entity, now string) {
 	e["id"] = id
 	e["dateCreated"] = now
 	e["dateModified"] = now
-	c := st.Colls[key]
+	c := st.colls[key]
 	if c == nil {
-		c = &Collection{Items: make(map[int64]Entity)}
-		st.Colls[key] = c
+		c = &collection{items: make(map[int64]Entity)}
+		st.colls[key] = c
 	}
-	pos, _ := slices.BinarySearch(c.Order, id)
-	c.Order = slices.Insert(c.Order, pos, id)
-	c.Items[id] = e
+	pos, _ := slices.BinarySearch(c.order, id)
+	c.order = slices.Insert(c.order, pos, id)
+	c.items[id] = e
 }
 
 // Collection keys the state gives behaviour beyond the generic pattern: a

@@ -6,8 +6,8 @@ import "time"
 func (st *Store) AddMessage(msg SentMessage) SentMessage {
 	st.Lock()
 	defer st.Unlock()
-	st.NextID++
-	msg.ID = st.NextID
+	st.nextID++
+	msg.ID = st.nextID
 	st.messages = append(st.messages, msg)
 	return msg
 }

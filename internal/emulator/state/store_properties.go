@@ -47,7 +47,7 @@ func (st *Store) ResolvePropertyLocked(key string) (int64, bool) {
 		if err != nil {
 			return 0, false
 		}
-		ok := st.HasLocked(PropertiesKey, id)
+		ok := st.hasLocked(PropertiesKey, id)
 		return id, ok
 	}
 	var found int64

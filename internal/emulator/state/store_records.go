@@ -25,14 +25,14 @@ type propPair struct {
 	v  []byte
 }
 
-// RecentStrings remembers the last few strings made from bytes, so that a
+// recentStrings remembers the last few strings made from bytes, so that a
 // value every record repeats is made once.
-type RecentStrings struct {
+type recentStrings struct {
 	s    [8]string
 	next int
 }
 
-func (r *RecentStrings) get(b []byte) string {
+func (r *recentStrings) get(b []byte) string {
 	for _, s := range r.s {
 		if s == string(b) { // compared without a copy
 			return s
@@ -71,7 +71,7 @@ func FieldsOf(rec *ContactRecord) RecordFields {
 
 // ReadRecord reads one record: fast when it can, else through
 // encoding/json.
-func ReadRecord(raw []byte, f *RecordFields, recent *RecentStrings) error {
+func ReadRecord(raw []byte, f *RecordFields, recent *recentStrings) error {
 	if parseContactRecord(raw, f, recent) {
 		return nil
 	}
@@ -88,7 +88,7 @@ type recordParser struct {
 	b      []byte
 	i      int
 	ok     bool
-	recent *RecentStrings
+	recent *recentStrings
 }
 
 func (p *recordParser) ws() {
@@ -142,7 +142,7 @@ func (p *recordParser) str() string { return string(p.bytes()) }
 func (p *recordParser) repeated() string { return p.recent.get(p.bytes()) }
 
 // parseContactRecord reads raw into f when it is a plain record.
-func parseContactRecord(raw []byte, f *RecordFields, recent *RecentStrings) bool {
+func parseContactRecord(raw []byte, f *RecordFields, recent *recentStrings) bool {
 	*f = RecordFields{props: f.props[:0]}
 	p := &recordParser{b: raw, ok: true, recent: recent}
 	if !p.byte('{') {

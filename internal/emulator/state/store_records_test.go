@@ -25,11 +25,11 @@ func TestReadRecordMatchesEncodingJSON(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var fast RecordFields
-			if got := parseContactRecord([]byte(tt.raw), &fast, &RecentStrings{}); got != tt.fast {
+			if got := parseContactRecord([]byte(tt.raw), &fast, &recentStrings{}); got != tt.fast {
 				t.Errorf("read fast = %v, want %v", got, tt.fast)
 			}
 			var f RecordFields
-			if err := ReadRecord([]byte(tt.raw), &f, &RecentStrings{}); err != nil {
+			if err := ReadRecord([]byte(tt.raw), &f, &recentStrings{}); err != nil {
 				t.Fatal(err)
 			}
 			var rec ContactRecord

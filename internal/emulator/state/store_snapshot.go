@@ -53,14 +53,14 @@ type ListCapture struct {
 // mu.
 func (st *Store) CaptureLocked(full bool) (Snapshot, []ListCapture) {
 	snap := Snapshot{
-		NextID:      st.NextID,
-		Collections: make(map[string][]Entity, len(st.Colls)),
+		NextID:      st.nextID,
+		Collections: make(map[string][]Entity, len(st.colls)),
 		Messages:    slices.Clone(st.messages),
 	}
-	for key, c := range st.Colls {
-		items := make([]Entity, 0, len(c.Order))
-		for _, id := range c.Order {
-			items = append(items, c.Items[id]) // never mutated once stored
+	for key, c := range st.colls {
+		items := make([]Entity, 0, len(c.order))
+		for _, id := range c.order {
+			items = append(items, c.items[id]) // never mutated once stored
 		}
 		snap.Collections[key] = items
 	}
@@ -70,9 +70,9 @@ func (st *Store) CaptureLocked(full bool) (Snapshot, []ListCapture) {
 	if !full {
 		return snap, nil
 	}
-	lists := make([]ListCapture, 0, len(st.Contacts))
-	for _, listID := range slices.Sorted(maps.Keys(st.Contacts)) {
-		lc := st.Contacts[listID]
+	lists := make([]ListCapture, 0, len(st.contacts))
+	for _, listID := range slices.Sorted(maps.Keys(st.contacts)) {
+		lc := st.contacts[listID]
 		cs := make([]*Contact, len(lc.Order))
 		for i, oid := range lc.Order {
 			cs[i] = lc.ByID[oid]
@@ -95,7 +95,7 @@ type ListDelta struct {
 func (st *Store) TakeDeltaLocked() []ListDelta {
 	var out []ListDelta
 	for _, listID := range slices.Sorted(maps.Keys(st.dirty)) {
-		d, lc := st.dirty[listID], st.Contacts[listID]
+		d, lc := st.dirty[listID], st.contacts[listID]
 		if lc == nil {
 			continue
 		}
@@ -180,7 +180,7 @@ type Builder struct {
 
 	stamps    [4]stampCache
 	nextStamp int
-	Recent    RecentStrings // of the records read (store_records.go)
+	Recent    recentStrings // of the records read (store_records.go)
 }
 
 func NewBuilder() *Builder {
@@ -329,7 +329,7 @@ func (b *Builder) SetSmall(snap Snapshot) {
 // replaces the store's content with it.
 func (b *Builder) Finish(st *Store) error {
 	snap := b.Snap
-	colls := make(map[string]*Collection, len(snap.Collections))
+	colls := make(map[string]*collection, len(snap.Collections))
 	seen := map[int64]string{}
 	claim := func(id int64, where string) error {
 		if id <= 0 || id > snap.NextID {
@@ -342,7 +342,7 @@ func (b *Builder) Finish(st *Store) error {
 		return nil
 	}
 	for _, key := range slices.Sorted(maps.Keys(snap.Collections)) {
-		c := &Collection{Items: map[int64]Entity{}}
+		c := &collection{items: map[int64]Entity{}}
 		for i, e := range snap.Collections[key] {
 			where := fmt.Sprintf("collections[%q][%d]", key, i)
 			if e == nil {
@@ -355,7 +355,7 @@ func (b *Builder) Finish(st *Store) error {
 			if err := claim(id, where); err != nil {
 				return err
 			}
-			if n := len(c.Order); n > 0 && c.Order[n-1] >= id {
+			if n := len(c.order); n > 0 && c.order[n-1] >= id {
 				return fmt.Errorf("%s: ids are not in ascending order", where)
 			}
 			for _, k := range []string{"dateCreated", "dateModified"} {
@@ -364,8 +364,8 @@ func (b *Builder) Finish(st *Store) error {
 				}
 			}
 			e["id"] = id
-			c.Order = append(c.Order, id)
-			c.Items[id] = e
+			c.order = append(c.order, id)
+			c.items[id] = e
 		}
 		colls[key] = c
 	}
@@ -383,9 +383,9 @@ func (b *Builder) Finish(st *Store) error {
 	}
 	st.Lock()
 	defer st.Unlock()
-	st.NextID = snap.NextID
-	st.Colls = colls
-	st.Contacts = b.Contacts
+	st.nextID = snap.NextID
+	st.colls = colls
+	st.contacts = b.Contacts
 	st.messages = snap.Messages
 	st.dirty = map[int64]*listDirty{}
 	return nil
@@ -394,11 +394,11 @@ func (b *Builder) Finish(st *Store) error {
 // checkContactIDs checks the contacts' lists and ids. A million contacts'
 // ids are checked by sorting them, not through a map of where each was
 // found; only a duplicate is looked for again, to name both places.
-func (b *Builder) checkContactIDs(colls map[string]*Collection, seen map[int64]string, nextID int64) error {
+func (b *Builder) checkContactIDs(colls map[string]*collection, seen map[int64]string, nextID int64) error {
 	var ids []int64
 	for _, listID := range slices.Sorted(maps.Keys(b.Contacts)) {
 		key := b.keys[listID]
-		if l := colls[ListsKey]; l == nil || l.Items[listID] == nil {
+		if l := colls[ListsKey]; l == nil || l.items[listID] == nil {
 			return fmt.Errorf("contacts[%q]: no list with id %d", key, listID)
 		}
 		lc := b.Contacts[listID]
