@@ -24,7 +24,8 @@ var dedicatedSections = map[string]string{
 // fixtureLoader applies fixtures to an empty account's store.
 type fixtureLoader struct {
 	s      *Server
-	st     *state.Store
+	st     *state.Store // for the checks, under seed's lock
+	seed   *state.Seeder
 	now    string
 	fixed  map[int64]string // explicit ids -> where they are given
 	errs   []error
@@ -35,10 +36,17 @@ type fixtureLoader struct {
 // properties. On error the store may hold part of f: the caller discards
 // the Server.
 func (s *Server) applyFixtures(f *Fixtures) (FixtureCounts, error) {
-	l := &fixtureLoader{s: s, st: s.store, now: s.now(), fixed: map[int64]string{}}
-	st := s.store
-	st.Lock()
-	defer st.Unlock()
+	var counts FixtureCounts
+	var err error
+	s.store.Seed(func(seed *state.Seeder) {
+		l := &fixtureLoader{s: s, st: seed.Store(), seed: seed, now: s.now(), fixed: map[int64]string{}}
+		counts, err = l.load(f)
+	})
+	return counts, err
+}
+
+// load loads f, fixed ids first.
+func (l *fixtureLoader) load(f *Fixtures) (FixtureCounts, error) {
 
 	// Fixed ids first, so that numbered entities skip them wherever in the
 	// file they appear.
@@ -95,7 +103,7 @@ func (s *Server) applyFixtures(f *Fixtures) (FixtureCounts, error) {
 		}
 	}
 	for id := range l.fixed {
-		st.ClaimIDLocked(id)
+		l.seed.ClaimID(id)
 	}
 	return l.counts, errors.Join(l.errs...)
 }
@@ -116,8 +124,8 @@ func (l *fixtureLoader) reserveOne(where string, e map[string]any) {
 	switch {
 	case !ok:
 		l.errs = append(l.errs, fmt.Errorf("%s.id: want a positive integer, got %v", where, raw))
-	case id <= l.st.LastIDLocked():
-		l.errs = append(l.errs, fmt.Errorf("%s.id: %d is taken by a standard property (ids 1 to %d); use a larger id", where, id, l.st.LastIDLocked()))
+	case id <= l.seed.LastID():
+		l.errs = append(l.errs, fmt.Errorf("%s.id: %d is taken by a standard property (ids 1 to %d); use a larger id", where, id, l.seed.LastID()))
 	case l.fixed[id] != "":
 		l.errs = append(l.errs, fmt.Errorf("%s.id: %d is already the id of %s; ids are unique within the account", where, id, l.fixed[id]))
 	default:
@@ -128,7 +136,7 @@ func (l *fixtureLoader) reserveOne(where string, e map[string]any) {
 // nextFreeID hands out the next id no fixed id claims.
 func (l *fixtureLoader) nextFreeID() int64 {
 	for {
-		if id := l.st.NextIDLocked(); l.fixed[id] == "" {
+		if id := l.seed.NextID(); l.fixed[id] == "" {
 			return id
 		}
 	}
@@ -187,7 +195,7 @@ func (l *fixtureLoader) generic(where, coll string, body map[string]any) bool {
 			return false
 		}
 	}
-	l.st.PutLocked(coll, id, e, l.now)
+	l.seed.Put(coll, id, e, l.now)
 	return true
 }
 
@@ -204,9 +212,9 @@ func (l *fixtureLoader) list(where string, fl FixtureList) {
 		l.fail(where, err)
 		return
 	}
-	l.st.PutLocked(state.ListsKey, id, e, l.now)
+	l.seed.Put(state.ListsKey, id, e, l.now)
 	l.counts.Lists++
-	l.st.SeedListLocked(id)
+	l.seed.List(id)
 	for i, c := range fl.Contacts {
 		cw := fmt.Sprintf("%s.contacts[%d]", where, i)
 		in := c.input()
@@ -214,7 +222,7 @@ func (l *fixtureLoader) list(where string, fl FixtureList) {
 			l.errs = append(l.errs, fmt.Errorf("%s.originalId: originalId is mandatory", cw))
 			continue
 		}
-		dup, err := l.st.SeedContactLocked(id, in, l.now, l.nextFreeID)
+		dup, err := l.seed.Contact(id, in, l.now, l.nextFreeID)
 		if dup {
 			l.errs = append(l.errs, fmt.Errorf("%s.originalId: %q appears twice in this list; originalId is unique within a list", cw, in.OriginalID))
 			continue
@@ -242,6 +250,6 @@ func (l *fixtureLoader) webhook(where string, body map[string]any) {
 		l.fail(where, err)
 		return
 	}
-	l.st.PutLocked(webhooksKey, id, e, l.now)
+	l.seed.Put(webhooksKey, id, e, l.now)
 	l.counts.Webhooks++
 }

@@ -240,23 +240,6 @@ func (st *Store) LastID() int64 {
 	return st.nextID
 }
 
-// PutLocked stores e as entity id of key, stamped with now, keeping the
-// collection in ascending id order (a fixed id may be smaller than ids
-// already handed out). The caller holds mu and has made sure id is free.
-func (st *Store) PutLocked(key string, id int64, e Entity, now string) {
-	e["id"] = id
-	e["dateCreated"] = now
-	e["dateModified"] = now
-	c := st.colls[key]
-	if c == nil {
-		c = &collection{items: make(map[int64]Entity)}
-		st.colls[key] = c
-	}
-	pos, _ := slices.BinarySearch(c.order, id)
-	c.order = slices.Insert(c.order, pos, id)
-	c.items[id] = e
-}
-
 // Collection keys the state gives behaviour beyond the generic pattern: a
 // list holds contacts, and contact properties name the attributes stored
 // under PropertiesKey.

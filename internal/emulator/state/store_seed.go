@@ -1,36 +1,52 @@
 package state
 
-import "github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+import (
+	"slices"
 
-// Seeding: what loading fixtures into a new account needs beyond the
-// requests' own writes. Fixtures may fix ids, so the loader hands ids out
-// itself; every method here expects the caller to hold the lock for the
-// whole load.
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+)
 
-// LastIDLocked is the last id handed out.
-func (st *Store) LastIDLocked() int64 { return st.nextID }
+// Seeder loads a new account (the emulator's fixtures) under the lock that
+// Seed holds for the whole load. Fixtures may fix ids, so the loader hands
+// ids out itself rather than through the writes of requests.
+type Seeder struct{ st *Store }
 
-// NextIDLocked hands out the account's next id.
-func (st *Store) NextIDLocked() int64 {
-	st.nextID++
-	return st.nextID
+// Seed runs fn with the account locked for writing. The Seeder is valid
+// until fn returns; checks that read the store (its ...Locked methods) may
+// run meanwhile on Store.
+func (st *Store) Seed(fn func(*Seeder)) {
+	st.Lock()
+	defer st.Unlock()
+	fn(&Seeder{st: st})
 }
 
-// ClaimIDLocked makes sure no id up to id is handed out again.
-func (st *Store) ClaimIDLocked(id int64) { st.nextID = max(st.nextID, id) }
+// Store is the store being seeded, for checks of its ...Locked methods.
+func (s *Seeder) Store() *Store { return s.st }
 
-// SeedListLocked gives the list id an empty set of contacts, which
-// SeedContactLocked fills, saved whole at the next save.
-func (st *Store) SeedListLocked(id int64) {
-	st.contacts[id] = &ListContacts{ByID: map[string]*Contact{}}
-	st.markAllLocked(id)
+// LastID is the last id handed out.
+func (s *Seeder) LastID() int64 { return s.st.nextID }
+
+// NextID hands out the account's next id.
+func (s *Seeder) NextID() int64 {
+	s.st.nextID++
+	return s.st.nextID
 }
 
-// SeedContactLocked appends a contact made from in to a list of
-// SeedListLocked, with the id newID hands out. dup is true, and nothing is
-// stored, when the list already has a contact of in's originalId; err is a
-// bad status or property key.
-func (st *Store) SeedContactLocked(listID int64, in ContactInput, now string, newID func() int64) (dup bool, err *apierr.Error) {
+// ClaimID makes sure no id up to id is handed out again.
+func (s *Seeder) ClaimID(id int64) { s.st.nextID = max(s.st.nextID, id) }
+
+// List gives the list id an empty set of contacts, which Contact fills,
+// saved whole at the next save.
+func (s *Seeder) List(id int64) {
+	s.st.contacts[id] = &ListContacts{ByID: map[string]*Contact{}}
+	s.st.markAllLocked(id)
+}
+
+// Contact appends a contact made from in to a list of List, with the id
+// newID hands out. dup is true, and nothing is stored, when the list already
+// has a contact of in's originalId; err is a bad status or property key.
+func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func() int64) (dup bool, err *apierr.Error) {
+	st := s.st
 	lc := st.contacts[listID]
 	if _, ok := lc.ByID[in.OriginalID]; ok {
 		return true, nil
@@ -52,4 +68,22 @@ func (st *Store) SeedContactLocked(listID int64, in ContactInput, now string, ne
 	lc.Order = append(lc.Order, in.OriginalID)
 	lc.ByID[in.OriginalID] = c
 	return false, nil
+}
+
+// Put stores e as entity id of key, stamped with now, keeping the
+// collection in ascending id order (a fixed id may be smaller than ids
+// already handed out). The caller has made sure id is free.
+func (s *Seeder) Put(key string, id int64, e Entity, now string) {
+	st := s.st
+	e["id"] = id
+	e["dateCreated"] = now
+	e["dateModified"] = now
+	c := st.colls[key]
+	if c == nil {
+		c = &collection{items: make(map[int64]Entity)}
+		st.colls[key] = c
+	}
+	pos, _ := slices.BinarySearch(c.order, id)
+	c.order = slices.Insert(c.order, pos, id)
+	c.items[id] = e
 }
