@@ -13,6 +13,8 @@ type Snapshots struct {
 	lists map[string]map[string]ServiceContact
 }
 
+// Put keeps the service's contacts a refresh listed, for the plan of the
+// same list.
 func (s *Snapshots) Put(listID string, service map[string]ServiceContact) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -22,6 +24,7 @@ func (s *Snapshots) Put(listID string, service map[string]ServiceContact) {
 	s.lists[listID] = service
 }
 
+// Take hands the listing of the list over, once: a second Take finds none.
 func (s *Snapshots) Take(listID string) (map[string]ServiceContact, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -14,6 +14,8 @@ import (
 // the interface shows none. Contacts leave a list when the list is deleted
 // (or, later, through a replace import). The handlers only translate HTTP;
 // the rules are in state/contacts_store.go.
+
+// contactsBase is the path of a list's contacts.
 const contactsBase = "/rest/{customerid}/lists/{id}/contacts"
 
 func (s *contactsAPI) registerContacts() {

@@ -81,4 +81,6 @@ var reservedKeys = []string{"id", "dateCreated", "dateModified"}
 //	  "active": true, "description": "...", "secret": "write-only" }
 //
 // The secret is write-only: GET never returns it, only "hasSecret".
+
+// webhooksKey is the collection key of webhooks.
 const webhooksKey = "webhooks"

@@ -21,8 +21,9 @@ const (
 	FaultGatewayTimeout  = "504"
 	FaultDrop            = "drop" // connection closed before any response
 
-	// Answers a broken proxy or gateway might give instead of the service's.
-	// They happen before the emulator acts, like the others.
+	// FaultHTML and the faults below it are answers a broken proxy or
+	// gateway might give instead of the service's. They happen before the
+	// emulator acts, like the others.
 	FaultHTML      = "html"      // 200 with an HTML page
 	FaultEmpty     = "empty"     // 200 with an empty body
 	FaultTruncated = "truncated" // 200 with JSON cut off half way

@@ -14,6 +14,8 @@ import (
 // genericDomains, plus one level of nested generic collections under an
 // existing entity (/{collection}/{id}/{sub}[/{subid}]). Explicit routes of
 // later work (lists/{id}/contacts, ...) are more specific patterns and win.
+
+// genericBase is the path of a generic collection.
 const genericBase = "/rest/{customerid}/{collection}"
 
 func (s *genericAPI) registerGeneric() {

@@ -10,7 +10,8 @@ import (
 	"sort"
 )
 
-// The OpenAPI document is kept as fragments, one per area of the interface
+// openAPIFragments are the OpenAPI document, kept as fragments, one per
+// area of the interface
 // (openapi/10-projects.json, openapi/20-lists.json, ...), so each area's
 // routes and schemas live beside each other and can change independently.
 // 00-base.json holds the info, security and shared components; every other

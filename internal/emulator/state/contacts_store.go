@@ -20,6 +20,7 @@ const (
 	StatusUnsubscribed = "UNSUBSCRIBED"
 )
 
+// ValidStatus reports whether s is a subscription status a request may set.
 func ValidStatus(s string) bool { return s == StatusSubscribed || s == StatusUnsubscribed }
 
 // Contact is one stored recipient. Stored contacts are never modified in
@@ -36,7 +37,10 @@ type Contact struct {
 	Modified     int64
 }
 
-func (c *Contact) DateCreated() string  { return formatStamp(c.Created) }
+// DateCreated is the contact's creation time as the interface writes it.
+func (c *Contact) DateCreated() string { return formatStamp(c.Created) }
+
+// DateModified is the contact's last change as the interface writes it.
 func (c *Contact) DateModified() string { return formatStamp(c.Modified) }
 
 // ListContacts holds one list's contacts: order is the originalIds in order

@@ -52,6 +52,7 @@ type Store struct {
 	dirty map[int64]*listDirty
 }
 
+// NewStore returns an empty account: no entities, no contacts, no messages.
 func NewStore() *Store {
 	return &Store{colls: make(map[string]*collection), contacts: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
 }

@@ -61,6 +61,8 @@ func (st *Store) ResolvePropertyLocked(key string) (int64, bool) {
 	return found, found != 0
 }
 
+// AllDigits reports whether s is a non-empty string of digits only, which
+// names an attribute by id.
 func AllDigits(s string) bool {
 	if s == "" {
 		return false

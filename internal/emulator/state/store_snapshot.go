@@ -31,6 +31,8 @@ type Snapshot struct {
 	Messages    []SentMessage       `json:"messages"`
 }
 
+// ContactRecord is one contact as the snapshot and the journal write it:
+// properties by attribute id, timestamps as the interface writes them.
 type ContactRecord struct {
 	ID           int64             `json:"id"`
 	OriginalID   string            `json:"originalId"`
@@ -183,6 +185,8 @@ type Builder struct {
 	Recent    recentStrings // of the records read (store_records.go)
 }
 
+// NewBuilder returns a builder of an empty store, to be filled from a
+// snapshot and a journal.
 func NewBuilder() *Builder {
 	return &Builder{Contacts: map[int64]*ListContacts{}, keys: map[int64]string{}}
 }
