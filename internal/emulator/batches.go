@@ -201,7 +201,7 @@ func (s *batchesAPI) advanceBatches() {
 	if moved {
 		// Progress with the clock happens outside the handlers that
 		// change the account (it runs before GETs too): bring the data
-		// directory up to date (snapshot.go).
+		// directory up to date (state/datadir.go).
 		s.changed()
 	}
 }

@@ -9,8 +9,9 @@
 // Three layers, each importing only the ones below it:
 //
 //   - the account's state, the package state: collections, contacts, sent
-//     messages and the store's part of the data directory; its refusals, and
-//     the handlers', are the one error type of the package apierr;
+//     messages, and the data directory (snapshot, journal, the persister
+//     that keeps it up to date); its refusals, and the handlers', are the
+//     one error type of the package apierr;
 //   - the HTTP handlers, grouped by domain, one type each on the plumbing
 //     they share (base.go: the options, the state, the mux and the webhook
 //     deliverer, with registration in mux.go, ids.go, paging.go, media.go,
@@ -18,9 +19,10 @@
 //   - the account put together: server.go (the Server type), new.go (New and
 //     the routes of routes.go), pipeline.go (faults.go, auth.go, retired.go
 //     and the mux in the order a request meets them), wire_rewrite.go,
-//     server_api.go (the Go API besides HTTP), and the data directory:
-//     open.go, fixtures.go, persist.go, snapshot.go, journal.go; listen.go
-//     and tls.go serve it over TCP.
+//     server_api.go (the Go API besides HTTP), and what it starts from:
+//     open.go (a data directory or fixtures.go), snapshot.go (the parts the
+//     data directory keeps besides the store); listen.go and tls.go serve it
+//     over TCP.
 //
 // Each domain is read in the files named after it, and documents its routes
 // in the OpenAPI fragments:

@@ -52,6 +52,7 @@ func New(opts Options) *Server {
 			return exportWorkFromRecord(rec)
 		},
 	}
+	s.dataDir = state.NewDataDir(b.store, opts.CustomerID, b.now, s.snapshotParts, opts.Logger)
 	s.registerRoutes()
 	return s
 }

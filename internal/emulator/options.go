@@ -89,7 +89,7 @@ type Options struct {
 	Fixtures *Fixtures
 	// DataDir, when set, keeps the account across restarts: Open restores
 	// it from DataDir/state.json and DataDir/journal.jsonl, and what changed
-	// is saved after changes and on Close (snapshot.go, persist.go;
+	// is saved after changes and on Close (snapshot.go, state/persist.go;
 	// rms-emulator -data-dir). One emulator at a time may use a data
 	// directory.
 	DataDir string
@@ -104,7 +104,7 @@ type Options struct {
 
 	// journalAbove is the number of contacts above which the data
 	// directory journals changes instead of rewriting its snapshot
-	// (persist.go); 0 is the default, negative always journals. Tests
+	// (state/persist.go); 0 is the default, negative always journals. Tests
 	// set it to journal small accounts.
 	journalAbove int
 	// compactAbove is the least journal size, in bytes, that is compacted

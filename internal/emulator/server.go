@@ -1,5 +1,7 @@
 package emulator
 
+import "github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
+
 // Server is one emulated account. It implements http.Handler; every Server
 // holds its own state, so tests run many side by side. It wires the
 // handlers of each domain onto what they share (base.go) and answers each
@@ -19,7 +21,9 @@ type Server struct {
 	counter *requestCounter
 	faults  *faultInjector // nil when no fault is configured
 	// persist writes the account to Options.DataDir; nil without one.
-	persist *persister
+	persist *state.Persister
+	// dataDir is the account in the form of the data directory.
+	dataDir *state.DataDir
 	// loaded says where the initial state came from (Open).
 	loaded string
 }

@@ -62,7 +62,7 @@ func (s *Server) Close() {
 func (s *Server) close() error {
 	s.hooks.close()
 	if s.persist != nil {
-		return s.persist.close()
+		return s.persist.Close()
 	}
 	return nil
 }

@@ -2,9 +2,9 @@
 // entities (one id counter for the whole account), the contacts of each
 // list with the changes since they were last saved, the attributes contact
 // properties resolve through, and the transactional messages sent. It also
-// writes and reads the compact form the data directory keeps it in: the
-// store's part of a snapshot (Snapshot, ContactRecord, Builder) and the
-// records of the journal.
+// keeps the data directory (DataDir, Persister): a snapshot whose store part
+// is written and read in a compact form (Snapshot, ContactRecord, Builder)
+// beside the parts other areas hand it, and a journal of changes after it.
 //
 // It sits below the HTTP handlers of internal/emulator, which call its API
 // and never its internals: a rule it refuses (a contact that exists, a list

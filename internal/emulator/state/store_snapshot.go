@@ -1,6 +1,6 @@
 package state
 
-// The "store" part of a snapshot (snapshot.go): generic collections, the id
+// The "store" part of a snapshot (datadir.go): generic collections, the id
 // counter, contacts and sent messages. The contacts are never gathered into
 // one document: they are written one record at a time from the stored
 // (immutable) contacts, and restored one record at a time into a
@@ -172,7 +172,7 @@ func AppendJSONString(b []byte, s string) []byte {
 }
 
 // Builder collects a store's content as a restore reads it (the
-// snapshot's part, then the journal's records, snapshot.go and journal.go),
+// snapshot's part, then the journal's records, datadir.go and journal.go),
 // checking each contact as it comes, and the whole when finished.
 type Builder struct {
 	Snap     Snapshot

@@ -1,13 +1,11 @@
-package emulator
+package state
 
 // The form of a snapshot and of one capture of the account, which
-// snapshot.go writes and reads and persist.go and journal.go save.
+// datadir.go writes and reads and persist.go and journal.go save.
 
 import (
 	"encoding/json"
 	"errors"
-
-	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // snapshotFormat is the version of the snapshot document; a reader refuses
@@ -26,21 +24,23 @@ type snapshotDoc struct {
 	Parts      map[string]json.RawMessage `json:"parts"`
 }
 
-// snapshotPart is one area's share of a snapshot.
-type snapshotPart struct {
-	name    string
-	save    func() (any, error)
-	restore func(json.RawMessage) error
+// Part is one area's share of a snapshot besides the store: Save returns a
+// JSON-encodable value, Restore reads it back into a fresh account whose
+// earlier parts are already restored.
+type Part struct {
+	Name    string
+	Save    func() (any, error)
+	Restore func(json.RawMessage) error
 }
 
 // stateCapture is the account at one moment, ready to be written: the
 // small parts encoded, the contacts as pointers to the stored values.
 type stateCapture struct {
 	savedAt string
-	store   state.Snapshot
+	store   Snapshot
 	parts   map[string]json.RawMessage // the other parts
-	lists   []state.ListCapture        // every list's contacts, when full
-	delta   []state.ListDelta          // the changes since the last save, when taken
+	lists   []ListCapture              // every list's contacts, when full
+	delta   []ListDelta                // the changes since the last save, when taken
 }
 
 // errAbandoned is returned by a write that gave way to a stop.

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"bufio"
@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Reading a snapshot's contacts without encoding/json's Decoder, which
@@ -40,7 +38,7 @@ const storeDepthPrefix = `{"":{"":{"":0`
 
 // readContactsFast reads the store part's contacts, its key just read by
 // d, into b, and moves d past them.
-func readContactsFast(d *decoderRef, b *state.Builder) error {
+func readContactsFast(d *decoderRef, b *Builder) error {
 	l := &lineReader{br: bufio.NewReaderSize(io.MultiReader(d.Buffered(), d.src), 1<<20)}
 	if err := l.readContacts(b); err != nil {
 		return err
@@ -193,7 +191,7 @@ func (l *lineReader) value() ([]byte, error) {
 }
 
 // readContacts reads ': { "<list id>": [record, ...], ... }' (or null).
-func (l *lineReader) readContacts(b *state.Builder) error {
+func (l *lineReader) readContacts(b *Builder) error {
 	if err := l.expect(':'); err != nil {
 		return err
 	}
@@ -203,7 +201,7 @@ func (l *lineReader) readContacts(b *state.Builder) error {
 	if err := l.expect('{'); err != nil {
 		return err
 	}
-	var f state.RecordFields
+	var f RecordFields
 	for n := 0; ; n++ {
 		if c, err := l.peek(); err != nil {
 			return err
@@ -254,7 +252,7 @@ func (l *lineReader) readContacts(b *state.Builder) error {
 			if err != nil {
 				return err
 			}
-			if err := state.ReadRecord(raw, &f, &b.Recent); err != nil {
+			if err := ReadRecord(raw, &f, &b.Recent); err != nil {
 				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
 			}
 			if err := b.AppendContact(key, i, &f); err != nil {
