@@ -7,13 +7,6 @@ package state
 // contacts changed in place are a set of originalIds. A list whose changes
 // are a large share of it is saved whole.
 
-// listDirty is one list's changes since the last save.
-type listDirty struct {
-	all  bool                // save the whole list (new, replaced, or mostly changed)
-	from int                 // order[from:] was added since the last save
-	oids map[string]struct{} // changed in place
-}
-
 // wholeListShare: a list with more changed contacts than this share of
 // its contacts (and more than wholeListMin) is saved whole, which costs no
 // more than the set of changes and keeps that set small.

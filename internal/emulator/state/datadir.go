@@ -404,3 +404,7 @@ func (d *DataDir) WriteSnapshot(w io.Writer) error {
 	}
 	return d.writeSnapshot(w, c, nil)
 }
+
+// StateFileName is the file of a data directory that holds the account's
+// snapshot; JournalFileName (journal.go) the changes since.
+const StateFileName = "state.json"

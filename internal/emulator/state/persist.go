@@ -10,10 +10,6 @@ import (
 	"time"
 )
 
-// StateFileName is the file of a data directory that holds the account's
-// snapshot (datadir.go); JournalFileName (journal.go) the changes since.
-const StateFileName = "state.json"
-
 // DefaultSnapshotDelay is how long after a change the data directory is
 // written when the delay given is zero: changes closer together than this
 // are written once.

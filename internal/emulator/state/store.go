@@ -248,3 +248,10 @@ const (
 	ListsKey      = "lists"
 	PropertiesKey = "properties"
 )
+
+// listDirty is one list's changes since the last save.
+type listDirty struct {
+	all  bool                // save the whole list (new, replaced, or mostly changed)
+	from int                 // order[from:] was added since the last save
+	oids map[string]struct{} // changed in place
+}

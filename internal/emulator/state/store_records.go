@@ -260,3 +260,15 @@ func uvarintLen(x uint64) int {
 	}
 	return n
 }
+
+// ContactRecord is one contact as the snapshot and the journal write it:
+// properties by attribute id, timestamps as the interface writes them.
+type ContactRecord struct {
+	ID           int64             `json:"id"`
+	OriginalID   string            `json:"originalId"`
+	Properties   map[string]string `json:"properties"` // by attribute id
+	Status       string            `json:"status"`
+	MobileStatus string            `json:"mobileStatus"`
+	DateCreated  string            `json:"dateCreated"`
+	DateModified string            `json:"dateModified"`
+}
