@@ -41,6 +41,3 @@ func (s *contactsAPI) presentContact(v state.ContactView) state.ContactView {
 	}
 	return v
 }
-
-// contactsAPI serves the contacts of lists and emits their webhook events.
-type contactsAPI struct{ *base }

@@ -27,7 +27,7 @@
 // Each domain is read in the files named after it, and documents its routes
 // in the OpenAPI fragments:
 //
-//   - lists and contacts (contactsAPI): contacts.go (routes),
+//   - lists and contacts (contactsAPI, contacts_api.go): contacts.go (routes),
 //     contacts_events.go (their webhook events), contacts_wire.go (their
 //     wire profiles), contacts_seed.go and seed.go (seeding from Go);
 //   - contact attributes: properties.go;

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
@@ -223,31 +220,6 @@ func (j *exportJob) writeCSV(w io.Writer) error {
 		return err
 	}
 	return bw.Flush()
-}
-
-// enumField reads a mandatory string field whose value must be one of
-// allowed. The message lists the allowed values and, where the refused value
-// is a known mistake or differs only in case, the value meant.
-func enumField(body map[string]any, field string, allowed []string, hints map[string]string) (string, *apierr.Error) {
-	raw, ok := body[field]
-	if !ok || raw == nil {
-		return "", apierr.FieldError(field, "%s is mandatory; one of %s", field, strings.Join(allowed, ", "))
-	}
-	v, ok := raw.(string)
-	if !ok {
-		return "", apierr.FieldError(field, "%s must be a string; one of %s", field, strings.Join(allowed, ", "))
-	}
-	if slices.Contains(allowed, v) {
-		return v, nil
-	}
-	hint := hints[strings.ToUpper(v)]
-	if hint == "" && slices.Contains(allowed, strings.ToUpper(v)) {
-		hint = strings.ToUpper(v)
-	}
-	if hint != "" {
-		return "", apierr.FieldError(field, "%s %q is not supported; did you mean %s? Allowed: %s", field, v, hint, strings.Join(allowed, ", "))
-	}
-	return "", apierr.FieldError(field, "%s %q is not supported; allowed: %s", field, v, strings.Join(allowed, ", "))
 }
 
 // exportsAPI serves statistics exports, whose work runs as batches, and the
