@@ -47,6 +47,10 @@ type contactWriter struct {
 	// the list back (warnFailedRows).
 	destroying bool
 	timeout    time.Duration
+	// unconfirmed: a batch this writer waited for did not report every
+	// row done (failed rows, or no count at all), so what the imports did
+	// must be read back before the rest is written.
+	unconfirmed bool
 }
 
 // writeSingles applies changes by single calls, side by side. It returns
@@ -105,6 +109,11 @@ func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Di
 	b, ok := batchcore.WaitFor(ctx, w.data.batches(), contactsImportOperation.Wait(batchID, w.timeout, true), diags)
 	if ok && b != nil {
 		w.warnFailedRows(b, diags)
+	}
+	if b == nil {
+		w.unconfirmed = true
+	} else if n, shown := b.FailedCount(); !shown || n > 0 {
+		w.unconfirmed = true
 	}
 	return ok
 }

@@ -1,0 +1,289 @@
+package contactsync
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// A Book is what the input of rms_list_contacts wants, sorted by id. A map
+// input (a few thousand contacts at most: Terraform holds the map itself)
+// keeps its contacts as they are. A source file may name a million
+// contacts, so its contacts are packed into one byte arena: per contact
+// its id, its values in column order and its two statuses, with no map and
+// no string of its own. A contact's properties are made into a map only
+// where a change needs them (Contact), so a plan of a list whose contacts
+// are as the file wants them holds about the file's own size.
+type Book struct {
+	// Columns are the attribute names a file manages, sorted ("" for a map
+	// input, whose contacts each name their own attributes).
+	Columns []string
+
+	file bool      // packed in the arena (a source file)
+	list []Desired // a map input
+
+	arena []byte   // a file input: the packed contacts
+	offs  []uint32 // start of each contact in arena, in id order
+	rows  []uint32 // the file row of each contact, in the order of offs
+
+	seed  maphash.Seed
+	index []int32 // open addressing: book index + 1, 0 empty
+}
+
+// Entry is a contact of a book without its properties.
+type Entry struct {
+	ID            string
+	Email, Mobile string
+}
+
+// BookOf is the book of a map input's contacts; desired must be sorted by
+// id.
+func BookOf(desired []Desired) *Book {
+	b := &Book{list: desired}
+	b.buildIndex()
+	return b
+}
+
+// Len is the number of contacts.
+func (b *Book) Len() int {
+	if b == nil {
+		return 0
+	}
+	if !b.file {
+		return len(b.list)
+	}
+	return len(b.offs)
+}
+
+// ID is the id of contact i. For a file input it shares the arena's
+// bytes, which never change once the book is made.
+func (b *Book) ID(i int) string {
+	if !b.file {
+		return b.list[i].ID
+	}
+	id, _ := b.field(int(b.offs[i]))
+	return id
+}
+
+// Entry is contact i without its properties.
+func (b *Book) Entry(i int) Entry {
+	if !b.file {
+		w := b.list[i]
+		return Entry{ID: w.ID, Email: w.Email, Mobile: w.Mobile}
+	}
+	p := int(b.offs[i])
+	id, p := b.field(p)
+	for range b.Columns {
+		_, p = b.field(p)
+	}
+	return Entry{ID: id, Email: statusOfCode(b.arena[p]), Mobile: statusOfCode(b.arena[p+1])}
+}
+
+// Contact is contact i with its properties, keyed by attribute name (an
+// empty value: the contact must not have one).
+func (b *Book) Contact(i int) Desired {
+	if !b.file {
+		return b.list[i]
+	}
+	p := int(b.offs[i])
+	var w Desired
+	w.ID, p = b.field(p)
+	w.Props = make(map[string]string, len(b.Columns))
+	for _, c := range b.Columns {
+		var v string
+		v, p = b.field(p)
+		w.Props[c] = v
+	}
+	w.Email, w.Mobile = statusOfCode(b.arena[p]), statusOfCode(b.arena[p+1])
+	return w
+}
+
+// Contacts are all the contacts, with their properties: for tests and
+// small inputs only.
+func (b *Book) Contacts() []Desired {
+	out := make([]Desired, b.Len())
+	for i := range out {
+		out[i] = b.Contact(i)
+	}
+	return out
+}
+
+// Index is the position of the contact with this id.
+func (b *Book) Index(id string) (int, bool) {
+	if b.Len() == 0 {
+		return 0, false
+	}
+	mask := len(b.index) - 1
+	for h := int(maphash.String(b.seed, id)) & mask; ; h = (h + 1) & mask {
+		v := b.index[h]
+		if v == 0 {
+			return 0, false
+		}
+		if b.ID(int(v-1)) == id {
+			return int(v - 1), true
+		}
+	}
+}
+
+// Has reports whether the book names the contact.
+func (b *Book) Has(id string) bool {
+	_, ok := b.Index(id)
+	return ok
+}
+
+// sameValues reports whether props (the service's, keyed by attribute
+// name) hold exactly contact i's values for the book's columns (absent
+// counts as empty), as Compare would find: then the contact needs no
+// property change. Attributes the file does not manage are not compared.
+// Only a file's book can tell without a map; for a map input it is always
+// false, and the comparison goes by Contact.
+func (b *Book) sameValues(i int, props client.PropertyValues) bool {
+	if !b.file {
+		return false
+	}
+	_, p := b.field(int(b.offs[i]))
+	for _, c := range b.Columns {
+		var v string
+		v, p = b.field(p)
+		if props[c] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// field reads one length-prefixed field of the arena at p, and where the
+// next begins.
+func (b *Book) field(p int) (string, int) {
+	n, w := binary.Uvarint(b.arena[p:])
+	start := p + w
+	end := start + int(n)
+	if n == 0 {
+		return "", end
+	}
+	return unsafe.String(&b.arena[start], int(n)), end
+}
+
+// bookWriter packs a file's contacts into a book.
+type bookWriter struct {
+	b *Book
+}
+
+func newBookWriter(columns []string) *bookWriter {
+	return &bookWriter{b: &Book{Columns: columns, file: true}}
+}
+
+// maxBookBytes bounds a book's arena, whose offsets are 32 bits: some
+// 4 GiB, seventy times a million-contact file of four attributes.
+const maxBookBytes = math.MaxUint32
+
+// add packs one contact: values in the order of the book's columns.
+func (w *bookWriter) add(row int, id string, values []string, email, mobile string) error {
+	b := w.b
+	need := binary.MaxVarintLen64 + len(id) + 2
+	for _, v := range values {
+		need += binary.MaxVarintLen64 + len(v)
+	}
+	if len(b.arena)+need > maxBookBytes {
+		return fmt.Errorf("row %d: the file's contacts take more than %d MiB, more than one resource can hold; split the list's contacts over several lists", row, maxBookBytes>>20)
+	}
+	b.offs = append(b.offs, uint32(len(b.arena)))
+	b.rows = append(b.rows, uint32(row))
+	b.arena = binary.AppendUvarint(b.arena, uint64(len(id)))
+	b.arena = append(b.arena, id...)
+	for _, v := range values {
+		b.arena = binary.AppendUvarint(b.arena, uint64(len(v)))
+		b.arena = append(b.arena, v...)
+	}
+	b.arena = append(b.arena, statusCode(email), statusCode(mobile))
+	return nil
+}
+
+// finish sorts the contacts by id and indexes them. Two rows naming one
+// contact are refused, naming both rows.
+func (w *bookWriter) finish() (*Book, error) {
+	b := w.b
+	b.arena = slices.Clip(b.arena)
+	idAt := func(off uint32) []byte {
+		n, k := binary.Uvarint(b.arena[off:])
+		return b.arena[int(off)+k : int(off)+k+int(n)]
+	}
+	order := make([]int32, len(b.offs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	less := func(x, y int32) int {
+		if c := bytes.Compare(idAt(b.offs[x]), idAt(b.offs[y])); c != 0 {
+			return c
+		}
+		return int(b.rows[x]) - int(b.rows[y])
+	}
+	if !slices.IsSortedFunc(order, less) {
+		slices.SortFunc(order, less)
+		offs, rows := make([]uint32, len(order)), make([]uint32, len(order))
+		for i, o := range order {
+			offs[i], rows[i] = b.offs[o], b.rows[o]
+		}
+		b.offs, b.rows = offs, rows
+	}
+	for i := 1; i < len(b.offs); i++ {
+		if id := idAt(b.offs[i]); bytes.Equal(idAt(b.offs[i-1]), id) {
+			return nil, fmt.Errorf("rows %d and %d both name contact %q; each contact may appear once", b.rows[i-1], b.rows[i], id)
+		}
+	}
+	b.rows = nil
+	b.buildIndex()
+	return b, nil
+}
+
+// buildIndex makes the open addressing index of ids, at most half full.
+func (b *Book) buildIndex() {
+	n := b.Len()
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	b.seed = maphash.MakeSeed()
+	b.index = make([]int32, size)
+	mask := size - 1
+	for i := range n {
+		h := int(maphash.String(b.seed, b.ID(i))) & mask
+		for b.index[h] != 0 {
+			h = (h + 1) & mask
+		}
+		b.index[h] = int32(i + 1)
+	}
+}
+
+// Status codes of the arena.
+const (
+	codeNone byte = iota
+	codeSubscribed
+	codeUnsubscribed
+)
+
+func statusCode(s string) byte {
+	switch s {
+	case client.StatusSubscribed:
+		return codeSubscribed
+	case client.StatusUnsubscribed:
+		return codeUnsubscribed
+	}
+	return codeNone
+}
+
+func statusOfCode(c byte) string {
+	switch c {
+	case codeSubscribed:
+		return client.StatusSubscribed
+	case codeUnsubscribed:
+		return client.StatusUnsubscribed
+	}
+	return ""
+}
