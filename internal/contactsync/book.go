@@ -175,8 +175,14 @@ type bookWriter struct {
 	b *Book
 }
 
-func newBookWriter(columns []string) *bookWriter {
-	return &bookWriter{b: &Book{Columns: columns, file: true}}
+// newBookWriter starts a book of columns; size is the source's size in
+// bytes (0: unknown), which the arena starts at.
+func newBookWriter(columns []string, size int64) *bookWriter {
+	b := &Book{Columns: columns, file: true}
+	if size > 0 && size < maxBookBytes {
+		b.arena = make([]byte, 0, size)
+	}
+	return &bookWriter{b: b}
 }
 
 // maxBookBytes bounds a book's arena, whose offsets are 32 bits: some

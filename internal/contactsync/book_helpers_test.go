@@ -24,7 +24,7 @@ func fileContactsOf(b *Book) FileContacts {
 func fileBook(t testing.TB, columns []string, desired []Desired) *Book {
 	t.Helper()
 	cols := slices.Sorted(slices.Values(columns))
-	w := newBookWriter(cols)
+	w := newBookWriter(cols, 0)
 	values := make([]string, len(cols))
 	for row, d := range desired {
 		for i, c := range cols {

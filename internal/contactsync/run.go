@@ -26,6 +26,8 @@ type Run struct {
 	// Provenance carries rms_list_contacts' consent records across the
 	// halves of a replacement (takeover.go).
 	Provenance *Provenance
+
+	files sourceFiles
 }
 
 // RunOptions are the provider's settings a Run needs.

@@ -54,7 +54,11 @@ func ReadSourceFile(ctx context.Context, opts FileOptions, attrs AttributeNames)
 		return nil, err
 	}
 	defer func() { _ = f.Close() }() // read-only
-	return ParseSourceFile(ctx, bufio.NewReader(f), opts, attrs)
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	return parseSourceFile(ctx, bufio.NewReaderSize(f, 1<<16), opts, attrs, size)
 }
 
 // ParseSourceFile reads the contacts of a source file into a book, as a
@@ -64,6 +68,13 @@ func ReadSourceFile(ctx context.Context, opts FileOptions, attrs AttributeNames)
 // same here and in rms_list_import. Bytes not valid in the encoding fail
 // with the file and line (see decodedReader).
 func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames) (*Book, error) {
+	return parseSourceFile(ctx, r, opts, attrs, 0)
+}
+
+// parseSourceFile is ParseSourceFile of a file of about size bytes (0:
+// unknown), which the book's arena is sized by: its contacts take about
+// the file's own size.
+func parseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames, size int64) (*Book, error) {
 	delim, err := fileDelimiter(opts.Delimiter)
 	if err != nil {
 		return nil, err
@@ -99,7 +110,7 @@ func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 	for i, name := range h.columns {
 		fieldOf[sort.SearchStrings(columns, name)] = i
 	}
-	bw := newBookWriter(columns)
+	bw := newBookWriter(columns, size)
 	values := make([]string, len(columns))
 	for row := 2; ; row++ {
 		rec, err := cr.Read()

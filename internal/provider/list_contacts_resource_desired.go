@@ -23,7 +23,7 @@ import (
 func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (*contactsync.Book, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if m.isFile() {
-		book, err := contactsync.ReadSourceFile(ctx, m.fileOptions(), r.data.contacts.Attributes)
+		book, err := r.data.contacts.SourceFile(ctx, m.fileOptions())
 		if err != nil {
 			diags.AddAttributeError(path.Root("source_file"), sourceFileErrorSummary(err), err.Error())
 			return nil, diags
