@@ -12,6 +12,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
 // listServer serves the contacts of one list (id 7) with a paging
@@ -427,6 +431,91 @@ func TestStreamContactsErrors(t *testing.T) {
 			}
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("err = %v, want it to match %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// Against the emulator, under the wire profiles that change a listing:
+// StreamContacts reads what EachContactPage reads.
+func TestStreamContactsEmulator(t *testing.T) {
+	const n = 5500
+	contacts := make([]emulator.Contact, n)
+	for i := range contacts {
+		contacts[i] = emulator.Contact{OriginalID: fmt.Sprintf("c-%d", i), Properties: map[string]string{
+			"email": fmt.Sprintf("c%d@example.com", i), "firstname": "Ada",
+		}}
+		if i%3 == 0 {
+			contacts[i].Status = StatusUnsubscribed
+		}
+	}
+	tests := []struct {
+		wire    string
+		asked   int // requests, when known
+		wantErr error
+	}{
+		{wire: "", asked: 6},
+		{wire: "paging-ignored", asked: 2},
+		{wire: "paging-page-ignored", wantErr: ErrPagingIgnored},
+		{wire: "properties-by-id,extra-fields,optional-null,ids-string,time-millis", asked: 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.wire, func(t *testing.T) {
+			wire, err := emulator.ParseWire(tt.wire)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var asked atomic.Int64
+			c, s := emulatorClientWith(t, emulator.Options{Wire: wire}, func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/contacts") {
+						asked.Add(1)
+					}
+					h.ServeHTTP(w, r)
+				})
+			})
+			ctx := context.Background()
+			list, err := c.CreateList(ctx, ListInput{Name: "stream"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, _ := strconv.ParseInt(list.ID.String(), 10, 64)
+			if err := s.UpsertContacts(id, contacts); err != nil {
+				t.Fatal(err)
+			}
+			var want []ListedContact
+			wantErr := c.EachContactPage(ctx, list.ID.String(), MaxPageSize, func(page []Contact) error {
+				for _, c := range page {
+					want = append(want, ListedContact{OriginalID: c.OriginalID, Properties: c.Properties, Status: c.Status, MobileStatus: c.MobileStatus})
+				}
+				return nil
+			})
+			asked.Store(0)
+			var got []ListedContact
+			err = c.StreamContacts(ctx, list.ID.String(), ListingOptions{Concurrency: 4}, func(chunk []ListedContact) error {
+				if len(chunk) > MaxPageSize {
+					t.Errorf("a chunk of %d contacts", len(chunk))
+				}
+				got = append(got, chunk...)
+				return nil
+			})
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) || !errors.Is(wantErr, tt.wantErr) {
+					t.Fatalf("err = %v (EachContactPage: %v), want %v", err, wantErr, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || wantErr != nil {
+				t.Fatalf("err = %v (EachContactPage: %v)", err, wantErr)
+			}
+			if len(want) != n {
+				t.Fatalf("EachContactPage read %d contacts, want %d", len(want), n)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("StreamContacts differs from EachContactPage (-want +got):\n%s", diff)
+			}
+			if tt.asked > 0 && int(asked.Load()) != tt.asked {
+				t.Errorf("%d requests, want %d", asked.Load(), tt.asked)
 			}
 		})
 	}
