@@ -243,4 +243,3 @@ func (r *shortReader) Read(p []byte) (int, error) {
 	r.b = r.b[n:]
 	return n, nil
 }
-
