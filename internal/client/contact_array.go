@@ -28,9 +28,6 @@ type contactArray struct {
 	consumed int64
 }
 
-// errUnexpectedEnd is an answer that ends inside the array.
-var errUnexpectedEnd = io.ErrUnexpectedEOF
-
 func newContactArray(r io.Reader, keys internKeys) *contactArray {
 	return &contactArray{r: r, buf: make([]byte, 32<<10), hash: sha256.New(), keys: keys, maxElem: maxJSONResponse, first: true}
 }
@@ -95,7 +92,7 @@ func (a *contactArray) endErr() error {
 	if a.consumed == 0 {
 		return io.EOF
 	}
-	return errUnexpectedEnd
+	return io.ErrUnexpectedEOF
 }
 
 // open reads up to the array's first element. A null answer is an empty
