@@ -17,14 +17,15 @@ type ListOptions struct {
 	Props bool
 }
 
-// List reads every contact of a list with one paged listing at the largest
-// page size the service allows, properties keyed by attribute name whatever
-// form the service answers in, held as opts says.
+// List reads every contact of a list with one listing at the largest page
+// size the service allows, pages read ahead (client.StreamContacts),
+// properties keyed by attribute name whatever form the service answers in,
+// held as opts says.
 func (r *Run) List(ctx context.Context, listID string, opts ListOptions) (*ServiceList, error) {
 	out := NewServiceList(opts.Against, opts.Props)
 	keepProps := opts.Against != nil || opts.Props
-	err := r.client.EachContactPage(ctx, listID, client.MaxPageSize, func(page []client.Contact) error {
-		for _, c := range page {
+	err := r.client.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+		for _, c := range chunk {
 			s := ServiceContact{Email: c.Status, Mobile: c.MobileStatus}
 			if keepProps {
 				props, err := r.Attributes.ByName(ctx, c.Properties)
@@ -40,13 +41,13 @@ func (r *Run) List(ctx context.Context, listID string, opts ListOptions) (*Servi
 	return out, err
 }
 
-// ListStatuses reads a list's contacts with one paged listing, statuses
-// only (no attribute names are resolved): what the guardrail needs where
-// no refresh listing is at hand.
+// ListStatuses reads a list's contacts with one listing, statuses only (no
+// attribute names are resolved): what the guardrail needs where no refresh
+// listing is at hand.
 func ListStatuses(ctx context.Context, c *client.Client, listID string) (*ServiceList, error) {
 	out := NewServiceList(nil, false)
-	err := c.EachContactPage(ctx, listID, client.MaxPageSize, func(page []client.Contact) error {
-		for _, ct := range page {
+	err := c.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+		for _, ct := range chunk {
 			out.Add(ct.OriginalID, ServiceContact{Email: ct.Status, Mobile: ct.MobileStatus})
 		}
 		return nil
