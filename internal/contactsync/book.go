@@ -2,10 +2,12 @@ package contactsync
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"math"
+	"sync"
 	"slices"
 	"unsafe"
 
@@ -34,6 +36,9 @@ type Book struct {
 
 	seed  maphash.Seed
 	index []int32 // open addressing: book index + 1, 0 empty
+
+	digestOnce sync.Once
+	digest     string // DesiredDigest
 }
 
 // Entry is a contact of a book without its properties.
@@ -220,21 +225,28 @@ func (w *bookWriter) finish() (*Book, error) {
 		n, k := binary.Uvarint(b.arena[off:])
 		return b.arena[int(off)+k : int(off)+k+int(n)]
 	}
-	order := make([]int32, len(b.offs))
-	for i := range order {
-		order[i] = int32(i)
+	// Sorted by the first eight bytes of the id first (one integer
+	// comparison, where most ids differ), then by the whole id and the row.
+	keys := make([]sortKey, len(b.offs))
+	for i, off := range b.offs {
+		var k [8]byte
+		copy(k[:], idAt(off))
+		keys[i] = sortKey{prefix: binary.BigEndian.Uint64(k[:]), i: int32(i)}
 	}
-	less := func(x, y int32) int {
-		if c := bytes.Compare(idAt(b.offs[x]), idAt(b.offs[y])); c != 0 {
+	less := func(x, y sortKey) int {
+		if x.prefix != y.prefix {
+			return cmp.Compare(x.prefix, y.prefix)
+		}
+		if c := bytes.Compare(idAt(b.offs[x.i]), idAt(b.offs[y.i])); c != 0 {
 			return c
 		}
-		return int(b.rows[x]) - int(b.rows[y])
+		return cmp.Compare(b.rows[x.i], b.rows[y.i])
 	}
-	if !slices.IsSortedFunc(order, less) {
-		slices.SortFunc(order, less)
-		offs, rows := make([]uint32, len(order)), make([]uint32, len(order))
-		for i, o := range order {
-			offs[i], rows[i] = b.offs[o], b.rows[o]
+	if !slices.IsSortedFunc(keys, less) {
+		slices.SortFunc(keys, less)
+		offs, rows := make([]uint32, len(keys)), make([]uint32, len(keys))
+		for i, k := range keys {
+			offs[i], rows[i] = b.offs[k.i], b.rows[k.i]
 		}
 		b.offs, b.rows = offs, rows
 	}
@@ -246,6 +258,14 @@ func (w *bookWriter) finish() (*Book, error) {
 	b.rows = nil
 	b.buildIndex()
 	return b, nil
+}
+
+// sortKey is a contact of a book being sorted: the first eight bytes of
+// its id, big-endian (a shorter id padded with zero bytes, which sort
+// first as a shorter prefix does), and its index.
+type sortKey struct {
+	prefix uint64
+	i      int32
 }
 
 // buildIndex makes the open addressing index of ids, at most half full.

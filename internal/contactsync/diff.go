@@ -7,7 +7,6 @@ import (
 	"hash"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -295,7 +294,7 @@ const MaxNamedInWarning = 10
 type contactsDigest struct {
 	h       hash.Hash
 	columns []string
-	buf     strings.Builder
+	buf     []byte
 }
 
 func newContactsDigest(columns []string) *contactsDigest {
@@ -306,11 +305,10 @@ func newContactsDigest(columns []string) *contactsDigest {
 
 // add writes one contact; calls must come in id order.
 func (d *contactsDigest) add(id string, props map[string]string, email, mobile string) {
-	d.buf.Reset()
-	d.buf.WriteString(id)
+	d.buf = append(d.buf[:0], id...)
 	for _, c := range d.columns {
-		d.buf.WriteByte(0)
-		d.buf.WriteString(props[c])
+		d.buf = append(d.buf, 0)
+		d.buf = append(d.buf, props[c]...)
 	}
 	d.end(email, mobile)
 }
@@ -318,26 +316,25 @@ func (d *contactsDigest) add(id string, props map[string]string, email, mobile s
 // addBook writes contact i of a file's book with these statuses: the line
 // add would write for its values, read from the arena.
 func (d *contactsDigest) addBook(b *Book, i int, email, mobile string) {
-	d.buf.Reset()
 	id, p := b.field(int(b.offs[i]))
-	d.buf.WriteString(id)
+	d.buf = append(d.buf[:0], id...)
 	for range b.Columns {
 		var v string
 		v, p = b.field(p)
-		d.buf.WriteByte(0)
-		d.buf.WriteString(v)
+		d.buf = append(d.buf, 0)
+		d.buf = append(d.buf, v...)
 	}
 	d.end(email, mobile)
 }
 
 // end finishes the line of a contact with its statuses, and hashes it.
 func (d *contactsDigest) end(email, mobile string) {
-	d.buf.WriteByte(0)
-	d.buf.WriteString(email)
-	d.buf.WriteByte(0)
-	d.buf.WriteString(mobile)
-	d.buf.WriteByte('\n')
-	_, _ = d.h.Write([]byte(d.buf.String())) // a hash never fails to write
+	d.buf = append(d.buf, 0)
+	d.buf = append(d.buf, email...)
+	d.buf = append(d.buf, 0)
+	d.buf = append(d.buf, mobile...)
+	d.buf = append(d.buf, '\n')
+	_, _ = d.h.Write(d.buf) // a hash never fails to write
 }
 
 // absent writes a contact the list does not have.
@@ -347,8 +344,14 @@ func (d *contactsDigest) absent(id string) {
 
 func (d *contactsDigest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
 
-// DesiredDigest is the digest of what the input wants.
+// DesiredDigest is the digest of what the input wants. A book is never
+// changed once made, so its digest is computed once.
 func DesiredDigest(desired *Book) string {
+	desired.digestOnce.Do(func() { desired.digest = desiredDigest(desired) })
+	return desired.digest
+}
+
+func desiredDigest(desired *Book) string {
 	d := newContactsDigest(desired.Columns)
 	for i := range desired.Len() {
 		if desired.file {
@@ -368,6 +371,9 @@ func DesiredDigest(desired *Book) string {
 // book's own writes the book's line: the same bytes its values would.
 // allow says whether a contact's opt-out may be undone.
 func ServiceDigest(desired *Book, service *ServiceList, applied AppliedStatuses, allow func(id string) bool) string {
+	if serviceAsDesired(desired, service, applied, allow) {
+		return DesiredDigest(desired) // the same lines: no second pass over a million
+	}
 	d := newContactsDigest(desired.Columns)
 	for i := range desired.Len() {
 		w := desired.Entry(i)
@@ -389,6 +395,34 @@ func ServiceDigest(desired *Book, service *ServiceList, applied AppliedStatuses,
 		d.add(w.ID, have.Props, email, mobile)
 	}
 	return d.sum()
+}
+
+// serviceAsDesired reports whether ServiceDigest would write, for every
+// contact, the line DesiredDigest writes: each is listed with the book's
+// own values, and its statuses are as the book wants them once the consent
+// rule has had its say.
+func serviceAsDesired(desired *Book, service *ServiceList, applied AppliedStatuses, allow func(id string) bool) bool {
+	if !desired.file {
+		return false
+	}
+	for i := range desired.Len() {
+		have, ok := service.lookup(desired, i)
+		if !ok || !have.Same {
+			return false
+		}
+		w := desired.Entry(i)
+		if have.Email == w.Email && have.Mobile == w.Mobile {
+			continue
+		}
+		ae, am := "", ""
+		if applied != nil {
+			ae, am = applied(w.ID)
+		}
+		if EffectiveStatus(w.Email, ae, have.Email, allow(w.ID)) != w.Email || EffectiveStatus(w.Mobile, am, have.Mobile, allow(w.ID)) != w.Mobile {
+			return false
+		}
+	}
+	return true
 }
 
 // SortedKeys returns the keys of m, sorted.
