@@ -235,11 +235,17 @@ func (b *Bench) latencyLeg(ctx context.Context, e *Emulator, ws *Workspace, run 
 	return nil
 }
 
-// PeakRate is the most events in any window of length w (events in order).
+// PeakRate is the most requests that arrived at the emulator in any window
+// of length w: what a rate limit of the service would count.
 func PeakRate(events []Event, w time.Duration) int {
-	peak, first := 0, 0
+	at := make([]time.Time, len(events))
 	for i, ev := range events {
-		for ev.At.Sub(events[first].At) >= w {
+		at[i] = ev.Arrived
+	}
+	slices.SortFunc(at, time.Time.Compare)
+	peak, first := 0, 0
+	for i, t := range at {
+		for t.Sub(at[first]) >= w {
 			first++
 		}
 		peak = max(peak, i-first+1)

@@ -225,12 +225,26 @@ func (w *bookWriter) finish() (*Book, error) {
 		n, k := binary.Uvarint(b.arena[off:])
 		return b.arena[int(off)+k : int(off)+k+int(n)]
 	}
-	// Sorted by the first eight bytes of the id first (one integer
-	// comparison, where most ids differ), then by the whole id and the row.
+	// Sorted by eight bytes of the id first (one integer comparison), the
+	// eight after the prefix every id shares ("customer-"), where most ids
+	// differ; then by the whole id, and the row.
+	common := 0
+	if len(b.offs) > 0 {
+		first := idAt(b.offs[0])
+		common = len(first)
+		for _, off := range b.offs[1:] {
+			id := idAt(off)
+			n := 0
+			for n < common && n < len(id) && id[n] == first[n] {
+				n++
+			}
+			common = n
+		}
+	}
 	keys := make([]sortKey, len(b.offs))
 	for i, off := range b.offs {
 		var k [8]byte
-		copy(k[:], idAt(off))
+		copy(k[:], idAt(off)[common:])
 		keys[i] = sortKey{prefix: binary.BigEndian.Uint64(k[:]), i: int32(i)}
 	}
 	less := func(x, y sortKey) int {
@@ -260,9 +274,9 @@ func (w *bookWriter) finish() (*Book, error) {
 	return b, nil
 }
 
-// sortKey is a contact of a book being sorted: the first eight bytes of
-// its id, big-endian (a shorter id padded with zero bytes, which sort
-// first as a shorter prefix does), and its index.
+// sortKey is a contact of a book being sorted: eight bytes of its id after
+// the prefix all ids share, big-endian (a shorter id padded with zero
+// bytes, which sort first as a shorter prefix does), and its index.
 type sortKey struct {
 	prefix uint64
 	i      int32
