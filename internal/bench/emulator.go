@@ -42,8 +42,8 @@ type Event struct {
 	Arrived time.Time
 	At      time.Time
 	Method  string
-	Path   string
-	Route  string
+	Path    string
+	Route   string
 }
 
 // StartEmulator serves a new emulator for opts on 127.0.0.1.

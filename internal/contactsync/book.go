@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"sync"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
