@@ -28,7 +28,6 @@ func main() {
 	if err := logging.QuietUnreadLogs(debug); err != nil {
 		log.Fatal(err.Error())
 	}
-	profile.TuneGC(os.LookupEnv)
 	stopProfile, err := profile.StartCPU(os.LookupEnv)
 	if err != nil {
 		log.Fatal(err.Error())

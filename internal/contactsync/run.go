@@ -2,6 +2,7 @@ package contactsync
 
 import (
 	"context"
+	"sync"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -27,7 +28,8 @@ type Run struct {
 	// halves of a replacement (takeover.go).
 	Provenance *Provenance
 
-	files sourceFiles
+	files  sourceFiles
+	gcOnce sync.Once // heldLargeBook
 }
 
 // RunOptions are the provider's settings a Run needs.

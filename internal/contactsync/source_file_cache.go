@@ -39,8 +39,12 @@ func (r *Run) SourceFile(ctx context.Context, opts FileOptions) (*Book, error) {
 		}
 	}
 	book, err := ReadSourceFile(ctx, opts, r.Attributes)
-	if err != nil || statErr != nil {
-		return book, err
+	if err != nil {
+		return nil, err
+	}
+	r.heldLargeBook(book)
+	if statErr != nil {
+		return book, nil
 	}
 	r.files.mu.Lock()
 	defer r.files.mu.Unlock()

@@ -3,6 +3,7 @@ package contactsync
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 )
 
@@ -29,5 +30,22 @@ func TestRunSourceFileCache(t *testing.T) {
 	changed, err := r.SourceFile(t.Context(), opts)
 	if err != nil || changed == first || changed.Len() != 2 {
 		t.Fatalf("read of a changed file: %v, same book %v, %d contacts", err, changed == first, changed.Len())
+	}
+}
+
+// A run that reads a large file lowers the collector's target; a small one
+// leaves it.
+func TestRunLargeBookGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	r := &Run{}
+	r.heldLargeBook(&Book{list: make([]Desired, 10)})
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("a small book set the target to %d", got)
+	}
+	r.heldLargeBook(&Book{list: make([]Desired, largeBookContacts)})
+	if got := debug.SetGCPercent(100); got != largeBookGC {
+		t.Fatalf("a large book left the target at %d, want %d", got, largeBookGC)
 	}
 }
