@@ -68,12 +68,12 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			attrPassword: schema.StringAttribute{
 				Optional:    true,
 				Sensitive:   true,
-				Description: "Password of the user; never logged. Also read from `" + envPassword + "` (preferred: it keeps the password out of the configuration).",
+				Description: "Password of the user; never logged. Accepts an ephemeral value (an ephemeral resource's attribute or an `ephemeral = true` variable, Terraform 1.10+), which keeps it out of plan and state files. Also read from `" + envPassword + "` (preferred: it keeps the password out of the configuration).",
 			},
 			attrToken: schema.StringAttribute{
 				Optional:    true,
 				Sensitive:   true,
-				Description: "A static bearer token, sent as `Authorization: Bearer <token>`, for accounts fronted by a token gateway; an alternative to `" + attrUsername + "` and `" + attrPassword + "`, never together with them. Never logged. Also read from `" + envToken + "` (preferred).",
+				Description: "A static bearer token, sent as `Authorization: Bearer <token>`, for accounts fronted by a token gateway; an alternative to `" + attrUsername + "` and `" + attrPassword + "`, never together with them. Never logged. Accepts an ephemeral value (Terraform 1.10+). Also read from `" + envToken + "` (preferred).",
 			},
 			attrHeaders: schema.MapAttribute{
 				Optional:    true,
