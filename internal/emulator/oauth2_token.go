@@ -16,9 +16,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -169,6 +171,14 @@ func (t *tokenIssuer) snapshot() OAuth2TokenStats {
 
 // OAuth2Tokens returns what the token endpoint has done so far.
 func (s *Server) OAuth2Tokens() OAuth2TokenStats { return s.tokens.snapshot() }
+
+// IssuedOAuth2Tokens returns the tokens issued and not yet forgotten, for
+// tests that search logs and files for them.
+func (s *Server) IssuedOAuth2Tokens() []string {
+	s.tokens.mu.Lock()
+	defer s.tokens.mu.Unlock()
+	return slices.Collect(maps.Keys(s.tokens.tokens))
+}
 
 // RevokeOAuth2Tokens makes every token issued so far unknown, as a
 // restart or a gateway's key rotation would: the next call with one is 401.
