@@ -28,15 +28,15 @@ func (c *fakeClock) add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// tokenRequest builds the options of a token request: the form, as
-// form-encoded, without the default Basic credentials of do.
-func tokenRequest(form url.Values, opts ...reqOption) []reqOption {
+// tokenRequest builds the options of a token request: form-encoded,
+// without the default Basic credentials of do.
+func tokenRequest(opts ...reqOption) []reqOption {
 	return append([]reqOption{withoutAuth(), withHeader("Content-Type", "application/x-www-form-urlencoded")}, opts...)
 }
 
 func askToken(t *testing.T, h http.Handler, form url.Values, opts ...reqOption) (int, map[string]any) {
 	t.Helper()
-	rec := do(t, h, http.MethodPost, OAuth2TokenPath, form.Encode(), tokenRequest(form, opts...)...)
+	rec := do(t, h, http.MethodPost, OAuth2TokenPath, form.Encode(), tokenRequest(opts...)...)
 	var answer map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil {
 		t.Fatalf("token answer %d is not JSON: %s", rec.Code, rec.Body)

@@ -71,7 +71,7 @@ action "rms_run_statistics_export" "gone" {
 					return fmt.Errorf("%d exports started by creating the list, want none", n)
 				}
 				if _, err := os.Stat(before); !errors.Is(err, os.ErrNotExist) {
-					return fmt.Errorf("the export file exists before the destroy (%v)", err)
+					return fmt.Errorf("the export file exists before the destroy (stat: %w)", err)
 				}
 				return nil
 			},

@@ -34,8 +34,9 @@ var oauth2Types = map[string]attr.Type{
 	"scopes": types.ListType{ElemType: types.StringType},
 }
 
-// oauth2Value is an oauth2 attribute; an empty string is null.
-func oauth2Value(tokenURL, id, secret string) types.Object {
+// oauth2Value is an oauth2 attribute of client "ci"; an empty string is
+// null.
+func oauth2Value(tokenURL, secret string) types.Object {
 	s := func(v string) attr.Value {
 		if v == "" {
 			return types.StringNull()
@@ -43,7 +44,7 @@ func oauth2Value(tokenURL, id, secret string) types.Object {
 		return types.StringValue(v)
 	}
 	return types.ObjectValueMust(oauth2Types, map[string]attr.Value{
-		"token_url": s(tokenURL), "client_id": s(id), "client_secret": s(secret), "scopes": types.ListNull(types.StringType),
+		"token_url": s(tokenURL), "client_id": s("ci"), "client_secret": s(secret), "scopes": types.ListNull(types.StringType),
 	})
 }
 
@@ -94,7 +95,7 @@ func TestResolveCredentials(t *testing.T) {
 		},
 		"nothing": {cfg: nullModel(), wantErr: "Missing credentials", wantNames: []string{"username", "password", "token", "RMS_TOKEN", "oauth2"}},
 		"oauth2 in the block": {
-			cfg:        with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "ci", "s") }),
+			cfg:        with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "s") }),
 			wantScheme: "oauth2",
 		},
 		"oauth2 from the environment": {
@@ -103,12 +104,12 @@ func TestResolveCredentials(t *testing.T) {
 			wantScheme: "oauth2",
 		},
 		"oauth2 secret from the environment": {
-			cfg:        with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "ci", "") }),
+			cfg:        with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "") }),
 			env:        map[string]string{"RMS_OAUTH2_CLIENT_SECRET": "s"},
 			wantScheme: "oauth2",
 		},
 		"oauth2 and basic": {
-			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "ci", "s") }),
+			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "s") }),
 			env:     map[string]string{"RMS_USERNAME": "u", "RMS_PASSWORD": "p"},
 			wantErr: "Conflicting credentials", wantNames: []string{"oauth2", "username (or RMS_USERNAME) and password (or RMS_PASSWORD)"},
 		},
@@ -118,11 +119,11 @@ func TestResolveCredentials(t *testing.T) {
 			wantErr: "Conflicting credentials", wantNames: []string{"token (or RMS_TOKEN)"},
 		},
 		"oauth2 without its token URL": {
-			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("", "ci", "s") }),
+			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("", "s") }),
 			wantErr: "Incomplete OAuth 2.0 client credentials", wantNames: []string{"oauth2.token_url", "RMS_OAUTH2_TOKEN_URL"},
 		},
 		"oauth2 token URL in clear text": {
-			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("http://auth.example.com/token", "ci", "s") }),
+			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("http://auth.example.com/token", "s") }),
 			wantErr: "Invalid OAuth 2.0 token URL", wantNames: []string{"plain http"},
 		},
 		"empty token counts as unset": {
