@@ -1,13 +1,20 @@
 package emulator
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
 // fakeClock is a clock tests move by hand.
@@ -175,5 +182,52 @@ func TestOAuth2TokenAccounts(t *testing.T) {
 	_, err = NewAccounts(New(Options{CustomerID: 1, OAuth2Clients: map[string]string{"x": "1"}}), New(Options{CustomerID: 2, Username: "u", OAuth2Clients: map[string]string{"x": "2"}}))
 	if err == nil || !strings.Contains(err.Error(), `OAuth 2.0 client "x"`) {
 		t.Errorf("a client id on two accounts: %v, want it refused", err)
+	}
+}
+
+// The token endpoint's answers, a token and a refusal, match the OpenAPI
+// document, and so does a well-formed request.
+func TestOAuth2TokenMatchesOpenAPIDocument(t *testing.T) {
+	s := New(Options{OAuth2Clients: map[string]string{"ci": "s3cret"}})
+	router, err := gorillamux.NewRouter(loadServedDocument(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		secret string
+		want   int
+	}{
+		{"token", "s3cret", http.StatusOK},
+		{"refusal", "wrong", http.StatusUnauthorized},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			form := url.Values{"grant_type": {"client_credentials"}, "client_id": {"ci"}, "client_secret": {tc.secret}}.Encode()
+			rec := do(t, s, http.MethodPost, OAuth2TokenPath, form, tokenRequest()...)
+			wantStatus(t, rec, tc.want)
+			req := httptest.NewRequest(http.MethodPost, OAuth2TokenPath, strings.NewReader(form))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			route, params, err := router.FindRoute(req)
+			if err != nil {
+				t.Fatalf("no documented route: %v", err)
+			}
+			in := &openapi3filter.RequestValidationInput{
+				Request: req, PathParams: params, Route: route,
+				Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+			}
+			if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+				t.Errorf("the request does not match the document: %v", err)
+			}
+			err = openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
+				RequestValidationInput: in,
+				Status:                 rec.Code,
+				Header:                 rec.Header(),
+				Body:                   io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
+				Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+			})
+			if err != nil {
+				t.Errorf("the answer does not match the document: %v\n%s", err, rec.Body)
+			}
+		})
 	}
 }
