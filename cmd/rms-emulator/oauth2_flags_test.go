@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"io"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +58,45 @@ func TestOAuth2Flags(t *testing.T) {
 				t.Errorf("the flag's String %q shows a secret", s)
 			}
 		})
+	}
+}
+
+// The command issues tokens to its -oauth2-client, living -token-ttl, and
+// its banner shows the oauth2 block that reaches them.
+func TestRunOAuth2Client(t *testing.T) {
+	base, stdout, stop := startRun(t, "-addr", "127.0.0.1:0", "-oauth2-client", "ci:s3cret", "-token-ttl", "90s")
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {"ci"}, "client_secret": {"s3cret"}}
+	resp, err := http.PostForm(base+"/oauth2/token", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var answer struct {
+		AccessToken string `json:"access_token"`
+		ExpiresIn   int    `json:"expires_in"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("token request: %d, %v", resp.StatusCode, err)
+	}
+	if answer.AccessToken == "" || answer.ExpiresIn != 90 {
+		t.Errorf("answer %+v, want a token of 90 s", answer)
+	}
+	req, _ := http.NewRequest(http.MethodGet, base+"/rest/1000/projects", nil)
+	req.Header.Set("Authorization", "Bearer "+answer.AccessToken)
+	got, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = got.Body.Close()
+	if got.StatusCode != http.StatusOK {
+		t.Errorf("a call with the token: %d, want 200", got.StatusCode)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`#   token_url     = "` + base + `/oauth2/token"`, `#   client_id     = "ci"`, "tokens live 1m30s"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("banner lacks %q:\n%s", want, stdout)
+		}
 	}
 }
