@@ -75,6 +75,7 @@ func New(cfg Config) (*Client, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect },
 	})
 	c.stream = c.newRetryClient(&http.Client{Transport: transport, CheckRedirect: checkDownloadRedirect})
+	c.bindAuth(transport)
 	return c, nil
 }
 
@@ -171,7 +172,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		hc = c.stream
 	}
 	start := time.Now()
-	resp, err := hc.Do(req)
+	resp, err := c.doRenewing(ctx, hc, req)
 	fields := map[string]any{"method": r.method, "path": req.URL.Path, "duration_ms": time.Since(start).Milliseconds()}
 	if err != nil {
 		// retryablehttp can hand back a response along with an error (the
@@ -183,6 +184,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		c.logger.Debug(ctx, "request failed", fields)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("%s %s: %w", r.method, req.URL.Path, ctxErr)
+		}
+		if renewal := (*renewalError)(nil); errors.As(err, &renewal) {
+			return nil, renewal.err
 		}
 		if !idempotent && !neverSent(err) {
 			return nil, &UncertainError{Method: r.method, Path: req.URL.Path, Err: err}

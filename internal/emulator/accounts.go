@@ -64,6 +64,9 @@ func NewAccounts(servers ...*Server) (*Accounts, error) {
 			dirs[dir] = o.CustomerID
 		}
 	}
+	if err := checkOAuth2Clients(servers); err != nil {
+		return nil, err
+	}
 	return &Accounts{servers: servers}, nil
 }
 
@@ -80,6 +83,10 @@ func (a *Accounts) route(r *http.Request) *Server {
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/rest/"):
 		if s := a.byCredentials(r); s != nil {
+			return s
+		}
+	case r.URL.Path == OAuth2TokenPath:
+		if s := a.byOAuth2Client(r); s != nil {
 			return s
 		}
 	case strings.HasPrefix(r.URL.Path, objectStorePrefix):

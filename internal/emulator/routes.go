@@ -7,6 +7,7 @@ package emulator
 func (s *Server) registerRoutes() {
 	s.handle("GET /mail/swagger", s.serveOpenAPI)
 	s.handle("GET "+swaggerUIBase+"{file}", s.serveSwaggerUIAsset)
+	s.handle("POST "+OAuth2TokenPath, s.issueToken)
 	s.registerContacts()
 	s.registerBatches()
 	s.registerExports()

@@ -20,6 +20,7 @@ type Server struct {
 	objects *objectStore
 	imports *importRegistry
 	faults  *faultInjector // nil when no fault is configured
+	tokens  *tokenIssuer   // OAuth 2.0 clients and the tokens issued to them
 
 	// routes lists every registered mux pattern ("GET /rest/{customerid}/..."),
 	// so a test can check each is documented in the OpenAPI fragments.
@@ -68,6 +69,7 @@ func New(opts Options) *Server {
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
 		hooks:            newDeliverer(opts, targets),
+		tokens:           newTokenIssuer(opts),
 	}
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
