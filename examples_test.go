@@ -37,6 +37,7 @@ var newerCLIOnly = []struct {
 	// 1.11 is assumed to have them.
 	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "ephemeral-resources/") }, "1.10.0", "1.11.0", "ephemeral resources"},
 	{func(rel string) bool { return filepath.Base(rel) == "resource-write-only.tf" }, "1.11.0", "1.11.0", "write-only attributes"},
+	{func(rel string) bool { return strings.HasPrefix(filepath.ToSlash(rel), "provider-oauth2/") }, "1.10.0", "1.11.0", "ephemeral variables"},
 }
 
 // TestExamplesValidate runs `terraform validate` on every folder under

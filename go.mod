@@ -20,6 +20,7 @@ require (
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	github.com/swaggest/swgui v1.8.5
 	golang.org/x/net v0.59.0
+	golang.org/x/oauth2 v0.37.0
 	golang.org/x/text v0.43.0
 )
 

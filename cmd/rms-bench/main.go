@@ -10,7 +10,9 @@
 //	-only     BENCH_SCENARIOS  scenarios to run: requests,timing,largefiles,batches,floor
 //	-rows     BENCH_ROWS       CSV rows of the large-file scenario, default "100000 1000000"
 //	-list-rows BENCH_LIST_ROWS file rows of the largelists scenario, default "1000 10000 50000 100000"
-//	-list-map BENCH_LIST_MAP   map sizes of the largelists scenario, default "1000 2000 5000 10000"
+//	-list-map BENCH_LIST_MAP   map sizes of the largelists scenario, default "1000 2000 5000 10000" ("none": no map)
+//	-list-latency BENCH_LIST_LATENCY  largelists latency leg: every answer this much later (e.g. 50ms)
+//	-list-cap BENCH_LIST_CAP   the latency leg's capped plan: max_requests_per_second (default 25)
 //	-list-compare BENCH_LIST_COMPARE  map size planned against as many rms_contact, default 5000 (0: none)
 //	-emu-contacts BENCH_EMU_CONTACTS  list sizes of the emulator scenario, default "100000 1000000"
 //	-list-cpu-profile BENCH_LIST_CPU_PROFILE  prefix of provider CPU profiles of the largelists commands
@@ -59,6 +61,8 @@ func run() error {
 		listRows = flag.String("list-rows", env("BENCH_LIST_ROWS", "1000 10000 50000 100000"), "file rows of the largelists scenario")
 		listMap  = flag.String("list-map", env("BENCH_LIST_MAP", "1000 2000 5000 10000"), "map sizes of the largelists scenario")
 		listCmp  = flag.Int("list-compare", atoiOr(env("BENCH_LIST_COMPARE", "5000"), 5000), "map size planned against as many rms_contact in the largelists scenario (0: none)")
+		listLat  = flag.Duration("list-latency", durationOr(env("BENCH_LIST_LATENCY", "")), "largelists: also plan each file list with every answer this much later (e.g. 50ms), with the default settings and with -list-cap requests per second")
+		listCap  = flag.Int("list-cap", atoiOr(env("BENCH_LIST_CAP", "25"), 25), "largelists latency leg: max_requests_per_second of the capped plan (0: none)")
 		listProf = flag.String("list-cpu-profile", env("BENCH_LIST_CPU_PROFILE", ""), "file prefix: the provider processes of the largelists scenario write CPU profiles (RMS_CPU_PROFILE) there")
 		emuSizes = flag.String("emu-contacts", env("BENCH_EMU_CONTACTS", "100000 1000000"), "list sizes of the emulator scenario (rms-emulator -data-dir with one list of N contacts)")
 		floorN   = flag.Int("floor-n", atoiOr(env("BENCH_FLOOR_N", "1000"), 1000), "rms_contact planned against as many no-I/O contacts in the floor scenario")
@@ -83,9 +87,11 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("-list-rows / BENCH_LIST_ROWS: %w", err)
 	}
-	listMapSizes, err := ints(*listMap)
-	if err != nil {
-		return fmt.Errorf("-list-map / BENCH_LIST_MAP: %w", err)
+	var listMapSizes []int
+	if *listMap != "none" {
+		if listMapSizes, err = ints(*listMap); err != nil {
+			return fmt.Errorf("-list-map / BENCH_LIST_MAP (or none): %w", err)
+		}
 	}
 	emuContacts, err := ints(*emuSizes)
 	if err != nil {
@@ -146,7 +152,7 @@ func run() error {
 	if *listProf != "" {
 		listEnv = []string{"RMS_CPU_PROFILE=" + *listProf}
 	}
-	b := &bench.Bench{TF: tf, Dir: dir, Log: os.Stderr, Repeat: *repeat, PlanVariants: planVariants, ListEnv: listEnv}
+	b := &bench.Bench{TF: tf, Dir: dir, Log: os.Stderr, Repeat: *repeat, PlanVariants: planVariants, ListEnv: listEnv, ListLatency: *listLat, ListCap: *listCap}
 	rep.Machine(bench.DescribeMachine(ctx, tf), commandLine(), started)
 
 	if scenarios["requests"] {
@@ -296,6 +302,12 @@ func ints(s string) ([]int, error) {
 		return nil, errors.New("no numbers given")
 	}
 	return out, nil
+}
+
+// durationOr is s as a duration, zero when it is empty or not one.
+func durationOr(s string) time.Duration {
+	d, _ := time.ParseDuration(s)
+	return d
 }
 
 func atoiOr(s string, def int) int {

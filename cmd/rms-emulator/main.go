@@ -9,7 +9,9 @@
 // -batch-rows-per-second 1000 to watch them move PENDING -> IN_PROGRESS ->
 // FINISHED. -wire PROFILES (or -wire all) answers in the shapes another
 // service could have chosen where the interface shows nothing; -h lists them.
-// -token adds a bearer token; -tls-cert and -tls-key serve HTTPS, and
+// -token adds a bearer token, -oauth2-client ID:SECRET an OAuth 2.0 client
+// that POST /oauth2/token issues tokens to (living -token-ttl); -tls-cert
+// and -tls-key serve HTTPS, and
 // -client-ca then requires client certificates signed by that authority.
 // Webhook deliveries go to loopback receivers only, unless
 // -webhook-allow-hosts names others; -webhook-deliveries-off sends none.
@@ -88,6 +90,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		wire        wireFlag
 		faults      = registerFaultFlags(fs)
 		webhooks    = registerWebhookFlags(fs)
+		oauth2      = registerOAuth2Flags(fs)
 
 		batchPending     = fs.Duration("batch-pending", 0, "how long a new import or export batch stays PENDING, e.g. 2s")
 		batchRowsPerSec  = fs.Float64("batch-rows-per-second", 0, "how many rows an IN_PROGRESS batch handles per second; 0 is no limit")
@@ -140,6 +143,10 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	if err != nil {
 		return err
 	}
+	oauth2Clients, tokenTTL, err := oauth2.options()
+	if err != nil {
+		return err
+	}
 	further, err := accounts.options()
 	if err != nil {
 		return err
@@ -174,6 +181,8 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		StatisticsExportExtraRows: *exportExtraRows,
 		WebhookDeliveriesOff:      hooksOff,
 		WebhookAllowHosts:         allowHosts,
+		OAuth2Clients:             oauth2Clients,
+		TokenTTL:                  tokenTTL,
 	}
 	all := []emulator.Options{first}
 	for _, a := range further {
@@ -181,6 +190,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		// no fixtures, and a data directory of their own under -data-dir.
 		o := first
 		o.CustomerID, o.Username, o.Password, o.Token, o.Fixtures = a.CustomerID, a.Username, a.Password, a.Token, nil
+		o.OAuth2Clients = nil // a client id names one account
 		if *dataDir != "" {
 			o.DataDir = filepath.Join(*dataDir, "accounts", strconv.FormatInt(a.CustomerID, 10))
 			if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
@@ -255,7 +265,7 @@ func providerBlock(url string, o emulator.Options) string {
 	default:
 		b += fmt.Sprintf("  username    = %s\n  password    = %s\n", hclString(o.Username), hclString(o.Password))
 	}
-	return b + "}\n"
+	return b + oauth2Block(url, o) + "}\n"
 }
 
 // checkLoopback refuses addresses reachable from other machines: the

@@ -128,6 +128,9 @@ var (
 	SkipWithoutWriteOnly = SkipWithout("write-only attributes", "1.11.0", "1.11.0")
 	// SkipWithoutActions: actions and action_trigger.
 	SkipWithoutActions = SkipWithout("actions", "1.14.0", "")
+	// SkipWithoutDestroyActions: the before_destroy and after_destroy
+	// events of action_trigger, and its on_failure.
+	SkipWithoutDestroyActions = SkipWithout("before_destroy, after_destroy and on_failure of action_trigger", "1.16.0", "")
 	// SkipWithoutCrossTypeMoved: a moved block whose from and to are of
 	// different resource types, which the provider converts
 	// (MoveResourceState): Terraform 1.8, OpenTofu 1.10 (opentofu#2370).

@@ -23,6 +23,9 @@ type Workspace struct {
 	Dir       string
 	tfPath    string
 	cliConfig string
+	// Env holds further environment variables (NAME=value) of every
+	// command, such as TF_VAR_ values a test keeps off the command line.
+	Env []string
 }
 
 // commandLimit bounds every terraform command a Workspace runs: a command
@@ -79,6 +82,7 @@ func (w *Workspace) Start(args ...string) *Running {
 	cmd := exec.Command(w.tfPath, args...)
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_INPUT=0")
+	cmd.Env = append(cmd.Env, w.Env...)
 	ownGroup(cmd)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out

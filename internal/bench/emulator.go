@@ -36,13 +36,14 @@ type Emulator struct {
 	latency atomic.Int64 // added before every answer, in nanoseconds
 }
 
-// Event is one request the emulator answered: when the answer was complete,
-// the method, the path as sent and its Route.
+// Event is one request the emulator answered: when it arrived, when the
+// answer was complete, the method, the path as sent and its Route.
 type Event struct {
-	At     time.Time
-	Method string
-	Path   string
-	Route  string
+	Arrived time.Time
+	At      time.Time
+	Method  string
+	Path    string
+	Route   string
 }
 
 // StartEmulator serves a new emulator for opts on 127.0.0.1.
@@ -60,6 +61,7 @@ func StartEmulator(opts emulator.Options) (*Emulator, error) {
 	}
 	e.http = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			arrived := time.Now()
 			if d := time.Duration(e.latency.Load()); d > 0 {
 				time.Sleep(d)
 			}
@@ -67,7 +69,7 @@ func StartEmulator(opts emulator.Options) (*Emulator, error) {
 			route := Route(r.URL.Path)
 			e.mu.Lock()
 			e.counts[r.Method+" "+route]++
-			e.events = append(e.events, Event{At: time.Now(), Method: r.Method, Path: r.URL.Path, Route: route})
+			e.events = append(e.events, Event{Arrived: arrived, At: time.Now(), Method: r.Method, Path: r.URL.Path, Route: route})
 			e.mu.Unlock()
 		}),
 		ReadHeaderTimeout: 10 * time.Second,

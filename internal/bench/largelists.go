@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -42,6 +43,16 @@ type ListRun struct {
 	PlanRSS, PeakRSS int64
 	PlanCmd          string
 	ApplyCmd         string
+	// The latency leg (Bench.ListLatency): no-change plans with every
+	// answer that much later, with the default settings (LatencyPlan) and
+	// with max_requests_per_second = Cap (CappedPlan), and the most
+	// requests the emulator answered in any one second of the capped plan.
+	Latency        time.Duration
+	LatencyPlan    []time.Duration
+	LatencyRSS     int64
+	Cap            int
+	CappedPlan     time.Duration
+	CappedPeakRate int
 }
 
 // LargeListsResult is the whole scenario: the file sizes, the map sizes,
@@ -180,7 +191,66 @@ func (b *Bench) fileList(ctx context.Context, n int) (*ListRun, error) {
 		run.ChangeRequests = e.Counts().Sub(before)
 		run.PeakRSS = max(run.PeakRSS, got.ProviderPeakRSS)
 	}
+	if b.ListLatency > 0 {
+		if err := b.latencyLeg(ctx, e, ws, run, fileProvider(e)+fileListConfig(listID, path)); err != nil {
+			return nil, err
+		}
+	}
 	return run, nil
+}
+
+// latencyLeg plans the file list again with every answer of the emulator
+// b.ListLatency later: Repeat times with the default settings, then once
+// with max_requests_per_second = b.ListCap, whose peak rate is measured at
+// the emulator (the most answers in any one second).
+func (b *Bench) latencyLeg(ctx context.Context, e *Emulator, ws *Workspace, run *ListRun, config string) error {
+	e.SetLatency(b.ListLatency)
+	defer e.SetLatency(0)
+	run.Latency = b.ListLatency
+	for r := 0; r < b.Repeat; r++ {
+		b.logf("largelists file N=%d: no-change plan with %s latency %d/%d", run.N, b.ListLatency, r+1, b.Repeat)
+		got, err := ws.MustSucceed(ctx, 0, listPlanArgs...)
+		if err != nil {
+			return err
+		}
+		run.LatencyPlan = append(run.LatencyPlan, got.Wall)
+		run.LatencyRSS = max(run.LatencyRSS, got.ProviderPeakRSS)
+	}
+	if b.ListCap <= 0 {
+		return nil
+	}
+	capped := strings.Replace(config, "  batch_poll_interval", fmt.Sprintf("  max_requests_per_second = %d\n  batch_poll_interval", b.ListCap), 1)
+	if err := ws.WriteConfig(capped); err != nil {
+		return err
+	}
+	defer func() { _ = ws.WriteConfig(config) }() // the leg is the last of the list's runs
+	b.logf("largelists file N=%d: no-change plan with %s latency and max_requests_per_second = %d", run.N, b.ListLatency, b.ListCap)
+	start := time.Now()
+	got, err := ws.MustSucceed(ctx, 0, listPlanArgs...)
+	if err != nil {
+		return err
+	}
+	run.Cap, run.CappedPlan = b.ListCap, got.Wall
+	run.CappedPeakRate = PeakRate(e.Events(start), time.Second)
+	return nil
+}
+
+// PeakRate is the most requests that arrived at the emulator in any window
+// of length w: what a rate limit of the service would count.
+func PeakRate(events []Event, w time.Duration) int {
+	at := make([]time.Time, len(events))
+	for i, ev := range events {
+		at[i] = ev.Arrived
+	}
+	slices.SortFunc(at, time.Time.Compare)
+	peak, first := 0, 0
+	for i, t := range at {
+		for t.Sub(at[first]) >= w {
+			first++
+		}
+		peak = max(peak, i-first+1)
+	}
+	return peak
 }
 
 // mapAgainstContacts measures a map of n contacts and n rms_contact of

@@ -71,6 +71,7 @@ func (r Report) LargeLists(res LargeListsResult, repeat int) {
 				round(perThousand(plan, f.N)), round(Median(f.PlanCPU)), f.PlanRequests, round(Median(f.Change)), f.ChangeRequests, mib(f.PlanRSS), mib(f.PeakRSS))
 		}
 		r.printf("\n")
+		r.largeListsLatency(res.Files)
 	}
 	if len(res.Compare) == 2 {
 		m, c := res.Compare[0], res.Compare[1]
@@ -179,4 +180,19 @@ func PairedRatio(a, b []time.Duration) float64 {
 		}
 	}
 	return float64(Median(rs)) / 1e6
+}
+
+// largeListsLatency writes the latency leg of the file lists, if it ran.
+func (r Report) largeListsLatency(files []*ListRun) {
+	if len(files) == 0 || files[0].Latency == 0 {
+		return
+	}
+	r.printf("#### File input against a slow service\n\n")
+	r.printf("The same lists, every answer of the emulator %s later (as a service across a network); no-change plans with the default settings, then one with `max_requests_per_second = %d`, whose peak rate is the most requests the emulator answered in any one second.\n\n", files[0].Latency, files[0].Cap)
+	r.printf("| rows | no-change plan | provider peak RSS | no-change plan, capped | peak requests in one second, capped |\n")
+	r.printf("|---:|---:|---:|---:|---:|\n")
+	for _, f := range files {
+		r.printf("| %d | **%s** | %s | %s | %d |\n", f.N, round(Median(f.LatencyPlan)), mib(f.LatencyRSS), round(f.CappedPlan), f.CappedPeakRate)
+	}
+	r.printf("\n")
 }

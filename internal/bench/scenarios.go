@@ -26,6 +26,12 @@ type Bench struct {
 	// ListEnv are environment variables (KEY=value) of every command of
 	// the largelists scenario: RMS_CPU_PROFILE, to profile the provider.
 	ListEnv []string
+	// ListLatency, when set, adds the largelists scenario's latency leg:
+	// no-change plans of each file list with every answer of the emulator
+	// that much later, with the default settings and with a cap of
+	// ListCap requests per second (max_requests_per_second).
+	ListLatency time.Duration
+	ListCap     int
 
 	seq int
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 )
 
@@ -88,4 +89,81 @@ func BenchmarkGetContact(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A listing of a list's contacts: one page of 1,000 decoded (as
+// StreamContacts reads it, and as EachContactPage does), and a listing of
+// 100 such pages over loopback HTTP with each.
+func BenchmarkStreamContacts(b *testing.B) {
+	page := contactsJSON(b, MaxPageSize)
+	b.Run("decode/listed", func(b *testing.B) {
+		b.SetBytes(int64(len(page)))
+		b.ReportAllocs()
+		for b.Loop() {
+			a := newContactArray(bytes.NewReader(page), internKeys{})
+			if err := a.open(); err != nil {
+				b.Fatal(err)
+			}
+			if _, n, err := a.chunks(MaxPageSize, func([]ListedContact) error { return nil }); err != nil || n != MaxPageSize {
+				b.Fatal(n, err)
+			}
+		}
+	})
+	b.Run("decode/Contact", func(b *testing.B) {
+		b.SetBytes(int64(len(page)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var cs []Contact
+			if err := decodeJSON(jsonResponse(page), &cs); err != nil || len(cs) != MaxPageSize {
+				b.Fatal(len(cs), err)
+			}
+		}
+	})
+
+	const pages = 100
+	bodies := make([][]byte, pages)
+	for p := range bodies {
+		bodies[p] = bytes.ReplaceAll(page, []byte(`"customer-`), fmt.Appendf(nil, `"customer-%d-`, p))
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("X-Total-Count", strconv.Itoa(pages*MaxPageSize))
+		if p, _ := strconv.Atoi(r.URL.Query().Get("page")); p < pages {
+			_, _ = w.Write(bodies[p])
+			return
+		}
+		_, _ = w.Write([]byte("[]"))
+	}))
+	defer srv.Close()
+	c, err := New(Config{BaseURL: srv.URL, CustomerID: testCustomerID, Auth: BasicAuth{Username: testUser, Password: testPassword}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.Run(fmt.Sprintf("listing/pages=%d/StreamContacts", pages), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			n := 0
+			err := c.StreamContacts(ctx, "1", ListingOptions{}, func(chunk []ListedContact) error {
+				n += len(chunk)
+				return nil
+			})
+			if err != nil || n != pages*MaxPageSize {
+				b.Fatal(n, err)
+			}
+		}
+	})
+	b.Run(fmt.Sprintf("listing/pages=%d/EachContactPage", pages), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			n := 0
+			err := c.EachContactPage(ctx, "1", MaxPageSize, func(page []Contact) error {
+				n += len(page)
+				return nil
+			})
+			if err != nil || n != pages*MaxPageSize {
+				b.Fatal(n, err)
+			}
+		}
+	})
 }

@@ -75,6 +75,7 @@ func New(cfg Config) (*Client, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return errRedirect },
 	})
 	c.stream = c.newRetryClient(&http.Client{Transport: transport, CheckRedirect: checkDownloadRedirect})
+	c.bindAuth(transport)
 	return c, nil
 }
 
@@ -171,7 +172,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		hc = c.stream
 	}
 	start := time.Now()
-	resp, err := hc.Do(req)
+	resp, err := c.doRenewing(ctx, hc, req)
 	fields := map[string]any{"method": r.method, "path": req.URL.Path, "duration_ms": time.Since(start).Milliseconds()}
 	if err != nil {
 		// retryablehttp can hand back a response along with an error (the
@@ -183,6 +184,9 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		c.logger.Debug(ctx, "request failed", fields)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("%s %s: %w", r.method, req.URL.Path, ctxErr)
+		}
+		if renewal := (*renewalError)(nil); errors.As(err, &renewal) {
+			return nil, renewal.err
 		}
 		if !idempotent && !neverSent(err) {
 			return nil, &UncertainError{Method: r.method, Path: req.URL.Path, Err: err}
@@ -234,17 +238,9 @@ func decodeJSON(resp *http.Response, out any) error {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return nil
 	}
-	body := io.LimitReader(resp.Body, maxJSONResponse)
-	if ct := resp.Header.Get("Content-Type"); !isJSONMediaType(ct) {
-		// Some gateways relabel JSON; anything else (an HTML page from a
-		// proxy) is reported as what it is.
-		br := bufio.NewReader(body)
-		if first, _ := br.Peek(1); len(first) == 0 || (first[0] != '{' && first[0] != '[') {
-			raw, _ := io.ReadAll(io.LimitReader(br, 512))
-			mt, _, _ := mime.ParseMediaType(ct)
-			return fmt.Errorf("%s %s: expected a JSON answer but the server sent %s: %s", method, path, mt, excerpt(raw))
-		}
-		body = br
+	body, err := jsonBody(resp, io.LimitReader(resp.Body, maxJSONResponse))
+	if err != nil {
+		return err
 	}
 	dec := json.NewDecoder(body)
 	dec.UseNumber()
@@ -258,4 +254,22 @@ func decodeJSON(resp *http.Response, out any) error {
 		return fmt.Errorf("%s %s: decoding the JSON answer: %w", method, path, err)
 	}
 	return nil
+}
+
+// jsonBody returns body, a successful answer's, when it holds JSON:
+// some gateways relabel JSON, so a body of another type counts when it
+// starts as JSON does; anything else (an HTML page from a proxy) is
+// reported as what it is.
+func jsonBody(resp *http.Response, body io.Reader) (io.Reader, error) {
+	ct := resp.Header.Get("Content-Type")
+	if isJSONMediaType(ct) {
+		return body, nil
+	}
+	br := bufio.NewReader(body)
+	if first, _ := br.Peek(1); len(first) == 0 || (first[0] != '{' && first[0] != '[') {
+		raw, _ := io.ReadAll(io.LimitReader(br, 512))
+		mt, _, _ := mime.ParseMediaType(ct)
+		return nil, fmt.Errorf("%s %s: expected a JSON answer but the server sent %s: %s", resp.Request.Method, resp.Request.URL.Path, mt, excerpt(raw))
+	}
+	return br, nil
 }

@@ -201,7 +201,21 @@ func (c *Client) ContactCursor(listID string, pageSize int) *Cursor[Contact] {
 type PropertyValues map[string]string
 
 // UnmarshalJSON reads an object of strings, numbers, booleans and nulls.
+// What services send (plain keys, scalar values) is read in one pass
+// (scanProperties); anything else, an escape in a key or a nested value
+// say, through encoding/json, which keeps a nested value as its JSON text
+// too.
 func (p *PropertyValues) UnmarshalJSON(b []byte) error {
+	if v, next, ok := scanProperties(b, skipSpace(b, 0), nil); ok && wholeValue(b, next) {
+		*p = v
+		return nil
+	}
+	return p.unmarshalAny(b)
+}
+
+// unmarshalAny is UnmarshalJSON for any JSON: every value is decoded a
+// second time after the object.
+func (p *PropertyValues) unmarshalAny(b []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return fmt.Errorf("decoding contact properties: %w", err)

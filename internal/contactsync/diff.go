@@ -7,7 +7,6 @@ import (
 	"hash"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -28,10 +27,13 @@ type Desired struct {
 }
 
 // ServiceContact is one contact as the listing shows it, properties by
-// attribute name. An empty status is one the service does not show.
+// attribute name. An empty status is one the service does not show. A
+// listing held against a file's book (ServiceList) keeps no properties
+// where they are the book's own values: Props is nil and Same is true.
 type ServiceContact struct {
 	Props         map[string]string
 	Email, Mobile string
+	Same          bool
 }
 
 // SubscribedOnSomeChannel reports a contact the listing does not show as
@@ -143,16 +145,18 @@ type Options struct {
 	KeptOptOuts map[string][2]bool
 }
 
-// Compare compares desired with the service's contacts. Changes come
-// in the order of desired, then the unsubscriptions of unnamed contacts in
-// id order, so plans and applies are repeatable.
-func Compare(desired []Desired, service map[string]ServiceContact, opts Options) Diff {
+// Compare compares desired with the service's contacts, which must be
+// Comparable with it. Changes come in the order of desired, then the
+// unsubscriptions of unnamed contacts in id order, so plans and applies are
+// repeatable. A contact's properties are made into a map only where they
+// differ (or it is to be created).
+func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 	var d Diff
-	named := make(map[string]bool, len(desired))
-	for _, w := range desired {
-		named[w.ID] = true
-		have, exists := service[w.ID]
+	for i := range desired.Len() {
+		e := desired.Entry(i)
+		have, exists := service.lookup(desired, i)
 		if !exists {
+			w := desired.Contact(i)
 			ch := Change{ID: w.ID, Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: w.Email, MobileStatus: w.Mobile}}
 			for k, v := range w.Props {
 				if v != "" {
@@ -165,30 +169,33 @@ func Compare(desired []Desired, service map[string]ServiceContact, opts Options)
 			d.Changes = append(d.Changes, ch)
 			continue
 		}
-		ch := Change{ID: w.ID}
-		for _, k := range SortedKeys(w.Props) {
-			v, cur := w.Props[k], have.Props[k]
-			switch {
-			case v == "" && cur != "":
-				ch.Remove = append(ch.Remove, k)
-			case v != "" && v != cur:
-				if ch.Set == nil {
-					ch.Set = map[string]string{}
+		ch := Change{ID: e.ID}
+		if !have.Same {
+			w := desired.Contact(i)
+			for _, k := range SortedKeys(w.Props) {
+				v, cur := w.Props[k], have.Props[k]
+				switch {
+				case v == "" && cur != "":
+					ch.Remove = append(ch.Remove, k)
+				case v != "" && v != cur:
+					if ch.Set == nil {
+						ch.Set = map[string]string{}
+					}
+					ch.Set[k] = v
 				}
-				ch.Set[k] = v
 			}
 		}
 		appliedEmail, appliedMobile := "", ""
 		if opts.Applied != nil {
-			appliedEmail, appliedMobile = opts.Applied(w.ID)
+			appliedEmail, appliedMobile = opts.Applied(e.ID)
 		}
-		wantEmail, wantMobile := w.Email, w.Mobile
+		wantEmail, wantMobile := e.Email, e.Mobile
 		if opts.Restore != nil {
-			re, rm := opts.Restore(w.ID)
+			re, rm := opts.Restore(e.ID)
 			wantEmail, wantMobile = cmp.Or(wantEmail, re), cmp.Or(wantMobile, rm)
 		}
-		email := decideStatus(wantEmail, appliedEmail, have.Email, opts, w.ID)
-		mobile := decideStatus(wantMobile, appliedMobile, have.Mobile, opts, w.ID)
+		email := decideStatus(wantEmail, appliedEmail, have.Email, opts, e.ID)
+		mobile := decideStatus(wantMobile, appliedMobile, have.Mobile, opts, e.ID)
 		if email.Send {
 			ch.Status.Status = wantEmail
 		}
@@ -196,21 +203,30 @@ func Compare(desired []Desired, service map[string]ServiceContact, opts Options)
 			ch.Status.MobileStatus = wantMobile
 		}
 		if email.OptedOut || mobile.OptedOut {
-			d.OptedOut = append(d.OptedOut, w.ID)
+			d.OptedOut = append(d.OptedOut, e.ID)
 		}
 		if !ch.Empty() {
 			d.Changes = append(d.Changes, ch)
 		}
 	}
-	if !opts.Exclusive {
-		return d
-	}
-	for _, id := range SortedKeys(service) {
-		if s := service[id]; !named[id] && s.SubscribedOnSomeChannel() {
-			d.Changes = append(d.Changes, Change{ID: id, Unsubscribe: true, Status: s.stillSubscribed()})
-		}
+	if opts.Exclusive {
+		d.Changes = append(d.Changes, ExclusiveChanges(desired, service)...)
 	}
 	return d
+}
+
+// ExclusiveChanges are the unsubscriptions exclusive makes, in id order:
+// every contact desired does not name that the service does not show
+// unsubscribed on both channels. Statuses alone decide them, so a listing
+// of statuses only serves (the guardrail's, where no refresh listed).
+func ExclusiveChanges(desired *Book, service *ServiceList) []Change {
+	var out []Change
+	for _, id := range service.Unnamed(desired) {
+		if s, _ := service.Get(id); s.SubscribedOnSomeChannel() {
+			out = append(out, Change{ID: id, Unsubscribe: true, Status: s.stillSubscribed()})
+		}
+	}
+	return out
 }
 
 // keepOptOuts makes a contact to create start UNSUBSCRIBED on the channels
@@ -254,16 +270,15 @@ func EffectiveStatus(desired, applied, service string, allowResubscribe bool) st
 	return service
 }
 
-// UnmanagedSubscribed counts the contacts of the list that named does not
-// hold and that the service shows subscribed on some channel (a status it
-// does not show is not counted: only a shown one can be drift).
-func UnmanagedSubscribed(service map[string]ServiceContact, named func(string) bool) int {
+// UnmanagedSubscribed counts the contacts of the list that desired does
+// not name and that the service shows subscribed on some channel (a status
+// it does not show is not counted: only a shown one can be drift).
+func UnmanagedSubscribed(service *ServiceList, desired *Book) int {
 	n := 0
-	for id, s := range service {
-		if named(id) || (s.Email != client.StatusSubscribed && s.Mobile != client.StatusSubscribed) {
-			continue
+	for _, id := range service.Unnamed(desired) {
+		if s, _ := service.Get(id); s.Email == client.StatusSubscribed || s.Mobile == client.StatusSubscribed {
+			n++
 		}
-		n++
 	}
 	return n
 }
@@ -279,7 +294,7 @@ const MaxNamedInWarning = 10
 type contactsDigest struct {
 	h       hash.Hash
 	columns []string
-	buf     strings.Builder
+	buf     []byte
 }
 
 func newContactsDigest(columns []string) *contactsDigest {
@@ -290,18 +305,36 @@ func newContactsDigest(columns []string) *contactsDigest {
 
 // add writes one contact; calls must come in id order.
 func (d *contactsDigest) add(id string, props map[string]string, email, mobile string) {
-	d.buf.Reset()
-	d.buf.WriteString(id)
+	d.buf = append(d.buf[:0], id...)
 	for _, c := range d.columns {
-		d.buf.WriteByte(0)
-		d.buf.WriteString(props[c])
+		d.buf = append(d.buf, 0)
+		d.buf = append(d.buf, props[c]...)
 	}
-	d.buf.WriteByte(0)
-	d.buf.WriteString(email)
-	d.buf.WriteByte(0)
-	d.buf.WriteString(mobile)
-	d.buf.WriteByte('\n')
-	_, _ = d.h.Write([]byte(d.buf.String())) // a hash never fails to write
+	d.end(email, mobile)
+}
+
+// addBook writes contact i of a file's book with these statuses: the line
+// add would write for its values, read from the arena.
+func (d *contactsDigest) addBook(b *Book, i int, email, mobile string) {
+	id, p := b.field(int(b.offs[i]))
+	d.buf = append(d.buf[:0], id...)
+	for range b.Columns {
+		var v string
+		v, p = b.field(p)
+		d.buf = append(d.buf, 0)
+		d.buf = append(d.buf, v...)
+	}
+	d.end(email, mobile)
+}
+
+// end finishes the line of a contact with its statuses, and hashes it.
+func (d *contactsDigest) end(email, mobile string) {
+	d.buf = append(d.buf, 0)
+	d.buf = append(d.buf, email...)
+	d.buf = append(d.buf, 0)
+	d.buf = append(d.buf, mobile...)
+	d.buf = append(d.buf, '\n')
+	_, _ = d.h.Write(d.buf) // a hash never fails to write
 }
 
 // absent writes a contact the list does not have.
@@ -311,23 +344,40 @@ func (d *contactsDigest) absent(id string) {
 
 func (d *contactsDigest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
 
-// DesiredDigest is the digest of what the configuration wants; desired must
-// be sorted by id.
-func DesiredDigest(desired []Desired, columns []string) string {
-	d := newContactsDigest(columns)
-	for _, w := range desired {
+// DesiredDigest is the digest of what the input wants. A book is never
+// changed once made, so its digest is computed once.
+func DesiredDigest(desired *Book) string {
+	desired.digestOnce.Do(func() { desired.digest = desiredDigest(desired) })
+	return desired.digest
+}
+
+func desiredDigest(desired *Book) string {
+	d := newContactsDigest(desired.Columns)
+	for i := range desired.Len() {
+		if desired.file {
+			e := desired.Entry(i)
+			d.addBook(desired, i, e.Email, e.Mobile)
+			continue
+		}
+		w := desired.list[i]
 		d.add(w.ID, w.Props, w.Email, w.Mobile)
 	}
 	return d.sum()
 }
 
 // ServiceDigest is the digest of what the service holds for the desired
-// contacts, in DesiredDigest's form, statuses through EffectiveStatus.
+// contacts, in DesiredDigest's form, statuses through EffectiveStatus;
+// service must be Comparable with desired. A contact whose values are the
+// book's own writes the book's line: the same bytes its values would.
 // allow says whether a contact's opt-out may be undone.
-func ServiceDigest(desired []Desired, columns []string, service map[string]ServiceContact, applied AppliedStatuses, allow func(id string) bool) string {
-	d := newContactsDigest(columns)
-	for _, w := range desired {
-		have, ok := service[w.ID]
+func ServiceDigest(desired *Book, service *ServiceList, applied AppliedStatuses, allow func(id string) bool) string {
+	if serviceAsDesired(desired, service, applied, allow) {
+		return DesiredDigest(desired) // the same lines: no second pass over a million
+	}
+	d := newContactsDigest(desired.Columns)
+	for i := range desired.Len() {
+		w := desired.Entry(i)
+		have, ok := service.lookup(desired, i)
 		if !ok {
 			d.absent(w.ID)
 			continue
@@ -336,11 +386,43 @@ func ServiceDigest(desired []Desired, columns []string, service map[string]Servi
 		if applied != nil {
 			ae, am = applied(w.ID)
 		}
-		d.add(w.ID, have.Props,
-			EffectiveStatus(w.Email, ae, have.Email, allow(w.ID)),
-			EffectiveStatus(w.Mobile, am, have.Mobile, allow(w.ID)))
+		email := EffectiveStatus(w.Email, ae, have.Email, allow(w.ID))
+		mobile := EffectiveStatus(w.Mobile, am, have.Mobile, allow(w.ID))
+		if have.Same {
+			d.addBook(desired, i, email, mobile)
+			continue
+		}
+		d.add(w.ID, have.Props, email, mobile)
 	}
 	return d.sum()
+}
+
+// serviceAsDesired reports whether ServiceDigest would write, for every
+// contact, the line DesiredDigest writes: each is listed with the book's
+// own values, and its statuses are as the book wants them once the consent
+// rule has had its say.
+func serviceAsDesired(desired *Book, service *ServiceList, applied AppliedStatuses, allow func(id string) bool) bool {
+	if !desired.file {
+		return false
+	}
+	for i := range desired.Len() {
+		have, ok := service.lookup(desired, i)
+		if !ok || !have.Same {
+			return false
+		}
+		w := desired.Entry(i)
+		if have.Email == w.Email && have.Mobile == w.Mobile {
+			continue
+		}
+		ae, am := "", ""
+		if applied != nil {
+			ae, am = applied(w.ID)
+		}
+		if EffectiveStatus(w.Email, ae, have.Email, allow(w.ID)) != w.Email || EffectiveStatus(w.Mobile, am, have.Mobile, allow(w.ID)) != w.Mobile {
+			return false
+		}
+	}
+	return true
 }
 
 // SortedKeys returns the keys of m, sorted.

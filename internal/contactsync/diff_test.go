@@ -104,7 +104,7 @@ func TestDiffContacts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := Compare(c.desired, c.service, c.opts)
+			got := Compare(BookOf(c.desired), ServiceListOf(c.service), c.opts)
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("diff (-want +got):\n%s", diff)
 			}
@@ -143,7 +143,8 @@ func TestImportPlan(t *testing.T) {
 func TestContactDigests(t *testing.T) {
 	desired := []Desired{{ID: "a", Props: map[string]string{"email": "a@x", "firstname": ""}, Email: sub}}
 	cols := []string{"email", "firstname"}
-	want := DesiredDigest(desired, cols)
+	book := fileBook(t, cols, desired)
+	want := DesiredDigest(book)
 	cases := []struct {
 		name    string
 		service map[string]ServiceContact
@@ -161,7 +162,7 @@ func TestContactDigests(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := ServiceDigest(desired, cols, c.service, c.applied, func(string) bool { return false })
+			got := ServiceDigest(book, listAgainst(book, c.service), c.applied, func(string) bool { return false })
 			if (got == want) != c.equal {
 				t.Errorf("service digest equal to desired = %v, want %v", got == want, c.equal)
 			}
@@ -283,7 +284,7 @@ func TestParseSourceFile(t *testing.T) {
 			if c.attrs != nil {
 				attrs = c.attrs
 			}
-			got, err := ParseSourceFile(context.Background(), strings.NewReader(c.file), c.opts, attrs)
+			book, err := ParseSourceFile(context.Background(), strings.NewReader(c.file), c.opts, attrs)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, c.wantErr)
@@ -293,7 +294,7 @@ func TestParseSourceFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(c.want, got); diff != "" {
+			if diff := cmp.Diff(c.want, fileContactsOf(book)); diff != "" {
 				t.Errorf("parsed (-want +got):\n%s", diff)
 			}
 		})

@@ -93,3 +93,44 @@ func WriteUnsubscribeImport(w io.Writer, ids []string) error {
 	_, err := w.Write(b.Bytes())
 	return err
 }
+
+// AfterImports are the changes left for single calls once the imports of
+// ImportPlan(changes) have done everything they were asked to: what a
+// listing read back after them would show still to do, without that
+// listing (a million-contact list costs a thousand pages). needRead is true
+// where no such reckoning is sound: a contact the ADD import created with a
+// status the input sets starts in whatever state the service gives a new
+// contact, which only a listing shows. A batch that did not report every
+// row done needs the listing too; the caller knows that.
+func AfterImports(changes []Change) (left []Change, needRead bool) {
+	for _, ch := range changes {
+		switch {
+		case ch.Unsubscribe:
+			// The UNSUBSCRIBE import did e-mail where ImportPlan gave it
+			// the contact; mobile goes by a single call.
+			if ch.Status == (client.SubscriptionStatus{}) {
+				ch.Status = client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed}
+			}
+			if ch.Status.MobileStatus != "" {
+				left = append(left, Change{ID: ch.ID, Unsubscribe: true, Status: client.SubscriptionStatus{MobileStatus: ch.Status.MobileStatus}})
+			}
+		case ch.Create:
+			if ch.Status.Status == client.StatusUnsubscribed || ch.Status.MobileStatus == client.StatusUnsubscribed {
+				left = append(left, ch) // created by a single call, unsubscribed from the start
+				continue
+			}
+			if ch.Status != (client.SubscriptionStatus{}) {
+				needRead = true
+			}
+		default:
+			rest := Change{ID: ch.ID, Remove: ch.Remove, Status: ch.Status}
+			if rest.Status.Status == client.StatusUnsubscribed {
+				rest.Status.Status = "" // the UNSUBSCRIBE import did it
+			}
+			if !rest.Empty() {
+				left = append(left, rest)
+			}
+		}
+	}
+	return left, needRead
+}

@@ -6,32 +6,49 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// List reads every contact of a list with one paged listing at the largest
-// page size the service allows, properties keyed by attribute name whatever
-// form the service answers in.
-func (r *Run) List(ctx context.Context, listID string) (map[string]ServiceContact, error) {
-	out := map[string]ServiceContact{}
-	err := r.client.EachContactPage(ctx, listID, client.MaxPageSize, func(page []client.Contact) error {
-		for _, c := range page {
-			props, err := r.Attributes.ByName(ctx, c.Properties)
-			if err != nil {
-				return err
+// ListOptions say what a listing keeps of each contact.
+type ListOptions struct {
+	// Against is the file's book the listing is compared with: contacts
+	// it names keep their properties only where they differ from its
+	// values (ServiceList).
+	Against *Book
+	// Props keeps every contact's properties (a map input); without it,
+	// and without Against, only statuses are kept.
+	Props bool
+}
+
+// List reads every contact of a list with one listing at the largest page
+// size the service allows, pages read ahead (client.StreamContacts),
+// properties keyed by attribute name whatever form the service answers in,
+// held as opts says.
+func (r *Run) List(ctx context.Context, listID string, opts ListOptions) (*ServiceList, error) {
+	out := NewServiceList(opts.Against, opts.Props)
+	keepProps := opts.Against != nil || opts.Props
+	err := r.client.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+		for _, c := range chunk {
+			s := ServiceContact{Email: c.Status, Mobile: c.MobileStatus}
+			if keepProps {
+				props, err := r.Attributes.ByName(ctx, c.Properties)
+				if err != nil {
+					return err
+				}
+				s.Props = props
 			}
-			out[c.OriginalID] = ServiceContact{Props: props, Email: c.Status, Mobile: c.MobileStatus}
+			out.Add(c.OriginalID, s)
 		}
 		return nil
 	})
 	return out, err
 }
 
-// ListStatuses reads a list's contacts with one paged listing, statuses
-// only (no attribute names are resolved): what the guardrail needs where
-// no refresh listing is at hand.
-func ListStatuses(ctx context.Context, c *client.Client, listID string) (map[string]ServiceContact, error) {
-	out := map[string]ServiceContact{}
-	err := c.EachContactPage(ctx, listID, client.MaxPageSize, func(page []client.Contact) error {
-		for _, ct := range page {
-			out[ct.OriginalID] = ServiceContact{Email: ct.Status, Mobile: ct.MobileStatus}
+// ListStatuses reads a list's contacts with one listing, statuses only (no
+// attribute names are resolved): what the guardrail needs where no refresh
+// listing is at hand.
+func ListStatuses(ctx context.Context, c *client.Client, listID string) (*ServiceList, error) {
+	out := NewServiceList(nil, false)
+	err := c.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+		for _, ct := range chunk {
+			out.Add(ct.OriginalID, ServiceContact{Email: ct.Status, Mobile: ct.MobileStatus})
 		}
 		return nil
 	})

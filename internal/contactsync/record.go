@@ -97,9 +97,13 @@ func (a Record) Restore(id string) (email, mobile string) {
 
 // NoteApplied notes that desired was applied: the statuses as desired, and the
 // named contacts are released no more.
-func (a *Record) NoteApplied(desired []Desired) {
-	a.Contacts = make(map[string][2]string, len(desired))
-	for _, w := range desired {
+func (a *Record) NoteApplied(desired *Book) {
+	a.Contacts = map[string][2]string{}
+	if !a.File {
+		a.Contacts = make(map[string][2]string, desired.Len())
+	}
+	for i := range desired.Len() {
+		w := desired.Entry(i)
 		delete(a.Released, w.ID)
 		st := [2]string{w.Email, w.Mobile}
 		if a.File {
@@ -163,9 +167,9 @@ func (a *Record) ReleaseChannels(id string, s ServiceContact, email, mobile bool
 // Pending unsubscriptions are settled too: a channel the service shows
 // UNSUBSCRIBED becomes the status last applied (the write happened), any
 // other is forgotten (it did not).
-func (a *Record) Prune(service map[string]ServiceContact) {
+func (a *Record) Prune(service *ServiceList) {
 	for id, p := range a.Pending {
-		s, ok := service[id]
+		s, ok := service.Get(id)
 		for i, st := range [2]string{s.Email, s.Mobile} {
 			if !ok || p[i] == "" || st != client.StatusUnsubscribed {
 				continue
@@ -180,7 +184,7 @@ func (a *Record) Prune(service map[string]ServiceContact) {
 	}
 	a.Pending = nil
 	for id, before := range a.Released {
-		s, ok := service[id]
+		s, ok := service.Get(id)
 		if !ok {
 			delete(a.Released, id)
 			continue

@@ -73,12 +73,12 @@ func TestAppliedRecordPrune(t *testing.T) {
 		"gone":    {sub, sub}, // no longer in the list
 		"partial": {sub, sub}, // mobile subscribed again, or its write never ran
 	}}
-	a.Prune(map[string]ServiceContact{
+	a.Prune(ServiceListOf(map[string]ServiceContact{
 		"still":   {Email: unsub, Mobile: unsub},
 		"resub":   {Email: sub, Mobile: unsub},
 		"other":   {Email: sub, Mobile: unsub},
 		"partial": {Email: unsub, Mobile: sub},
-	})
+	}))
 	// "partial" keeps its e-mail record: an apply cut short after its
 	// UNSUBSCRIBE import and before the mobile call left e-mail
 	// unsubscribed by Terraform, and that must not pass for an opt-out.
@@ -101,7 +101,7 @@ func TestAppliedRecordReleaseMergesChannels(t *testing.T) {
 // record forgets the released contacts the input names again.
 func TestAppliedRecordRecordEndsRelease(t *testing.T) {
 	a := Record{File: true, Released: map[string][2]string{"back": {sub, sub}, "away": {sub, sub}}}
-	a.NoteApplied([]Desired{{ID: "back", Email: sub}, {ID: "new", Email: unsub}})
+	a.NoteApplied(BookOf([]Desired{{ID: "back", Email: sub}, {ID: "new", Email: unsub}}))
 	if _, ok := a.Released["back"]; ok {
 		t.Fatal("a contact named again is still released")
 	}
@@ -124,11 +124,11 @@ func TestDiffRestoresReleased(t *testing.T) {
 		"said": {Email: unsub, Mobile: unsub},
 	}
 	a.Released["said"] = [2]string{sub, ""}
-	d := Compare([]Desired{
+	d := Compare(BookOf([]Desired{
 		{ID: "own", Email: sub},
 		{ID: "rel"},
 		{ID: "said", Email: sub},
-	}, service, Options{Applied: a.Lookup, Restore: a.Restore})
+	}), ServiceListOf(service), Options{Applied: a.Lookup, Restore: a.Restore})
 	got := map[string]client.SubscriptionStatus{}
 	for _, ch := range d.Changes {
 		got[ch.ID] = ch.Status
@@ -202,7 +202,7 @@ func TestAppliedRecordPendingSettles(t *testing.T) {
 			if _, ok := a.Pending["subscribing"]; ok {
 				t.Fatal("a subscription is noted pending")
 			}
-			a.Prune(map[string]ServiceContact{"made": {Email: unsub, Mobile: sub}, "not-made": {Email: sub, Mobile: sub}})
+			a.Prune(ServiceListOf(map[string]ServiceContact{"made": {Email: unsub, Mobile: sub}, "not-made": {Email: sub, Mobile: sub}}))
 			if a.Pending != nil {
 				t.Fatalf("Pending after Prune = %v", a.Pending)
 			}

@@ -2,6 +2,7 @@ package contactsync
 
 import (
 	"context"
+	"sync"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -26,6 +27,9 @@ type Run struct {
 	// Provenance carries rms_list_contacts' consent records across the
 	// halves of a replacement (takeover.go).
 	Provenance *Provenance
+
+	files  sourceFiles
+	gcOnce sync.Once // heldLargeBook
 }
 
 // RunOptions are the provider's settings a Run needs.

@@ -27,13 +27,6 @@ const (
 	fileMobileStatusColumn = "mobile_status"
 )
 
-// FileContacts are a parsed source file: the contacts sorted by id and the
-// attribute columns (by name) that the file manages.
-type FileContacts struct {
-	Contacts []Desired
-	Columns  []string
-}
-
 // AttributeNames resolve a file's columns to contact attributes (the
 // attribute cache; a fake in unit tests).
 type AttributeNames interface {
@@ -52,40 +45,52 @@ type AttributeNames interface {
 }
 
 // ReadSourceFile parses a source file.
-func ReadSourceFile(ctx context.Context, opts FileOptions, attrs AttributeNames) (FileContacts, error) {
+func ReadSourceFile(ctx context.Context, opts FileOptions, attrs AttributeNames) (*Book, error) {
 	f, err := os.Open(opts.Path)
 	if errors.Is(err, os.ErrNotExist) {
-		return FileContacts{}, fmt.Errorf("there is no file at %q; a relative path is relative to the directory Terraform runs in", opts.Path)
+		return nil, fmt.Errorf("there is no file at %q; a relative path is relative to the directory Terraform runs in", opts.Path)
 	}
 	if err != nil {
-		return FileContacts{}, err
+		return nil, err
 	}
 	defer func() { _ = f.Close() }() // read-only
-	return ParseSourceFile(ctx, bufio.NewReader(f), opts, attrs)
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	return parseSourceFile(ctx, bufio.NewReaderSize(f, 1<<16), opts, attrs, size)
 }
 
-// ParseSourceFile reads the contacts of a source file. The identity column
+// ParseSourceFile reads the contacts of a source file into a book, as a
+// stream: only the book is held, never the file. The identity column
 // is written as an attribute too when it names one of the account's (an
 // "email" column), as the service's import does, so that a file means the
 // same here and in rms_list_import. Bytes not valid in the encoding fail
 // with the file and line (see decodedReader).
-func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames) (FileContacts, error) {
+func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames) (*Book, error) {
+	return parseSourceFile(ctx, r, opts, attrs, 0)
+}
+
+// parseSourceFile is ParseSourceFile of a file of about size bytes (0:
+// unknown), which the book's arena is sized by: its contacts take about
+// the file's own size.
+func parseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames, size int64) (*Book, error) {
 	delim, err := fileDelimiter(opts.Delimiter)
 	if err != nil {
-		return FileContacts{}, err
+		return nil, err
 	}
 	cr := csv.NewReader(decodedReader(r, opts.Encoding))
 	cr.Comma = delim
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return FileContacts{}, errors.New("the file is empty; its first row must name the columns")
+		return nil, errors.New("the file is empty; its first row must name the columns")
 	}
 	if err != nil {
 		if isInvalidText(err) {
-			return FileContacts{}, withPath(err, opts.Path)
+			return nil, withPath(err, opts.Path)
 		}
-		return FileContacts{}, fmt.Errorf("reading the header row: %w", err)
+		return nil, fmt.Errorf("reading the header row: %w", err)
 	}
 	identity := opts.IdentityColumn
 	if identity == "" {
@@ -93,15 +98,20 @@ func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 	}
 	h, err := readHeader(ctx, header, delim, identity, UseSourceFile, attrs)
 	if err != nil {
-		return FileContacts{}, err
+		return nil, err
 	}
-	idIdx, emailIdx, mobileIdx, columns := h.identity, h.email, h.mobile, h.columns
-	out := FileContacts{Columns: make([]string, 0, len(columns))}
-	for _, name := range columns {
-		out.Columns = append(out.Columns, name)
+	// The book's columns in name order, and the field of each.
+	columns := make([]string, 0, len(h.columns))
+	for _, name := range h.columns {
+		columns = append(columns, name)
 	}
-	sort.Strings(out.Columns)
-	ids := map[string]int{}
+	sort.Strings(columns)
+	fieldOf := make([]int, len(columns))
+	for i, name := range h.columns {
+		fieldOf[sort.SearchStrings(columns, name)] = i
+	}
+	bw := newBookWriter(columns, size)
+	values := make([]string, len(columns))
 	for row := 2; ; row++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -109,35 +119,33 @@ func ParseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 		}
 		if err != nil {
 			if isInvalidText(err) {
-				return FileContacts{}, withPath(err, opts.Path)
+				return nil, withPath(err, opts.Path)
 			}
-			return FileContacts{}, fmt.Errorf("row %d: %w", row, err)
+			return nil, fmt.Errorf("row %d: %w", row, err)
 		}
 		if len(rec) == 1 && rec[0] == "" {
 			continue // a blank line
 		}
-		id := strings.TrimSpace(rec[idIdx])
+		id := strings.TrimSpace(rec[h.identity])
 		if id == "" {
-			return FileContacts{}, fmt.Errorf("row %d has an empty identity (column %q)", row, identity)
+			return nil, fmt.Errorf("row %d has an empty identity (column %q)", row, identity)
 		}
-		if first, dup := ids[id]; dup {
-			return FileContacts{}, fmt.Errorf("rows %d and %d both name contact %q; each contact may appear once", first, row, id)
+		for c, f := range fieldOf {
+			values[c] = rec[f]
 		}
-		ids[id] = row
-		w := Desired{ID: id, Props: make(map[string]string, len(columns))}
-		for i, name := range columns {
-			w.Props[name] = rec[i]
+		email, err := statusCell(rec, h.email, row)
+		if err != nil {
+			return nil, err
 		}
-		if w.Email, err = statusCell(rec, emailIdx, row); err != nil {
-			return FileContacts{}, err
+		mobile, err := statusCell(rec, h.mobile, row)
+		if err != nil {
+			return nil, err
 		}
-		if w.Mobile, err = statusCell(rec, mobileIdx, row); err != nil {
-			return FileContacts{}, err
+		if err := bw.add(row, id, values, email, mobile); err != nil {
+			return nil, err
 		}
-		out.Contacts = append(out.Contacts, w)
 	}
-	sort.Slice(out.Contacts, func(i, j int) bool { return out.Contacts[i].ID < out.Contacts[j].ID })
-	return out, nil
+	return bw.finish()
 }
 
 // Column names are matched exactly, as the service matches an import's

@@ -57,7 +57,7 @@ func TestParseSourceFileEncodings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(c.want, got); diff != "" {
+			if diff := cmp.Diff(c.want, fileContactsOf(got)); diff != "" {
 				t.Errorf("parsed (-want +got):\n%s", diff)
 			}
 		})

@@ -60,9 +60,9 @@ type CarriedOptOuts struct {
 // does not account for as Terraform's own (released by exclusive or a
 // destroy, or set UNSUBSCRIBED by the configuration). A contact the record
 // does not know counts as opted out (the safe side).
-func OptOutsOf(listID string, service map[string]ServiceContact, old Record) CarriedOptOuts {
+func OptOutsOf(listID string, service *ServiceList, old Record) CarriedOptOuts {
 	out := CarriedOptOuts{From: []string{listID}, Contacts: map[string][2]bool{}}
-	for id, s := range service {
+	for id, s := range service.All() {
 		ae, am := old.Lookup(id)
 		o := [2]bool{
 			s.Email == client.StatusUnsubscribed && ae != client.StatusUnsubscribed,
@@ -211,10 +211,10 @@ func (p *Provenance) CreatedInRun(listID string) (map[string][2]string, bool) {
 // where the old record shows Terraform itself unsubscribed the contact, or,
 // where the input says nothing, the status Terraform's unsubscription took
 // away. Everything else stays as it is (a recipient's own opt-out).
-func GivenBack(held map[string][2]string, old Record, service map[string]ServiceContact) map[string]client.SubscriptionStatus {
+func GivenBack(held map[string][2]string, old Record, service *ServiceList) map[string]client.SubscriptionStatus {
 	out := map[string]client.SubscriptionStatus{}
 	for id, want := range held {
-		s, ok := service[id]
+		s, ok := service.Get(id)
 		if !ok {
 			continue
 		}
@@ -248,10 +248,11 @@ func giveBack(want, oldApplied, oldBefore, service string) string {
 // channel the input wants SUBSCRIBED or leaves to the service, and that the
 // consent record cannot account for (a create without the old object's
 // record): a deposed destroy of the same run may know better (GivenBack).
-func HeldBack(desired []Desired, service map[string]ServiceContact, applied Record) map[string][2]string {
+func HeldBack(desired *Book, service *ServiceList, applied Record) map[string][2]string {
 	out := map[string][2]string{}
-	for _, w := range desired {
-		s, ok := service[w.ID]
+	for i := range desired.Len() {
+		w := desired.Entry(i)
+		s, ok := service.lookup(desired, i)
 		if !ok {
 			continue
 		}

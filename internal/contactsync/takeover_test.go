@@ -23,7 +23,7 @@ func TestOptOutsOf(t *testing.T) {
 		Contacts: map[string][2]string{"email": {sub, sub}, "both": {sub, ""}, "mobile": {"", sub}, "subbed": {sub, sub}, "config": {unsub, ""}},
 		Released: map[string][2]string{"released": {sub, sub}},
 	}
-	got := OptOutsOf("5", service, old)
+	got := OptOutsOf("5", ServiceListOf(service), old)
 	want := CarriedOptOuts{From: []string{"5"}, Contacts: map[string][2]bool{
 		"email": {true, false}, "both": {true, true}, "mobile": {false, true}, "unknown": {true, false},
 	}}
@@ -33,7 +33,7 @@ func TestOptOutsOf(t *testing.T) {
 	// A file record counts every contact it does not name as last applied
 	// SUBSCRIBED: an UNSUBSCRIBED is an opt-out unless the file set it.
 	file := Record{File: true, Contacts: map[string][2]string{"config": {unsub, ""}}}
-	got = OptOutsOf("5", map[string]ServiceContact{"config": {Email: unsub}, "other": {Mobile: unsub}}, file)
+	got = OptOutsOf("5", ServiceListOf(map[string]ServiceContact{"config": {Email: unsub}, "other": {Mobile: unsub}}), file)
 	want = CarriedOptOuts{From: []string{"5"}, Contacts: map[string][2]bool{"other": {false, true}}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("file opt-outs (-want +got):\n%s", d)

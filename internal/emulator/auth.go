@@ -39,8 +39,9 @@ func (s *Server) accepts(p presented) bool {
 		userOK := subtle.ConstantTimeCompare([]byte(p.user), []byte(s.opts.Username))
 		passOK := subtle.ConstantTimeCompare([]byte(p.pass), []byte(s.opts.Password))
 		return userOK&passOK == 1
-	case p.bearer && s.opts.Token != "":
-		return subtle.ConstantTimeCompare([]byte(p.token), []byte(s.opts.Token)) == 1
+	case p.bearer:
+		static := s.opts.Token != "" && subtle.ConstantTimeCompare([]byte(p.token), []byte(s.opts.Token)) == 1
+		return static || s.tokens.accepts(p.token)
 	}
 	return false
 }
@@ -53,15 +54,21 @@ func (s *Server) refuseCredentials(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Username != "" {
 		w.Header().Add("WWW-Authenticate", `Basic realm="rms"`)
 	}
-	if s.opts.Token != "" {
+	p := credentialsOf(r)
+	expired := p.bearer && s.tokens.expired(p.token)
+	switch {
+	case expired: // RFC 6750, section 3.1: the client should ask for a new token
+		w.Header().Add("WWW-Authenticate", `Bearer realm="rms", error="invalid_token", error_description="the token has expired"`)
+	case s.opts.Token != "" || s.tokens.enabled():
 		w.Header().Add("WWW-Authenticate", `Bearer realm="rms"`)
 	}
-	p := credentialsOf(r)
 	msg := "credentials are wrong"
 	switch {
+	case expired:
+		msg = "the bearer token has expired; ask " + OAuth2TokenPath + " for a new one"
 	case p.bearer:
 		msg = "the bearer token is wrong"
-	case !p.basic && s.opts.Token != "" && s.opts.Username == "":
+	case !p.basic && (s.opts.Token != "" || s.tokens.enabled()) && s.opts.Username == "":
 		msg = "credentials are missing; send Authorization: Bearer <token>"
 	case !p.basic:
 		msg = "credentials are missing; use HTTP Basic authentication"

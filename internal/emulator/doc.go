@@ -44,7 +44,8 @@
 //   - the generic resource pattern, nested collections included
 //     (genericAPI): generic.go, with the table of its domains in domains.go;
 //   - authentication, accounts and retired (410) paths: auth.go,
-//     accounts.go, retired.go;
+//     accounts.go, retired.go; the Token domain (tokensAPI: OAuth 2.0
+//     client credentials at /oauth2/token): oauth2_token.go;
 //   - the OpenAPI document and its page (docsAPI): openapi.go,
 //     swagger_ui.go, swagger_negotiation.go.
 //

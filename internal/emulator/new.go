@@ -34,7 +34,7 @@ func New(opts Options) *Server {
 		hooks:            newDeliverer(opts, targets),
 	}
 	b.store.PreloadProperties(b.now())
-	s := &Server{base: b, counter: newRequestCounter()}
+	s := &Server{base: b, counter: newRequestCounter(), tokens: newTokenIssuer(opts)}
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
 	}
@@ -46,6 +46,7 @@ func New(opts Options) *Server {
 	s.triggersAPI = &triggersAPI{base: b}
 	s.genericAPI = &genericAPI{base: b, contactsAPI: s.contactsAPI}
 	s.docsAPI = &docsAPI{base: b}
+	s.tokensAPI = &tokensAPI{base: b, tokens: s.tokens}
 	s.batchesAPI.restorers = map[string]workRestorer{
 		batchTypeImport: s.importsAPI.importWorkFromRecord,
 		batchTypeStatExport: func(rec batchRecord, _ int64) (batchWork, error) {

@@ -20,6 +20,15 @@ type Options struct {
 	// (`Authorization: Bearer <token>`); a wrong or missing one is 401 like
 	// wrong Basic credentials.
 	Token string
+	// OAuth2Clients are the account's OAuth 2.0 clients, client id to
+	// secret: each may ask POST /oauth2/token for a bearer token
+	// (client credentials; oauth2_token.go) that the account accepts
+	// until it expires. With clients and neither Token nor Username nor
+	// Password, Basic stays off, as for a token-only account.
+	OAuth2Clients map[string]string
+	// TokenTTL is how long an issued token stays valid; default
+	// DefaultTokenTTL. The answer's expires_in is in whole seconds.
+	TokenTTL time.Duration
 	// Retired maps a path below /rest/{customerid}/ (e.g. "campaigns" or
 	// "campaigns/5") to the reason the service gives. That path and every path
 	// under it answer 410 GONE on every method, with the reason as message.
@@ -132,7 +141,7 @@ func (o Options) withDefaults() Options {
 	}
 	// A token-only account keeps Basic off: defaults would open a second,
 	// well-known door to an account the test means to reach by token.
-	if o.Token == "" || o.Username != "" || o.Password != "" {
+	if (o.Token == "" && len(o.OAuth2Clients) == 0) || o.Username != "" || o.Password != "" {
 		if o.Username == "" {
 			o.Username = DefaultUsername
 		}
@@ -141,6 +150,10 @@ func (o Options) withDefaults() Options {
 		}
 	}
 	o.Retired = maps.Clone(o.Retired)
+	o.OAuth2Clients = maps.Clone(o.OAuth2Clients)
+	if o.TokenTTL <= 0 {
+		o.TokenTTL = DefaultTokenTTL
+	}
 	o.WebhookAllowHosts = slices.Clone(o.WebhookAllowHosts)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -163,3 +176,7 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// DefaultTokenTTL is how long an issued token stays valid when
+// Options.TokenTTL is zero: the 20 minutes marketing suites commonly give.
+const DefaultTokenTTL = 20 * time.Minute

@@ -7,6 +7,7 @@ package emulator
 func (s *Server) registerRoutes() {
 	s.handle("GET /mail/swagger", s.docsAPI.serveOpenAPI)
 	s.handle("GET "+swaggerUIBase+"{file}", s.docsAPI.serveSwaggerUIAsset)
+	s.handle("POST "+OAuth2TokenPath, s.tokensAPI.issueToken)
 	s.contactsAPI.registerContacts()
 	s.batchesAPI.registerBatches()
 	s.exportsAPI.registerExports()

@@ -17,9 +17,11 @@ type Server struct {
 	triggersAPI *triggersAPI
 	genericAPI  *genericAPI
 	docsAPI     *docsAPI
+	tokensAPI   *tokensAPI
 
 	counter *requestCounter
 	faults  *faultInjector // nil when no fault is configured
+	tokens  *tokenIssuer   // OAuth 2.0 clients and the tokens issued to them
 	// persist writes the account to Options.DataDir; nil without one.
 	persist *state.Persister
 	// dataDir is the account in the form of the data directory.

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"maps"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -112,3 +113,18 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer (flushing
 // for streamed downloads in later work).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// OAuth2Tokens returns what the token endpoint has done so far.
+func (s *Server) OAuth2Tokens() OAuth2TokenStats { return s.tokens.snapshot() }
+
+// IssuedOAuth2Tokens returns the tokens issued and not yet forgotten, for
+// tests that search logs and files for them.
+func (s *Server) IssuedOAuth2Tokens() []string {
+	s.tokens.mu.Lock()
+	defer s.tokens.mu.Unlock()
+	return slices.Collect(maps.Keys(s.tokens.tokens))
+}
+
+// RevokeOAuth2Tokens makes every token issued so far unknown, as a
+// restart or a gateway's key rotation would: the next call with one is 401.
+func (s *Server) RevokeOAuth2Tokens() { s.tokens.revokeAll() }

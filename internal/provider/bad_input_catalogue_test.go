@@ -44,7 +44,7 @@ func providerWith(env *acctest.Env, settings map[string]string) string {
 	}
 	var b strings.Builder
 	b.WriteString("provider \"rms\" {\n")
-	for _, k := range []string{"base_url", "customer_id", "username", "password", "token", "headers", "client_certificate_file", "client_key_file", "client_certificate_pem", "client_key_pem", "request_timeout", "max_retries", "batch_poll_interval", "ca_bundle_file", "max_requests_per_second"} {
+	for _, k := range []string{"base_url", "customer_id", "username", "password", "token", "headers", "client_certificate_file", "client_key_file", "client_certificate_pem", "client_key_pem", "oauth2", "request_timeout", "max_retries", "batch_poll_interval", "ca_bundle_file", "max_requests_per_second"} {
 		if v := base[k]; v != "" {
 			fmt.Fprintf(&b, "  %s = %s\n", k, v)
 		}
@@ -55,6 +55,27 @@ func providerWith(env *acctest.Env, settings map[string]string) string {
 
 func withProvider(settings map[string]string, hcl string) func(*acctest.Env) string {
 	return func(env *acctest.Env) string { return providerWith(env, settings) + hcl }
+}
+
+// oauth2Opts is an account of the OAuth 2.0 client "ci" (secret
+// "s3cret"), with the default Basic user kept.
+func oauth2Opts() emulator.Options {
+	return emulator.Options{Username: emulator.DefaultUsername, OAuth2Clients: map[string]string{"ci": "s3cret"}}
+}
+
+// withOAuth2 is a provider block of client credentials for env's token
+// endpoint with secret (HCL), and username and password too unless
+// basic is empty.
+func withOAuth2(secret, basic string) func(*acctest.Env) string {
+	return func(env *acctest.Env) string {
+		settings := map[string]string{
+			"oauth2": fmt.Sprintf(`{ token_url = %q, client_id = "ci", client_secret = %s }`, env.URL+emulator.OAuth2TokenPath, secret),
+		}
+		if basic == "" {
+			settings["username"], settings["password"] = "", ""
+		}
+		return providerWith(env, settings) + aProject
+	}
 }
 
 func withEnv(hcl string) func(*acctest.Env) string {
@@ -129,6 +150,11 @@ func badInputCatalogue() map[string]badInput {
 		"client certificate without its key":       {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`}, aProject), want: []string{"Incomplete client certificate", "client_key_file"}},
 		"client certificate as file and as PEM":    {config: withProvider(map[string]string{"client_certificate_file": `"/a.crt"`, "client_key_file": `"/a.key"`, "client_certificate_pem": `"x"`, "client_key_pem": `"y"`}, aProject), want: []string{"Conflicting client certificate settings", "use one form only"}},
 		"client certificate file missing":          {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`, "client_key_file": `"/nonexistent/client.key"`}, aProject), want: []string{"Unreadable client certificate", "client_certificate_file"}},
+		"oauth2 wrong client secret":               {opts: oauth2Opts(), config: withOAuth2(`"wrong"`, ""), want: []string{"Credentials refused by the service", "invalid_client", "Check oauth2.client_id and oauth2.client_secret"}},
+		"oauth2 without its token URL":             {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ client_id = "ci", client_secret = "s" }`}, aProject), want: []string{"Incomplete OAuth 2.0 client credentials", "RMS_OAUTH2_TOKEN_URL"}},
+		"oauth2 token URL in clear text":           {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "http://auth.example.com/token", client_id = "ci", client_secret = "s" }`}, aProject), want: []string{"Invalid OAuth 2.0 token URL", "plain http"}},
+		"oauth2 and username/password both set":    {opts: oauth2Opts(), config: withOAuth2(`"s3cret"`, "keep-basic"), want: []string{"Conflicting credentials", "oauth2 (or RMS_OAUTH2_CLIENT_ID and RMS_OAUTH2_CLIENT_SECRET) is set", "one scheme"}},
+		"oauth2 scope with a space":                {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "https://auth.example.com/token", client_id = "ci", client_secret = "s", scopes = ["lists contacts"] }`}, aProject), want: []string{"oauth2.scopes", "must be one scope"}},
 		"client certificate PEM not a certificate": {config: withProvider(map[string]string{"client_certificate_pem": `"not a certificate"`, "client_key_pem": `"nor a key"`}, aProject), want: []string{"Invalid client certificate", "client_certificate_pem and client_key_pem"}},
 
 		// Server answers a broken proxy might give.

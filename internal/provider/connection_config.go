@@ -24,36 +24,19 @@ import (
 // variable; only then are the combinations checked, so that a variable
 // counts exactly like the attribute it stands for.
 
-const (
-	attrToken                 = "token"
-	attrHeaders               = "headers"
-	attrClientCertificateFile = "client_certificate_file"
-	attrClientKeyFile         = "client_key_file"
-	attrClientCertificatePEM  = "client_certificate_pem"
-	attrClientKeyPEM          = "client_key_pem"
-
-	envToken                 = "RMS_TOKEN"
-	envHeaders               = "RMS_HEADERS"
-	envClientCertificateFile = "RMS_CLIENT_CERTIFICATE_FILE"
-	envClientKeyFile         = "RMS_CLIENT_KEY_FILE"
-)
-
-// credentials is the resolved authentication scheme.
-type credentials struct {
-	auth     client.Authenticator
-	scheme   string // "basic" or "bearer", for the log
-	username string // logged; empty for a token
-	secrets  []string
-}
-
 // resolveCredentials picks the one complete scheme: username and password
-// (HTTP Basic), or token (bearer). Both, or neither complete, is an error
+// (HTTP Basic), token (bearer), or oauth2 (client credentials). Both, or neither complete, is an error
 // that names the attributes and their variables.
-func resolveCredentials(cfg providerModel, env func(string) (string, bool), diags *diag.Diagnostics) credentials {
+func resolveCredentials(ctx context.Context, cfg providerModel, env func(string) (string, bool), diags *diag.Diagnostics) credentials {
 	username := stringSetting(cfg.Username, env, envUsername)
 	password := stringSetting(cfg.Password, env, envPassword)
 	token := stringSetting(cfg.Token, env, envToken)
+	oauth2 := oauth2Configured(cfg, env)
 	switch {
+	case oauth2 && (username != "" || password != "" || token != ""):
+		diags.AddAttributeError(path.Root(attrOAuth2), "Conflicting credentials", oauth2Conflict(username, password, token))
+	case oauth2:
+		return resolveOAuth2(ctx, cfg, env, diags)
 	case token != "" && (username != "" || password != ""):
 		var basic []string
 		if username != "" {
@@ -77,7 +60,7 @@ func resolveCredentials(cfg providerModel, env func(string) (string, bool), diag
 			fmt.Sprintf("%s is set but %s is not: set %s in the provider block or the %s environment variable to a user of the account.", attrPassword, attrUsername, attrUsername, envUsername))
 	default:
 		diags.AddAttributeError(path.Root(attrUsername), "Missing credentials",
-			fmt.Sprintf("Set %s and %s (or %s and %s) for HTTP Basic authentication, or %s (or %s) for a bearer token.", attrUsername, attrPassword, envUsername, envPassword, attrToken, envToken))
+			fmt.Sprintf("Set %s and %s (or %s and %s) for HTTP Basic authentication, %s (or %s) for a bearer token, or %s (or %s and %s) for OAuth 2.0 client credentials.", attrUsername, attrPassword, envUsername, envPassword, attrToken, envToken, attrOAuth2, envOAuth2ClientID, envOAuth2ClientSecret))
 	}
 	return credentials{}
 }

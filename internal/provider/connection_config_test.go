@@ -24,7 +24,28 @@ func nullModel() providerModel {
 		Headers:               types.MapNull(types.StringType),
 		ClientCertificateFile: types.StringNull(), ClientKeyFile: types.StringNull(),
 		ClientCertificatePEM: types.StringNull(), ClientKeyPEM: types.StringNull(),
+		OAuth2: types.ObjectNull(oauth2Types),
 	}
+}
+
+// oauth2Types are the attribute types of the oauth2 attribute.
+var oauth2Types = map[string]attr.Type{
+	"token_url": types.StringType, "client_id": types.StringType, "client_secret": types.StringType,
+	"scopes": types.ListType{ElemType: types.StringType},
+}
+
+// oauth2Value is an oauth2 attribute of client "ci"; an empty string is
+// null.
+func oauth2Value(tokenURL, secret string) types.Object {
+	s := func(v string) attr.Value {
+		if v == "" {
+			return types.StringNull()
+		}
+		return types.StringValue(v)
+	}
+	return types.ObjectValueMust(oauth2Types, map[string]attr.Value{
+		"token_url": s(tokenURL), "client_id": s("ci"), "client_secret": s(secret), "scopes": types.ListNull(types.StringType),
+	})
 }
 
 func envOf(m map[string]string) func(string) (string, bool) {
@@ -72,7 +93,39 @@ func TestResolveCredentials(t *testing.T) {
 			env:     map[string]string{"RMS_PASSWORD": "p"},
 			wantErr: "Missing username", wantNames: []string{"RMS_USERNAME"},
 		},
-		"nothing": {cfg: nullModel(), wantErr: "Missing credentials", wantNames: []string{"username", "password", "token", "RMS_TOKEN"}},
+		"nothing": {cfg: nullModel(), wantErr: "Missing credentials", wantNames: []string{"username", "password", "token", "RMS_TOKEN", "oauth2"}},
+		"oauth2 in the block": {
+			cfg:        with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "s") }),
+			wantScheme: "oauth2",
+		},
+		"oauth2 from the environment": {
+			cfg:        nullModel(),
+			env:        map[string]string{"RMS_OAUTH2_TOKEN_URL": "https://auth.example.com/token", "RMS_OAUTH2_CLIENT_ID": "ci", "RMS_OAUTH2_CLIENT_SECRET": "s"},
+			wantScheme: "oauth2",
+		},
+		"oauth2 secret from the environment": {
+			cfg:        with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "") }),
+			env:        map[string]string{"RMS_OAUTH2_CLIENT_SECRET": "s"},
+			wantScheme: "oauth2",
+		},
+		"oauth2 and basic": {
+			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("https://auth.example.com/token", "s") }),
+			env:     map[string]string{"RMS_USERNAME": "u", "RMS_PASSWORD": "p"},
+			wantErr: "Conflicting credentials", wantNames: []string{"oauth2", "username (or RMS_USERNAME) and password (or RMS_PASSWORD)"},
+		},
+		"oauth2 variables and a token": {
+			cfg:     with(func(m *providerModel) { m.Token = types.StringValue("t") }),
+			env:     map[string]string{"RMS_OAUTH2_CLIENT_ID": "ci"},
+			wantErr: "Conflicting credentials", wantNames: []string{"token (or RMS_TOKEN)"},
+		},
+		"oauth2 without its token URL": {
+			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("", "s") }),
+			wantErr: "Incomplete OAuth 2.0 client credentials", wantNames: []string{"oauth2.token_url", "RMS_OAUTH2_TOKEN_URL"},
+		},
+		"oauth2 token URL in clear text": {
+			cfg:     with(func(m *providerModel) { m.OAuth2 = oauth2Value("http://auth.example.com/token", "s") }),
+			wantErr: "Invalid OAuth 2.0 token URL", wantNames: []string{"plain http"},
+		},
 		"empty token counts as unset": {
 			cfg:     with(func(m *providerModel) { m.Token = types.StringValue("  ") }),
 			wantErr: "Missing credentials",
@@ -81,7 +134,7 @@ func TestResolveCredentials(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var diags diag.Diagnostics
-			got := resolveCredentials(tc.cfg, envOf(tc.env), &diags)
+			got := resolveCredentials(context.Background(), tc.cfg, envOf(tc.env), &diags)
 			summaries, details := errorsOf(diags)
 			if summaries != tc.wantErr {
 				t.Fatalf("errors %q, want %q (%s)", summaries, tc.wantErr, details)

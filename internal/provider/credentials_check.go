@@ -44,11 +44,16 @@ func checkCredentials(ctx context.Context, d *providerData, diags *diag.Diagnost
 	refused := said + "\n\n" + credentialsCheckNote
 	switch {
 	case errors.Is(err, client.ErrUnauthorized):
-		attr := attrPassword
-		if d.bearerToken {
-			attr = attrToken
+		attr := path.Root(attrPassword)
+		switch {
+		case d.bearerToken:
+			attr = path.Root(attrToken)
+		case d.oauth2:
+			attr = oauth2RefusalPath(err)
 		}
-		diags.AddAttributeError(path.Root(attr), "Credentials refused by the service", refused)
+		diags.AddAttributeError(attr, "Credentials refused by the service", refused)
+	case d.oauth2 && errors.Is(err, client.ErrForbidden) && errors.As(err, new(*client.TokenError)):
+		diags.AddAttributeError(oauth2RefusalPath(err), "Credentials refused by the token endpoint", refused)
 	case errors.Is(err, client.ErrForbidden):
 		diags.AddAttributeError(path.Root(attrCustomerID), "Customer id refused by the service", refused)
 	case client.IsUntrustedCertificate(err) || client.IsClientCertificateRefused(err):

@@ -52,16 +52,16 @@ func endAdopting(ctx context.Context, p privateSetter) diag.Diagnostics {
 
 // adoptedEntries is the contacts map of what the list holds: every
 // property by attribute name, the statuses the service shows.
-func adoptedEntries(service map[string]contactsync.ServiceContact) (types.Map, diag.Diagnostics) {
+func adoptedEntries(service *contactsync.ServiceList) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	out := make(map[string]attr.Value, len(service))
+	out := make(map[string]attr.Value, service.Len())
 	status := func(s string) types.String {
 		if s == "" {
 			return types.StringNull()
 		}
 		return types.StringValue(s)
 	}
-	for id, s := range service {
+	for id, s := range service.All() {
 		props := make(map[string]attr.Value, len(s.Props))
 		for k, v := range s.Props {
 			if v != "" {
@@ -83,15 +83,15 @@ func adoptedEntries(service map[string]contactsync.ServiceContact) (types.Map, d
 
 // adopt is the refresh right after an import: it fills the contacts map
 // with the list's contacts, or says what to write above adoptMaxContacts.
-func adopt(state *listContactsModel, service map[string]contactsync.ServiceContact, diags *diag.Diagnostics) {
+func adopt(state *listContactsModel, service *contactsync.ServiceList, diags *diag.Diagnostics) {
 	if !state.Contacts.IsNull() || state.isFile() {
 		return // an earlier refresh adopted the list, or a configuration applied
 	}
 	listID := state.ListID.ValueString()
-	if len(service) > adoptMaxContacts {
+	if service.Len() > adoptMaxContacts {
 		diags.AddWarning("List adopted without its contacts",
 			fmt.Sprintf("List %s holds %d contacts, more than the %d an imported rms_list_contacts writes into its state as a map, so a configuration generated from it (terraform plan -generate-config-out) has neither contacts nor source_file. %s",
-				listID, len(service), adoptMaxContacts, sourceFileHint(listID)))
+				listID, service.Len(), adoptMaxContacts, sourceFileHint(listID)))
 		return
 	}
 	m, d := adoptedEntries(service)
@@ -100,7 +100,7 @@ func adopt(state *listContactsModel, service map[string]contactsync.ServiceConta
 		return
 	}
 	state.Contacts = m
-	state.ContactCount = types.Int64Value(int64(len(service)))
+	state.ContactCount = types.Int64Value(int64(service.Len()))
 }
 
 // sourceFileHint names the block a list too large for a map needs.

@@ -31,9 +31,14 @@ import (
 //     new contacts that must start UNSUBSCRIBED (an ADD import would
 //     create them subscribed for a moment).
 //
-// After the batches the list is read again and whatever is still not as
-// configured (the single-call part, and anything a batch could not do) is
-// written by single calls: the result is checked, not assumed.
+// After the batches, what an import cannot do goes by single calls. When
+// every batch reported all its rows done, that is reckoned from the diff
+// (contactsync.AfterImports) without a second listing of the list (a
+// thousand pages at a million contacts). A batch that reports refused rows,
+// or no count of them, and contacts an import created with a status the
+// input sets (they start as the service starts a new contact) are not
+// reckoned: the list is read again and whatever is still not as configured
+// is written by single calls; the result is checked, not assumed.
 
 // defaultBatchThreshold is batch_threshold's default.
 const defaultBatchThreshold = 100
@@ -47,6 +52,10 @@ type contactWriter struct {
 	// the list back (warnFailedRows).
 	destroying bool
 	timeout    time.Duration
+	// unconfirmed: a batch this writer waited for did not report every
+	// row done (failed rows, or no count at all), so what the imports did
+	// must be read back before the rest is written.
+	unconfirmed bool
 }
 
 // writeSingles applies changes by single calls, side by side. It returns
@@ -105,6 +114,11 @@ func (w *contactWriter) wait(ctx context.Context, batchID string, diags *diag.Di
 	b, ok := batchcore.WaitFor(ctx, w.data.batches(), contactsImportOperation.Wait(batchID, w.timeout, true), diags)
 	if ok && b != nil {
 		w.warnFailedRows(b, diags)
+	}
+	if b == nil {
+		w.unconfirmed = true
+	} else if n, shown := b.FailedCount(); !shown || n > 0 {
+		w.unconfirmed = true
 	}
 	return ok
 }

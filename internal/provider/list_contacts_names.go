@@ -5,18 +5,7 @@ package provider
 import (
 	"fmt"
 	"strings"
-
-	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
-
-// namedSet is what the model names, for "unmanaged" counts.
-func namedSet(desired []contactsync.Desired) func(string) bool {
-	set := make(map[string]bool, len(desired))
-	for _, w := range desired {
-		set[w.ID] = true
-	}
-	return func(id string) bool { return set[id] }
-}
 
 // firstNames renders ids for a warning.
 func firstNames(ids []string, total int) string {

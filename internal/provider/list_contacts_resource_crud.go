@@ -112,19 +112,17 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	// nobody reviewed, and Terraform would then report the new digest as
 	// an inconsistent result: refuse before anything is written, as
 	// rms_list_import does.
+	out := plan
+	out.ID = types.StringValue(listID)
+	out.ContactCount = types.Int64Value(int64(desired.Len()))
+	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
 	if plan.isFile() {
-		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, contactsync.DesiredDigest(desired.Contacts, desired.Columns)); err != nil {
+		digest := contactsync.DesiredDigest(desired)
+		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, digest); err != nil {
 			diags.AddAttributeError(path.Root("source_file"), "Source file changed after the plan", err.Error())
 			return
 		}
-	}
-
-	out := plan
-	out.ID = types.StringValue(listID)
-	out.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
-	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
-	if plan.isFile() {
-		out.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired.Contacts, desired.Columns))
+		out.DesiredSHA256 = types.StringValue(digest)
 		out.ServiceSHA256 = types.StringValue("")
 	}
 	out.UnmanagedSubscribed = types.Int64Value(0)
@@ -142,7 +140,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		pending = pending[1:]
 	}
 
-	service, err := r.data.contacts.List(ctx, listID)
+	service, err := r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired))
 	if err != nil {
 		r.listError(diags, listID, err)
 		ans.stopped()
@@ -155,7 +153,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	opts := plan.diffOptions(applied)
 	opts.Restore = applied.Restore
 	opts.KeptOptOuts = applied.KeptOptOuts()
-	diff := contactsync.Compare(desired.Contacts, service, opts)
+	diff := contactsync.Compare(desired, service, opts)
 	add, change, unsub := diff.Counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
 	if !r.guardExclusiveApply(plan, service, diff, diags) {
@@ -171,7 +169,8 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	// them instead of taking them for opt-outs.
 	for _, ch := range diff.Changes {
 		if ch.Unsubscribe {
-			applied.Release(ch.ID, service[ch.ID])
+			s, _ := service.Get(ch.ID)
+			applied.Release(ch.ID, s)
 		} else {
 			applied.MarkPending(ch.ID, ch.Status)
 		}
@@ -196,27 +195,35 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 			return
 		}
 		pending = nil
-		// What the imports did is read back, not assumed: the rest (and
-		// anything an import left undone) goes by single calls.
-		if service, err = r.data.contacts.List(ctx, listID); err != nil {
-			w.readBackFailed(diags, err)
-			ans.waitCutShort()
-			return
+		// The rest goes by single calls. Where every batch reported all its
+		// rows done and no contact it created needs its status checked, the
+		// rest is what the imports were not asked to do; otherwise what the
+		// imports did is read back, not assumed, and anything they left
+		// undone goes by single calls too.
+		left, needRead := contactsync.AfterImports(diff.Changes)
+		if !needRead && !w.unconfirmed {
+			diff.Changes = left
+		} else {
+			if service, err = r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired)); err != nil {
+				w.readBackFailed(diags, err)
+				ans.waitCutShort()
+				return
+			}
+			opts.Fresh = created
+			diff = contactsync.Compare(desired, service, opts)
 		}
-		opts.Fresh = created
-		diff = contactsync.Compare(desired.Contacts, service, opts)
 	}
 	failed := w.writeSingles(ctx, diff.Changes, diags)
 	warnKeptOptOuts(diags, listID, applied, diff.Kept)
 	if creating {
-		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired.Contacts, service, applied))
+		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired, service, applied))
 	}
 
 	// The applied statuses: what this apply wanted, except for contacts
 	// whose write failed, which keep what was recorded before, and their
 	// pending unsubscriptions (a failed write may have acted).
 	next := contactsync.Record{File: plan.isFile(), Released: maps.Clone(applied.Released)}
-	next.NoteApplied(desired.Contacts)
+	next.NoteApplied(desired)
 	for id := range failed {
 		if st, ok := applied.Contacts[id]; ok {
 			next.Contacts[id] = st
@@ -248,7 +255,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		out.ServiceSHA256 = out.DesiredSHA256
 	}
 	if !plan.Exclusive.ValueBool() {
-		n := contactsync.UnmanagedSubscribed(service, namedSet(desired.Contacts))
+		n := contactsync.UnmanagedSubscribed(service, desired)
 		out.UnmanagedSubscribed = types.Int64Value(int64(n))
 	}
 	if len(diff.OptedOut) > 0 {
@@ -262,13 +269,13 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 // not hand them over): the diff then gives them the status the input says,
 // or the one they had before, and the consent rule does not take
 // Terraform's own unsubscribing for their opt-out.
-func (r *listContactsResource) takeReleased(listID string, service map[string]contactsync.ServiceContact, applied *contactsync.Record) {
-	for id := range service {
+func (r *listContactsResource) takeReleased(listID string, service *contactsync.ServiceList, applied *contactsync.Record) {
+	for id, s := range service.All() {
 		st, ok := r.data.contacts.Released.Take(listID, id)
 		if !ok {
 			continue
 		}
-		if s := service[id]; s.Email == st.Status && s.Mobile == st.MobileStatus {
+		if s.Email == st.Status && s.Mobile == st.MobileStatus {
 			continue // destroyed with on_destroy = "forget": nothing was unsubscribed
 		}
 		delete(applied.Released, id) // the statuses before this run's destroy are the ones to restore
@@ -295,7 +302,15 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	listID := state.ListID.ValueString()
 	ident := listContactsIdentity{ListID: state.ListID}
-	service, err := r.data.contacts.List(ctx, listID)
+	// A file is read first, and the listing held against it: only the
+	// contacts that differ from the file keep their properties, so a
+	// list of a million contacts is compared in little memory.
+	var book *contactsync.Book
+	var unreadable diag.Diagnostics
+	if state.isFile() {
+		book, unreadable = r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+	}
+	service, err := r.data.contacts.List(ctx, listID, contactsync.ListOptions{Against: book, Props: !state.isFile()})
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
 		removeGone(ctx, resp, ident)
@@ -305,37 +320,40 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
 		return
 	}
-	r.data.contacts.Snapshots.Put(listID, service)
+	snap := contactsync.Snapshot{Service: service}
+	if book != nil {
+		snap.File = state.fileOptions()
+	}
+	r.data.contacts.Snapshots.Put(listID, snap)
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
 	r.data.contacts.Provenance.Refresh(listID, applied)
 	allow := state.mayResubscribe()
-	var named func(string) bool
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
-	if state.isFile() {
-		desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
-		if d.HasError() {
-			// The file is gone or unreadable: the plan reports it; the
-			// service's side cannot be compared without it.
-			resp.Diagnostics.AddWarning("Source file not readable at refresh", fmt.Sprintf("%s; service_sha256 keeps its last value.", d.Errors()[0].Detail()))
-			named = func(string) bool { return false }
-		} else {
-			state.ServiceSHA256 = types.StringValue(contactsync.ServiceDigest(desired.Contacts, desired.Columns, service, applied.Lookup, allow))
-			named = namedSet(desired.Contacts)
-			f := refreshedFileOf(state, contactsync.DesiredDigest(desired.Contacts, desired.Columns))
-			refreshed = &f
-		}
-	} else {
+	switch {
+	case state.isFile() && unreadable.HasError():
+		// The file is gone or unreadable: the plan reports it; the
+		// service's side cannot be compared without it.
+		resp.Diagnostics.AddWarning("Source file not readable at refresh", fmt.Sprintf("%s; service_sha256 keeps its last value.", unreadable.Errors()[0].Detail()))
+	case state.isFile():
+		state.ServiceSHA256 = types.StringValue(contactsync.ServiceDigest(book, service, applied.Lookup, allow))
+		f := refreshedFileOf(state, contactsync.DesiredDigest(book))
+		refreshed = &f
+	default:
 		if adopting(ctx, req.Private) {
 			adopt(&state, service, &resp.Diagnostics)
 		}
 		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)
 		resp.Diagnostics.Append(d...)
 		keys, _ := contactEntries(ctx, state.Contacts)
-		named = func(id string) bool { _, ok := keys[id]; return ok }
+		ids := make([]contactsync.Desired, 0, len(keys))
+		for id := range keys {
+			ids = append(ids, contactsync.Desired{ID: id})
+		}
+		book = contactsync.BookOf(ids)
 	}
-	n := contactsync.UnmanagedSubscribed(service, named)
+	n := contactsync.UnmanagedSubscribed(service, book)
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.ID = types.StringValue(listID)
 	setListContacts(ctx, &resp.State, state, &resp.Diagnostics)
@@ -388,7 +406,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it managed; they were left as they are: %s", listID, d.Errors()[0].Detail()))
 		return
 	}
-	service, err := r.data.contacts.List(ctx, listID)
+	service, err := r.data.contacts.List(ctx, listID, listOptionsOf(state, desired))
 	if client.IsNotFound(err) {
 		return // the list is gone, and its contacts with it
 	}
@@ -396,7 +414,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+listID, err, nil)
 		return
 	}
-	t := destroyTargetsOf(desired.Contacts, service)
+	t := destroyTargetsOf(desired, service)
 	// The limits are checked again on this listing: counts can change
 	// between plan and destroy, and the plan may have counted nothing.
 	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
@@ -489,7 +507,7 @@ func (r *listContactsResource) handOver(ctx context.Context, planned privateGett
 	}
 	old, d := readListApplied(ctx, planned, file)
 	diags.Append(d...)
-	service, err := r.data.contacts.List(ctx, listID)
+	service, err := r.data.contacts.List(ctx, listID, contactsync.ListOptions{})
 	if err != nil {
 		addAPIError(diags, "Unable to read the contacts of list "+listID+" to give back the statuses Terraform took", err, nil)
 		return true
@@ -529,6 +547,15 @@ func (r *listContactsResource) ImportState(ctx context.Context, req resource.Imp
 	}
 	setIdentity(ctx, resp.Identity, listContactsIdentity{ListID: types.StringValue(listID)}, &resp.Diagnostics)
 	resp.Diagnostics.Append(markAdopting(ctx, resp.Private)...)
+}
+
+// listOptionsOf is how the apply and destroy list the list for m's input:
+// a file's listing is held against its book, a map's keeps properties.
+func listOptionsOf(m listContactsModel, desired *contactsync.Book) contactsync.ListOptions {
+	if m.isFile() {
+		return contactsync.ListOptions{Against: desired}
+	}
+	return contactsync.ListOptions{Props: true}
 }
 
 // fileChangedSincePlan compares the digest of the source file's contacts

@@ -16,35 +16,28 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// desiredSet is what a model wants: the contacts sorted by id, and for a
-// file the attribute columns the digests cover.
-type desiredSet struct {
-	Contacts []contactsync.Desired
-	Columns  []string
-}
-
 // desiredOf reads what m wants. For a map input, prior (the state before
 // this change; null on create) adds the removals: a property key the state
 // had and m no longer names is removed from that contact, unless another
 // key of m names the same attribute (rewriting "3" as "firstname").
-func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (desiredSet, diag.Diagnostics) {
+func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (*contactsync.Book, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if m.isFile() {
-		fc, err := contactsync.ReadSourceFile(ctx, m.fileOptions(), r.data.contacts.Attributes)
+		book, err := r.data.contacts.SourceFile(ctx, m.fileOptions())
 		if err != nil {
 			diags.AddAttributeError(path.Root("source_file"), sourceFileErrorSummary(err), err.Error())
-			return desiredSet{}, diags
+			return nil, diags
 		}
-		return desiredSet(fc), diags
+		return book, diags
 	}
 	want, d := contactEntries(ctx, m.Contacts)
 	diags.Append(d...)
 	old, d := contactEntries(ctx, prior)
 	diags.Append(d...)
 	if diags.HasError() {
-		return desiredSet{}, diags
+		return nil, diags
 	}
-	out := desiredSet{Contacts: make([]contactsync.Desired, 0, len(want))}
+	out := make([]contactsync.Desired, 0, len(want))
 	for id, e := range want {
 		if id == "" {
 			// The service refuses a contact without an originalId: refused
@@ -65,7 +58,7 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 				// the service is away would take minutes to fail).
 				diags.AddAttributeError(path.Root("contacts"), "Unable to read the account's contact attributes",
 					"reading the account's contact attributes: "+describeAPIError(errors.Unwrap(err)))
-				return out, diags
+				return nil, diags
 			}
 			if err != nil {
 				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), "Unknown contact attribute", err.Error())
@@ -95,10 +88,10 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 				}
 			}
 		}
-		out.Contacts = append(out.Contacts, w)
+		out = append(out, w)
 	}
-	sort.Slice(out.Contacts, func(i, j int) bool { return out.Contacts[i].ID < out.Contacts[j].ID })
-	return out, diags
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return contactsync.BookOf(out), diags
 }
 
 // resolveKey is the attribute name of a property key (a name, or an id),
@@ -145,14 +138,14 @@ func contactEntries(ctx context.Context, m types.Map) (map[string]listContactEnt
 // form, statuses where prior manages them, through contactsync.EffectiveStatus); a key
 // whose contact the list no longer has is left out, so the plan adds it
 // again.
-func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service map[string]contactsync.ServiceContact, applied contactsync.Record, allow func(id string) bool) (types.Map, diag.Diagnostics) {
+func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service *contactsync.ServiceList, applied contactsync.Record, allow func(id string) bool) (types.Map, diag.Diagnostics) {
 	entries, diags := contactEntries(ctx, prior)
 	if diags.HasError() || prior.IsNull() || prior.IsUnknown() {
 		return prior, diags
 	}
 	out := make(map[string]attr.Value, len(entries))
 	for id, e := range entries {
-		have, ok := service[id]
+		have, ok := service.Get(id)
 		if !ok {
 			continue
 		}

@@ -31,13 +31,13 @@ func (r *listContactsResource) limits(m listContactsModel) unsubscribeLimits {
 // exclusiveCount is what an exclusive diff unsubscribes, per channel, out
 // of the contacts the list holds subscribed on it: an exclusive
 // unsubscription changes each channel the contact is not unsubscribed from.
-func exclusiveCount(listID string, service map[string]contactsync.ServiceContact, diff contactsync.Diff) unsubscribeCount {
+func exclusiveCount(listID string, service *contactsync.ServiceList, diff contactsync.Diff) unsubscribeCount {
 	email, mobile := 0, 0
 	for _, ch := range diff.Changes {
 		if !ch.Unsubscribe {
 			continue
 		}
-		s := service[ch.ID]
+		s, _ := service.Get(ch.ID)
 		if s.Email != client.StatusUnsubscribed {
 			email++
 		}
@@ -50,7 +50,7 @@ func exclusiveCount(listID string, service map[string]contactsync.ServiceContact
 
 // guardExclusivePlan checks a plan's exclusive unsubscriptions, counted
 // from the refresh's listing.
-func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, service map[string]contactsync.ServiceContact, diff contactsync.Diff, diags *diag.Diagnostics) {
+func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() || !plan.limitsKnown() {
 		return
 	}
@@ -66,7 +66,7 @@ func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, servic
 // apply, whose listing stayed in the plan's provider process): the plan
 // counted there, and the apply counts again before it writes, so a listing
 // here would add nothing but a read of the whole list.
-func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan listContactsModel, state *listContactsModel, desired []contactsync.Desired, changed, inRun bool, diags *diag.Diagnostics) {
+func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan listContactsModel, state *listContactsModel, desired *contactsync.Book, changed, inRun bool, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() {
 		return
 	}
@@ -83,7 +83,7 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan 
 		warnUncounted(diags, "exclusive = true on list "+listID, "reading the list failed: "+err.Error())
 		return
 	}
-	diff := contactsync.Compare(desired, service, contactsync.Options{Exclusive: true})
+	diff := contactsync.Diff{Changes: contactsync.ExclusiveChanges(desired, service)}
 	r.guardExclusivePlan(plan, service, diff, diags)
 }
 
@@ -100,7 +100,7 @@ func (r *listContactsResource) guardExclusiveUnknown(plan listContactsModel, dia
 // guardExclusiveApply is the apply's own check, on the listing it writes
 // from: counts can change between plan and apply, and a plan may not have
 // counted at all. It reports whether the apply may write.
-func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, service map[string]contactsync.ServiceContact, diff contactsync.Diff, diags *diag.Diagnostics) bool {
+func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) bool {
 	if !plan.Exclusive.ValueBool() {
 		return true
 	}
@@ -145,7 +145,8 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 		uncounted("the provider configuration is known only during the apply")
 		return
 	}
-	service, listed := r.data.contacts.Snapshots.Take(listID)
+	snap, listed := r.data.contacts.Snapshots.Take(listID)
+	service := snap.Service
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		diags.AddWarning("Destroy forgets contacts",
@@ -163,7 +164,7 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 			return
 		}
 	}
-	t := destroyTargetsOf(desired.Contacts, service)
+	t := destroyTargetsOf(desired, service)
 	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
 	diags.AddWarning("Destroy unsubscribes contacts",
 		fmt.Sprintf("The service has no call that deletes a contact: destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribes %d of its %d managed contacts on the channels the input sets a status for, %s; they stay in the list. "+

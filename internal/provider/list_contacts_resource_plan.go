@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -63,10 +64,10 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 			if resp.Diagnostics.HasError() {
 				return
 			}
-			plan.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
+			plan.ContactCount = types.Int64Value(int64(desired.Len()))
 			plan.DesiredSHA256 = types.StringNull()
 			if plan.isFile() {
-				plan.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired.Contacts, desired.Columns))
+				plan.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired))
 			}
 		}
 		if plan.Exclusive.ValueBool() {
@@ -76,16 +77,26 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		r.guardExclusiveUnknown(plan, &resp.Diagnostics)
 		return
 	}
-	desired, d := r.desiredOf(ctx, plan, prior)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
+	// The refresh of this run listed the list (its snapshot), held
+	// against the file as it read it: a file read the same way is not
+	// read a second time.
+	snap, listed := r.data.contacts.Snapshots.Take(plan.ListID.ValueString())
+	var desired *contactsync.Book
+	if listed && plan.isFile() && snap.Service.Book() != nil && snap.File == plan.fileOptions() {
+		desired = snap.Service.Book()
+	} else {
+		var d diag.Diagnostics
+		desired, d = r.desiredOf(ctx, plan, prior)
+		resp.Diagnostics.Append(d...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	plan.ID = plan.ListID
-	plan.ContactCount = types.Int64Value(int64(len(desired.Contacts)))
+	plan.ContactCount = types.Int64Value(int64(desired.Len()))
 	plan.DesiredSHA256, plan.ServiceSHA256 = types.StringNull(), types.StringNull()
 	if plan.isFile() {
-		digest := contactsync.DesiredDigest(desired.Contacts, desired.Columns)
+		digest := contactsync.DesiredDigest(desired)
 		plan.DesiredSHA256 = types.StringValue(digest)
 		if fileChangedSinceRefresh(ctx, req.Private, plan, state, digest, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
@@ -109,7 +120,6 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
 
-	service, listed := r.data.contacts.Snapshots.Take(plan.ListID.ValueString())
 	if !listed {
 		// Without a listing in this process: the final plan Terraform makes
 		// inside an apply (the plan's refresh read the list, in another
@@ -120,12 +130,24 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
 				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false): this plan works from the state, and the apply reads the list and writes what differs.")
 		}
-		r.guardExclusiveUnlisted(ctx, plan, state, desired.Contacts, changed, inRun, &resp.Diagnostics)
+		r.guardExclusiveUnlisted(ctx, plan, state, desired, changed, inRun, &resp.Diagnostics)
 		return
+	}
+	service := snap.Service
+	if !service.Comparable(desired) {
+		// The refresh read the file another way than this plan (the
+		// configuration changed source_file, delimiter, encoding or
+		// identity_column), or could not read it: list again, held
+		// against the file as this plan reads it.
+		var err error
+		if service, err = r.data.contacts.List(ctx, plan.ListID.ValueString(), listOptionsOf(plan, desired)); err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+plan.ListID.ValueString(), err, nil)
+			return
+		}
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
-	diff := contactsync.Compare(desired.Contacts, service, plan.diffOptions(applied))
+	diff := contactsync.Compare(desired, service, plan.diffOptions(applied))
 	if title, msg := planSummary(plan.ListID.ValueString(), diff, exclusiveEver(plan, state)); msg != "" {
 		resp.Diagnostics.AddWarning(title, msg)
 	}

@@ -117,7 +117,7 @@ func TestPlanSummary(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			title, got := planSummary("42", contactsync.Compare(c.desired, c.service, c.opts), c.opts.Exclusive)
+			title, got := planSummary("42", contactsync.Compare(contactsync.BookOf(c.desired), contactsync.ServiceListOf(c.service), c.opts), c.opts.Exclusive)
 			if title != c.title {
 				t.Errorf("title %q, want %q", title, c.title)
 			}
@@ -180,7 +180,7 @@ func listContactsModifyPlanDiags(t *testing.T, state, plan *listContactsModel, l
 		return st.Raw
 	}
 	if listed != nil {
-		r.data.contacts.Snapshots.Put("42", listed)
+		r.data.contacts.Snapshots.Put("42", contactsync.Snapshot{Service: contactsync.ServiceListOf(listed)})
 	}
 	config := plan
 	if config == nil {

@@ -126,7 +126,7 @@ func (r *listContactsResource) carryOptOuts(ctx context.Context, planned private
 	if key == "" {
 		key = note.Key
 	}
-	service, err := r.data.contacts.List(ctx, listID)
+	service, err := r.data.contacts.List(ctx, listID, contactsync.ListOptions{})
 	if client.IsNotFound(err) {
 		return // the list is gone, and its opt-outs with it
 	}
@@ -200,13 +200,13 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 		return
 	}
 	oldList := state.ListID.ValueString()
-	service, ok := r.data.contacts.Snapshots.Take(oldList)
+	snap, ok := r.data.contacts.Snapshots.Take(oldList)
 	if !ok {
 		return
 	}
 	applied, d := readListApplied(ctx, private, state.isFile())
 	diags.Append(d...)
-	optOuts := contactsync.OptOutsOf(oldList, service, applied).Contacts
+	optOuts := contactsync.OptOutsOf(oldList, snap.Service, applied).Contacts
 	if len(optOuts) == 0 {
 		return
 	}
@@ -217,7 +217,8 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 			return // the plan reports the input's own errors
 		}
 		kept = kept[:0]
-		for _, w := range desired.Contacts {
+		for i := range desired.Len() {
+			w := desired.Entry(i)
 			o := optOuts[w.ID]
 			if (o[0] && w.Email != client.StatusUnsubscribed) || (o[1] && w.Mobile != client.StatusUnsubscribed) {
 				kept = append(kept, w.ID)

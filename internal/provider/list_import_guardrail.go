@@ -71,19 +71,19 @@ func guardListImport(ctx context.Context, data *providerData, a listImportArgs, 
 // subscribed to e-mail (the only channel it changes); a REPLACE import,
 // out of all the list's contacts (it removes them for good, whatever their
 // status).
-func countImport(listID, typ string, ids map[string]bool, service map[string]contactsync.ServiceContact) unsubscribeCount {
+func countImport(listID, typ string, ids map[string]bool, service *contactsync.ServiceList) unsubscribeCount {
 	what := "the " + typ + " import"
 	n := 0
 	if typ == "REPLACE" {
-		for id := range service {
+		for id := range service.All() {
 			if !ids[id] {
 				n++
 			}
 		}
-		return removalCount(listID, what, n, len(service))
+		return removalCount(listID, what, n, service.Len())
 	}
 	for id := range ids {
-		if s, ok := service[id]; ok && s.Email != client.StatusUnsubscribed {
+		if s, ok := service.Get(id); ok && s.Email != client.StatusUnsubscribed {
 			n++
 		}
 	}

@@ -113,10 +113,11 @@ type destroyTargets struct {
 	Before map[string]client.SubscriptionStatus
 }
 
-func destroyTargetsOf(desired []contactsync.Desired, service map[string]contactsync.ServiceContact) destroyTargets {
+func destroyTargetsOf(desired *contactsync.Book, service *contactsync.ServiceList) destroyTargets {
 	t := destroyTargets{Before: map[string]client.SubscriptionStatus{}}
-	for _, w := range desired {
-		s, ok := service[w.ID]
+	for i := range desired.Len() {
+		w := desired.Entry(i)
+		s, ok := service.Get(w.ID)
 		if !ok {
 			continue
 		}
@@ -137,7 +138,7 @@ func destroyTargetsOf(desired []contactsync.Desired, service map[string]contacts
 
 // release records the targets in applied as unsubscribed by Terraform,
 // on the channels destroy unsubscribes.
-func (t destroyTargets) release(applied *contactsync.Record, service map[string]contactsync.ServiceContact) {
+func (t destroyTargets) release(applied *contactsync.Record, service *contactsync.ServiceList) {
 	email := make(map[string]bool, len(t.Email))
 	for _, id := range t.Email {
 		email[id] = true
@@ -147,7 +148,8 @@ func (t destroyTargets) release(applied *contactsync.Record, service map[string]
 		mobile[id] = true
 	}
 	for id := range t.Before {
-		applied.ReleaseChannels(id, service[id], email[id], mobile[id])
+		s, _ := service.Get(id)
+		applied.ReleaseChannels(id, s, email[id], mobile[id])
 	}
 }
 

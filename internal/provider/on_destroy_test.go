@@ -29,7 +29,7 @@ func TestDestroyTargets(t *testing.T) {
 		"both": {Email: sub, Mobile: sub}, "email-only": {Email: sub, Mobile: sub}, "mobile-only": {Email: sub, Mobile: sub},
 		"no-status": {Email: sub, Mobile: sub}, "opted-out": {Email: unsub, Mobile: sub}, "stranger": {Email: sub, Mobile: sub},
 	}
-	got := destroyTargetsOf(desired, service)
+	got := destroyTargetsOf(contactsync.BookOf(desired), contactsync.ServiceListOf(service))
 	if diff := cmp.Diff([]string{"both", "email-only"}, got.Email); diff != "" {
 		t.Errorf("e-mail (-want +got):\n%s", diff)
 	}

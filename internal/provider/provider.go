@@ -63,17 +63,17 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 			},
 			attrUsername: schema.StringAttribute{
 				Optional:    true,
-				Description: "User of the account, sent with HTTP Basic authentication together with `" + attrPassword + "`. A dedicated API user is recommended for production. Also read from `" + envUsername + "`. Either `" + attrUsername + "` and `" + attrPassword + "`, or `" + attrToken + "`, is required.",
+				Description: "User of the account, sent with HTTP Basic authentication together with `" + attrPassword + "`. A dedicated API user is recommended for production. Also read from `" + envUsername + "`. Either `" + attrUsername + "` and `" + attrPassword + "`, `" + attrToken + "`, or `" + attrOAuth2 + "`, is required.",
 			},
 			attrPassword: schema.StringAttribute{
 				Optional:    true,
 				Sensitive:   true,
-				Description: "Password of the user; never logged. Also read from `" + envPassword + "` (preferred: it keeps the password out of the configuration).",
+				Description: "Password of the user; never logged. Accepts an ephemeral value (an ephemeral resource's attribute or an `ephemeral = true` variable, Terraform 1.10+), which keeps it out of plan and state files. Also read from `" + envPassword + "` (preferred: it keeps the password out of the configuration).",
 			},
 			attrToken: schema.StringAttribute{
 				Optional:    true,
 				Sensitive:   true,
-				Description: "A static bearer token, sent as `Authorization: Bearer <token>`, for accounts fronted by a token gateway; an alternative to `" + attrUsername + "` and `" + attrPassword + "`, never together with them. Never logged. Also read from `" + envToken + "` (preferred).",
+				Description: "A static bearer token, sent as `Authorization: Bearer <token>`, for accounts fronted by a token gateway; an alternative to `" + attrUsername + "` and `" + attrPassword + "`, never together with them. Never logged. Accepts an ephemeral value (Terraform 1.10+). Also read from `" + envToken + "` (preferred).",
 			},
 			attrHeaders: schema.MapAttribute{
 				Optional:    true,
@@ -82,6 +82,7 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Description: "Extra HTTP headers sent on every request, e.g. a key a gateway in front of the service asks for. The headers the provider sets itself (`Authorization`, `Content-Type`, `Accept`, `Host`, `Content-Length`, `User-Agent`, in any case) are refused. Values are treated as secrets and never logged. Also read, when the attribute is not set, from `" + envHeaders + "` as a JSON object, e.g. `{\"X-Gateway-Key\": \"...\"}`.",
 				Validators:  []validator.Map{headersValidator{}},
 			},
+			attrOAuth2: oauth2Attribute(),
 			attrClientCertificateFile: schema.StringAttribute{
 				Optional:    true,
 				Description: "Path of a PEM client certificate shown to a server that requires mutual TLS; needs `" + attrClientKeyFile + "`. Conflicts with `" + attrClientCertificatePEM + "`. Also read from `" + envClientCertificateFile + "`.",

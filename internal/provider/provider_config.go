@@ -24,7 +24,9 @@ type providerData struct {
 	client *client.Client
 	// bearerToken says the credentials are token (RMS_TOKEN), not
 	// username and password: the attribute a refusal points at.
-	bearerToken       bool
+	bearerToken bool
+	// oauth2 says the credentials are OAuth 2.0 client credentials.
+	oauth2            bool
 	batchPollInterval time.Duration
 	// contacts is what the contact resources of this run share: the
 	// attribute cache, the listings, the released contacts and the consent
@@ -52,7 +54,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		cfg.CABundleFile.IsUnknown() || cfg.InsecureSkipVerify.IsUnknown() ||
 		cfg.Token.IsUnknown() || !mapKnown(cfg.Headers) || cfg.ClientCertificateFile.IsUnknown() ||
 		cfg.ClientKeyFile.IsUnknown() || cfg.ClientCertificatePEM.IsUnknown() || cfg.ClientKeyPEM.IsUnknown() ||
-		cfg.MaxUnsubscribe.IsUnknown() || cfg.MaxUnsubscribePercent.IsUnknown() {
+		cfg.MaxUnsubscribe.IsUnknown() || cfg.MaxUnsubscribePercent.IsUnknown() || !oauth2Known(ctx, cfg.OAuth2) {
 		tflog.Debug(ctx, "provider configuration has unknown values; deferring client set-up")
 		return nil, nil
 	}
@@ -87,7 +89,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		customerID = n
 	}
 
-	creds := resolveCredentials(cfg, env, &diags)
+	creds := resolveCredentials(ctx, cfg, env, &diags)
 	headers := resolveHeaders(ctx, cfg, env, &diags)
 	clientCert := resolveClientCertificate(cfg, env, &diags)
 
@@ -158,7 +160,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		"max_retries": maxRetries, "batch_poll_interval": pollInterval.String(),
 	})
 	return &providerData{
-		client: c, bearerToken: creds.scheme == "bearer", batchPollInterval: pollInterval,
+		client: c, bearerToken: creds.scheme == "bearer", oauth2: creds.scheme == "oauth2", batchPollInterval: pollInterval,
 		contacts:          contactsync.NewRun(c, contactsync.RunOptions{ListingOff: contactListingOff, Logger: providerLogger{}}),
 		unsubscribeLimits: providerLimitsOf(cfg),
 	}, diags

@@ -43,6 +43,22 @@ const (
 	minBatchPollInterval     = time.Second
 )
 
+// The attributes and variables of how the provider connects
+// (connection_config.go).
+const (
+	attrToken                 = "token"
+	attrHeaders               = "headers"
+	attrClientCertificateFile = "client_certificate_file"
+	attrClientKeyFile         = "client_key_file"
+	attrClientCertificatePEM  = "client_certificate_pem"
+	attrClientKeyPEM          = "client_key_pem"
+
+	envToken                 = "RMS_TOKEN"
+	envHeaders               = "RMS_HEADERS"
+	envClientCertificateFile = "RMS_CLIENT_CERTIFICATE_FILE"
+	envClientKeyFile         = "RMS_CLIENT_KEY_FILE"
+)
+
 // providerModel is the provider block.
 type providerModel struct {
 	BaseURL               types.String         `tfsdk:"base_url"`
@@ -63,6 +79,7 @@ type providerModel struct {
 	ClientKeyPEM          types.String         `tfsdk:"client_key_pem"`
 	MaxUnsubscribe        types.Int64          `tfsdk:"max_unsubscribe"`
 	MaxUnsubscribePercent types.Float64        `tfsdk:"max_unsubscribe_percent"`
+	OAuth2                types.Object         `tfsdk:"oauth2"`
 }
 
 // stringSetting is the block's value of a string setting, else its

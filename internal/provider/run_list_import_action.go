@@ -50,6 +50,7 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 		Description: "Imports a CSV file into a list each time it is invoked (the service's three-step import: create the import, stream the file, wait for its batch), " +
 			"with `terraform apply -invoke=action.rms_run_list_import.<name>` or from an `action_trigger` in a resource's `lifecycle`, e.g. after an `rms_list` is created. " +
 			"The same import as the `rms_list_import` resource, without state; like it, a create or upload that gets no answer is read back and adopted, not repeated. The wait reports the batch's progress. Requires Terraform 1.14 or later.\n\n" +
+			"Lifecycle events it suits: `after_create` of an `rms_list`, to seed it; `after_update`, to load a changed file; `before_destroy` (Terraform 1.16+) of a list, a last file loaded into another list (an archive list, say) before this one goes. Not `before_create` of the list it imports into: its id is not known yet.\n\n" +
 			importGuardrailDescription,
 		Attributes: guardrailActionAttributes(map[string]schema.Attribute{
 			attrMaxFailedRows: failedRowsActionAttribute(),

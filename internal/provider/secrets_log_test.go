@@ -20,7 +20,8 @@ import (
 // logging of Terraform and the provider, then searches every log line and
 // the state for the password, the Authorization header value, and, in a
 // second run against a token-only account, the bearer token and the value
-// of an extra header.
+// of an extra header, and in a third with OAuth 2.0 client credentials,
+// the client secret and every token issued.
 //
 // It sets environment variables, so it cannot run in parallel; Go runs it
 // before the parallel tests resume, so they never see TF_LOG.
@@ -128,7 +129,37 @@ provider "rms" {
 		}},
 	})
 
+	// Third run: OAuth 2.0 client credentials, the secret from
+	// RMS_OAUTH2_CLIENT_SECRET; neither it nor a token it bought may show.
+	const clientSecret = "cs-Kk58-never-in-logs"
+	oauth2Env := acctest.NewEnv(t, emulator.Options{CustomerID: 1002, OAuth2Clients: map[string]string{"ci": clientSecret}})
+	t.Setenv("RMS_TOKEN", "")
+	t.Setenv("RMS_OAUTH2_CLIENT_SECRET", clientSecret)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "rms" {
+  base_url    = %q
+  customer_id = %d
+  oauth2 = {
+    token_url = %q
+    client_id = "ci"
+  }
+}
+`, oauth2Env.URL, oauth2Env.CustomerID, oauth2Env.URL+emulator.OAuth2TokenPath) + projectConfig("Logged by OAuth 2.0", ""),
+			Check: func(s *terraform.State) error {
+				states = append(states, s.String())
+				if oauth2Env.Emulator.OAuth2Tokens().Presented == 0 {
+					return fmt.Errorf("no token was used, so the test proves nothing")
+				}
+				return nil
+			},
+		}},
+	})
+
 	secrets := []string{
+		clientSecret,
 		password,
 		webhookSecret,
 		entitySecret,
@@ -136,6 +167,7 @@ provider "rms" {
 		token,
 		gatewayKey,
 	}
+	secrets = append(secrets, oauth2Env.Emulator.IssuedOAuth2Tokens()...)
 	files, err := filepath.Glob(filepath.Join(logDir, "*"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no log files written (%v): the test would prove nothing", err)

@@ -39,7 +39,8 @@ func (a *sendTransactionalMessageAction) Schema(_ context.Context, _ action.Sche
 	resp.Schema = schema.Schema{
 		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) each time it is invoked: " +
 			"with `terraform apply -invoke=action.rms_send_transactional_message.<name>`, or from an `action_trigger` in a resource's `lifecycle`. " +
-			"The same send as the `rms_transactional_message` resource, without state. Requires Terraform 1.14 or later.",
+			"The same send as the `rms_transactional_message` resource, without state. Requires Terraform 1.14 or later.\n\n" +
+			"Lifecycle events it suits: `after_create` and `after_update`, to announce what was provisioned; `before_destroy` and `after_destroy` (Terraform 1.16+), to warn that something is being decommissioned and to confirm it is gone. A notice should rarely stop infrastructure: give its `action_trigger` `on_failure = continue` (Terraform 1.16+) so a failed send is a warning. Each triggering event sends once more: the send is never repeated within one event.",
 		Attributes: map[string]schema.Attribute{
 			"trigger_id": schema.StringAttribute{
 				Required:    true,

@@ -162,8 +162,8 @@ type unsubscribeCount struct {
 // subscribersOf counts the contacts of a listing subscribed on each
 // channel (a status the service does not show counts as subscribed, as an
 // exclusive apply takes it), and whether the service shows any status.
-func subscribersOf(service map[string]contactsync.ServiceContact) (email, mobile int, shown bool) {
-	for _, s := range service {
+func subscribersOf(service *contactsync.ServiceList) (email, mobile int, shown bool) {
+	for _, s := range service.All() {
 		if s.Email != client.StatusUnsubscribed {
 			email++
 		}
@@ -178,9 +178,9 @@ func subscribersOf(service map[string]contactsync.ServiceContact) (email, mobile
 // channelCount is the count of a plan that unsubscribes email contacts
 // from e-mail and, when mobile is not negative, mobile contacts from
 // mobile, in a list holding service.
-func channelCount(listID, what string, service map[string]contactsync.ServiceContact, email, mobile int) unsubscribeCount {
+func channelCount(listID, what string, service *contactsync.ServiceList, email, mobile int) unsubscribeCount {
 	subEmail, subMobile, shown := subscribersOf(service)
-	c := unsubscribeCount{ListID: listID, What: what, ListSize: len(service), NoStatuses: !shown && len(service) > 0,
+	c := unsubscribeCount{ListID: listID, What: what, ListSize: service.Len(), NoStatuses: !shown && service.Len() > 0,
 		Channels: []channelShare{{Channel: "e-mail", Count: email, Of: subEmail}}}
 	if mobile >= 0 {
 		c.Channels = append(c.Channels, channelShare{Channel: "mobile", Count: mobile, Of: subMobile})

@@ -15,7 +15,7 @@ import (
 
 // subscribed is a listing of n contacts of which the first unsubEmail
 // are unsubscribed from e-mail and the first unsubMobile from mobile.
-func subscribed(n, unsubEmail, unsubMobile int) map[string]contactsync.ServiceContact {
+func subscribed(n, unsubEmail, unsubMobile int) *contactsync.ServiceList {
 	m := make(map[string]contactsync.ServiceContact, n)
 	for i := range n {
 		c := contactsync.ServiceContact{Email: sub, Mobile: sub}
@@ -27,7 +27,7 @@ func subscribed(n, unsubEmail, unsubMobile int) map[string]contactsync.ServiceCo
 		}
 		m[fmt.Sprintf("c%05d", i)] = c
 	}
-	return m
+	return contactsync.ServiceListOf(m)
 }
 
 // The zero value of a framework value is null: a limit left out. The share
@@ -56,7 +56,7 @@ func TestUnsubscribeLimits(t *testing.T) {
 		{name: "per channel: e-mail within, mobile above: held", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 800), 101, 101), wantHeld: true,
 			wantDetail: []string{"101 of the 1000 contacts subscribed to e-mail (10.1 %) and 101 of the 200 contacts subscribed to mobile (50.5 %)", "`max_unsubscribe_percent = 50.5`"}},
 		{name: "per channel: neither channel above both", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 900), 50, 50)},
-		{name: "no statuses shown: the share is of all contacts, and the plan says so", count: channelCount("7", "exclusive = true", map[string]contactsync.ServiceContact{"a": {}, "b": {}, "c": {}}, 2, 2),
+		{name: "no statuses shown: the share is of all contacts, and the plan says so", count: channelCount("7", "exclusive = true", contactsync.ServiceListOf(map[string]contactsync.ServiceContact{"a": {}, "b": {}, "c": {}}), 2, 2),
 			res: unsubscribeLimitArgs{MaxUnsubscribe: i64(1)}, wantHeld: true,
 			wantDetail: []string{"2 of the 3 contacts on e-mail (66.7 %)", "the service shows no subscription statuses, so every contact counts as subscribed"}},
 		{name: "UNSUBSCRIBE import: e-mail only", count: channelCount("7", "the UNSUBSCRIBE import", subscribed(1600, 1450, 0), 150, -1), wantHeld: true,
@@ -132,12 +132,12 @@ func TestCountImport(t *testing.T) {
 	// UNSUBSCRIBE changes e-mail only: b is unsubscribed from it already, x is not in the list.
 	// Its share is of the 2 contacts subscribed to e-mail.
 	want := unsubscribeCount{ListID: "7", What: "the UNSUBSCRIBE import", ListSize: 4, Channels: []channelShare{{Channel: "e-mail", Count: 1, Of: 2}}}
-	if diff := cmp.Diff(want, countImport("7", "UNSUBSCRIBE", ids, service)); diff != "" {
+	if diff := cmp.Diff(want, countImport("7", "UNSUBSCRIBE", ids, contactsync.ServiceListOf(service))); diff != "" {
 		t.Errorf("UNSUBSCRIBE (-want +got):\n%s", diff)
 	}
 	// REPLACE drops whatever the file does not name, whatever its status.
 	want = unsubscribeCount{ListID: "7", What: "the REPLACE import", ListSize: 4, Removes: true, Channels: []channelShare{{Count: 2, Of: 4}}}
-	if diff := cmp.Diff(want, countImport("7", "REPLACE", ids, service)); diff != "" {
+	if diff := cmp.Diff(want, countImport("7", "REPLACE", ids, contactsync.ServiceListOf(service))); diff != "" {
 		t.Errorf("REPLACE (-want +got):\n%s", diff)
 	}
 	args.IdentityColumn = types.StringValue("email")

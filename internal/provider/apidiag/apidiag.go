@@ -38,6 +38,9 @@ func Describe(err error) string {
 	if errors.Is(err, client.ErrPagingIgnored) {
 		return err.Error()
 	}
+	if te := (*client.TokenError)(nil); errors.As(err, &te) {
+		return err.Error() + "\n\n" + tokenHint(te)
+	}
 	if _, ok := client.AsAPIError(err); !ok {
 		if client.IsUntrustedCertificate(err) {
 			return err.Error() + "\n\nThe server's TLS certificate is not trusted. If it is signed by a private certificate authority, set ca_bundle_file (or RMS_CA_BUNDLE_FILE) to a PEM file of that authority."
@@ -61,7 +64,7 @@ var apiErrorHints = []struct {
 	kind error
 	hint string
 }{
-	{client.ErrUnauthorized, "Check username and password (or RMS_USERNAME and RMS_PASSWORD), or token (or RMS_TOKEN) if the account uses one: the service refused the credentials."},
+	{client.ErrUnauthorized, "Check username and password (or RMS_USERNAME and RMS_PASSWORD), or token (or RMS_TOKEN) or oauth2 (or RMS_OAUTH2_CLIENT_ID and RMS_OAUTH2_CLIENT_SECRET) if the account uses one: the service refused the credentials."},
 	{client.ErrForbidden, "Check customer_id (or RMS_CUSTOMER_ID): the credentials do not belong to that account."},
 	{client.ErrGone, "The service has retired this resource; its reason is above. It cannot be managed through this path any more."},
 	{client.ErrRateLimited, "The service kept rate-limiting after all retries; lower max_requests_per_second or -parallelism, or raise max_retries."},

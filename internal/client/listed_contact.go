@@ -1,0 +1,129 @@
+package client
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// ListedContact is a contact as a listing compares it: its key, its
+// properties and its two statuses. Dates and the numeric id are not read,
+// and the statuses the service names are the package's constants, so a
+// million listed contacts hold no million copies of "SUBSCRIBED".
+type ListedContact struct {
+	OriginalID   string         `json:"originalId"`
+	Properties   PropertyValues `json:"properties"` // keyed by attribute name or id, as the service answers
+	Status       string         `json:"status"`
+	MobileStatus string         `json:"mobileStatus"`
+}
+
+// internStatus returns the package's constant for a status it names.
+func internStatus(s []byte) string {
+	switch string(s) { // no allocation: a switch on the bytes
+	case StatusSubscribed:
+		return StatusSubscribed
+	case StatusUnsubscribed:
+		return StatusUnsubscribed
+	}
+	return string(s)
+}
+
+func internStatusString(s string) string {
+	switch s {
+	case StatusSubscribed:
+		return StatusSubscribed
+	case StatusUnsubscribed:
+		return StatusUnsubscribed
+	}
+	return s
+}
+
+// decodeListedContact reads one element of a listing: the scanner reads
+// the shape services send, encoding/json anything else, so the result is
+// always encoding/json's.
+func decodeListedContact(b []byte, keys internKeys) (ListedContact, error) {
+	if c, ok := scanListedContact(b, keys); ok {
+		return c, nil
+	}
+	var c ListedContact
+	if err := json.Unmarshal(b, &c); err != nil {
+		return ListedContact{}, fmt.Errorf("decoding a contact: %w", err)
+	}
+	c.Status = internStatusString(c.Status)
+	c.MobileStatus = internStatusString(c.MobileStatus)
+	return c, nil
+}
+
+// scanListedContact reads a contact object of plain keys whose four fields
+// are strings or null (the properties an object or null); other keys may
+// hold any valid JSON. ok is false for anything else.
+func scanListedContact(b []byte, keys internKeys) (c ListedContact, ok bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return c, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return c, wholeValue(b, i+1)
+	}
+	for {
+		k, j, ok := plainString(b, i)
+		if !ok {
+			return c, false
+		}
+		if i = skipSpace(b, j); i >= len(b) || b[i] != ':' {
+			return c, false
+		}
+		i = skipSpace(b, i+1)
+		switch string(k) {
+		case "originalId":
+			i, ok = scanStringField(b, i, &c.OriginalID, false)
+		case "status":
+			i, ok = scanStringField(b, i, &c.Status, true)
+		case "mobileStatus":
+			i, ok = scanStringField(b, i, &c.MobileStatus, true)
+		case "properties":
+			c.Properties, i, ok = scanProperties(b, i, keys)
+		default:
+			if foldsToField(k) {
+				return c, false
+			}
+			i, ok = skipValue(b, i, 0)
+		}
+		if !ok {
+			return c, false
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return c, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return c, wholeValue(b, i+1)
+		default:
+			return c, false
+		}
+	}
+}
+
+// scanStringField reads a string field's value into dst; null leaves dst
+// as it is, as encoding/json does.
+func scanStringField(b []byte, i int, dst *string, status bool) (int, bool) {
+	if i < len(b) && b[i] == 'n' {
+		return scalarEnd(b, i)
+	}
+	if status {
+		if raw, next, ok := plainString(b, i); ok {
+			*dst = internStatus(raw)
+			return next, true
+		}
+	}
+	s, next, ok := stringValue(b, i)
+	if ok {
+		*dst = s
+		if status {
+			*dst = internStatusString(s)
+		}
+	}
+	return next, ok
+}

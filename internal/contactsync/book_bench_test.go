@@ -1,0 +1,71 @@
+package contactsync
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// benchFile is a source file of n rows of four attributes, as the
+// largelists scenario of make bench writes it.
+func benchFile(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("originalId,email,firstname,lastname\n")
+	for i := range n {
+		// Ids as the largelists scenario writes them: not in id order.
+		fmt.Fprintf(&b, "customer-%d,c%d@example.com,First %d,Last\n", i, i, i)
+	}
+	return b.Bytes()
+}
+
+// BenchmarkParseSourceFile reads a 100,000-row file into a book; it
+// reports the bytes the book holds per contact (heap in use after, less
+// before).
+func BenchmarkParseSourceFile(b *testing.B) {
+	const n = 100_000
+	file := benchFile(n)
+	attrs := fakeAttributes{"1": "email", "2": "firstname", "3": "lastname"}
+	b.SetBytes(int64(len(file)))
+	var held float64
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		book, err := ParseSourceFile(b.Context(), bytes.NewReader(file), FileOptions{}, attrs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held = float64(after.HeapInuse-before.HeapInuse) / n
+		runtime.KeepAlive(book)
+	}
+	b.ReportMetric(held, "held-B/contact")
+}
+
+// BenchmarkServiceListAgainst holds a listing of 100,000 contacts, all as
+// the file wants them, against the file's book.
+func BenchmarkServiceListAgainst(b *testing.B) {
+	const n = 100_000
+	book, err := ParseSourceFile(b.Context(), bytes.NewReader(benchFile(n)), FileOptions{}, fakeAttributes{"1": "email", "2": "firstname", "3": "lastname"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	listed := make([]client.Contact, n)
+	for i := range listed {
+		w := book.Contact(i)
+		listed[i] = client.Contact{OriginalID: w.ID, Properties: w.Props, Status: client.StatusSubscribed}
+	}
+	for b.Loop() {
+		s := NewServiceList(book, false)
+		for _, c := range listed {
+			s.Add(c.OriginalID, ServiceContact{Props: c.Properties, Email: c.Status})
+		}
+		if s.Len() != n {
+			b.Fatal(s.Len())
+		}
+	}
+}

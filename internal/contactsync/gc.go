@@ -1,0 +1,36 @@
+package contactsync
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// A provider process that holds the book of a large source file runs its
+// garbage collector at a lower target: the heap may grow by half of what is
+// live before a collection, rather than Go's default of all of it. Such a
+// book holds about 70 bytes per contact, and reading the file and the
+// listing makes as much again in short-lived garbage (CSV records, decoded
+// pages): at the default, a plan of a million contacts peaked at twice its
+// live heap. Only a process that reads such a file pays the extra
+// collections; every other keeps Go's default (BENCHMARKS.md, "A million
+// contacts"). GOGC, when set, is left as it is.
+const (
+	largeBookContacts = 100_000
+	largeBookGC       = 50
+)
+
+// heldLargeBook lowers the garbage collector's target once, the first time
+// this run holds a book of at least largeBookContacts.
+func (r *Run) heldLargeBook(b *Book) {
+	if b.Len() < largeBookContacts {
+		return
+	}
+	r.gcOnce.Do(func() {
+		if v, ok := os.LookupEnv("GOGC"); ok && v != "" {
+			return
+		}
+		if before := debug.SetGCPercent(largeBookGC); before >= 0 && before < largeBookGC {
+			debug.SetGCPercent(before) // already lower (or off): keep it
+		}
+	})
+}

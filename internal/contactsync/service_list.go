@@ -1,0 +1,200 @@
+package contactsync
+
+import (
+	"iter"
+	"sort"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// A ServiceList is one listing of a list's contacts, held as small as the
+// comparison with a Book allows. Made against a file's book (List with
+// Against), a contact the book names costs one byte: whether the list has
+// it, whether its values are the book's own, and its two statuses; its
+// properties are kept only where they differ from the book's. Contacts the
+// book does not name keep their statuses (what exclusive, the counts and
+// the consent record need), not their properties. Made with Props (a map
+// input, a few thousand contacts), every contact keeps its properties.
+type ServiceList struct {
+	book  *Book
+	named []uint8 // per book index: namedFound | namedSame | status codes
+	odd   map[int32][2]string
+	props map[int32]client.PropertyValues
+	other map[string]ServiceContact
+	count int
+	// withProps: every contact keeps its properties (a map input).
+	withProps bool
+}
+
+// Bits of ServiceList.named. The status codes are those of the arena, and
+// codeOdd for a status that is none of them (kept in odd).
+const (
+	namedFound uint8 = 1 << iota
+	namedSame
+	namedEmailShift  = 2
+	namedMobileShift = 4
+	codeOdd          = 3
+)
+
+// NewServiceList is an empty listing held against a file's book, or, with
+// book nil, one whose contacts keep their properties when withProps and
+// only their statuses otherwise.
+func NewServiceList(book *Book, withProps bool) *ServiceList {
+	s := &ServiceList{other: map[string]ServiceContact{}, withProps: withProps && book == nil}
+	if book != nil && book.file {
+		s.book = book
+		s.named = make([]uint8, book.Len())
+	}
+	return s
+}
+
+// ServiceListOf is a listing holding contacts as they are (tests, and
+// inputs small enough to hold whole).
+func ServiceListOf(contacts map[string]ServiceContact) *ServiceList {
+	s := NewServiceList(nil, true)
+	for id, c := range contacts {
+		s.Add(id, c)
+	}
+	return s
+}
+
+// Add records one contact as the service shows it. props are keyed by
+// attribute name; a contact the book names drops them when they are the
+// book's values (sameValues).
+func (s *ServiceList) Add(id string, c ServiceContact) {
+	s.count++
+	if s.book != nil {
+		if i, ok := s.book.Index(id); ok {
+			if s.named[i]&namedFound != 0 {
+				s.count-- // listed twice (a list changing while listed): the later answer counts
+			}
+			delete(s.odd, int32(i))
+			f := namedFound | s.codeOf(i, 0, c.Email)<<namedEmailShift | s.codeOf(i, 1, c.Mobile)<<namedMobileShift
+			if s.book.sameValues(i, c.Props) {
+				f |= namedSame
+				delete(s.props, int32(i))
+			} else {
+				if s.props == nil {
+					s.props = map[int32]client.PropertyValues{}
+				}
+				s.props[int32(i)] = c.Props
+			}
+			s.named[i] = f
+			return
+		}
+	}
+	if _, dup := s.other[id]; dup {
+		s.count--
+	}
+	if !s.withProps {
+		c.Props = nil
+	}
+	s.other[id] = c
+}
+
+// codeOf is the code of contact i's status on a channel (0 e-mail, 1
+// mobile), keeping a status that has none in odd.
+func (s *ServiceList) codeOf(i, channel int, status string) uint8 {
+	switch status {
+	case "", client.StatusSubscribed, client.StatusUnsubscribed:
+		return statusCode(status)
+	}
+	if s.odd == nil {
+		s.odd = map[int32][2]string{}
+	}
+	o := s.odd[int32(i)]
+	o[channel] = status
+	s.odd[int32(i)] = o
+	return codeOdd
+}
+
+// Len is the number of contacts listed.
+func (s *ServiceList) Len() int {
+	if s == nil {
+		return 0
+	}
+	return s.count
+}
+
+// Book is the book the listing was held against (nil: none).
+func (s *ServiceList) Book() *Book { return s.book }
+
+// Comparable reports whether Compare and ServiceDigest can compare book
+// with this listing: it was held against that book, or every contact kept
+// its properties.
+func (s *ServiceList) Comparable(book *Book) bool {
+	return s.book != nil && s.book == book || s.withProps
+}
+
+// Get is the contact with this id, if the list has it. Its Props are nil
+// where the listing did not keep them: Same says they are the book's own
+// values.
+func (s *ServiceList) Get(id string) (ServiceContact, bool) {
+	if s.book != nil {
+		if i, ok := s.book.Index(id); ok {
+			return s.at(i)
+		}
+	}
+	c, ok := s.other[id]
+	return c, ok
+}
+
+// at is the contact of book index i.
+func (s *ServiceList) at(i int) (ServiceContact, bool) {
+	f := s.named[i]
+	if f&namedFound == 0 {
+		return ServiceContact{}, false
+	}
+	c := ServiceContact{Same: f&namedSame != 0, Props: s.props[int32(i)]}
+	c.Email = s.statusOf(i, (f>>namedEmailShift)&3, 0)
+	c.Mobile = s.statusOf(i, (f>>namedMobileShift)&3, 1)
+	return c, true
+}
+
+func (s *ServiceList) statusOf(i int, code uint8, channel int) string {
+	if code != codeOdd {
+		return statusOfCode(code)
+	}
+	return s.odd[int32(i)][channel]
+}
+
+// lookup is contact i of book as this listing holds it.
+func (s *ServiceList) lookup(book *Book, i int) (ServiceContact, bool) {
+	if s.book == book && s.book != nil {
+		return s.at(i)
+	}
+	return s.Get(book.ID(i))
+}
+
+// All yields every contact listed: those the book names in id order, then
+// the others in no order.
+func (s *ServiceList) All() iter.Seq2[string, ServiceContact] {
+	return func(yield func(string, ServiceContact) bool) {
+		if s == nil {
+			return
+		}
+		for i := range s.named {
+			if c, ok := s.at(i); ok && !yield(s.book.ID(i), c) {
+				return
+			}
+		}
+		for id, c := range s.other {
+			if !yield(id, c) {
+				return
+			}
+		}
+	}
+}
+
+// Unnamed are the ids of the contacts book does not name, sorted.
+func (s *ServiceList) Unnamed(book *Book) []string {
+	var ids []string
+	against := s.book != nil && s.book == book // other holds exactly the unnamed
+	for id := range s.other {
+		if against || !book.Has(id) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}

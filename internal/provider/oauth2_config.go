@@ -1,0 +1,195 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// This file is the provider block's oauth2 attribute: OAuth 2.0 client
+// credentials, for accounts behind a gateway that issues short-lived
+// tokens. The client (internal/client/oauth2.go) asks for the token and
+// renews it; here the settings are resolved and checked.
+
+const (
+	attrOAuth2             = "oauth2"
+	attrOAuth2TokenURL     = "token_url"
+	attrOAuth2ClientID     = "client_id"
+	attrOAuth2ClientSecret = "client_secret"
+	attrOAuth2Scopes       = "scopes"
+
+	envOAuth2TokenURL     = "RMS_OAUTH2_TOKEN_URL"
+	envOAuth2ClientID     = "RMS_OAUTH2_CLIENT_ID"
+	envOAuth2ClientSecret = "RMS_OAUTH2_CLIENT_SECRET"
+)
+
+// scopePattern is one scope-token of RFC 6749, section 3.3: printable
+// ASCII without spaces, double quotes or backslashes.
+var scopePattern = regexp.MustCompile(`^[\x21\x23-\x5B\x5D-\x7E]+$`)
+
+// oauth2Model is the oauth2 attribute.
+type oauth2Model struct {
+	TokenURL     types.String `tfsdk:"token_url"`
+	ClientID     types.String `tfsdk:"client_id"`
+	ClientSecret types.String `tfsdk:"client_secret"`
+	Scopes       types.List   `tfsdk:"scopes"`
+}
+
+// oauth2Path is the path of an attribute inside oauth2.
+func oauth2Path(attr string) path.Path { return path.Root(attrOAuth2).AtName(attr) }
+
+// oauth2Attribute is the schema of the oauth2 attribute.
+func oauth2Attribute() schema.Attribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		Description: "OAuth 2.0 client credentials (RFC 6749, section 4.4), for accounts behind a gateway that issues short-lived bearer tokens; an alternative to `" +
+			attrUsername + "` and `" + attrPassword + "` and to `" + attrToken + "`, never together with them. The provider asks `" + attrOAuth2TokenURL +
+			"` for a token once per run, shares it between all resources, data sources and actions, renews it shortly before it expires (in the last tenth of its life, at most a minute early) and once more when the service refuses it with 401, so an apply that waits longer than a token lives (a large import) goes on. The token is kept in memory only: never logged, never in state or plan files. Each attribute left out is read from its environment variable (`" +
+			envOAuth2TokenURL + "`, `" + envOAuth2ClientID + "`, `" + envOAuth2ClientSecret + "`), and those variables alone configure the client credentials too. Token requests go through the same TLS settings (`" +
+			attrCABundleFile + "`, the client certificate) as the service's calls and count towards `" + attrMaxRequestsPerSecond + "`; the plan-time credentials check asks for a token, so a wrong secret fails the plan.",
+		Attributes: map[string]schema.Attribute{
+			attrOAuth2TokenURL: schema.StringAttribute{
+				Optional:    true,
+				Description: "The token endpoint, e.g. `https://auth.example.com/oauth2/token` (for the emulator, `{base_url}/oauth2/token`). Must be `https://`, except `http://` to a loopback address: the client secret travels in the request. Also read from `" + envOAuth2TokenURL + "`.",
+			},
+			attrOAuth2ClientID: schema.StringAttribute{
+				Optional:    true,
+				Description: "The OAuth 2.0 client id. Also read from `" + envOAuth2ClientID + "`.",
+			},
+			attrOAuth2ClientSecret: schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "The client secret; never logged. Accepts an ephemeral value (an ephemeral resource's attribute or an `ephemeral = true` variable, Terraform 1.10+), which keeps it out of plan and state files. Also read from `" + envOAuth2ClientSecret + "`.",
+			},
+			attrOAuth2Scopes: schema.ListAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				Description: "Scopes to ask for, sent space-separated; none by default (the endpoint's default scopes).",
+				Validators: []validator.List{listvalidator.ValueStringsAre(
+					stringvalidator.RegexMatches(scopePattern, "must be one scope: printable, without spaces or quotes (RFC 6749, section 3.3)"),
+				)},
+			},
+		},
+	}
+}
+
+// oauth2Known reports whether the oauth2 attribute and all it holds are
+// known.
+func oauth2Known(ctx context.Context, v types.Object) bool {
+	if v.IsUnknown() {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	var m oauth2Model
+	if d := v.As(ctx, &m, basetypes.ObjectAsOptions{}); d.HasError() {
+		return true // reported by resolveOAuth2
+	}
+	return !m.TokenURL.IsUnknown() && !m.ClientID.IsUnknown() && !m.ClientSecret.IsUnknown() && listKnown(m.Scopes)
+}
+
+func listKnown(l types.List) bool {
+	if l.IsUnknown() {
+		return false
+	}
+	for _, e := range l.Elements() {
+		if e.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
+// oauth2Configured reports whether client credentials are asked for, by
+// the attribute or by their environment variables.
+func oauth2Configured(cfg providerModel, env func(string) (string, bool)) bool {
+	if !cfg.OAuth2.IsNull() {
+		return true
+	}
+	id, _ := env(envOAuth2ClientID)
+	secret, _ := env(envOAuth2ClientSecret)
+	return strings.TrimSpace(id) != "" || strings.TrimSpace(secret) != ""
+}
+
+// resolveOAuth2 builds the authenticator of the oauth2 attribute and its
+// variables, adding an error on each missing or invalid setting.
+func resolveOAuth2(ctx context.Context, cfg providerModel, env func(string) (string, bool), diags *diag.Diagnostics) credentials {
+	m := oauth2Model{
+		TokenURL: types.StringNull(), ClientID: types.StringNull(), ClientSecret: types.StringNull(), Scopes: types.ListNull(types.StringType),
+	}
+	if !cfg.OAuth2.IsNull() {
+		if d := cfg.OAuth2.As(ctx, &m, basetypes.ObjectAsOptions{}); d.HasError() {
+			diags.Append(d...)
+			return credentials{}
+		}
+	}
+	tokenURL := stringSetting(m.TokenURL, env, envOAuth2TokenURL)
+	clientID := stringSetting(m.ClientID, env, envOAuth2ClientID)
+	secret := stringSetting(m.ClientSecret, env, envOAuth2ClientSecret)
+	var scopes []string
+	if !m.Scopes.IsNull() {
+		diags.Append(m.Scopes.ElementsAs(ctx, &scopes, false)...)
+	}
+	ok := true
+	for _, s := range []struct{ value, attr, env, what string }{
+		{tokenURL, attrOAuth2TokenURL, envOAuth2TokenURL, "the token endpoint's URL"},
+		{clientID, attrOAuth2ClientID, envOAuth2ClientID, "the OAuth 2.0 client id"},
+		{secret, attrOAuth2ClientSecret, envOAuth2ClientSecret, "the client secret"},
+	} {
+		if s.value == "" {
+			diags.AddAttributeError(oauth2Path(s.attr), "Incomplete OAuth 2.0 client credentials",
+				fmt.Sprintf("%s.%s is not set: set it, or the %s environment variable, to %s. OAuth 2.0 client credentials need %s, %s and %s.",
+					attrOAuth2, s.attr, s.env, s.what, attrOAuth2TokenURL, attrOAuth2ClientID, attrOAuth2ClientSecret))
+			ok = false
+		}
+	}
+	if !ok {
+		return credentials{}
+	}
+	auth, err := client.NewOAuth2(tokenURL, clientID, secret, scopes)
+	if err != nil {
+		diags.AddAttributeError(oauth2Path(attrOAuth2TokenURL), "Invalid OAuth 2.0 token URL",
+			fmt.Sprintf("%s.%s (or %s): %s.", attrOAuth2, attrOAuth2TokenURL, envOAuth2TokenURL, err))
+		return credentials{}
+	}
+	return credentials{auth: auth, scheme: "oauth2", username: clientID, secrets: []string{secret}}
+}
+
+// oauth2Conflict names, for the conflict error, the other credentials set
+// beside the oauth2 ones.
+func oauth2Conflict(username, password, token string) string {
+	var set []string
+	for _, s := range []struct{ value, attr, env string }{
+		{username, attrUsername, envUsername}, {password, attrPassword, envPassword}, {token, attrToken, envToken},
+	} {
+		if s.value != "" {
+			set = append(set, s.attr+" (or "+s.env+")")
+		}
+	}
+	return fmt.Sprintf("%s (or %s and %s) is set, and so is %s. The provider authenticates with one scheme: OAuth 2.0 client credentials, a bearer token, or username and password (HTTP Basic). Remove one; an environment variable counts like its attribute.",
+		attrOAuth2, envOAuth2ClientID, envOAuth2ClientSecret, strings.Join(set, " and "))
+}
+
+// oauth2RefusalPath is the attribute a refusal of the token endpoint
+// points at: the scopes for invalid_scope, else the secret.
+func oauth2RefusalPath(err error) path.Path {
+	var te *client.TokenError
+	if errors.As(err, &te) && te.Code == "invalid_scope" {
+		return oauth2Path(attrOAuth2Scopes)
+	}
+	return oauth2Path(attrOAuth2ClientSecret)
+}
