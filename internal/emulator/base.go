@@ -10,11 +10,11 @@ import (
 )
 
 // base is what the handlers of every domain share: the options, the
-// account's state, the mux they register on and the request counter, the
-// engines that run in the background (batches, webhook deliveries) and the
-// data directory to bring up to date after a change. Its methods are the
-// shared HTTP plumbing (mux.go, respond.go, errors.go, paging.go,
-// validation.go, the wire profiles); it knows no domain.
+// account's state, the mux they register on (and what it learned of the
+// routes), the webhook deliverer, and the hook that brings the data
+// directory up to date after a change. Its methods are the shared HTTP
+// plumbing (mux.go, respond.go, errors.go, wire_behaviour.go,
+// validation.go, wire_errors.go) and the clock; it knows no domain.
 type base struct {
 	opts  Options
 	log   *slog.Logger

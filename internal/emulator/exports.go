@@ -149,7 +149,7 @@ func createdInPeriod(collection, idColumn string) statisticsSource {
 }
 
 // allEntities returns copies of every entity of a top-level collection.
-func (s *base) allEntities(collection string) []state.Entity {
+func (s *exportsAPI) allEntities(collection string) []state.Entity {
 	items, _, _ := s.store.Page(nil, collection, 0, math.MaxInt)
 	return items
 }

@@ -10,7 +10,8 @@ import (
 // service at /objectstore/{token}: like a pre-signed URL, the path carries an
 // unguessable token (32 hex digits from crypto/rand), needs no credentials,
 // and stops working after Options.ResultURLTTL (410 GONE; an unknown token is
-// 404). Every request for the URL mints a new token.
+// 404). Every request for the URL mints a new token; minting and serving
+// are the export routes' (exports_routes.go), the tokens are kept here.
 
 const objectStorePrefix = "/objectstore/"
 
