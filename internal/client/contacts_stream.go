@@ -249,38 +249,42 @@ func (l *listing) sequential(ctx context.Context) error {
 	return nil
 }
 
-// get asks for one page and returns its answer's JSON body and
-// X-Total-Count (-1 without one).
-func (l *listing) get(ctx context.Context, page int) (*http.Response, io.Reader, int, error) {
+// open asks for one page and returns its answer, its JSON body (bounded
+// when the page is read whole) and p with its X-Total-Count (-1 without
+// one); on failure p.err says why and the answer is nil. The caller closes
+// the answer's body.
+func (l *listing) open(ctx context.Context, page int, bounded bool) (p fetched, resp *http.Response, body io.Reader) {
+	p = fetched{page: page, total: -1}
 	q := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(l.pageSize)}}
 	resp, err := l.c.send(ctx, request{method: http.MethodGet, path: l.path, query: q})
 	if err != nil {
-		return nil, nil, -1, err
+		p.err = fmt.Errorf("page %d: %w", page, err)
+		return p, nil, nil
 	}
-	total := -1
 	if n, err := strconv.Atoi(resp.Header.Get("X-Total-Count")); err == nil && n >= 0 {
-		total = n
+		p.total = n
 	}
-	return resp, resp.Body, total, nil
+	body = resp.Body
+	if bounded {
+		body = io.LimitReader(body, maxJSONResponse)
+	}
+	if body, err = jsonBody(resp, body); err != nil {
+		_ = resp.Body.Close() // the answer is not read: Close has nothing to report
+		p.err = fmt.Errorf("page %d: %w", page, err)
+		return p, nil, nil
+	}
+	return p, resp, body
 }
 
 // whole reads a page fetched ahead: it is expected no longer than
 // pageSize, so it is read whole (within the bound of any JSON answer) and
 // split into chunks.
 func (l *listing) whole(ctx context.Context, page int) fetched {
-	p := fetched{page: page, total: -1}
-	resp, body, total, err := l.get(ctx, page)
-	if err != nil {
-		p.err = fmt.Errorf("page %d: %w", page, err)
+	p, resp, body := l.open(ctx, page, true)
+	if resp == nil {
 		return p
 	}
 	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
-	p.total = total
-	body, err = jsonBody(resp, io.LimitReader(body, maxJSONResponse))
-	if err != nil {
-		p.err = fmt.Errorf("page %d: %w", page, err)
-		return p
-	}
 	// A page fetched ahead has its own interned keys: the listing's map
 	// belongs to the goroutine that runs it.
 	a := newContactArray(body, internKeys{})
@@ -297,18 +301,11 @@ func (l *listing) whole(ctx context.Context, page int) fetched {
 // to fn only when it is new. A page whose first chunk is an earlier page's
 // is read to its end without being decoded, for its digest.
 func (l *listing) stream(ctx context.Context, page int, emit func([]ListedContact) error) fetched {
-	p := fetched{page: page, total: -1}
-	resp, body, total, err := l.get(ctx, page)
-	if err != nil {
-		p.err = fmt.Errorf("page %d: %w", page, err)
+	p, resp, body := l.open(ctx, page, false)
+	if resp == nil {
 		return p
 	}
 	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
-	p.total = total
-	if body, err = jsonBody(resp, body); err != nil {
-		p.err = fmt.Errorf("page %d: %w", page, err)
-		return p
-	}
 	a := newContactArray(body, l.keys)
 	first := true
 	p.err = l.decode(resp, page, a, func(chunk []ListedContact) error {

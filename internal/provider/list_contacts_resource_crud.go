@@ -309,6 +309,11 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	var unreadable diag.Diagnostics
 	if state.isFile() {
 		book, unreadable = r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+		if book != nil {
+			// The file's digest is needed once the listing is done: it is
+			// computed beside the listing (a book computes it once).
+			go contactsync.DesiredDigest(book)
+		}
 	}
 	service, err := r.data.contacts.List(ctx, listID, contactsync.ListOptions{Against: book, Props: !state.isFile()})
 	if client.IsNotFound(err) {
