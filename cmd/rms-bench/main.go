@@ -257,7 +257,7 @@ var planVariants = []bench.PlanVariant{
 	{Name: "25 ms per request, shared listing off", Env: []string{"RMS_CONTACT_LISTING=false"}, Latency: 25 * time.Millisecond},
 }
 
-// The batch paces computed from the poll schedule; those waited for through
+// computedPaces are the batch paces computed from the poll schedule; those waited for through
 // the CLI are BENCH_BATCH_PACES (5s by default: a five-minute batch waited
 // for twice makes make bench ten minutes longer, so it is opt-in).
 var computedPaces = []time.Duration{5 * time.Second, 5 * time.Minute}

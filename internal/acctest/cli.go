@@ -23,8 +23,8 @@ type CLI struct {
 
 func (c CLI) String() string { return c.Name + " " + c.Version.String() }
 
-// (?m): OpenTofu 1.12 prints CLI configuration warnings on stdout before
-// the version line.
+// cliVersionLine finds the version line anywhere in the output ((?m)):
+// OpenTofu 1.12 prints CLI configuration warnings on stdout before it.
 var cliVersionLine = regexp.MustCompile(`(?m)^(Terraform|OpenTofu) v(\S+)`)
 
 // DetectCLI runs `<TF_ACC_TERRAFORM_PATH> version` and reads which CLI it is.

@@ -189,13 +189,13 @@ func MedianFloat(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// WallRatios and CPURatios are the pairs' ratios of rms_contact over the
+// WallRatios are the pairs' wall-time ratios of rms_contact over the
 // floor.
 func (r FloorResult) WallRatios() []float64 {
 	return r.ratios(func(p FloorPair) float64 { return p.Wall })
 }
 
-// CPURatios: see WallRatios.
+// CPURatios are the pairs' CPU-time ratios of rms_contact over the floor.
 func (r FloorResult) CPURatios() []float64 {
 	return r.ratios(func(p FloorPair) float64 { return p.CPU })
 }

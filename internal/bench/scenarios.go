@@ -69,7 +69,8 @@ func (b *Bench) workspace(name string, env ...string) (*Workspace, error) {
 	return b.TF.Workspace(b.Dir, fmt.Sprintf("%03d-%s", b.seq, name), env...)
 }
 
-// Operations of the requests scenario, with the floor of each per resource:
+// operation is one operation of the requests scenario, with its floor per
+// resource:
 // one GET per managed object per refresh and one write per create, update
 // or delete. An apply of an update and a destroy refresh first.
 //

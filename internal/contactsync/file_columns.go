@@ -34,9 +34,9 @@ import (
 type FileUse int
 
 const (
-	// UseSourceFile: rms_list_contacts' source_file (status columns).
+	// UseSourceFile is rms_list_contacts' source_file (status columns).
 	UseSourceFile FileUse = iota
-	// UseImport: an ADD or REPLACE import (attribute columns only).
+	// UseImport is an ADD or REPLACE import (attribute columns only).
 	UseImport
 )
 
@@ -146,8 +146,8 @@ func unknownColumn(ctx context.Context, col string, attrs AttributeNames) error 
 	return &UnknownAttributeError{What: what, Known: knownNames(ctx, attrs), Advice: "rename the column to one of them, remove it, or add the attribute to the account first"}
 }
 
-// UnknownAttributeError: a file's column or a contact's property key names
-// no attribute of the account. The service refuses such a file or contact;
+// UnknownAttributeError says that a file's column or a contact's property
+// key names no attribute of the account. The service refuses such a file or contact;
 // the provider refuses it at plan, and again before the first write.
 type UnknownAttributeError struct {
 	What   string   // what names it, e.g. column "shoe_size" names no contact attribute of the account

@@ -8,12 +8,12 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// Refreshing N rms_contact resources costs N GETs of one contact each. When
-// many of them belong to one list, a listing of the list's contacts, paged
-// at the largest page size, answers them all with N/1000 requests. A
 // Listings lets the Reads of one provider run (one terraform
 // command: Terraform configures a new provider for each) share one listing
-// per list:
+// per list. Refreshing N rms_contact resources costs N GETs of one contact
+// each; when many of them belong to one list, a listing of the list's
+// contacts, paged at the largest page size, answers them all with N/1000
+// requests.
 //
 //   - It is used only by Read. Nothing survives the run, so a contact
 //     changed elsewhere between two runs is always seen by the next one.
@@ -51,6 +51,8 @@ const (
 	listingMaxPages = 10
 )
 
+// NewListings returns the listings of one provider run; off makes every
+// read a single GET (RMS_CONTACT_LISTING=false).
 func NewListings(c *client.Client, off bool, log client.Logger) *Listings {
 	return &Listings{
 		client: c, log: log, off: off, pageSize: listingPageSize, maxPages: listingMaxPages,

@@ -18,10 +18,13 @@ type Released struct {
 	contacts map[string]client.SubscriptionStatus
 }
 
+// NewReleased returns an empty set of released contacts.
 func NewReleased() *Released {
 	return &Released{contacts: map[string]client.SubscriptionStatus{}}
 }
 
+// Add notes that this run released the contact, with the status it had
+// before.
 func (r *Released) Add(listID, originalID string, st client.SubscriptionStatus) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

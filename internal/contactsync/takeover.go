@@ -116,6 +116,7 @@ type Provenance struct {
 	optOuts   map[string]CarriedOptOuts
 }
 
+// NewProvenance returns the provenance of one provider run, empty.
 func NewProvenance() *Provenance {
 	return &Provenance{refreshed: map[string]Record{}, carried: map[string]Record{}, created: map[string]map[string][2]string{}, optOuts: map[string]CarriedOptOuts{}}
 }
@@ -149,12 +150,15 @@ func (p *Provenance) OptOuts(keys ...string) (CarriedOptOuts, bool) {
 	return out, found
 }
 
+// Refresh keeps the record a refresh of the list settled, for the plan
+// that follows it in this run.
 func (p *Provenance) Refresh(listID string, rec Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.refreshed[listID] = rec
 }
 
+// TakeRefreshed hands the record Refresh kept over, once.
 func (p *Provenance) TakeRefreshed(listID string) (Record, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -163,12 +167,15 @@ func (p *Provenance) TakeRefreshed(listID string) (Record, bool) {
 	return rec, ok
 }
 
+// Carry leaves a destroy half's record for the create half that follows
+// it in this run.
 func (p *Provenance) Carry(listID string, rec Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.carried[listID] = rec
 }
 
+// TakeCarried hands the record Carry left over, once.
 func (p *Provenance) TakeCarried(listID string) (Record, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

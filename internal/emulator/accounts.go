@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 )
@@ -92,7 +93,7 @@ func (a *Accounts) route(r *http.Request) *Server {
 	case strings.HasPrefix(r.URL.Path, objectStorePrefix):
 		token := strings.TrimPrefix(r.URL.Path, objectStorePrefix)
 		for _, s := range a.servers {
-			if s.objects.has(token) {
+			if s.exportsAPI.objects.has(token) {
 				return s
 			}
 		}
@@ -112,4 +113,39 @@ func (a *Accounts) byCredentials(r *http.Request) *Server {
 		}
 	}
 	return found
+}
+
+// byOAuth2Client is the account whose OAuth 2.0 client a token request
+// names (in its Basic credentials or its form), or nil.
+func (a *Accounts) byOAuth2Client(r *http.Request) *Server {
+	id := ""
+	if user, _, ok := r.BasicAuth(); ok {
+		id, _ = url.QueryUnescape(user)
+	} else {
+		r.Body = http.MaxBytesReader(nil, r.Body, 64<<10)
+		if err := r.ParseForm(); err == nil {
+			id = r.PostForm.Get("client_id")
+		}
+	}
+	for _, s := range a.servers {
+		if s.tokens.hasClient(id) {
+			return s
+		}
+	}
+	return nil
+}
+
+// checkOAuth2Clients refuses a client id served by two accounts: a token
+// request must name exactly one.
+func checkOAuth2Clients(servers []*Server) error {
+	owner := map[string]int64{}
+	for _, s := range servers {
+		for id := range s.opts.OAuth2Clients {
+			if other, ok := owner[id]; ok {
+				return fmt.Errorf("emulator: accounts %d and %d have the same OAuth 2.0 client %q; give each account its own", other, s.opts.CustomerID, id)
+			}
+			owner[id] = s.opts.CustomerID
+		}
+	}
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // presented is what a request's Authorization header carries: HTTP Basic
@@ -71,7 +73,7 @@ func (s *Server) refuseCredentials(w http.ResponseWriter, r *http.Request) {
 	case !p.basic:
 		msg = "credentials are missing; use HTTP Basic authentication"
 	}
-	s.writeError(w, errorf(http.StatusUnauthorized, "%s", msg))
+	s.writeError(w, apierr.Errorf(http.StatusUnauthorized, "%s", msg))
 }
 
 // guardAccount applies, in order, the checks every path under
@@ -91,24 +93,24 @@ func (s *Server) guardAccount(w http.ResponseWriter, r *http.Request, rest strin
 	seg, tail, _ := strings.Cut(rest, "/")
 	id, err := strconv.ParseInt(seg, 10, 64)
 	if err != nil {
-		s.writeError(w, errorf(http.StatusNotFound, "customer id %q is not a number", seg))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "customer id %q is not a number", seg))
 		return false
 	}
 	if id != s.opts.CustomerID {
-		s.writeError(w, errorf(http.StatusForbidden, "customer id %d is not the account of these credentials", id))
+		s.writeError(w, apierr.Errorf(http.StatusForbidden, "customer id %d is not the account of these credentials", id))
 		return false
 	}
 	if reason, ok := s.retiredReason(tail); ok {
-		s.writeError(w, errorf(http.StatusGone, "%s", reason))
+		s.writeError(w, apierr.Errorf(http.StatusGone, "%s", reason))
 		return false
 	}
 	coll, _, _ := strings.Cut(tail, "/")
 	if name, ok := internalDomain(coll); ok {
-		s.writeError(w, errorf(http.StatusNotFound, "%s is an internal-only domain with no public interface", name))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "%s is an internal-only domain with no public interface", name))
 		return false
 	}
 	if coll != "" && !s.knownCollections[coll] {
-		s.writeError(w, errorf(http.StatusNotFound, "no collection %q", coll))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no collection %q", coll))
 		return false
 	}
 	return true

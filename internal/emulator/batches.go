@@ -1,14 +1,13 @@
 package emulator
 
 import (
-	"cmp"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Batches are the service's asynchronous jobs: imports (type IMPORT) and
@@ -142,7 +141,7 @@ func newBatchEngine() *batchEngine {
 // startBatch registers a new batch of typ doing work, with the account's
 // next id, and brings it up to date (a batch with no pending time and no
 // duration finishes here).
-func (s *Server) startBatch(typ string, work batchWork) *batch {
+func (s *batchesAPI) startBatch(typ string, work batchWork) *batch {
 	now := s.opts.Now()
 	total := work.total()
 	duration := s.opts.BatchMinDuration
@@ -153,7 +152,7 @@ func (s *Server) startBatch(typ string, work batchWork) *batch {
 		}
 	}
 	b := &batch{
-		id:        s.store.allocID(),
+		id:        s.store.AllocID(),
 		typ:       typ,
 		submitted: now,
 		startAt:   now.Add(s.opts.BatchPendingFor),
@@ -174,7 +173,7 @@ func (s *Server) startBatch(typ string, work batchWork) *batch {
 }
 
 // advanceBatches brings every unfinished batch up to the clock.
-func (s *Server) advanceBatches() {
+func (s *batchesAPI) advanceBatches() {
 	e := s.batches
 	e.mu.Lock()
 	if len(e.active) == 0 {
@@ -202,14 +201,14 @@ func (s *Server) advanceBatches() {
 	if moved {
 		// Progress with the clock happens outside the handlers that
 		// change the account (it runs before GETs too): bring the data
-		// directory up to date (snapshot.go).
+		// directory up to date (state/datadir.go).
 		s.changed()
 	}
 }
 
 // announceFinished emits the batch's finished event to the webhooks, once
 // even when concurrent requests saw it finish together.
-func (s *Server) announceFinished(b *batch) {
+func (s *batchesAPI) announceFinished(b *batch) {
 	b.mu.Lock()
 	first := !b.announced
 	b.announced = true
@@ -231,11 +230,11 @@ func (s *Server) announceFinished(b *batch) {
 			data[k] = val
 		}
 	}
-	s.Emit(event, data)
+	s.emit(event, data)
 }
 
 // batch returns the batch with id, brought up to the clock.
-func (s *Server) batch(id int64) (*batch, bool) {
+func (s *batchesAPI) batch(id int64) (*batch, bool) {
 	s.advanceBatches()
 	e := s.batches
 	e.mu.Lock()
@@ -326,76 +325,95 @@ func (b *batch) view(customerID int64) batchView {
 	return v
 }
 
-func (s *Server) registerBatches() {
-	s.handleJSON("GET /rest/{customerid}/batches", s.listBatches)
-	s.handleJSON("GET /rest/{customerid}/batches/{batchId}", s.getBatch)
-}
-
 // batchTypes are the values of the type filter of the batch listing.
 var batchTypes = []string{batchTypeImport, batchTypeStatExport}
 
-// listBatches answers the account's batches in ascending id order, paged
-// like every collection, optionally only those of one type. The interface
-// shows no such call; it is a documented convention so that a client whose
-// start of a batch had an unknown outcome can find the batch it made.
-func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) *apiError {
-	if err := s.refuseListing(r); err != nil {
-		return err
-	}
-	page, pageSize, err := s.pageParams(r)
-	if err != nil {
-		return err
-	}
-	typ := r.URL.Query().Get("type")
-	if r.URL.Query().Has("type") && !slices.Contains(batchTypes, typ) {
-		return fieldError("type", "type %q is not a batch type; one of %s", typ, strings.Join(batchTypes, ", "))
-	}
-	s.advanceBatches()
-	e := s.batches
-	e.mu.Lock()
-	all := make([]*batch, 0, len(e.byID))
-	for _, b := range e.byID {
-		if typ == "" || b.typ == typ {
-			all = append(all, b)
-		}
-	}
-	e.mu.Unlock()
-	slices.SortFunc(all, func(a, b *batch) int { return cmp.Compare(a.id, b.id) })
-	views := []any{}
-	if from := pageOffset(page, pageSize); from < len(all) {
-		for _, b := range all[from:min(len(all), from+pageSize)] {
-			views = append(views, s.presentBatch(b.view(s.opts.CustomerID)))
-		}
-	}
-	s.setTotal(w, len(all))
-	s.writeJSON(w, http.StatusOK, views)
-	return nil
-}
-
 // lookupBatch finds the batch named by the {batchId} path value.
-func (s *Server) lookupBatch(r *http.Request) (*batch, *apiError) {
+func (s *batchesAPI) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
 	raw := r.PathValue("batchId")
 	id, ok := parseID(raw)
 	if !ok {
-		return nil, errorf(http.StatusNotFound, "no batch with id %q", raw)
+		return nil, apierr.Errorf(http.StatusNotFound, "no batch with id %q", raw)
 	}
 	b, ok := s.batch(id)
 	if !ok {
-		return nil, errorf(http.StatusNotFound, "no batch with id %d", id)
+		return nil, apierr.Errorf(http.StatusNotFound, "no batch with id %d", id)
 	}
 	return b, nil
 }
 
-func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) *apiError {
-	b, err := s.lookupBatch(r)
-	if err != nil {
-		return err
-	}
-	s.writeJSON(w, http.StatusOK, s.presentBatch(b.view(s.opts.CustomerID)))
-	return nil
+// batchPath is the path of a batch, for Location headers.
+func (s *batchesAPI) batchPath(id int64) string {
+	return "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/" + batchesCollectionKey + "/" + strconv.FormatInt(id, 10)
 }
 
-// batchPath is the path of a batch, for Location headers.
-func (s *Server) batchPath(id int64) string {
-	return "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/" + batchesCollectionKey + "/" + strconv.FormatInt(id, 10)
+// batchesAPI serves the batches domain and runs the batch engine for the
+// domains whose work is a batch (imports, statistics exports).
+type batchesAPI struct {
+	*base
+	batches *batchEngine
+	// restorers make the work of each type of batch from its record in the
+	// data directory; the domain whose work it is registers it (New).
+	restorers map[string]workRestorer
+}
+
+// savedWork is batch work that the data directory can hold: it writes its
+// own part of the batch's record, which the restorer its domain registered
+// for the batch's type reads back.
+type savedWork interface {
+	recordInto(rec *batchRecord)
+}
+
+// restartable is batch work that a restart can cut short: cutByRestart says
+// whether a batch restored unfinished, with processed rows applied and
+// failure as its error so far, must end, and with which error.
+type restartable interface {
+	cutByRestart(processed int64, failure string) (string, bool)
+}
+
+// workRestorer makes a batch's work again from its record; nextID is the
+// store's, which every id the record names is at most.
+type workRestorer func(rec batchRecord, nextID int64) (batchWork, error)
+
+// failedRow is a row of the file the batch could not handle: its number in
+// the file (the header is row 1) and why.
+type failedRow struct {
+	Row    int64  `json:"row"`
+	Reason string `json:"reason"`
+}
+
+type batchRecord struct {
+	ID        int64  `json:"id"`
+	Type      string `json:"type"`
+	Submitted string `json:"submitted"` // RFC 3339 with fractions: exact
+	StartAt   string `json:"startAt"`   // end of PENDING
+	EndAt     string `json:"endAt"`     // end of IN_PROGRESS (the view's endTime once finished)
+	Seen      string `json:"seen"`      // clock at the last advance
+	Processed int64  `json:"processed"`
+	Affected  int64  `json:"affected"`
+	Failed    int64  `json:"failed"`
+	Finished  bool   `json:"finished"`
+	// Error is the reason the batch failed: an injected fault
+	// (Options.BatchError, reported once finished) or a failure of its
+	// last step.
+	Error  string             `json:"error,omitempty"`
+	Import *importBatchRecord `json:"import,omitempty"`
+	Export *exportBatchRecord `json:"export,omitempty"`
+}
+
+type exportBatchRecord struct {
+	ExportType string     `json:"exportType"`
+	Period     string     `json:"period"`
+	Header     []string   `json:"header"`
+	Rows       [][]string `json:"rows"`
+	ExtraRows  int64      `json:"extraRows"`
+}
+
+type importBatchRecord struct {
+	ListID     int64  `json:"listId"`
+	ImportID   int64  `json:"importId"`
+	ImportType string `json:"importType"`
+	Total      int64  `json:"total"`
+	// FailedRows are the rows the batch names as failed (imports.go).
+	FailedRows []failedRow `json:"failedRows,omitempty"`
 }

@@ -55,28 +55,9 @@ type batchesSnapshot struct {
 	Batches []batchRecord `json:"batches"`
 }
 
-type batchRecord struct {
-	ID        int64  `json:"id"`
-	Type      string `json:"type"`
-	Submitted string `json:"submitted"` // RFC 3339 with fractions: exact
-	StartAt   string `json:"startAt"`   // end of PENDING
-	EndAt     string `json:"endAt"`     // end of IN_PROGRESS (the view's endTime once finished)
-	Seen      string `json:"seen"`      // clock at the last advance
-	Processed int64  `json:"processed"`
-	Affected  int64  `json:"affected"`
-	Failed    int64  `json:"failed"`
-	Finished  bool   `json:"finished"`
-	// Error is the reason the batch failed: an injected fault
-	// (Options.BatchError, reported once finished) or a failure of its
-	// last step.
-	Error  string             `json:"error,omitempty"`
-	Import *importBatchRecord `json:"import,omitempty"`
-	Export *exportBatchRecord `json:"export,omitempty"`
-}
-
 const snapshotTime = time.RFC3339Nano
 
-func (s *Server) saveBatches() (any, error) {
+func (s *batchesAPI) saveBatches() (any, error) {
 	e := s.batches
 	e.mu.Lock()
 	all := make([]*batch, 0, len(e.byID))
@@ -110,19 +91,11 @@ func (b *batch) record() (batchRecord, error) {
 		Processed: b.processed, Affected: b.affected, Failed: b.failed,
 		Finished: b.finished, Error: b.failure,
 	}
-	switch w := b.work.(type) {
-	case *importJob:
-		rec.Import = &importBatchRecord{ListID: w.listID, ImportID: w.importID, ImportType: w.typ, Total: w.total(), FailedRows: w.failedRows}
-	case *exportJob:
-		rows := w.table.rows
-		if rows == nil {
-			rows = [][]string{}
-		}
-		rec.Export = &exportBatchRecord{ExportType: w.exportType, Period: w.period,
-			Header: w.table.header, Rows: rows, ExtraRows: w.extraRows}
-	default:
+	w, ok := b.work.(savedWork)
+	if !ok {
 		return batchRecord{}, fmt.Errorf("batch %d: work of type %T cannot be saved", b.id, b.work)
 	}
+	w.recordInto(&rec)
 	return rec, nil
 }
 
@@ -138,12 +111,12 @@ func decodeStrict(raw json.RawMessage, v any) error {
 // checking them: ids unique, ascending and within the store's counter, a
 // known type with its matching request, times in order, counts within the
 // total, a known export type and period, rows as wide as the header.
-func (s *Server) restoreBatches(raw json.RawMessage) error {
+func (s *batchesAPI) restoreBatches(raw json.RawMessage) error {
 	var snap batchesSnapshot
 	if err := decodeStrict(raw, &snap); err != nil {
 		return err
 	}
-	nextID := s.store.lastID()
+	nextID := s.store.LastID()
 	now := s.opts.Now()
 	byID := map[int64]*batch{}
 	active := map[int64]*batch{}
@@ -173,7 +146,7 @@ func (s *Server) restoreBatches(raw json.RawMessage) error {
 	return nil
 }
 
-func (s *Server) batchFromRecord(rec batchRecord, nextID int64, now time.Time) (*batch, error) {
+func (s *batchesAPI) batchFromRecord(rec batchRecord, nextID int64, now time.Time) (*batch, error) {
 	times := map[string]string{"submitted": rec.Submitted, "startAt": rec.StartAt, "endAt": rec.EndAt, "seen": rec.Seen}
 	parsed := map[string]time.Time{}
 	for _, name := range []string{"submitted", "startAt", "endAt", "seen"} {
@@ -193,15 +166,10 @@ func (s *Server) batchFromRecord(rec batchRecord, nextID int64, now time.Time) (
 		processed: rec.Processed, affected: rec.Affected, failed: rec.Failed,
 		finished: rec.Finished, announced: rec.Finished,
 	}
-	switch rec.Type {
-	case batchTypeImport:
-		w, err := s.importWorkFromRecord(rec, nextID)
-		if err != nil {
-			return nil, err
-		}
-		b.work = w
-	case batchTypeStatExport:
-		w, err := exportWorkFromRecord(rec)
+	restore, ok := s.restorers[rec.Type]
+	switch {
+	case ok:
+		w, err := restore(rec, nextID)
 		if err != nil {
 			return nil, err
 		}
@@ -212,15 +180,12 @@ func (s *Server) batchFromRecord(rec batchRecord, nextID int64, now time.Time) (
 	if total := b.work.total(); rec.Processed < 0 || rec.Processed > total || rec.Affected < 0 || rec.Failed < 0 {
 		return nil, fmt.Errorf("counts out of range: processed %d (of total %d), affected %d, failed %d", rec.Processed, total, rec.Affected, rec.Failed)
 	}
-	if imp, ok := b.work.(*importJob); ok && !b.finished {
-		// The rows were not kept: an import that still had rows to apply
-		// cannot go on (see the comment at the top).
-		if b.processed < imp.total() || (imp.typ == "REPLACE" && b.failure == "") {
+	if w, ok := b.work.(restartable); ok && !b.finished {
+		// The rows were not kept: work that still had rows to apply cannot
+		// go on (see the comment at the top).
+		if failure, cut := w.cutByRestart(b.processed, b.failure); cut {
 			b.finished, b.announced = true, true
-			b.failure = fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", b.processed, imp.total())
-			if imp.typ == "REPLACE" {
-				b.failure = fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", b.processed, imp.total())
-			}
+			b.failure = failure
 			// It ends now: endTime is the restore's time.
 			if b.startAt.After(now) {
 				b.startAt = now

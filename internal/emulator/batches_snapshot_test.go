@@ -149,7 +149,7 @@ func TestDataDirWrittenAfterBatchProgress(t *testing.T) {
 		advance(opts.SnapshotDelay)                          // the persister's settling delay
 		synctest.Wait()                                      // and its write
 		state := filepath.Join(dir, StateFileName)
-		var doc snapshotDoc
+		var doc struct{ Parts map[string]json.RawMessage }
 		var part batchesSnapshot
 		b, err := os.ReadFile(state)
 		if err != nil || json.Unmarshal(b, &doc) != nil || json.Unmarshal(doc.Parts["batches"], &part) != nil ||

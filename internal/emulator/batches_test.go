@@ -251,7 +251,7 @@ func TestBatchProcessesEachRowOnceUnderConcurrency(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := New(Options{BatchRowsPerSecond: 10})
 		work := &rowsWork{n: 300}
-		b := s.startBatch(batchTypeImport, work)
+		b := s.batchesAPI.startBatch(batchTypeImport, work)
 		id := strconv.FormatInt(b.id, 10)
 		var wg sync.WaitGroup
 		for range 8 {
@@ -292,7 +292,7 @@ func TestBatchAdvanceWithAnEarlierClockChangesNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := New(Options{BatchRowsPerSecond: 10})
 		work := &rowsWork{n: 300}
-		b := s.startBatch(batchTypeImport, work)
+		b := s.batchesAPI.startBatch(batchTypeImport, work)
 		later, earlier := b.startAt.Add(20*time.Second), b.startAt.Add(10*time.Second)
 		if finished, progressed := b.advance(later); finished || !progressed {
 			t.Fatalf("advance(+20s) = finished %v, progressed %v; want progress, unfinished", finished, progressed)
@@ -314,7 +314,7 @@ func TestBatchesAdvanceOnAnyRequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := New(Options{BatchRowsPerSecond: 1})
 		work := &rowsWork{n: 5}
-		s.startBatch(batchTypeImport, work)
+		s.batchesAPI.startBatch(batchTypeImport, work)
 		advance(10 * time.Second)
 		do(t, s, http.MethodGet, "/rest/1000/projects", nil)
 		work.mu.Lock()

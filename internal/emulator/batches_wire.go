@@ -24,7 +24,7 @@ type batchSparseView struct {
 }
 
 // presentBatch is a batch as the profiles show it.
-func (s *Server) presentBatch(v batchView) any {
+func (s *batchesAPI) presentBatch(v batchView) any {
 	if s.opts.Wire.Has(WireBatchStatusOther) {
 		switch v.Status {
 		case batchStatusPending:

@@ -4,16 +4,21 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // The contacts of a list and their subscription status, as the interface's
 // "Contacts and lists" table gives them. There is no DELETE of one contact:
 // the interface shows none. Contacts leave a list when the list is deleted
 // (or, later, through a replace import). The handlers only translate HTTP;
-// the rules are in contacts_store.go.
+// the rules are in state/contacts_store.go.
+
+// contactsBase is the path of a list's contacts.
 const contactsBase = "/rest/{customerid}/lists/{id}/contacts"
 
-func (s *Server) registerContacts() {
+func (s *contactsAPI) registerContacts() {
 	s.handleJSON("GET "+contactsBase, s.listContacts)
 	s.handleJSON("POST "+contactsBase, s.createContact)
 	s.handleJSON("GET "+contactsBase+"/{originalId}", s.getContact)
@@ -23,15 +28,15 @@ func (s *Server) registerContacts() {
 
 // listIDOf reads the list id of the path; an id that cannot exist is a 404
 // like an unknown one.
-func listIDOf(r *http.Request) (int64, *apiError) {
+func listIDOf(r *http.Request) (int64, *apierr.Error) {
 	id, ok := parseID(r.PathValue("id"))
 	if !ok {
-		return 0, errorf(http.StatusNotFound, "no list with id %q", r.PathValue("id"))
+		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %q", r.PathValue("id"))
 	}
 	return id, nil
 }
 
-func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *contactsAPI) listContacts(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -40,7 +45,7 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError 
 	if err != nil {
 		return err
 	}
-	items, total, err := s.store.contactPage(listID, pageOffset(page, pageSize), pageSize)
+	items, total, err := s.store.ContactPage(listID, pageOffset(page, pageSize), pageSize)
 	if err != nil {
 		return err
 	}
@@ -52,7 +57,7 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request) *apiError 
 	return nil
 }
 
-func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *contactsAPI) createContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -65,17 +70,17 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 	if err != nil {
 		return err
 	}
-	if in.originalID == "" {
-		return fieldError("originalId", "originalId is mandatory")
+	if in.OriginalID == "" {
+		return apierr.FieldError("originalId", "originalId is mandatory")
 	}
 	in = s.contactCreateInput(in)
 	if s.opts.Wire.Has(WireContactUpsert) {
-		before := s.store.contactRef(listID, in.originalID)
-		c, created, err := s.store.upsertContact(listID, in, s.now(), true)
+		before := s.store.ContactRef(listID, in.OriginalID)
+		c, created, err := s.store.UpsertContact(listID, in, s.now(), true)
 		if err != nil {
 			return err
 		}
-		s.emitContactChange(listID, before, s.store.contactRef(listID, c.OriginalID))
+		s.emitContactChange(listID, before, s.store.ContactRef(listID, c.OriginalID))
 		if !created {
 			s.writeJSON(w, http.StatusOK, s.presentContact(c))
 			return nil
@@ -83,30 +88,30 @@ func (s *Server) createContact(w http.ResponseWriter, r *http.Request) *apiError
 		s.writeCreatedContact(w, listID, c)
 		return nil
 	}
-	c, err := s.store.createContact(listID, in, s.now())
+	c, err := s.store.CreateContact(listID, in, s.now())
 	if err != nil {
-		if err.status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
-			return fieldError("originalId", "originalId already exists in this list")
+		if err.Status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
+			return apierr.FieldError("originalId", "originalId already exists in this list")
 		}
 		return err
 	}
-	s.emitContactChange(listID, nil, s.store.contactRef(listID, c.OriginalID))
+	s.emitContactChange(listID, nil, s.store.ContactRef(listID, c.OriginalID))
 	s.writeCreatedContact(w, listID, c)
 	return nil
 }
 
 // writeCreatedContact answers 201 with a new contact and its Location.
-func (s *Server) writeCreatedContact(w http.ResponseWriter, listID int64, c contactView) {
+func (s *contactsAPI) writeCreatedContact(w http.ResponseWriter, listID int64, c state.ContactView) {
 	w.Header().Set("Location", "/rest/"+strconv.FormatInt(s.opts.CustomerID, 10)+"/lists/"+strconv.FormatInt(listID, 10)+"/contacts/"+url.PathEscape(c.OriginalID))
 	s.writeJSON(w, http.StatusCreated, s.presentContact(c))
 }
 
-func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *contactsAPI) getContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
 	}
-	c, err := s.store.getContact(listID, r.PathValue("originalId"))
+	c, err := s.store.GetContact(listID, r.PathValue("originalId"))
 	if err != nil {
 		return err
 	}
@@ -118,7 +123,7 @@ func (s *Server) getContact(w http.ResponseWriter, r *http.Request) *apiError {
 // replaces that attribute's value, null removes it, keys left out keep their
 // values. status and mobileStatus in the body are ignored: they change only
 // through subscriptionstatus, as the interface's transition table says.
-func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *contactsAPI) updateContact(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -132,22 +137,22 @@ func (s *Server) updateContact(w http.ResponseWriter, r *http.Request) *apiError
 		return err
 	}
 	originalID := r.PathValue("originalId")
-	if in.originalID != "" && in.originalID != originalID {
-		return fieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.originalID)
+	if in.OriginalID != "" && in.OriginalID != originalID {
+		return apierr.FieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.OriginalID)
 	}
-	before := s.store.contactRef(listID, originalID)
-	c, err := s.store.updateContactProperties(listID, originalID, in.props, s.now())
+	before := s.store.ContactRef(listID, originalID)
+	c, err := s.store.UpdateContactProperties(listID, originalID, in.Props, s.now())
 	if err != nil {
 		return err
 	}
-	s.emitContactChange(listID, before, s.store.contactRef(listID, originalID))
+	s.emitContactChange(listID, before, s.store.ContactRef(listID, originalID))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
 
 // putSubscriptionStatus applies a SubscriptionStatusDto; either field may be
 // left out (or null) to keep that state, but not both.
-func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *contactsAPI) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := listIDOf(r)
 	if err != nil {
 		return err
@@ -165,14 +170,14 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 		return err
 	}
 	if status == "" && mobileStatus == "" {
-		return fieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
+		return apierr.FieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
 	}
-	before := s.store.contactRef(listID, r.PathValue("originalId"))
-	c, err := s.store.setContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
+	before := s.store.ContactRef(listID, r.PathValue("originalId"))
+	c, err := s.store.SetContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
 	if err != nil {
 		return err
 	}
-	s.emitContactChange(listID, before, s.store.contactRef(listID, r.PathValue("originalId")))
+	s.emitContactChange(listID, before, s.store.ContactRef(listID, r.PathValue("originalId")))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
@@ -180,61 +185,61 @@ func (s *Server) putSubscriptionStatus(w http.ResponseWriter, r *http.Request) *
 // contactInputOf reads a contact body. On update, status and mobileStatus
 // are ignored and a null property value removes the value; on create a null
 // property value is the same as leaving the key out.
-func contactInputOf(body map[string]any, update bool) (contactInput, *apiError) {
-	var in contactInput
+func contactInputOf(body map[string]any, update bool) (state.ContactInput, *apierr.Error) {
+	var in state.ContactInput
 	if v, ok := body["originalId"]; ok && v != nil {
 		s, isString := v.(string)
 		if !isString {
-			return in, fieldError("originalId", "originalId must be a string")
+			return in, apierr.FieldError("originalId", "originalId must be a string")
 		}
-		in.originalID = s
+		in.OriginalID = s
 	}
 	if v, ok := body["properties"]; ok && v != nil {
 		raw, isObject := v.(map[string]any)
 		if !isObject {
-			return in, fieldError("properties", "properties must be an object from attribute name or id to a string value")
+			return in, apierr.FieldError("properties", "properties must be an object from attribute name or id to a string value")
 		}
-		in.props = make(map[string]*string, len(raw))
+		in.Props = make(map[string]*string, len(raw))
 		for k, pv := range raw {
 			if pv == nil {
 				if update {
-					in.props[k] = nil
+					in.Props[k] = nil
 				}
 				continue
 			}
 			s, isString := pv.(string)
 			if !isString {
-				return in, fieldError("properties."+k, "the value of property %q must be a string", k)
+				return in, apierr.FieldError("properties."+k, "the value of property %q must be a string", k)
 			}
-			in.props[k] = &s
+			in.Props[k] = &s
 		}
 	}
 	if update {
 		return in, nil
 	}
-	var err *apiError
-	if in.status, err = optionalString(body, "status"); err != nil {
+	var err *apierr.Error
+	if in.Status, err = optionalString(body, "status"); err != nil {
 		return in, err
 	}
-	if in.mobileStatus, err = optionalString(body, "mobileStatus"); err != nil {
+	if in.MobileStatus, err = optionalString(body, "mobileStatus"); err != nil {
 		return in, err
 	}
 	return in, nil
 }
 
 // optionalString reads a string field that may be absent or null ("").
-func optionalString(body map[string]any, field string) (string, *apiError) {
+func optionalString(body map[string]any, field string) (string, *apierr.Error) {
 	v, ok := body[field]
 	if !ok || v == nil {
 		return "", nil
 	}
 	s, isString := v.(string)
 	if !isString {
-		return "", fieldError(field, "%s must be a string", field)
+		return "", apierr.FieldError(field, "%s must be a string", field)
 	}
 	if field == "status" || field == "mobileStatus" {
-		if !validStatus(s) {
-			return "", fieldError(field, "%s must be SUBSCRIBED or UNSUBSCRIBED, got %q", field, s)
+		if !state.ValidStatus(s) {
+			return "", apierr.FieldError(field, "%s must be SUBSCRIBED or UNSUBSCRIBED, got %q", field, s)
 		}
 	}
 	return s, nil

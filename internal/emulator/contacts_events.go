@@ -4,6 +4,8 @@ import (
 	"maps"
 	"strconv"
 	"sync"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Contact webhook events (see "Webhook events" in the service conventions
@@ -39,20 +41,10 @@ import (
 // contactEventsPerBatch bounds the single events of one kind per batch.
 const contactEventsPerBatch = 100
 
-// contactRef returns the stored contact (never modified in place) or nil.
-func (st *store) contactRef(listID int64, originalID string) *contact {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	if lc := st.contacts[listID]; lc != nil {
-		return lc.byID[originalID]
-	}
-	return nil
-}
-
 // contactChangeKinds are the events a change from before to after makes
 // (nil before: created; nil after: deleted), with the channel of each
 // subscription event.
-func contactChangeKinds(before, after *contact) (kinds, channels []string) {
+func contactChangeKinds(before, after *state.Contact) (kinds, channels []string) {
 	switch {
 	case before == nil && after == nil:
 		return nil, nil
@@ -61,18 +53,18 @@ func contactChangeKinds(before, after *contact) (kinds, channels []string) {
 	case after == nil:
 		return []string{"contact.deleted"}, []string{""}
 	}
-	if before.props != after.props {
+	if before.Props != after.Props {
 		kinds, channels = append(kinds, "contact.updated"), append(channels, "")
 	}
 	for _, ch := range []struct{ name, from, to string }{
-		{"email", before.status, after.status},
-		{"mobile", before.mobileStatus, after.mobileStatus},
+		{"email", before.Status, after.Status},
+		{"mobile", before.MobileStatus, after.MobileStatus},
 	} {
 		if ch.from == ch.to || ch.to == "" {
 			continue
 		}
 		kind := "contact.subscribed"
-		if ch.to == statusUnsubscribed {
+		if ch.to == state.StatusUnsubscribed {
 			kind = "contact.unsubscribed"
 		}
 		kinds, channels = append(kinds, kind), append(channels, ch.name)
@@ -83,10 +75,10 @@ func contactChangeKinds(before, after *contact) (kinds, channels []string) {
 // contactEventData is an event's data: the contact as the interface shows
 // it (after the change; before it for contact.deleted) and where it came
 // from.
-func (s *Server) contactEventData(listID int64, c *contact, channel string, extra map[string]any) map[string]any {
-	s.store.mu.RLock()
-	v := c.view(s.store.propertyNamesLocked())
-	s.store.mu.RUnlock()
+func (s *contactsAPI) contactEventData(listID int64, c *state.Contact, channel string, extra map[string]any) map[string]any {
+	s.store.RLock()
+	v := c.View(s.store.PropertyNamesLocked())
+	s.store.RUnlock()
 	data := map[string]any{
 		"listId": strconv.FormatInt(listID, 10), "originalId": v.OriginalID, "contactId": v.ID,
 		"properties": v.Properties, "status": v.Status, "mobileStatus": v.MobileStatus,
@@ -99,21 +91,21 @@ func (s *Server) contactEventData(listID int64, c *contact, channel string, extr
 }
 
 // emitContactChange sends the events of one change made by a single call.
-func (s *Server) emitContactChange(listID int64, before, after *contact) {
+func (s *contactsAPI) emitContactChange(listID int64, before, after *state.Contact) {
 	kinds, channels := contactChangeKinds(before, after)
 	for i, kind := range kinds {
 		c := after
 		if c == nil {
 			c = before
 		}
-		s.Emit(kind, s.contactEventData(listID, c, channels[i], map[string]any{"source": "api"}))
+		s.emit(kind, s.contactEventData(listID, c, channels[i], map[string]any{"source": "api"}))
 	}
 }
 
 // contactEventBatch sends the contact events of one batch (or one list
 // deletion) within the bound, and the summaries at its end.
 type contactEventBatch struct {
-	s      *Server
+	s      *contactsAPI
 	listID int64
 	extra  map[string]any // source and ids, in every event of the batch
 
@@ -121,12 +113,12 @@ type contactEventBatch struct {
 	count map[string]int64
 }
 
-func (s *Server) newContactEventBatch(listID int64, extra map[string]any) *contactEventBatch {
+func (s *contactsAPI) newContactEventBatch(listID int64, extra map[string]any) *contactEventBatch {
 	return &contactEventBatch{s: s, listID: listID, extra: extra, count: map[string]int64{}}
 }
 
 // note records a change and sends its events while the bound allows.
-func (b *contactEventBatch) note(before, after *contact) {
+func (b *contactEventBatch) note(before, after *state.Contact) {
 	kinds, channels := contactChangeKinds(before, after)
 	for i, kind := range kinds {
 		b.mu.Lock()
@@ -140,7 +132,7 @@ func (b *contactEventBatch) note(before, after *contact) {
 		if c == nil {
 			c = before
 		}
-		b.s.Emit(kind, b.s.contactEventData(b.listID, c, channels[i], b.extra))
+		b.s.emit(kind, b.s.contactEventData(b.listID, c, channels[i], b.extra))
 	}
 }
 
@@ -155,49 +147,42 @@ func (b *contactEventBatch) end() {
 		}
 		data := map[string]any{"listId": strconv.FormatInt(b.listID, 10), "summary": true, "count": n, "omitted": n - contactEventsPerBatch}
 		maps.Copy(data, b.extra)
-		b.s.Emit(kind, data)
+		b.s.emit(kind, data)
 	}
 }
 
 // noteListChange records what happened to a list between two states of its
 // contacts holder: REPLACE builds a new holder and never changes the old
 // one. next may be changed by concurrent writes, so it is read locked.
-func (b *contactEventBatch) noteListChange(old, next *listContacts) {
-	type change struct{ before, after *contact }
+func (b *contactEventBatch) noteListChange(old, next *state.ListContacts) {
+	type change struct{ before, after *state.Contact }
 	var changes []change
-	b.s.store.mu.RLock()
+	b.s.store.RLock()
 	if next != nil {
-		for _, oid := range next.order {
-			var before *contact
+		for _, oid := range next.Order {
+			var before *state.Contact
 			if old != nil {
-				before = old.byID[oid]
+				before = old.ByID[oid]
 			}
-			changes = append(changes, change{before, next.byID[oid]})
+			changes = append(changes, change{before, next.ByID[oid]})
 		}
 	}
 	if old != nil {
-		for _, oid := range old.order {
-			if next == nil || next.byID[oid] == nil {
-				changes = append(changes, change{old.byID[oid], nil})
+		for _, oid := range old.Order {
+			if next == nil || next.ByID[oid] == nil {
+				changes = append(changes, change{old.ByID[oid], nil})
 			}
 		}
 	}
-	b.s.store.mu.RUnlock()
+	b.s.store.RUnlock()
 	for _, c := range changes {
 		b.note(c.before, c.after)
 	}
 }
 
-// listHolder returns a list's contacts holder (nil when it has none).
-func (st *store) listHolder(listID int64) *listContacts {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	return st.contacts[listID]
-}
-
 // emitListDeleted sends contact.deleted for the contacts of a deleted list,
 // within the bound; gone is the list's holder from before the delete.
-func (s *Server) emitListDeleted(listID int64, gone *listContacts) {
+func (s *contactsAPI) emitListDeleted(listID int64, gone *state.ListContacts) {
 	if gone == nil {
 		return
 	}

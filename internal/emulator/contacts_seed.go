@@ -1,27 +1,10 @@
 package emulator
 
-import "fmt"
+import (
+	"fmt"
 
-// Contact is a contact to preload into a list through the Go API, for tests
-// and demos that need large lists without one request per contact.
-// Properties are keyed by attribute name or id, as in request bodies; an
-// empty Status or MobileStatus means SUBSCRIBED for a new contact and "keep"
-// for an existing one. The JSON form is the one of fixture files.
-type Contact struct {
-	OriginalID   string            `json:"originalId"`
-	Properties   map[string]string `json:"properties,omitempty"`
-	Status       string            `json:"status,omitempty"`
-	MobileStatus string            `json:"mobileStatus,omitempty"`
-}
-
-func (c Contact) input() contactInput {
-	in := contactInput{originalID: c.OriginalID, status: c.Status, mobileStatus: c.MobileStatus}
-	in.props = make(map[string]*string, len(c.Properties))
-	for k, v := range c.Properties {
-		in.props[k] = &v
-	}
-	return in
-}
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
+)
 
 // UpsertContacts adds contacts to the list listID, or merges them into the
 // contacts with the same originalId, as an "add" import does. It stops at
@@ -29,7 +12,7 @@ func (c Contact) input() contactInput {
 func (s *Server) UpsertContacts(listID int64, contacts []Contact) error {
 	now := s.now()
 	for i, c := range contacts {
-		if _, _, err := s.store.upsertContact(listID, c.input(), now, true); err != nil {
+		if _, _, err := s.store.UpsertContact(listID, c.input(), now, true); err != nil {
 			return fmt.Errorf("contact %d (%q): %w", i, c.OriginalID, err)
 		}
 		s.changed()
@@ -41,11 +24,11 @@ func (s *Server) UpsertContacts(listID int64, contacts []Contact) error {
 // "replace" import does: contacts not among them leave the list. Nothing
 // changes when one is refused.
 func (s *Server) ReplaceContacts(listID int64, contacts []Contact) error {
-	ins := make([]contactInput, len(contacts))
+	ins := make([]state.ContactInput, len(contacts))
 	for i, c := range contacts {
 		ins[i] = c.input()
 	}
-	if err := s.store.replaceContacts(listID, ins, s.now()); err != nil {
+	if err := s.store.ReplaceContacts(listID, ins, s.now()); err != nil {
 		return fmt.Errorf("replacing the contacts of list %d: %w", listID, err)
 	}
 	s.changed()

@@ -3,34 +3,34 @@ package emulator
 // The wire profiles of a contact: how it starts and how it is shown (the
 // behaviour common to every domain is in wire_behaviour.go).
 
-import "strconv"
+import (
+	"strconv"
 
-// statusPending is the e-mail state of a new contact under status-other:
-// awaiting confirmation. Requests never set it.
-const statusPending = "PENDING"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
+)
 
 // contactCreateInput applies the profiles of a contact's initial state to a
 // create body: double-opt-in ignores its statuses and starts UNSUBSCRIBED,
 // status-other starts a contact without status PENDING.
-func (s *Server) contactCreateInput(in contactInput) contactInput {
+func (s *contactsAPI) contactCreateInput(in state.ContactInput) state.ContactInput {
 	switch {
 	case s.opts.Wire.Has(WireDoubleOptIn):
-		in.status, in.mobileStatus = "", ""
-		in.initialStatus, in.initialMobileStatus = statusUnsubscribed, statusUnsubscribed
+		in.Status, in.MobileStatus = "", ""
+		in.InitialStatus, in.InitialMobileStatus = state.StatusUnsubscribed, state.StatusUnsubscribed
 	case s.opts.Wire.Has(WireStatusOther):
-		in.initialStatus = statusPending
+		in.InitialStatus = state.StatusPending
 	}
 	return in
 }
 
 // presentContact is a contact as the profiles show it: properties keyed by
 // attribute id (properties-by-id), no states (no-statuses).
-func (s *Server) presentContact(v contactView) contactView {
+func (s *contactsAPI) presentContact(v state.ContactView) state.ContactView {
 	if s.opts.Wire.Has(WireNoStatuses) {
 		v.Status, v.MobileStatus = "", ""
 	}
 	if s.opts.Wire.Has(WirePropertiesByID) && len(v.Properties) > 0 {
-		ids := s.store.propertyIDsByName()
+		ids := s.store.PropertyIDsByName()
 		byID := make(map[string]string, len(v.Properties))
 		for name, val := range v.Properties {
 			if id, ok := ids[name]; ok {
@@ -40,16 +40,4 @@ func (s *Server) presentContact(v contactView) contactView {
 		v.Properties = byID
 	}
 	return v
-}
-
-// propertyIDsByName maps each contact attribute's name to its id.
-func (st *store) propertyIDsByName() map[string]int64 {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	names := st.propertyNamesLocked()
-	ids := make(map[string]int64, len(names))
-	for id, name := range names {
-		ids[name] = id
-	}
-	return ids
 }

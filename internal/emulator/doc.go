@@ -6,37 +6,51 @@
 //
 // # Where things are
 //
-// Each domain is read in the files named after it; each registers its own
-// routes from routes.go, which lists them all, and documents them in the
-// OpenAPI fragments:
+// Three layers, each importing only the ones below it:
 //
-//   - lists and contacts: contacts.go (routes), contacts_store.go,
+//   - the account's state, the package state: collections, contacts, sent
+//     messages, and the data directory (snapshot, journal, the persister
+//     that keeps it up to date); its refusals, and the handlers', are the
+//     one error type of the package apierr;
+//   - the HTTP handlers, grouped by domain, one type each on the plumbing
+//     they share (base.go: the options, the state, the mux and the webhook
+//     deliverer, with registration in mux.go, ids.go, paging.go, media.go,
+//     validation.go, respond.go, errors.go and the wire profiles, wire*.go);
+//   - the account put together: server.go (the Server type), new.go (New and
+//     the routes of routes.go), pipeline.go (faults.go, auth.go, retired.go
+//     and the mux in the order a request meets them), wire_rewrite.go,
+//     server_api.go (the Go API besides HTTP), and what it starts from:
+//     open.go (a data directory or fixtures.go), snapshot.go (the parts the
+//     data directory keeps besides the store); listen.go and tls.go serve it
+//     over TCP.
+//
+// Each domain is read in the files named after it, and documents its routes
+// in the OpenAPI fragments:
+//
+//   - lists and contacts (contactsAPI, contacts_api.go): contacts.go (routes),
 //     contacts_events.go (their webhook events), contacts_wire.go (their
-//     wire profiles), contacts_seed.go (seeding from Go);
+//     wire profiles), contacts_seed.go and seed.go (seeding from Go);
 //   - contact attributes: properties.go;
-//   - imports: imports.go, imports_snapshot.go;
-//   - statistics exports: exports.go, exports_results.go (the stand-in
-//     object storage their files download from), exports_snapshot.go;
-//   - batches, which run imports and exports: batches.go, batches_wire.go,
-//     batches_snapshot.go;
-//   - webhooks and deliveries: webhooks.go, webhooks_delivery.go,
-//     webhooks_health.go, webhooks_targets.go;
-//   - triggers and transactional messages: triggers.go;
-//   - the generic resource pattern, nested collections included: generic.go,
-//     with the table of its domains in domains.go;
+//   - imports (importsAPI): imports.go, imports_snapshot.go;
+//   - statistics exports (exportsAPI): exports.go, exports_routes.go,
+//     exports_results.go (the stand-in object storage their files download
+//     from), exports_snapshot.go;
+//   - batches, which run imports and exports (batchesAPI): batches.go (the
+//     engine, which knows no kind of work: each saves and restores its own),
+//     batches_routes.go, batches_wire.go, batches_snapshot.go;
+//   - webhooks (webhooksAPI) and their deliveries: webhooks.go,
+//     webhooks_delivery.go, webhooks_health.go, webhooks_targets.go;
+//   - triggers and transactional messages (triggersAPI): triggers.go;
+//   - the generic resource pattern, nested collections included
+//     (genericAPI): generic.go, with the table of its domains in domains.go;
 //   - authentication, accounts and retired (410) paths: auth.go,
-//     accounts.go, retired.go; the Token domain (OAuth 2.0 client
-//     credentials at /oauth2/token): oauth2_token.go;
-//   - the OpenAPI document and its page: openapi.go, swagger_ui.go,
-//     swagger_negotiation.go.
+//     accounts.go, retired.go; the Token domain (tokensAPI: OAuth 2.0
+//     client credentials at /oauth2/token): oauth2_token.go;
+//   - the OpenAPI document and its page (docsAPI): openapi.go,
+//     swagger_ui.go, swagger_negotiation.go.
 //
-// Below them, the plumbing every domain uses: mux.go (registration), ids.go,
-// paging.go, media.go, validation.go, respond.go, errors.go, the wire
-// profiles (wire*.go), faults.go, stats.go and store.go (the account's
-// collections, with a place for the contacts and the sent messages). Above
-// them, what puts an account together: server.go (New and the request
-// pipeline), open.go, fixtures.go, persist.go, snapshot.go with
-// store_snapshot.go, listen.go and tls.go.
+// A handler reaches another domain only through the pointer its type holds
+// (importsAPI.batchesAPI, say), never through the Server.
 //
 // The provider's acceptance tests start one emulator per test (Listen), and
 // users run it in their own CI through cmd/rms-emulator.

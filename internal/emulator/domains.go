@@ -1,6 +1,10 @@
 package emulator
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
+)
 
 // genericDomains are the public domains of the interface's domain table that
 // follow the generic resource pattern, by their lower-cased name, which is the
@@ -61,16 +65,22 @@ func internalDomain(collection string) (string, bool) {
 // on, and later work adds entries as it learns more. Each Server copies the
 // table at New; nothing writes to it afterwards.
 var mandatoryFields = map[string][]string{
-	"projects":    {"name"},
-	listsKey:      {"name"},
-	propertiesKey: {"name"},
+	"projects":          {"name"},
+	state.ListsKey:      {"name"},
+	state.PropertiesKey: {"name"},
 }
-
-// Collection keys the emulator gives behaviour beyond the generic pattern.
-const (
-	listsKey      = "lists"
-	propertiesKey = "properties"
-)
 
 // reservedKeys are set by the server and ignored in request bodies.
 var reservedKeys = []string{"id", "dateCreated", "dateModified"}
+
+// The Webhooks domain. The interface names it but shows neither fields,
+// events nor signing; the emulator's OpenAPI document (openapi/40-webhooks.json)
+// and the service conventions guide describe the design:
+//
+//	{ "url": "https://hooks.example.com/rms", "events": ["message.sent"],
+//	  "active": true, "description": "...", "secret": "write-only" }
+//
+// The secret is write-only: GET never returns it, only "hasSecret".
+
+// webhooksKey is the collection key of webhooks.
+const webhooksKey = "webhooks"

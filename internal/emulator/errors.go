@@ -1,8 +1,9 @@
 package emulator
 
 import (
-	"fmt"
 	"net/http"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // ErrorBody is the JSON object every error answers with (see the conventions
@@ -54,35 +55,17 @@ var codeForStatus = map[int]string{
 	http.StatusGatewayTimeout:        CodeGatewayTimeout,
 }
 
-// apiError is an error a handler returns to be answered as an ErrorBody.
-type apiError struct {
-	status  int
-	message string
-	field   string
-	allow   string // Allow header of a 405
-}
-
-func (e *apiError) Error() string { return fmt.Sprintf("%d: %s", e.status, e.message) }
-
-func errorf(status int, format string, args ...any) *apiError {
-	return &apiError{status: status, message: fmt.Sprintf(format, args...)}
-}
-
-func fieldError(field, format string, args ...any) *apiError {
-	return &apiError{status: http.StatusBadRequest, message: fmt.Sprintf(format, args...), field: field}
-}
-
 // writeError answers with the error body for status.
-func (s *Server) writeError(w http.ResponseWriter, e *apiError) {
-	if e.allow != "" {
-		w.Header().Set("Allow", e.allow)
+func (s *base) writeError(w http.ResponseWriter, e *apierr.Error) {
+	if e.Allow != "" {
+		w.Header().Set("Allow", e.Allow)
 	}
-	code, ok := codeForStatus[e.status]
+	code, ok := codeForStatus[e.Status]
 	if !ok {
 		code = CodeInternal
 	}
 	if s.writeWireError(w, e, code) {
 		return
 	}
-	s.writeJSON(w, e.status, ErrorBody{Status: e.status, Code: code, Message: e.message, Field: e.field})
+	s.writeJSON(w, e.Status, ErrorBody{Status: e.Status, Code: code, Message: e.Message, Field: e.Field})
 }

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Statistics exports: POST .../batches/exports/statistics starts a
@@ -69,7 +68,7 @@ type statisticsTable struct {
 // events to report until the emulator records sends, so their files hold the
 // header only. To add columns or rows (sends of transactional messages, for
 // instance), change the source here; nothing else depends on the columns.
-type statisticsSource func(s *Server, from, to time.Time) statisticsTable
+type statisticsSource func(s *exportsAPI, from, to time.Time) statisticsTable
 
 var statisticsSources = map[string]statisticsSource{
 	"PROJECTS":     entityStatistics("projects", "projectId", "name"),
@@ -87,14 +86,14 @@ var statisticsSources = map[string]statisticsSource{
 // eventHeader is the header of the event exports.
 var eventHeader = []string{"eventTime", "messageId", "listId", "originalId"}
 
-func noEvents(*Server, time.Time, time.Time) statisticsTable {
+func noEvents(*exportsAPI, time.Time, time.Time) statisticsTable {
 	return statisticsTable{header: eventHeader}
 }
 
 // entityStatistics lists every entity of a collection: id, one descriptive
 // field and the timestamps.
 func entityStatistics(collection, idColumn, nameField string) statisticsSource {
-	return func(s *Server, _, _ time.Time) statisticsTable {
+	return func(s *exportsAPI, _, _ time.Time) statisticsTable {
 		t := statisticsTable{header: []string{idColumn, nameField, "dateCreated", "dateModified"}}
 		for _, e := range s.allEntities(collection) {
 			t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, nameField), entityString(e, "dateCreated"), entityString(e, "dateModified")})
@@ -105,11 +104,11 @@ func entityStatistics(collection, idColumn, nameField string) statisticsSource {
 
 // listStatistics lists every list with its number of contacts and of
 // contacts unsubscribed from e-mail.
-func listStatistics(s *Server, _, _ time.Time) statisticsTable {
+func listStatistics(s *exportsAPI, _, _ time.Time) statisticsTable {
 	t := statisticsTable{header: []string{"listId", "name", "contacts", "unsubscribed", "dateCreated", "dateModified"}}
-	for _, e := range s.allEntities(listsKey) {
+	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		total, unsubscribed := s.store.contactCounts(id)
+		total, unsubscribed := s.store.ContactCounts(id)
 		t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, "name"),
 			strconv.Itoa(total), strconv.Itoa(unsubscribed), entityString(e, "dateCreated"), entityString(e, "dateModified")})
 	}
@@ -118,60 +117,24 @@ func listStatistics(s *Server, _, _ time.Time) statisticsTable {
 
 // optOuts lists, list by list, the contacts unsubscribed from e-mail whose
 // last change lies in the window, as opt-out events at that time.
-func optOuts(s *Server, from, to time.Time) statisticsTable {
+func optOuts(s *exportsAPI, from, to time.Time) statisticsTable {
 	t := statisticsTable{header: eventHeader}
-	for _, e := range s.allEntities(listsKey) {
+	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		for _, c := range s.store.unsubscribedContacts(id) {
-			at, err := time.Parse(time.RFC3339, c.dateModified())
+		for _, c := range s.store.UnsubscribedContacts(id) {
+			at, err := time.Parse(time.RFC3339, c.DateModified())
 			if err != nil || at.Before(from.Truncate(time.Second)) || at.After(to) {
 				continue
 			}
-			t.rows = append(t.rows, []string{c.dateModified(), "", strconv.FormatInt(id, 10), c.originalID})
+			t.rows = append(t.rows, []string{c.DateModified(), "", strconv.FormatInt(id, 10), c.OriginalID})
 		}
 	}
 	return t
 }
 
-// contactCounts is the number of contacts of a list and of those
-// unsubscribed from e-mail.
-func (st *store) contactCounts(listID int64) (total, unsubscribed int) {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	lc := st.contacts[listID]
-	if lc == nil {
-		return 0, 0
-	}
-	for _, c := range lc.byID {
-		if c.status == statusUnsubscribed {
-			unsubscribed++
-		}
-	}
-	return len(lc.order), unsubscribed
-}
-
-// unsubscribedContacts returns the list's contacts unsubscribed from e-mail,
-// in order of creation. Stored contacts are never modified in place, so the
-// pointers stay valid outside the lock.
-func (st *store) unsubscribedContacts(listID int64) []*contact {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	lc := st.contacts[listID]
-	if lc == nil {
-		return nil
-	}
-	var out []*contact
-	for _, oid := range lc.order {
-		if c := lc.byID[oid]; c.status == statusUnsubscribed {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // createdInPeriod lists the entities of a collection created in the window.
 func createdInPeriod(collection, idColumn string) statisticsSource {
-	return func(s *Server, from, to time.Time) statisticsTable {
+	return func(s *exportsAPI, from, to time.Time) statisticsTable {
 		t := statisticsTable{header: []string{idColumn, "dateCreated"}}
 		for _, e := range s.allEntities(collection) {
 			created, err := time.Parse(time.RFC3339, entityString(e, "dateCreated"))
@@ -186,13 +149,13 @@ func createdInPeriod(collection, idColumn string) statisticsSource {
 }
 
 // allEntities returns copies of every entity of a top-level collection.
-func (s *Server) allEntities(collection string) []entity {
-	items, _, _ := s.store.page(nil, collection, 0, math.MaxInt)
+func (s *exportsAPI) allEntities(collection string) []state.Entity {
+	items, _, _ := s.store.Page(nil, collection, 0, math.MaxInt)
 	return items
 }
 
 // entityString renders a stored value as a CSV field.
-func entityString(e entity, key string) string {
+func entityString(e state.Entity, key string) string {
 	switch v := e[key].(type) {
 	case nil:
 		return ""
@@ -259,133 +222,10 @@ func (j *exportJob) writeCSV(w io.Writer) error {
 	return bw.Flush()
 }
 
-func (s *Server) registerExports() {
-	s.handleJSON("POST /rest/{customerid}/batches/exports/statistics", s.startStatisticsExport)
-	s.handle("GET /rest/{customerid}/batches/{batchId}/result/url", s.serveResultURL)
-	s.handle("GET /rest/{customerid}/batches/{batchId}/result", s.serveResultRedirect)
-}
-
-// startStatisticsExport answers 202 Accepted with { batchId } (a string, as
-// the interface shows) and a Location header naming the batch.
-func (s *Server) startStatisticsExport(w http.ResponseWriter, r *http.Request) *apiError {
-	body, err := readJSONObject(r)
-	if err != nil {
-		return err
-	}
-	exportType, err := enumField(body, "exportType", exportTypes, exportTypeHints)
-	if err != nil {
-		return err
-	}
-	period, err := enumField(body, "period", periodOrder, nil)
-	if err != nil {
-		return err
-	}
-	now := s.opts.Now()
-	job := &exportJob{
-		exportType: exportType,
-		period:     period,
-		table:      statisticsSources[exportType](s, periodStart(period, now), now),
-		extraRows:  s.opts.StatisticsExportExtraRows,
-	}
-	b := s.startBatch(batchTypeStatExport, job)
-	s.log.Info("statistics export started", "batch", b.id, "exportType", exportType, "period", period, "rows", job.total())
-	w.Header().Set("Location", s.batchPath(b.id))
-	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
-	return nil
-}
-
-// enumField reads a mandatory string field whose value must be one of
-// allowed. The message lists the allowed values and, where the refused value
-// is a known mistake or differs only in case, the value meant.
-func enumField(body map[string]any, field string, allowed []string, hints map[string]string) (string, *apiError) {
-	raw, ok := body[field]
-	if !ok || raw == nil {
-		return "", fieldError(field, "%s is mandatory; one of %s", field, strings.Join(allowed, ", "))
-	}
-	v, ok := raw.(string)
-	if !ok {
-		return "", fieldError(field, "%s must be a string; one of %s", field, strings.Join(allowed, ", "))
-	}
-	if slices.Contains(allowed, v) {
-		return v, nil
-	}
-	hint := hints[strings.ToUpper(v)]
-	if hint == "" && slices.Contains(allowed, strings.ToUpper(v)) {
-		hint = strings.ToUpper(v)
-	}
-	if hint != "" {
-		return "", fieldError(field, "%s %q is not supported; did you mean %s? Allowed: %s", field, v, hint, strings.Join(allowed, ", "))
-	}
-	return "", fieldError(field, "%s %q is not supported; allowed: %s", field, v, strings.Join(allowed, ", "))
-}
-
-// exportResult finds the finished export named by the path, or says why its
-// result is not available: 404 for an unknown batch or one that is not an
-// export, 409 for an export not yet finished or failed.
-func (s *Server) exportResult(r *http.Request) (*batch, *apiError) {
-	b, err := s.lookupBatch(r)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := b.work.(*exportJob); !ok {
-		return nil, errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.id, b.typ)
-	}
-	v := b.view(s.opts.CustomerID)
-	if v.Status != batchStatusFinished {
-		return nil, errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.id, v.Status)
-	}
-	if v.Error != "" {
-		return nil, errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.id, v.Error)
-	}
-	return b, nil
-}
-
-// serveResultURL answers the result's URL as text/plain. The interface says
-// this call must not be sent with Accept: application/json; a request whose
-// Accept excludes text/plain is answered 406.
-func (s *Server) serveResultURL(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Wire.Has(WireResultURLJSON) {
-		// result-url-json: the URL as JSON, whatever the Accept header.
-		b, err := s.exportResult(r)
-		if err != nil {
-			s.writeError(w, err)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		s.writeJSON(w, http.StatusOK, map[string]string{"url": s.mintResultURL(r, b.id)})
-		return
-	}
-	if !accepts(r, "text/plain") {
-		s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in text/plain; the Accept header excludes it (do not send Accept: application/json)"))
-		return
-	}
-	b, err := s.exportResult(r)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	u := s.mintResultURL(r, b.id)
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	if _, err := io.WriteString(w, u); err != nil {
-		s.log.Debug("writing result URL", "error", err)
-	}
-}
-
-// serveResultRedirect answers 302 Found to a fresh result URL.
-func (s *Server) serveResultRedirect(w http.ResponseWriter, r *http.Request) {
-	b, err := s.exportResult(r)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	if s.opts.Wire.Has(WireResultDirect) {
-		// result-direct: the file itself instead of a redirect.
-		s.writeExportFile(w, r, b, b.work.(*exportJob))
-		return
-	}
-	w.Header().Set("Location", s.mintResultURL(r, b.id))
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusFound)
+// exportsAPI serves statistics exports, whose work runs as batches, and the
+// stand-in object storage their files download from.
+type exportsAPI struct {
+	*base
+	objects    *objectStore
+	batchesAPI *batchesAPI
 }

@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -14,7 +10,8 @@ import (
 // service at /objectstore/{token}: like a pre-signed URL, the path carries an
 // unguessable token (32 hex digits from crypto/rand), needs no credentials,
 // and stops working after Options.ResultURLTTL (410 GONE; an unknown token is
-// 404). Every request for the URL mints a new token.
+// 404). Every request for the URL mints a new token; minting and serving
+// are the export routes' (exports_routes.go), the tokens are kept here.
 
 const objectStorePrefix = "/objectstore/"
 
@@ -46,73 +43,3 @@ func (o *objectStore) has(token string) bool {
 // keepExpired is how long an expired token is remembered, so that it is
 // answered 410 rather than 404 for a while, before it is forgotten.
 const keepExpired = time.Hour
-
-// mintResultURL makes a new URL for batch id's file, on the host the client
-// reached the emulator by.
-func (s *Server) mintResultURL(r *http.Request, id int64) string {
-	var raw [16]byte
-	_, _ = rand.Read(raw[:]) // crypto/rand.Read never fails
-	token := hex.EncodeToString(raw[:])
-	now := s.opts.Now()
-	objs := s.objects
-	objs.mu.Lock()
-	for t, l := range objs.links {
-		if now.Sub(l.expires) > keepExpired {
-			delete(objs.links, t)
-		}
-	}
-	objs.links[token] = resultLink{batchID: id, expires: now.Add(s.opts.ResultURLTTL)}
-	objs.mu.Unlock()
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + objectStorePrefix + token
-}
-
-func (s *Server) registerObjectStore() {
-	s.handle("GET "+objectStorePrefix+"{token}", s.serveObject)
-}
-
-// serveObject streams an export file to a holder of a valid token.
-func (s *Server) serveObject(w http.ResponseWriter, r *http.Request) {
-	token := r.PathValue("token")
-	objs := s.objects
-	objs.mu.Lock()
-	link, ok := objs.links[token]
-	objs.mu.Unlock()
-	if !ok {
-		s.writeError(w, errorf(http.StatusNotFound, "no object at this URL"))
-		return
-	}
-	if now := s.opts.Now(); !now.Before(link.expires) {
-		s.writeError(w, errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.expires.UTC().Format(time.RFC3339), link.batchID))
-		return
-	}
-	b, ok := s.batch(link.batchID)
-	if !ok {
-		s.writeError(w, errorf(http.StatusNotFound, "no object at this URL"))
-		return
-	}
-	job, ok := b.work.(*exportJob)
-	if !ok {
-		s.writeError(w, errorf(http.StatusNotFound, "no object at this URL"))
-		return
-	}
-	s.writeExportFile(w, r, b, job)
-}
-
-// writeExportFile streams an export's file as the answer.
-func (s *Server) writeExportFile(w http.ResponseWriter, r *http.Request, b *batch, job *exportJob) {
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="statistics-`+strconv.FormatInt(b.id, 10)+`.csv"`)
-	w.Header().Set("Cache-Control", "private, no-store")
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return
-	}
-	if err := job.writeCSV(w); err != nil {
-		// The status is sent; a client sees a truncated body.
-		s.log.Debug("writing export file", "batch", b.id, "error", err)
-	}
-}

@@ -9,14 +9,6 @@ import (
 	"strings"
 )
 
-type exportBatchRecord struct {
-	ExportType string     `json:"exportType"`
-	Period     string     `json:"period"`
-	Header     []string   `json:"header"`
-	Rows       [][]string `json:"rows"`
-	ExtraRows  int64      `json:"extraRows"`
-}
-
 func exportWorkFromRecord(rec batchRecord) (*exportJob, error) {
 	r := rec.Export
 	switch {
@@ -42,4 +34,14 @@ func exportWorkFromRecord(rec batchRecord) (*exportJob, error) {
 	}
 	return &exportJob{exportType: r.ExportType, period: r.Period,
 		table: statisticsTable{header: r.Header, rows: rows}, extraRows: r.ExtraRows}, nil
+}
+
+// recordInto writes the export's part of its batch's record.
+func (j *exportJob) recordInto(rec *batchRecord) {
+	rows := j.table.rows
+	if rows == nil {
+		rows = [][]string{}
+	}
+	rec.Export = &exportBatchRecord{ExportType: j.exportType, Period: j.period,
+		Header: j.table.header, Rows: rows, ExtraRows: j.extraRows}
 }

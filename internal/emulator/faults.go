@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -22,8 +21,9 @@ const (
 	FaultGatewayTimeout  = "504"
 	FaultDrop            = "drop" // connection closed before any response
 
-	// Answers a broken proxy or gateway might give instead of the service's.
-	// They happen before the emulator acts, like the others.
+	// FaultHTML and the faults below it are answers a broken proxy or
+	// gateway might give instead of the service's. They happen before the
+	// emulator acts, like the others.
 	FaultHTML      = "html"      // 200 with an HTML page
 	FaultEmpty     = "empty"     // 200 with an empty body
 	FaultTruncated = "truncated" // 200 with JSON cut off half way
@@ -185,51 +185,6 @@ func (f *faultInjector) snapshot() FaultStats {
 		out.Injected[k] = v
 	}
 	return out
-}
-
-// Faults returns how many faults were injected so far.
-func (s *Server) Faults() FaultStats {
-	if s.faults == nil {
-		return FaultStats{Injected: map[string]int64{}}
-	}
-	return s.faults.snapshot()
-}
-
-// withFaults wraps the handler: latency first, then a fault instead of the
-// real answer, or the real answer swallowed by a dropped connection.
-func (s *Server) withFaults(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request)) {
-	if s.faults == nil || !s.faults.matches(r) {
-		next(w, r)
-		return
-	}
-	if d := s.faults.opts.Latency; d > 0 {
-		select {
-		case <-time.After(d):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	fault, actThenDrop := s.faults.decide(r)
-	switch {
-	case fault == FaultDrop:
-		dropConnection(w)
-	case isCorrupt(fault):
-		writeCorrupt(w, fault)
-	case fault != "":
-		status, _ := strconv.Atoi(fault)
-		e := errorf(status, "injected fault: %s", http.StatusText(status))
-		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(s.faults.opts.RetryAfter.Round(time.Second)/time.Second))))
-		}
-		s.writeError(w, e)
-	case actThenDrop:
-		// Act for real into a buffer, then drop: the client never learns.
-		buf := &bufferedWriter{header: http.Header{}}
-		next(buf, r)
-		dropConnection(w)
-	default:
-		next(w, r)
-	}
 }
 
 // dropConnection closes the client's connection without an answer.

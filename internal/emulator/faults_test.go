@@ -135,7 +135,7 @@ func TestFaultsActThenDrop(t *testing.T) {
 	if _, _, err := send(t, l, "POST", "/rest/1000/projects", `{"name":"Once"}`); err == nil {
 		t.Fatal("POST answered; want a dropped connection")
 	}
-	_, total, _ := l.Server.store.page(nil, "projects", 0, 10)
+	_, total, _ := l.Server.store.Page(nil, "projects", 0, 10)
 	if total != 1 {
 		t.Fatalf("server holds %d projects after the dropped POST, want 1 (it acted)", total)
 	}

@@ -5,15 +5,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // The generic resource pattern of the interface, for every public domain in
 // genericDomains, plus one level of nested generic collections under an
 // existing entity (/{collection}/{id}/{sub}[/{subid}]). Explicit routes of
 // later work (lists/{id}/contacts, ...) are more specific patterns and win.
+
+// genericBase is the path of a generic collection.
 const genericBase = "/rest/{customerid}/{collection}"
 
-func (s *Server) registerGeneric() {
+func (s *genericAPI) registerGeneric() {
 	s.handleJSON("GET "+genericBase, s.genericList)
 	s.handleJSON("POST "+genericBase, s.genericCreate)
 	s.handleJSON("GET "+genericBase+"/{id}", s.genericGet)
@@ -29,25 +34,25 @@ func (s *Server) registerGeneric() {
 
 // target is the generic collection a request addresses.
 type target struct {
-	parent *ref   // the entity a nested collection hangs under; nil at top level
-	key    string // store key: "projects" or "projects/5/notes"
-	rules  string // mandatoryFields key: "projects" or "projects/notes"
-	path   string // URL path of the collection, for Location headers
+	parent *state.Ref // the entity a nested collection hangs under; nil at top level
+	key    string     // store key: "projects" or "projects/5/notes"
+	rules  string     // mandatoryFields key: "projects" or "projects/notes"
+	path   string     // URL path of the collection, for Location headers
 }
 
 // resolveTarget maps the path wildcards onto a generic collection.
-func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
+func (s *genericAPI) resolveTarget(r *http.Request) (target, *apierr.Error) {
 	coll := r.PathValue("collection")
 	if !genericDomains[coll] {
 		// A collection served only by explicit routes (e.g. batches), reached
 		// through a generic pattern: 405 where an explicit route serves the
 		// path with another method, else no such path.
 		if allow := s.explicitAllow(r); allow != "" {
-			e := errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
-			e.allow = allow
+			e := apierr.Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+			e.Allow = allow
 			return target{}, e
 		}
-		return target{}, errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
+		return target{}, apierr.Errorf(http.StatusNotFound, "no such path: %s", r.URL.Path)
 	}
 	t := target{
 		key:   coll,
@@ -59,27 +64,27 @@ func (s *Server) resolveTarget(r *http.Request) (target, *apiError) {
 		return t, nil
 	}
 	if s.explicitSubs[coll+"/"+sub] {
-		e := errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
-		e.allow = s.explicitAllow(r)
+		e := apierr.Errorf(http.StatusMethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.Path)
+		e.Allow = s.explicitAllow(r)
 		return target{}, e
 	}
 	pid, ok := parseID(r.PathValue("id"))
 	if !ok {
-		return target{}, errorf(http.StatusNotFound, "no %s with id %q", coll, r.PathValue("id"))
+		return target{}, apierr.Errorf(http.StatusNotFound, "no %s with id %q", coll, r.PathValue("id"))
 	}
-	if _, ok := s.store.get(coll, pid); !ok {
-		return target{}, errorf(http.StatusNotFound, "no %s with id %d", coll, pid)
+	if _, ok := s.store.Get(coll, pid); !ok {
+		return target{}, apierr.Errorf(http.StatusNotFound, "no %s with id %d", coll, pid)
 	}
-	parent := ref{key: coll, id: pid}
+	parent := state.Ref{Key: coll, ID: pid}
 	return target{
 		parent: &parent,
-		key:    nestedKey(parent, sub),
+		key:    state.NestedKey(parent, sub),
 		rules:  coll + "/" + sub,
 		path:   t.path + "/" + strconv.FormatInt(pid, 10) + "/" + sub,
 	}, nil
 }
 
-func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *genericAPI) genericList(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -88,15 +93,15 @@ func (s *Server) genericList(w http.ResponseWriter, r *http.Request) *apiError {
 	if err != nil {
 		return err
 	}
-	items, total, ok := s.store.page(t.parent, t.key, pageOffset(page, pageSize), pageSize)
+	items, total, ok := s.store.Page(t.parent, t.key, pageOffset(page, pageSize), pageSize)
 	if !ok {
-		return errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
+		return apierr.Errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
 	}
 	s.writePage(w, items, total)
 	return nil
 }
 
-func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *genericAPI) genericCreate(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
@@ -112,9 +117,9 @@ func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError
 			delete(body, k)
 		}
 	}
-	e, ok, err := s.store.create(t.parent, t.key, body, s.now(), s.entityCheck(t.rules, 0))
+	e, ok, err := s.store.Create(t.parent, t.key, body, s.now(), s.entityCheck(t.rules, 0))
 	if !ok {
-		return errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
+		return apierr.Errorf(http.StatusNotFound, "the parent of %s no longer exists", r.URL.Path)
 	}
 	if err != nil {
 		return err
@@ -124,15 +129,15 @@ func (s *Server) genericCreate(w http.ResponseWriter, r *http.Request) *apiError
 	return nil
 }
 
-func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *genericAPI) genericGet(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
 	}
 	raw, id, ok := itemID(r)
-	e, found := s.store.get(t.key, id)
+	e, found := s.store.Get(t.key, id)
 	if !ok || !found {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	s.writeJSON(w, http.StatusOK, e)
 	return nil
@@ -140,23 +145,23 @@ func (s *Server) genericGet(w http.ResponseWriter, r *http.Request) *apiError {
 
 // genericUpdate merges the body into the entity (conventions: PUT merges;
 // null removes a key; keys left out keep their values).
-func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *genericAPI) genericUpdate(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
 	}
 	raw, id, ok := itemID(r)
 	if !ok {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	body, err := readJSONObject(r)
 	if err != nil {
 		return err
 	}
 	dropReserved(body)
-	e, found, err := s.store.update(t.key, id, body, s.now(), s.entityCheck(t.rules, id))
+	e, found, err := s.store.Update(t.key, id, body, s.now(), s.entityCheck(t.rules, id))
 	if !found {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
 	if err != nil {
 		return err
@@ -165,20 +170,20 @@ func (s *Server) genericUpdate(w http.ResponseWriter, r *http.Request) *apiError
 	return nil
 }
 
-func (s *Server) genericDelete(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *genericAPI) genericDelete(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	t, err := s.resolveTarget(r)
 	if err != nil {
 		return err
 	}
 	raw, id, ok := itemID(r)
-	var contacts *listContacts // a deleted list's, for contact.deleted
-	if ok && t.key == listsKey {
-		contacts = s.store.listHolder(id)
+	var contacts *state.ListContacts // a deleted list's, for contact.deleted
+	if ok && t.key == state.ListsKey {
+		contacts = s.store.ListHolder(id)
 	}
-	if !ok || !s.store.delete(t.key, id) {
-		return errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
+	if !ok || !s.store.Delete(t.key, id) {
+		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)
 	}
-	s.emitListDeleted(id, contacts)
+	s.contactsAPI.emitListDeleted(id, contacts)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -194,7 +199,7 @@ func dropReserved(body map[string]any) {
 // explicitAllow lists the methods explicit (non-generic) routes serve on the
 // request's path, for the Allow header of a 405. Every generic pattern has a
 // {collection} wildcard; explicit ones never do.
-func (s *Server) explicitAllow(r *http.Request) string {
+func (s *genericAPI) explicitAllow(r *http.Request) string {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
@@ -204,4 +209,11 @@ func (s *Server) explicitAllow(r *http.Request) string {
 		}
 	}
 	return strings.Join(slices.Compact(allowed), ", ")
+}
+
+// genericAPI serves every domain of the generic resource pattern, nested
+// collections included; deleting a list emits its contacts' events.
+type genericAPI struct {
+	*base
+	contactsAPI *contactsAPI
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 func TestProjectCRUDRoundTrip(t *testing.T) {
@@ -262,10 +264,7 @@ func TestNestedCollections(t *testing.T) {
 	wantStatus(t, do(t, s, http.MethodDelete, "/rest/1000/campaigns/"+idOf(t, parent), nil), http.StatusNoContent)
 	wantErrorCode(t, do(t, s, http.MethodGet, notePath, nil), http.StatusNotFound, CodeNotFound)
 	wantErrorCode(t, do(t, s, http.MethodGet, base, nil), http.StatusNotFound, CodeNotFound)
-	s.store.mu.RLock()
-	_, kept := s.store.colls["campaigns/"+idOf(t, parent)+"/notes"]
-	s.store.mu.RUnlock()
-	if kept {
+	if _, kept, _ := s.store.Page(nil, "campaigns/"+idOf(t, parent)+"/notes", 0, 1); kept != 0 {
 		t.Error("nested collection survives its parent in the store")
 	}
 }
@@ -290,11 +289,11 @@ func TestNestedMandatoryFields(t *testing.T) {
 // nested handlers must not serve the methods those routes lack.
 func TestExplicitRoutesWinOverGeneric(t *testing.T) {
 	s := New(Options{})
-	s.handleJSON("GET /rest/{customerid}/projects/{id}/members", func(w http.ResponseWriter, r *http.Request) *apiError {
+	s.handleJSON("GET /rest/{customerid}/projects/{id}/members", func(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		s.writeJSON(w, http.StatusOK, []string{"explicit"})
 		return nil
 	})
-	s.handleJSON("GET /rest/{customerid}/widgets/{widgetId}", func(w http.ResponseWriter, r *http.Request) *apiError {
+	s.handleJSON("GET /rest/{customerid}/widgets/{widgetId}", func(w http.ResponseWriter, r *http.Request) *apierr.Error {
 		s.writeJSON(w, http.StatusOK, map[string]string{"widget": r.PathValue("widgetId")})
 		return nil
 	})

@@ -20,6 +20,9 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Imports, in exactly the interface's three steps:
@@ -118,27 +121,27 @@ const (
 	recipientsPath = "/rest/{customerid}/lists/{listId}/recipients/{id}"
 )
 
-func (s *Server) registerImports() {
+func (s *importsAPI) registerImports() {
 	s.handleJSON("GET "+importsPath, s.listImports)
 	s.handleJSON("POST "+importsPath, s.createImport)
 	s.handle("POST "+recipientsPath, s.uploadImport)
 }
 
 // importListID reads {listId}; an id that cannot exist is a 404.
-func (s *Server) importListID(r *http.Request) (int64, *apiError) {
+func (s *importsAPI) importListID(r *http.Request) (int64, *apierr.Error) {
 	raw := r.PathValue("listId")
 	id, ok := parseID(raw)
 	if !ok {
-		return 0, errorf(http.StatusNotFound, "no list with id %q", raw)
+		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %q", raw)
 	}
-	if _, ok := s.store.get(listsKey, id); !ok {
-		return 0, errorf(http.StatusNotFound, "no list with id %d", id)
+	if _, ok := s.store.Get(state.ListsKey, id); !ok {
+		return 0, apierr.Errorf(http.StatusNotFound, "no list with id %d", id)
 	}
 	return id, nil
 }
 
 // createImport is step 1.
-func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *importsAPI) createImport(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	listID, err := s.importListID(r)
 	if err != nil {
 		return err
@@ -163,11 +166,11 @@ func (s *Server) createImport(w http.ResponseWriter, r *http.Request) *apiError 
 	if raw, ok := body["identityColumn"]; ok && raw != nil {
 		v, isString := raw.(string)
 		if !isString || strings.TrimSpace(v) == "" {
-			return fieldError("identityColumn", "identityColumn must be the name of a column of the file, e.g. \"email\"; leave it out to identify contacts by an originalId column")
+			return apierr.FieldError("identityColumn", "identityColumn must be the name of a column of the file, e.g. \"email\"; leave it out to identify contacts by an originalId column")
 		}
 		identity, given = strings.TrimSpace(v), strings.TrimSpace(v)
 	}
-	imp := &listImport{id: s.store.allocID(), listID: listID, delimiter: delimiter, encoding: enc, typ: typ,
+	imp := &listImport{id: s.store.AllocID(), listID: listID, delimiter: delimiter, encoding: enc, typ: typ,
 		identity: identity, identityGiven: given, created: s.now()}
 	s.imports.mu.Lock()
 	s.imports.byID[imp.id] = imp
@@ -210,7 +213,7 @@ func (imp *listImport) view() importView {
 
 // listImports answers the list's imports in ascending id order (the order
 // they were created), paged like every collection.
-func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *importsAPI) listImports(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	if err := s.refuseListing(r); err != nil {
 		return err
 	}
@@ -245,31 +248,31 @@ func (s *Server) listImports(w http.ResponseWriter, r *http.Request) *apiError {
 // delimiterField reads the mandatory delimiter: the decimal ASCII code of
 // the column delimiter, as a string. Codes that cannot delimit CSV columns
 // (NUL, line breaks, the double quote) are refused.
-func delimiterField(body map[string]any) (rune, *apiError) {
+func delimiterField(body map[string]any) (rune, *apierr.Error) {
 	const usage = "delimiter must be the decimal ASCII code of the column delimiter, as a string: \"44\" for a comma, \"59\" for a semicolon, \"9\" for a tab"
 	raw, ok := body["delimiter"]
 	if !ok || raw == nil {
-		return 0, fieldError("delimiter", "delimiter is mandatory; %s", strings.TrimPrefix(usage, "delimiter "))
+		return 0, apierr.FieldError("delimiter", "delimiter is mandatory; %s", strings.TrimPrefix(usage, "delimiter "))
 	}
 	v, isString := raw.(string)
 	if !isString {
-		return 0, fieldError("delimiter", "%s; got a %T", usage, raw)
+		return 0, apierr.FieldError("delimiter", "%s; got a %T", usage, raw)
 	}
 	code, err := strconv.Atoi(v)
 	if err != nil || code < 1 || code > 127 {
-		return 0, fieldError("delimiter", "%s; got %q", usage, v)
+		return 0, apierr.FieldError("delimiter", "%s; got %q", usage, v)
 	}
 	switch code {
 	case '\n', '\r', '"':
-		return 0, fieldError("delimiter", "delimiter %q (%q) cannot separate columns: line breaks end rows and the double quote quotes fields", v, string(rune(code)))
+		return 0, apierr.FieldError("delimiter", "delimiter %q (%q) cannot separate columns: line breaks end rows and the double quote quotes fields", v, string(rune(code)))
 	}
 	return rune(code), nil
 }
 
 // uploadImport is step 2.
-func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
+func (s *importsAPI) uploadImport(w http.ResponseWriter, r *http.Request) {
 	if !accepts(r, "application/json") {
-		s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
+		s.writeError(w, apierr.Errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
 		return
 	}
 	imp, err := s.claimImport(r)
@@ -281,7 +284,7 @@ func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.releaseImport(imp, batchID) }()
 
 	if mt, _, perr := mime.ParseMediaType(r.Header.Get("Content-Type")); perr != nil || mt != "text/csv" {
-		s.writeError(w, errorf(http.StatusUnsupportedMediaType, "the import file must be sent with Content-Type: text/csv; got %q", r.Header.Get("Content-Type")))
+		s.writeError(w, apierr.Errorf(http.StatusUnsupportedMediaType, "the import file must be sent with Content-Type: text/csv; got %q", r.Header.Get("Content-Type")))
 		return
 	}
 	job, err := s.parseImport(r.Body, imp)
@@ -289,16 +292,16 @@ func (s *Server) uploadImport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	b := s.startBatch(batchTypeImport, job)
+	b := s.batchesAPI.startBatch(batchTypeImport, job)
 	batchID = b.id
 	s.log.Info("import started", "import", imp.id, "list", imp.listID, "type", imp.typ, "batch", b.id, "rows", job.total())
-	w.Header().Set("Location", s.batchPath(b.id))
+	w.Header().Set("Location", s.batchesAPI.batchPath(b.id))
 	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
 }
 
 // claimImport finds the import of the path and marks it as being uploaded,
 // so that two uploads of one import cannot both run.
-func (s *Server) claimImport(r *http.Request) (*listImport, *apiError) {
+func (s *importsAPI) claimImport(r *http.Request) (*listImport, *apierr.Error) {
 	listID, err := s.importListID(r)
 	if err != nil {
 		return nil, err
@@ -309,13 +312,13 @@ func (s *Server) claimImport(r *http.Request) (*listImport, *apiError) {
 	defer s.imports.mu.Unlock()
 	imp := s.imports.byID[id]
 	if !ok || imp == nil || imp.listID != listID {
-		return nil, errorf(http.StatusNotFound, "no import with id %q in list %d; create one with POST .../lists/%d/imports", raw, listID, listID)
+		return nil, apierr.Errorf(http.StatusNotFound, "no import with id %q in list %d; create one with POST .../lists/%d/imports", raw, listID, listID)
 	}
 	switch {
 	case imp.batchID != 0:
-		return nil, errorf(http.StatusConflict, "import %d was already uploaded (batch %d); create a new import to upload another file", id, imp.batchID)
+		return nil, apierr.Errorf(http.StatusConflict, "import %d was already uploaded (batch %d); create a new import to upload another file", id, imp.batchID)
 	case imp.uploading:
-		return nil, errorf(http.StatusConflict, "import %d is being uploaded by another request", id)
+		return nil, apierr.Errorf(http.StatusConflict, "import %d is being uploaded by another request", id)
 	}
 	imp.uploading = true
 	return imp, nil
@@ -323,7 +326,7 @@ func (s *Server) claimImport(r *http.Request) (*listImport, *apiError) {
 
 // releaseImport ends an upload: a successful one records its batch; a
 // refused one leaves the import free to be uploaded again.
-func (s *Server) releaseImport(imp *listImport, batchID int64) {
+func (s *importsAPI) releaseImport(imp *listImport, batchID int64) {
 	s.imports.mu.Lock()
 	defer s.imports.mu.Unlock()
 	imp.uploading = false
@@ -355,7 +358,7 @@ func decodeImport(body io.Reader, enc string) io.Reader {
 // parseImport reads the file row by row into an import job. Only a file
 // that cannot be read at all is an error (400); bad rows are kept as such
 // and counted when the batch handles them.
-func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiError) {
+func (s *importsAPI) parseImport(body io.Reader, imp *listImport) (*importJob, *apierr.Error) {
 	cr := csv.NewReader(decodeImport(body, imp.encoding))
 	cr.Comma = imp.delimiter
 	cr.FieldsPerRecord = -1 // a row with the wrong number of fields is a bad row, not a bad file
@@ -363,7 +366,7 @@ func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiE
 
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, errorf(http.StatusBadRequest, "the import file is empty; its first row must name the columns")
+		return nil, apierr.Errorf(http.StatusBadRequest, "the import file is empty; its first row must name the columns")
 	}
 	if err != nil {
 		return nil, fileError(err, 1, imp.encoding)
@@ -405,57 +408,57 @@ func (s *Server) parseImport(body io.Reader, imp *listImport) (*importJob, *apiE
 }
 
 // fileError explains why the file cannot be read, with its row.
-func fileError(err error, row int, enc string) *apiError {
+func fileError(err error, row int, enc string) *apierr.Error {
 	var pe *csv.ParseError
 	switch {
 	case errors.Is(err, encoding.ErrInvalidUTF8):
-		return errorf(http.StatusBadRequest, "the import file is not valid UTF-8 at row %d; if it was saved by an older Windows program, create the import with encoding ANSI or ISO-8859-1", row)
+		return apierr.Errorf(http.StatusBadRequest, "the import file is not valid UTF-8 at row %d; if it was saved by an older Windows program, create the import with encoding ANSI or ISO-8859-1", row)
 	case errors.As(err, &pe):
-		return errorf(http.StatusBadRequest, "the import file cannot be read as CSV: row %d (line %d, column %d): %v; quote fields that contain the delimiter, quotes or line breaks", row, pe.StartLine, pe.Column, pe.Err)
+		return apierr.Errorf(http.StatusBadRequest, "the import file cannot be read as CSV: row %d (line %d, column %d): %v; quote fields that contain the delimiter, quotes or line breaks", row, pe.StartLine, pe.Column, pe.Err)
 	default:
-		return errorf(http.StatusBadRequest, "reading the import file at row %d (the %s text is malformed or the upload broke off): %v", row, enc, err)
+		return apierr.Errorf(http.StatusBadRequest, "reading the import file at row %d (the %s text is malformed or the upload broke off): %v", row, enc, err)
 	}
 }
 
 // newImportJob maps the header onto the identity column and the attribute
 // columns.
-func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *apiError) {
+func (s *importsAPI) newImportJob(imp *listImport, header []string) (*importJob, *apierr.Error) {
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
 	seen := map[string]bool{}
 	for _, h := range header {
 		if h == "" {
-			return nil, errorf(http.StatusBadRequest, "the import file's first row has an empty column name; it must name every column")
+			return nil, apierr.Errorf(http.StatusBadRequest, "the import file's first row has an empty column name; it must name every column")
 		}
 		if seen[h] {
-			return nil, errorf(http.StatusBadRequest, "the import file names column %q twice", h)
+			return nil, apierr.Errorf(http.StatusBadRequest, "the import file names column %q twice", h)
 		}
 		seen[h] = true
 	}
 	job := &importJob{s: s, listID: imp.listID, importID: imp.id, typ: imp.typ, identityIdx: slices.Index(header, imp.identity)}
-	job.events = s.newContactEventBatch(imp.listID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.id, 10), "importType": imp.typ})
+	job.events = s.contactsAPI.newContactEventBatch(imp.listID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.id, 10), "importType": imp.typ})
 	if job.identityIdx < 0 {
 		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.identity, strings.Join(header, ", "))
 		if imp.identity == defaultIdentityColumn {
-			return nil, errorf(http.StatusBadRequest, "%s; add an originalId column, or name the identifying column with identityColumn", msg)
+			return nil, apierr.Errorf(http.StatusBadRequest, "%s; add an originalId column, or name the identifying column with identityColumn", msg)
 		}
-		return nil, fieldError("identityColumn", "%s", msg)
+		return nil, apierr.FieldError("identityColumn", "%s", msg)
 	}
 	if imp.typ == "UNSUBSCRIBE" {
 		return job, nil // only the identity matters
 	}
 	st := s.store
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+	st.RLock()
+	defer st.RUnlock()
 	columnOf := map[int64]string{} // attribute id -> the column that named it
 	for i, h := range header {
-		id, ok := st.resolvePropertyLocked(h)
+		id, ok := st.ResolvePropertyLocked(h)
 		switch {
 		case ok && columnOf[id] != "":
 			// As a contact body naming one attribute twice: which value
 			// would win is not shown, so neither does.
-			return nil, errorf(http.StatusBadRequest, "columns %q and %q of the import file name the same contact attribute (id %d); give it once", columnOf[id], h, id)
+			return nil, apierr.Errorf(http.StatusBadRequest, "columns %q and %q of the import file name the same contact attribute (id %d); give it once", columnOf[id], h, id)
 		case ok:
 			columnOf[id] = h
 			job.columns = append(job.columns, i)
@@ -463,12 +466,12 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 		case i == job.identityIdx:
 			// An identity column need not be an attribute.
 		default:
-			names := st.propertyNamesLocked()
+			names := st.PropertyNamesLocked()
 			known := make([]string, 0, len(names))
 			for _, id := range slices.Sorted(maps.Keys(names)) {
 				known = append(known, names[id])
 			}
-			return nil, errorf(http.StatusBadRequest, "column %q of the import file is not a contact attribute of the account (attributes: %s); rename the column, or add the attribute with POST .../properties", h, strings.Join(known, ", "))
+			return nil, apierr.Errorf(http.StatusBadRequest, "column %q of the import file is not a contact attribute of the account (attributes: %s); rename the column, or add the attribute with POST .../properties", h, strings.Join(known, ", "))
 		}
 	}
 	return job, nil
@@ -476,7 +479,7 @@ func (s *Server) newImportJob(imp *listImport, header []string) (*importJob, *ap
 
 // importJob is the work of an IMPORT batch.
 type importJob struct {
-	s           *Server
+	s           *importsAPI
 	listID      int64
 	importID    int64
 	typ         string
@@ -503,13 +506,6 @@ func (j *importJob) describeRequest(v *batchView) {
 // wrong with a file, and keep a batch of a file with 100,000 bad rows small.
 const maxFailedRowsShown = 10
 
-// failedRow is a row of the file the batch could not handle: its number in
-// the file (the header is row 1) and why.
-type failedRow struct {
-	Row    int64  `json:"row"`
-	Reason string `json:"reason"`
-}
-
 // fail notes that row index i (0 for the first row after the header)
 // failed for reason.
 func (j *importJob) fail(i int64, reason string) {
@@ -534,26 +530,26 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 		}
 		switch j.typ {
 		case "ADD":
-			before := j.s.store.contactRef(j.listID, fields[0])
-			if _, _, err := j.s.store.upsertContact(j.listID, j.input(fields, true), now, true); err != nil {
+			before := j.s.store.ContactRef(j.listID, fields[0])
+			if _, _, err := j.s.store.UpsertContact(j.listID, j.input(fields, true), now, true); err != nil {
 				failed++
-				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.message)
+				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.Message)
 			} else {
 				affected++
-				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
+				j.events.note(before, j.s.store.ContactRef(j.listID, fields[0]))
 			}
 		case "UNSUBSCRIBE":
-			before := j.s.store.contactRef(j.listID, fields[0])
-			_, err := j.s.store.setContactStatus(j.listID, fields[0], statusUnsubscribed, "", now)
+			before := j.s.store.ContactRef(j.listID, fields[0])
+			_, err := j.s.store.SetContactStatus(j.listID, fields[0], state.StatusUnsubscribed, "", now)
 			switch {
 			case err == nil:
 				affected++
-				j.events.note(before, j.s.store.contactRef(j.listID, fields[0]))
-			case err.status == http.StatusNotFound && j.s.listExists(j.listID):
+				j.events.note(before, j.s.store.ContactRef(j.listID, fields[0]))
+			case err.Status == http.StatusNotFound && j.s.listExists(j.listID):
 				// No contact has this row's identity: nothing to do.
 			default:
 				failed++
-				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.message)
+				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.Message)
 			}
 		case "REPLACE":
 			j.good++
@@ -570,36 +566,36 @@ func (j *importJob) finish() (affected int64, failure string) {
 		return 0, ""
 	}
 	rows := importRows{buf: j.rows.buf, n: j.rows.n}
-	ins := make([]contactInput, 0, j.good)
+	ins := make([]state.ContactInput, 0, j.good)
 	for range rows.n {
 		if fields, _, ok := rows.next(); ok {
 			ins = append(ins, j.input(fields, false))
 		}
 	}
-	old := j.s.store.listHolder(j.listID)
-	if err := j.s.store.replaceContacts(j.listID, ins, j.s.now()); err != nil {
-		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.message
+	old := j.s.store.ListHolder(j.listID)
+	if err := j.s.store.ReplaceContacts(j.listID, ins, j.s.now()); err != nil {
+		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.Message
 	}
-	j.events.noteListChange(old, j.s.store.listHolder(j.listID))
+	j.events.noteListChange(old, j.s.store.ListHolder(j.listID))
 	return int64(len(ins)), ""
 }
 
 // input is the contact of one row: identity first, then the attribute
 // values. Merging (ADD) skips empty cells, so they change nothing.
-func (j *importJob) input(fields []string, skipEmpty bool) contactInput {
-	in := contactInput{originalID: fields[0], props: make(map[string]*string, len(j.attrKeys))}
+func (j *importJob) input(fields []string, skipEmpty bool) state.ContactInput {
+	in := state.ContactInput{OriginalID: fields[0], Props: make(map[string]*string, len(j.attrKeys))}
 	for i, key := range j.attrKeys {
 		v := fields[i+1]
 		if v == "" && skipEmpty {
 			continue
 		}
-		in.props[key] = &v
+		in.Props[key] = &v
 	}
 	return in
 }
 
-func (s *Server) listExists(id int64) bool {
-	_, ok := s.store.get(listsKey, id)
+func (s *importsAPI) listExists(id int64) bool {
+	_, ok := s.store.Get(state.ListsKey, id)
 	return ok
 }
 
@@ -649,4 +645,13 @@ func (r *importRows) next() ([]string, string, bool) {
 		r.pos += int(l)
 	}
 	return fields, "", true
+}
+
+// importsAPI serves the imports of lists; their work runs as batches and
+// changes contacts.
+type importsAPI struct {
+	*base
+	imports     *importRegistry
+	batchesAPI  *batchesAPI
+	contactsAPI *contactsAPI
 }

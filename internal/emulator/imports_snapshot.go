@@ -13,16 +13,7 @@ import (
 	"time"
 )
 
-type importBatchRecord struct {
-	ListID     int64  `json:"listId"`
-	ImportID   int64  `json:"importId"`
-	ImportType string `json:"importType"`
-	Total      int64  `json:"total"`
-	// FailedRows are the rows the batch names as failed (imports.go).
-	FailedRows []failedRow `json:"failedRows,omitempty"`
-}
-
-func (s *Server) importWorkFromRecord(rec batchRecord, nextID int64) (*importJob, error) {
+func (s *importsAPI) importWorkFromRecord(rec batchRecord, nextID int64) (batchWork, error) {
 	r := rec.Import
 	switch {
 	case r == nil || rec.Export != nil:
@@ -61,7 +52,7 @@ type importRecord struct {
 	BatchID        int64   `json:"batchId,omitempty"` // 0 until uploaded
 }
 
-func (s *Server) saveImports() (any, error) {
+func (s *importsAPI) saveImports() (any, error) {
 	s.imports.mu.Lock()
 	defer s.imports.mu.Unlock()
 	snap := importsSnapshot{Imports: make([]importRecord, 0, len(s.imports.byID))}
@@ -82,12 +73,12 @@ func (s *Server) saveImports() (any, error) {
 // checking them as step 1 checks a request, and that an uploaded import's
 // batch is an IMPORT batch of this import (the batches part is restored
 // first).
-func (s *Server) restoreImports(raw json.RawMessage) error {
+func (s *importsAPI) restoreImports(raw json.RawMessage) error {
 	var snap importsSnapshot
 	if err := decodeStrict(raw, &snap); err != nil {
 		return err
 	}
-	nextID := s.store.lastID()
+	nextID := s.store.LastID()
 	byID := map[int64]*listImport{}
 	var prev int64
 	for i, rec := range snap.Imports {
@@ -103,7 +94,7 @@ func (s *Server) restoreImports(raw json.RawMessage) error {
 			return fmt.Errorf("%s: listId %d is not a list id", where, rec.ListID)
 		}
 		if _, err := delimiterField(map[string]any{"delimiter": strconv.Itoa(rec.Delimiter)}); err != nil {
-			return fmt.Errorf("%s: delimiter %d: %s", where, rec.Delimiter, err.message)
+			return fmt.Errorf("%s: delimiter %d: %s", where, rec.Delimiter, err.Message)
 		}
 		if !slices.Contains(importEncodings, rec.Encoding) {
 			return fmt.Errorf("%s: encoding %q is not one of %s", where, rec.Encoding, strings.Join(importEncodings, ", "))
@@ -124,9 +115,9 @@ func (s *Server) restoreImports(raw json.RawMessage) error {
 			imp.identity, imp.identityGiven = v, v
 		}
 		if rec.BatchID != 0 {
-			s.batches.mu.Lock()
-			b, ok := s.batches.byID[rec.BatchID]
-			s.batches.mu.Unlock()
+			s.batchesAPI.batches.mu.Lock()
+			b, ok := s.batchesAPI.batches.byID[rec.BatchID]
+			s.batchesAPI.batches.mu.Unlock()
 			job, isImport := (*importJob)(nil), false
 			if ok {
 				job, isImport = b.work.(*importJob)
@@ -141,4 +132,21 @@ func (s *Server) restoreImports(raw json.RawMessage) error {
 	defer s.imports.mu.Unlock()
 	s.imports.byID = byID
 	return nil
+}
+
+// recordInto writes the import's part of its batch's record.
+func (j *importJob) recordInto(rec *batchRecord) {
+	rec.Import = &importBatchRecord{ListID: j.listID, ImportID: j.importID, ImportType: j.typ, Total: j.total(), FailedRows: j.failedRows}
+}
+
+// cutByRestart ends an import that still had rows to apply, or a REPLACE
+// not yet applied: its rows were not kept over the restart.
+func (j *importJob) cutByRestart(processed int64, failure string) (string, bool) {
+	if processed >= j.total() && (j.typ != "REPLACE" || failure != "") {
+		return "", false
+	}
+	if j.typ == "REPLACE" {
+		return fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", processed, j.total()), true
+	}
+	return fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", processed, j.total()), true
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/go-cmp/cmp"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
@@ -69,7 +70,7 @@ func contactsOf(t *testing.T, s *Server, listID string) map[string]string {
 	t.Helper()
 	rec := do(t, s, http.MethodGet, "/rest/1000/lists/"+listID+"/contacts?pageSize=1000", nil)
 	wantStatus(t, rec, http.StatusOK)
-	var cs []contactView
+	var cs []state.ContactView
 	if err := json.Unmarshal(rec.Body.Bytes(), &cs); err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +446,7 @@ func TestImportLargeFile(t *testing.T) {
 	if rec.Header().Get("X-Total-Count") != fmt.Sprint(n) {
 		t.Errorf("list holds %s contacts, want %d", rec.Header().Get("X-Total-Count"), n)
 	}
-	b, _ := s.batch(mustParseID(t, started["batchId"]))
+	b, _ := s.batchesAPI.batch(mustParseID(t, started["batchId"]))
 	if job := b.work.(*importJob); job.rows.buf != nil {
 		t.Error("a finished import keeps its rows")
 	}

@@ -164,11 +164,11 @@ func TestDataDirCompactedSnapshotWithItsJournal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := s.capture(true, true)
-		if err != nil {
+		var snap bytes.Buffer
+		if err := s.WriteSnapshot(&snap); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.persist.writeSnapshotFile(c, nil); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, StateFileName), snap.Bytes(), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(journal, old, 0o600); err != nil {
@@ -271,7 +271,7 @@ func TestDataDirStopWithNothingPending(t *testing.T) {
 	wantStatus(t, do(t, s, http.MethodPut, "/rest/1000/lists/"+list+"/contacts/c7", map[string]any{"properties": map[string]any{"firstname": "Grace"}}), http.StatusOK)
 	// The save of the changes; run waits out its delay, so this goroutine
 	// is the only one writing (close hands over through the stop channel).
-	if err := s.persist.save(); err != nil {
+	if err := s.persist.Save(); err != nil {
 		t.Fatal(err)
 	}
 	journal := filepath.Join(dir, JournalFileName)
@@ -288,7 +288,7 @@ func TestDataDirStopWithNothingPending(t *testing.T) {
 		return b.String()
 	}
 	before := files()
-	if err := s.persist.close(); err != nil {
+	if err := s.persist.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

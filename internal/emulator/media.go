@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // maxJSONBody is the largest JSON request body accepted (conventions: 413
@@ -74,49 +76,51 @@ func acceptQuality(r *http.Request, mediaType string) float64 {
 
 // checkJSONContentType enforces Content-Type: application/json on a body;
 // a charset parameter other than utf-8 is refused (conventions: 415).
-func checkJSONContentType(r *http.Request) *apiError {
+func checkJSONContentType(r *http.Request) *apierr.Error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
-		return errorf(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		return apierr.Errorf(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" {
-		return errorf(http.StatusUnsupportedMediaType, "Content-Type %q is not supported; use application/json", ct)
+		return apierr.Errorf(http.StatusUnsupportedMediaType, "Content-Type %q is not supported; use application/json", ct)
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
-		return errorf(http.StatusUnsupportedMediaType, "charset %q is not supported; JSON bodies must be UTF-8", cs)
+		return apierr.Errorf(http.StatusUnsupportedMediaType, "charset %q is not supported; JSON bodies must be UTF-8", cs)
 	}
 	return nil
 }
 
 // readJSONObject reads a JSON object body (at most maxJSONBody bytes).
 // Numbers are kept as json.Number so that they round-trip exactly.
-func readJSONObject(r *http.Request) (map[string]any, *apiError) {
+func readJSONObject(r *http.Request) (map[string]any, *apierr.Error) {
 	if r.ContentLength > maxJSONBody {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, maxJSONBody)
+		return nil, apierr.Errorf(http.StatusRequestEntityTooLarge, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, maxJSONBody)
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
 	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "reading request body: %v", err)
+		return nil, apierr.Errorf(http.StatusBadRequest, "reading request body: %v", err)
 	}
 	if len(data) > maxJSONBody {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "request body exceeds the limit of %d bytes", maxJSONBody)
+		return nil, apierr.Errorf(http.StatusRequestEntityTooLarge, "request body exceeds the limit of %d bytes", maxJSONBody)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, errorf(http.StatusBadRequest, "request body is empty; a JSON object is required")
+			return nil, apierr.Errorf(http.StatusBadRequest, "request body is empty; a JSON object is required")
 		}
-		return nil, errorf(http.StatusBadRequest, "request body is not valid JSON: %v", err)
+		return nil, apierr.Errorf(http.StatusBadRequest, "request body is not valid JSON: %v", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errorf(http.StatusBadRequest, "request body holds data after the JSON value")
+		return nil, apierr.Errorf(http.StatusBadRequest, "request body holds data after the JSON value")
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, errorf(http.StatusBadRequest, "request body must be a JSON object")
+		return nil, apierr.Errorf(http.StatusBadRequest, "request body must be a JSON object")
 	}
 	return obj, nil
 }
+
+const jsonContentType = "application/json; charset=utf-8"

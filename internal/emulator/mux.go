@@ -6,6 +6,8 @@ package emulator
 import (
 	"net/http"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // handle registers a raw handler and records the route. Explicit routes
@@ -16,7 +18,7 @@ import (
 // A handler of any method but GET and HEAD may change the account, so after
 // it runs the data directory, if any, is brought up to date (s.changed);
 // areas need do nothing for their requests to be persisted.
-func (s *Server) handle(pattern string, h http.HandlerFunc) {
+func (s *base) handle(pattern string, h http.HandlerFunc) {
 	if method, _, _ := strings.Cut(pattern, " "); method != http.MethodGet && method != http.MethodHead {
 		inner := h
 		h = func(w http.ResponseWriter, r *http.Request) {
@@ -39,11 +41,11 @@ func (s *Server) handle(pattern string, h http.HandlerFunc) {
 
 // handleJSON registers a handler of a JSON endpoint: it answers in
 // application/json (406 otherwise) and takes application/json bodies on POST
-// and PUT (415 otherwise). A handler returns an *apiError to answer an error.
-func (s *Server) handleJSON(pattern string, h func(http.ResponseWriter, *http.Request) *apiError) {
+// and PUT (415 otherwise). A handler returns an *apierr.Error to answer an error.
+func (s *base) handleJSON(pattern string, h func(http.ResponseWriter, *http.Request) *apierr.Error) {
 	s.handle(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if !accepts(r, "application/json") {
-			s.writeError(w, errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
+			s.writeError(w, apierr.Errorf(http.StatusNotAcceptable, "this call answers only in application/json; the Accept header excludes it"))
 			return
 		}
 		if r.Method == http.MethodPost || r.Method == http.MethodPut {

@@ -16,11 +16,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"mime"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,10 +26,6 @@ import (
 
 // OAuth2TokenPath is where the emulator issues tokens, below base_url.
 const OAuth2TokenPath = "/oauth2/token"
-
-// DefaultTokenTTL is how long an issued token stays valid when
-// Options.TokenTTL is zero: the 20 minutes marketing suites commonly give.
-const DefaultTokenTTL = 20 * time.Minute
 
 // forgetExpiredAfter is how long an expired token is still told apart
 // from an unknown one (401 "expired" rather than "wrong"), after which it
@@ -169,20 +163,12 @@ func (t *tokenIssuer) snapshot() OAuth2TokenStats {
 	return t.stats
 }
 
-// OAuth2Tokens returns what the token endpoint has done so far.
-func (s *Server) OAuth2Tokens() OAuth2TokenStats { return s.tokens.snapshot() }
-
-// IssuedOAuth2Tokens returns the tokens issued and not yet forgotten, for
-// tests that search logs and files for them.
-func (s *Server) IssuedOAuth2Tokens() []string {
-	s.tokens.mu.Lock()
-	defer s.tokens.mu.Unlock()
-	return slices.Collect(maps.Keys(s.tokens.tokens))
+// tokensAPI serves the Token domain: OAuth 2.0 client credentials at
+// OAuth2TokenPath. The Server checks the tokens it issues (auth.go).
+type tokensAPI struct {
+	*base
+	tokens *tokenIssuer
 }
-
-// RevokeOAuth2Tokens makes every token issued so far unknown, as a
-// restart or a gateway's key rotation would: the next call with one is 401.
-func (s *Server) RevokeOAuth2Tokens() { s.tokens.revokeAll() }
 
 // tokenError is an error answer of the token endpoint, in the shape of
 // RFC 6749, section 5.2, not the emulator's usual error body: OAuth 2.0
@@ -194,7 +180,7 @@ type tokenError struct {
 }
 
 // issueToken answers POST /oauth2/token.
-func (s *Server) issueToken(w http.ResponseWriter, r *http.Request) {
+func (s *tokensAPI) issueToken(w http.ResponseWriter, r *http.Request) {
 	id, basic, err := s.tokenClient(r)
 	if err == nil {
 		var tok string
@@ -219,7 +205,7 @@ func (e *tokenError) Error() string { return e.code + ": " + e.description }
 
 // tokenClient checks a token request and returns the client it
 // authenticates, and whether it came with HTTP Basic.
-func (s *Server) tokenClient(r *http.Request) (string, bool, error) {
+func (s *tokensAPI) tokenClient(r *http.Request) (string, bool, error) {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "application/x-www-form-urlencoded" {
 		return "", false, &tokenError{http.StatusBadRequest, "invalid_request", "send the request as application/x-www-form-urlencoded"}
@@ -283,41 +269,6 @@ func writeTokenJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", jsonContentType)
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v) // the client went away: nothing to tell it
-}
-
-// byOAuth2Client is the account whose OAuth 2.0 client a token request
-// names (in its Basic credentials or its form), or nil.
-func (a *Accounts) byOAuth2Client(r *http.Request) *Server {
-	id := ""
-	if user, _, ok := r.BasicAuth(); ok {
-		id, _ = url.QueryUnescape(user)
-	} else {
-		r.Body = http.MaxBytesReader(nil, r.Body, 64<<10)
-		if err := r.ParseForm(); err == nil {
-			id = r.PostForm.Get("client_id")
-		}
-	}
-	for _, s := range a.servers {
-		if s.tokens.hasClient(id) {
-			return s
-		}
-	}
-	return nil
-}
-
-// checkOAuth2Clients refuses a client id served by two accounts: a token
-// request must name exactly one.
-func checkOAuth2Clients(servers []*Server) error {
-	owner := map[string]int64{}
-	for _, s := range servers {
-		for id := range s.opts.OAuth2Clients {
-			if other, ok := owner[id]; ok {
-				return fmt.Errorf("emulator: accounts %d and %d have the same OAuth 2.0 client %q; give each account its own", other, s.opts.CustomerID, id)
-			}
-			owner[id] = s.opts.CustomerID
-		}
-	}
-	return nil
 }
 
 // ParseOAuth2Client reads a client in the form ID:SECRET (the form of

@@ -3,12 +3,9 @@ package emulator
 // Opening an account: fixtures and a data directory applied on top of New.
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Open returns a Server for opts, with defaults filled, and with
@@ -32,16 +29,16 @@ func Open(opts Options) (*Server, error) {
 	s := New(opts)
 	s.opts.Fixtures, s.opts.DataDir = fixtures, dataDir
 
-	restored := false
-	var dir dataDirState
+	var dir state.Restored
 	if dataDir != "" {
 		var err error
-		if dir, err = s.restoreDataDir(dataDir); err != nil {
+		if dir, err = s.dataDir.Restore(dataDir); err != nil {
 			s.Close()
 			return nil, err
 		}
-		restored = dir.restored
+		s.loaded = dir.Loaded
 	}
+	restored := dir.Restored
 	if fixtures != nil && !restored {
 		counts, err := s.applyFixtures(fixtures)
 		if err != nil {
@@ -55,17 +52,13 @@ func Open(opts Options) (*Server, error) {
 		s.log.Info("data directory holds a snapshot: fixtures not applied again", "dir", dataDir)
 	}
 	if dataDir != "" {
-		p := newPersister(s, dataDir, opts.SnapshotDelay, opts.journalAbove, opts.compactAbove)
-		if restored {
-			// The directory holds the account as restored: nothing to
-			// write until it changes.
-			p.snapBytes, p.journalBytes, p.seq = dir.snapBytes, dir.journalEnd, dir.seq
-		} else if err := p.compact(false); err != nil {
+		p, err := s.dataDir.Persister(dataDir, dir, opts.SnapshotDelay, opts.journalAbove, opts.compactAbove)
+		if err != nil {
 			s.Close()
 			return nil, err
 		}
 		s.persist = p
-		go p.run()
+		s.onChange = p.Changed
 	}
 	return s, nil
 }
@@ -77,66 +70,6 @@ func (s *Server) Loaded() string {
 		return "a new, empty account"
 	}
 	return s.loaded
-}
-
-// dataDirState is what restoring a data directory found.
-type dataDirState struct {
-	restored   bool  // false when there was no snapshot yet (a new data directory)
-	snapBytes  int64 // the snapshot's size
-	journalEnd int64 // where the journal's last complete record ends
-	seq        int64 // that record's number
-}
-
-// restoreDataDir restores the account from dir's snapshot and journal. A
-// journal record cut short by a crash is logged, ignored and cut off, so
-// the next save appends after the last complete one.
-func (s *Server) restoreDataDir(dir string) (dataDirState, error) {
-	var ds dataDirState
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return ds, fmt.Errorf("emulator: data directory: %w", err)
-	}
-	path := filepath.Join(dir, StateFileName)
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		s.loaded = "a new account in data directory " + dir
-		return ds, nil
-	}
-	if err != nil {
-		return ds, fmt.Errorf("emulator: reading the state: %w", err)
-	}
-	defer func() { _ = f.Close() }() // read-only
-	if info, err := f.Stat(); err == nil {
-		ds.snapBytes = info.Size()
-	}
-	b := newStoreBuilder()
-	raws := map[string]json.RawMessage{}
-	if err := s.readSnapshot(f, b, raws); err != nil {
-		return ds, fmt.Errorf("emulator: restoring %s: %w (move the file away to start with an empty account)", path, err)
-	}
-	jpath := filepath.Join(dir, JournalFileName)
-	end, seq, tail, err := journalEnd(jpath)
-	if err != nil {
-		return ds, fmt.Errorf("emulator: reading the journal: %w", err)
-	}
-	if tail {
-		s.log.Warn("the journal ends with a record cut short (the emulator stopped while saving it): restoring the records before it", "file", jpath, "complete bytes", end)
-		if err := os.Truncate(jpath, end); err != nil {
-			return ds, fmt.Errorf("emulator: cutting the incomplete record off the journal: %w", err)
-		}
-	}
-	if err := replayJournal(jpath, end, b, raws, s.knownParts()); err != nil {
-		return ds, fmt.Errorf("emulator: restoring %s: %w (move it and %s away to start with an empty account)", jpath, err, path)
-	}
-	if err := s.finishRestore(b, raws); err != nil {
-		return ds, fmt.Errorf("emulator: restoring %s: %w (move the file away to start with an empty account)", path, err)
-	}
-	ds.restored, ds.journalEnd, ds.seq = true, end, seq
-	s.loaded = "restored from " + path
-	if end > 0 {
-		s.loaded += " and " + jpath
-	}
-	s.log.Info("restored the account", "file", path, "journal bytes", end)
-	return ds, nil
 }
 
 func joinNonEmpty(a, b string) string {

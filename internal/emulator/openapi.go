@@ -10,7 +10,8 @@ import (
 	"sort"
 )
 
-// The OpenAPI document is kept as fragments, one per area of the interface
+// openAPIFragments are the OpenAPI document, kept as fragments, one per
+// area of the interface
 // (openapi/10-projects.json, openapi/20-lists.json, ...), so each area's
 // routes and schemas live beside each other and can change independently.
 // 00-base.json holds the info, security and shared components; every other
@@ -32,7 +33,7 @@ func OpenAPIDocument() []byte {
 // interactive page that shows it (see wantsSwaggerPage). It needs no
 // credentials: it is documentation, as on the service, and holds no account
 // data.
-func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+func (s *docsAPI) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	// Both answers live at one URL: a cache must key them on Accept.
 	w.Header().Add("Vary", "Accept")
 	if wantsSwaggerPage(r) {

@@ -98,7 +98,7 @@ type Options struct {
 	Fixtures *Fixtures
 	// DataDir, when set, keeps the account across restarts: Open restores
 	// it from DataDir/state.json and DataDir/journal.jsonl, and what changed
-	// is saved after changes and on Close (snapshot.go, persist.go;
+	// is saved after changes and on Close (snapshot.go, state/persist.go;
 	// rms-emulator -data-dir). One emulator at a time may use a data
 	// directory.
 	DataDir string
@@ -113,7 +113,7 @@ type Options struct {
 
 	// journalAbove is the number of contacts above which the data
 	// directory journals changes instead of rewriting its snapshot
-	// (persist.go); 0 is the default, negative always journals. Tests
+	// (state/persist.go); 0 is the default, negative always journals. Tests
 	// set it to journal small accounts.
 	journalAbove int
 	// compactAbove is the least journal size, in bytes, that is compacted
@@ -176,3 +176,7 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// DefaultTokenTTL is how long an issued token stays valid when
+// Options.TokenTTL is zero: the 20 minutes marketing suites commonly give.
+const DefaultTokenTTL = 20 * time.Minute

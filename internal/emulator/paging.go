@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Paging of collection GETs (conventions: "Collections and paging").
@@ -15,20 +17,20 @@ const (
 // A malformed or out-of-range value is a validation error naming the
 // parameter, rather than silently falling back to a default a client did not
 // ask for.
-func pageParams(r *http.Request) (page, pageSize int, err *apiError) {
+func pageParams(r *http.Request) (page, pageSize int, err *apierr.Error) {
 	q := r.URL.Query()
 	page, pageSize = 0, defaultPageSize
 	if q.Has("page") {
 		n, perr := strconv.Atoi(q.Get("page"))
 		if perr != nil || n < 0 {
-			return 0, 0, fieldError("page", "page must be an integer of 0 or more, got %q", q.Get("page"))
+			return 0, 0, apierr.FieldError("page", "page must be an integer of 0 or more, got %q", q.Get("page"))
 		}
 		page = n
 	}
 	if q.Has("pageSize") {
 		n, perr := strconv.Atoi(q.Get("pageSize"))
 		if perr != nil || n < 1 || n > maxPageSize {
-			return 0, 0, fieldError("pageSize", "pageSize must be an integer from 1 to %d, got %q", maxPageSize, q.Get("pageSize"))
+			return 0, 0, apierr.FieldError("pageSize", "pageSize must be an integer from 1 to %d, got %q", maxPageSize, q.Get("pageSize"))
 		}
 		pageSize = n
 	}
@@ -43,10 +45,4 @@ func pageOffset(page, pageSize int) int {
 		return maxInt
 	}
 	return page * pageSize
-}
-
-// writePage answers one page of a collection with its X-Total-Count.
-func (s *Server) writePage(w http.ResponseWriter, items []entity, total int) {
-	s.setTotal(w, total)
-	s.writeJSON(w, http.StatusOK, items)
 }

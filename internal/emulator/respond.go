@@ -5,11 +5,9 @@ import (
 	"net/http"
 )
 
-const jsonContentType = "application/json; charset=utf-8"
-
 // writeJSON answers status with v encoded as JSON. It marshals before writing
 // the header so that an encoding failure still yields a proper 500.
-func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
+func (s *base) writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		s.log.Error("encoding response", "error", err)

@@ -5,15 +5,15 @@ package emulator
 // it). Each domain registers its own routes (mux.go has the plumbing); their
 // more specific patterns win over the generic ones registered last.
 func (s *Server) registerRoutes() {
-	s.handle("GET /mail/swagger", s.serveOpenAPI)
-	s.handle("GET "+swaggerUIBase+"{file}", s.serveSwaggerUIAsset)
-	s.handle("POST "+OAuth2TokenPath, s.issueToken)
-	s.registerContacts()
-	s.registerBatches()
-	s.registerExports()
-	s.registerObjectStore()
-	s.registerImports()
-	s.registerWebhooks()
-	s.registerTriggers()
-	s.registerGeneric()
+	s.handle("GET /mail/swagger", s.docsAPI.serveOpenAPI)
+	s.handle("GET "+swaggerUIBase+"{file}", s.docsAPI.serveSwaggerUIAsset)
+	s.handle("POST "+OAuth2TokenPath, s.tokensAPI.issueToken)
+	s.contactsAPI.registerContacts()
+	s.batchesAPI.registerBatches()
+	s.exportsAPI.registerExports()
+	s.exportsAPI.registerObjectStore()
+	s.importsAPI.registerImports()
+	s.webhooksAPI.registerWebhooks()
+	s.triggersAPI.registerTriggers()
+	s.genericAPI.registerGeneric()
 }

@@ -1,15 +1,9 @@
 package emulator
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Snapshots: the whole state of an account as one JSON document, so that
@@ -19,42 +13,17 @@ import (
 //	{ "format": 1, "customerId": 1000, "savedAt": "2026-11-22T10:00:00Z",
 //	  "parts": { "store": { ... }, "<area>": { ... } } }
 //
-// Each area of the emulator that keeps state contributes one part. The store
-// (store.go: generic collections and the id counter; contacts_store.go:
-// contacts; triggers.go: sent messages; webhooks live in the generic
-// collections) is the "store" part (store_snapshot.go); batches (imports' and
-// statistics exports') and the imports of lists are the "batches" and
-// "imports" parts (batches_snapshot.go, with the work of each kind of batch
-// in imports_snapshot.go and exports_snapshot.go).
+// Each area of the emulator that keeps state contributes one part. The
+// package state's Store (generic collections and the id counter, contacts,
+// sent messages; webhooks live in the generic collections) is the "store"
+// part (state/store_snapshot.go); batches (imports' and statistics
+// exports') and the imports of lists are the "batches" and "imports" parts
+// (batches_snapshot.go, with the work of each kind of batch in
+// imports_snapshot.go and exports_snapshot.go).
 //
-// # The data directory: a snapshot and a journal
-//
-// A data directory holds the snapshot, state.json, and, for an account with
-// many contacts, journal.jsonl: the changes since the snapshot (journal.go).
-// The snapshot is written whole (format 1, the same document as before there
-// was a journal, so every state.json written before still restores) when
-// the directory is new, after changes to an account of few contacts (which
-// costs little), and when the journal has grown larger than the snapshot
-// (compaction). Otherwise a save appends one record to the journal: the
-// small parts whole (everything but contacts: a few kilobytes) and the
-// contacts added or changed since the last save, so saving one changed
-// contact of a million writes a few hundred bytes, and a stop with nothing
-// waiting to be saved writes nothing. A compaction runs in the persister's
-// goroutine, from contacts captured under the lock (stored contacts are
-// immutable, so none are copied) but written outside it, and gives way to a
-// stop: it is abandoned, and the journal, complete, stays.
-//
-// Both are streamed: the snapshot is written record by record to its file
-// and read token by token (encoding/json's Decoder), its contacts one
-// record at a time into the store (snapshot_contacts.go, store_records.go);
-// the journal is read line by line. Neither is ever held in memory whole. A crash mid-save leaves a restorable directory: the
-// snapshot is replaced by renaming a synced temporary file over it, and a
-// journal record ends with an "end" line, so a record cut short by a crash
-// (the last one) is ignored with a log line when the directory is restored,
-// and cut off before the next save appends. When a compaction has renamed
-// the new snapshot but not yet removed the journal, the journal's records
-// replay to exactly the snapshot's state (its last record was written from
-// the same capture), so restoring both is still right.
+// How the data directory keeps them (a snapshot and a journal of changes
+// after it, each streamed, and a crash mid-save leaving a restorable
+// directory) is the package state's: state/datadir.go.
 //
 // # Adding an area's state
 //
@@ -78,351 +47,31 @@ import (
 // the rows of a running import (batches_snapshot.go), request statistics,
 // and the options (pass the same flags again; the customer id is checked).
 
-// snapshotFormat is the version of the snapshot document; a reader refuses
-// any other.
-const snapshotFormat = 1
+// StateFileName is the file in Options.DataDir that holds the account's
+// snapshot; JournalFileName the changes since (the package state writes
+// both).
+const (
+	StateFileName   = state.StateFileName
+	JournalFileName = state.JournalFileName
+)
 
-// storePart is the name of the store's part, which is always restored
-// first and is streamed (store_snapshot.go).
-const storePart = "store"
-
-// snapshotDoc is the snapshot document's header, as a reader checks it.
-type snapshotDoc struct {
-	Format     int                        `json:"format"`
-	CustomerID int64                      `json:"customerId"`
-	SavedAt    string                     `json:"savedAt"`
-	Parts      map[string]json.RawMessage `json:"parts"`
-}
-
-// snapshotPart is one area's share of a snapshot.
-type snapshotPart struct {
-	name    string
-	save    func() (any, error)
-	restore func(json.RawMessage) error
-}
+// DefaultSnapshotDelay is how long after a change the data directory is
+// written when Options.SnapshotDelay is zero: changes closer together than
+// this are written once.
+const DefaultSnapshotDelay = state.DefaultSnapshotDelay
 
 // snapshotParts lists, in restore order, every area whose state a snapshot
 // keeps besides the store, which comes first. Add one line per area (see
 // "Adding an area's state" above).
-func (s *Server) snapshotParts() []snapshotPart {
-	return []snapshotPart{
+func (s *Server) snapshotParts() []state.Part {
+	return []state.Part{
 		// batches_snapshot.go; batches before imports, which refer to them.
-		{name: "batches", save: s.saveBatches, restore: s.restoreBatches},
-		{name: "imports", save: s.saveImports, restore: s.restoreImports},
+		{Name: "batches", Save: s.batchesAPI.saveBatches, Restore: s.batchesAPI.restoreBatches},
+		{Name: "imports", Save: s.importsAPI.saveImports, Restore: s.importsAPI.restoreImports},
 	}
 }
-
-// stateCapture is the account at one moment, ready to be written: the
-// small parts encoded, the contacts as pointers to the stored values.
-type stateCapture struct {
-	savedAt string
-	store   storeSnapshot
-	parts   map[string]json.RawMessage // the other parts
-	lists   []listCapture              // every list's contacts, when full
-	delta   []listDelta                // the changes since the last save, when taken
-}
-
-// capture takes the account's state: with full every list's contacts, with
-// delta the changes since the last save (which are then no longer pending).
-func (s *Server) capture(full, delta bool) (*stateCapture, error) {
-	c := &stateCapture{savedAt: s.now(), parts: map[string]json.RawMessage{}}
-	st := s.store
-	if delta {
-		st.mu.Lock()
-	} else {
-		st.mu.RLock()
-	}
-	var lists []listCapture
-	c.store, lists = st.captureLocked(full)
-	if full {
-		c.lists = lists
-	}
-	if delta {
-		c.delta = st.takeDeltaLocked()
-		st.mu.Unlock()
-	} else {
-		st.mu.RUnlock()
-	}
-	for _, p := range s.snapshotParts() {
-		v, err := p.save()
-		if err != nil {
-			return nil, fmt.Errorf("saving %s: %w", p.name, err)
-		}
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("encoding %s: %w", p.name, err)
-		}
-		c.parts[p.name] = raw
-	}
-	return c, nil
-}
-
-// errAbandoned is returned by a write that gave way to a stop.
-var errAbandoned = errors.New("abandoned for a stop")
 
 // WriteSnapshot writes the account's whole state as a JSON snapshot, the
 // form -data-dir keeps in its state file. Each part is taken under its own
 // lock; a request answered while the snapshot is written may be in it or not.
-func (s *Server) WriteSnapshot(w io.Writer) error {
-	c, err := s.capture(true, false)
-	if err != nil {
-		return err
-	}
-	return s.writeSnapshot(w, c, nil)
-}
-
-// writeSnapshot streams c as a snapshot document; stop, when not nil, is
-// asked now and then whether to give up (with errAbandoned).
-func (s *Server) writeSnapshot(w io.Writer, c *stateCapture, stop func() bool) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	b := fmt.Appendf(nil, "{\n \"format\": %d,\n \"customerId\": %d,\n \"savedAt\": %s,\n \"parts\": {\n", snapshotFormat, s.opts.CustomerID, appendJSONString(nil, c.savedAt))
-	for _, name := range slices.Sorted(maps.Keys(c.parts)) {
-		b = appendJSONString(append(b, "  "...), name)
-		b = append(b, ": "...)
-		b = appendIndented(b, c.parts[name], "  ")
-		b = append(b, ",\n"...)
-	}
-	small, err := json.MarshalIndent(c.store, "  ", " ")
-	if err != nil {
-		return fmt.Errorf("encoding store: %w", err)
-	}
-	// The small part's object, opened again to add the contacts before its
-	// closing brace.
-	small = bytes.TrimRight(small[:len(small)-1], " \n")
-	b = append(append(b, "  \"store\": "...), small...)
-	b = append(b, ",\n   \"contacts\": {"...)
-	for i, l := range c.lists {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    \""...)
-		b = strconv.AppendInt(b, l.id, 10)
-		b = append(b, "\": ["...)
-		for j, ct := range l.contacts {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendContactRecord(append(b, "\n     "...), ct)
-			if len(b) >= 1<<16 {
-				if _, err := bw.Write(b); err != nil {
-					return err
-				}
-				b = b[:0]
-				if stop != nil && j%4096 == 0 && stop() {
-					return errAbandoned
-				}
-			}
-		}
-		if len(l.contacts) > 0 {
-			b = append(b, "\n    "...)
-		}
-		b = append(b, ']')
-	}
-	if len(c.lists) > 0 {
-		b = append(b, "\n   "...)
-	}
-	b = append(b, "}\n  }\n }\n}\n"...)
-	if _, err := bw.Write(b); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-// appendIndented appends raw JSON indented one step per level below prefix.
-func appendIndented(b, raw []byte, prefix string) []byte {
-	var out bytes.Buffer
-	if err := json.Indent(&out, raw, prefix, " "); err != nil {
-		return append(b, raw...) // raw came from json.Marshal: never
-	}
-	return append(b, out.Bytes()...)
-}
-
-// finishRestore installs what a restore read: the store, then the other
-// parts in order.
-func (s *Server) finishRestore(b *storeBuilder, raws map[string]json.RawMessage) error {
-	if b.hasSmall || len(b.contacts) > 0 {
-		if err := b.finish(s.store); err != nil {
-			return fmt.Errorf("restoring store: %w", err)
-		}
-	}
-	for _, p := range s.snapshotParts() {
-		raw, ok := raws[p.name]
-		if !ok {
-			continue // written before the part existed: the area starts empty
-		}
-		if err := p.restore(raw); err != nil {
-			return fmt.Errorf("restoring %s: %w", p.name, err)
-		}
-	}
-	return nil
-}
-
-// readSnapshot reads a snapshot document token by token: its header is
-// checked, the store part goes into b contact by contact, and the other
-// (small) parts are kept in raws.
-func (s *Server) readSnapshot(r io.Reader, b *storeBuilder, raws map[string]json.RawMessage) error {
-	dec := newDecoderRef(bufio.NewReaderSize(r, 1<<20))
-	notSnapshot := func(err error) error { return fmt.Errorf("not a snapshot of rms-emulator: %w", err) }
-	if err := expectDelim(dec.Decoder, '{'); err != nil {
-		return notSnapshot(err)
-	}
-	var doc snapshotDoc
-	seen := map[string]bool{}
-	for dec.More() {
-		key, err := objectKey(dec.Decoder)
-		if err != nil {
-			return notSnapshot(err)
-		}
-		seen[key] = true
-		switch key {
-		case "format":
-			if err := dec.Decode(&doc.Format); err != nil {
-				return notSnapshot(err)
-			}
-			if err := checkFormat(doc.Format); err != nil {
-				return err
-			}
-		case "customerId":
-			err = dec.Decode(&doc.CustomerID)
-		case "savedAt":
-			err = dec.Decode(&doc.SavedAt)
-		case "parts":
-			err = s.readParts(dec, b, raws)
-		default:
-			return notSnapshot(fmt.Errorf("json: unknown field %q", key))
-		}
-		if err != nil {
-			return notSnapshot(err)
-		}
-	}
-	if err := expectDelim(dec.Decoder, '}'); err != nil {
-		return notSnapshot(err)
-	}
-	if err := checkFormat(doc.Format); err != nil {
-		return err
-	}
-	if doc.CustomerID != s.opts.CustomerID {
-		return fmt.Errorf("the snapshot holds account %d, not %d: start with -customer-id %d, or use another data directory", doc.CustomerID, s.opts.CustomerID, doc.CustomerID)
-	}
-	return nil
-}
-
-func checkFormat(format int) error {
-	if format != snapshotFormat {
-		return fmt.Errorf("snapshot format %d; this rms-emulator reads format %d only", format, snapshotFormat)
-	}
-	return nil
-}
-
-// readParts reads the "parts" object.
-func (s *Server) readParts(dec *decoderRef, b *storeBuilder, raws map[string]json.RawMessage) error {
-	if null, err := openOrNull(dec.Decoder, '{'); err != nil || null {
-		return err
-	}
-	known := s.knownParts()
-	for dec.More() {
-		name, err := objectKey(dec.Decoder)
-		if err != nil {
-			return err
-		}
-		if !known[name] {
-			// Restoring the rest would lose this part at the next save.
-			return fmt.Errorf("the snapshot has a part %q this rms-emulator does not know; it was written by a newer version", name)
-		}
-		if name == storePart {
-			if err := readStorePart(dec, b); err != nil {
-				return fmt.Errorf("restoring store: %w", err)
-			}
-			continue
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return err
-		}
-		raws[name] = raw
-	}
-	return expectDelim(dec.Decoder, '}')
-}
-
-// knownParts names the parts this emulator restores.
-func (s *Server) knownParts() map[string]bool {
-	known := map[string]bool{storePart: true}
-	for _, p := range s.snapshotParts() {
-		known[p.name] = true
-	}
-	return known
-}
-
-// readStorePart reads the store part into b, the contacts one at a time.
-func readStorePart(dec *decoderRef, b *storeBuilder) error {
-	if null, err := openOrNull(dec.Decoder, '{'); err != nil || null {
-		return err
-	}
-	b.hasSmall = true
-	for dec.More() {
-		key, err := objectKey(dec.Decoder)
-		if err != nil {
-			return err
-		}
-		switch key {
-		case "nextId":
-			err = dec.Decode(&b.snap.NextID)
-		case "collections":
-			err = dec.Decode(&b.snap.Collections)
-		case "messages":
-			err = dec.Decode(&b.snap.Messages)
-		case "contacts":
-			err = readContactsFast(dec, b)
-		default:
-			var skip json.RawMessage
-			err = dec.Decode(&skip)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return expectDelim(dec.Decoder, '}')
-}
-
-// objectKey reads the next key of an object.
-func objectKey(dec *json.Decoder) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", err
-	}
-	key, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("json: %v where a key was expected", tok)
-	}
-	return key, nil
-}
-
-// expectDelim reads the delimiter want.
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return io.ErrUnexpectedEOF
-		}
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("json: %v where %v was expected", tok, want)
-	}
-	return nil
-}
-
-// openOrNull reads the opening delimiter want, or null (an absent value).
-func openOrNull(dec *json.Decoder, want json.Delim) (null bool, err error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return false, err
-	}
-	if tok == nil {
-		return true, nil
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return false, fmt.Errorf("json: %v where %v was expected", tok, want)
-	}
-	return false, nil
-}
+func (s *Server) WriteSnapshot(w io.Writer) error { return s.dataDir.WriteSnapshot(w) }

@@ -285,7 +285,7 @@ func wantRefusedState(t *testing.T, state, want string) {
 // after a restart continue from it.
 func savedNextID(t *testing.T, snapshot string) int64 {
 	t.Helper()
-	var doc snapshotDoc
+	var doc struct{ Parts map[string]json.RawMessage }
 	if err := json.Unmarshal([]byte(snapshot), &doc); err != nil {
 		t.Fatal(err)
 	}

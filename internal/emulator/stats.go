@@ -62,8 +62,3 @@ func (c *requestCounter) snapshot() RequestStats {
 		ByRoute:      maps.Clone(c.s.ByRoute),
 	}
 }
-
-// Requests returns a snapshot of the request counts so far.
-func (s *Server) Requests() RequestStats {
-	return s.counter.snapshot()
-}

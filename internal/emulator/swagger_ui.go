@@ -8,6 +8,8 @@ import (
 	"github.com/swaggest/swgui"
 	"github.com/swaggest/swgui/v5/static"
 	"github.com/swaggest/swgui/v5emb"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // swaggerUIBase is where the interactive page's own files are served. The
@@ -37,7 +39,7 @@ var swaggerUI = v5emb.NewHandlerWithConfig(swgui.Config{
 // wantsSwaggerPage). Like the document it needs no credentials: the
 // service serves its documentation publicly, and the calls made from the
 // page carry the credentials entered with its Authorize button.
-func (s *Server) serveSwaggerPage(w http.ResponseWriter, r *http.Request) {
+func (s *docsAPI) serveSwaggerPage(w http.ResponseWriter, r *http.Request) {
 	// The handler renders the page at its base path only.
 	page := r.Clone(r.Context())
 	page.URL.Path = swaggerUIBase
@@ -50,10 +52,10 @@ func (s *Server) serveSwaggerPage(w http.ResponseWriter, r *http.Request) {
 // serveSwaggerUIAsset answers GET /mail/swagger/ui/{file}: a script, style
 // sheet or icon of the page, compressed when the client accepts gzip. An
 // unknown file is a JSON 404 like every other unknown path of the emulator.
-func (s *Server) serveSwaggerUIAsset(w http.ResponseWriter, r *http.Request) {
+func (s *docsAPI) serveSwaggerUIAsset(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
 	if !hasSwaggerUIAsset(name) {
-		s.writeError(w, errorf(http.StatusNotFound, "no such file of the interactive page: %s", name))
+		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no such file of the interactive page: %s", name))
 		return
 	}
 	swaggerUI.ServeHTTP(w, r)
@@ -74,3 +76,6 @@ func hasSwaggerUIAsset(name string) bool {
 	}
 	return false
 }
+
+// docsAPI serves the OpenAPI document and its browsable page.
+type docsAPI struct{ *base }

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Transactional messages: POST /{customerid}/triggers/{id}/messages sends one
@@ -19,20 +22,6 @@ import (
 //	  "properties": { "firstname": "Ada" },
 //	  "orderRows": [ { "sku": "A1", "qty": 2 } ] }
 
-// SentMessage is one transactional message the emulator has sent. The
-// account keeps them so that statistics exports can count them; the JSON
-// form is the one of data-dir snapshots.
-type SentMessage struct {
-	ID         int64          `json:"id"`
-	TriggerID  int64          `json:"triggerId"`
-	Channel    string         `json:"channel"`
-	Recipient  map[string]any `json:"recipient"`
-	Properties map[string]any `json:"properties,omitempty"`
-	OrderRows  []any          `json:"orderRows,omitempty"`
-	Status     string         `json:"status"`
-	SentAt     time.Time      `json:"sentAt"`
-}
-
 var (
 	messageKeys   = []string{"recipient", "properties", "orderRows"}
 	recipientKeys = []string{"email", "mobile", "originalId"}
@@ -40,23 +29,23 @@ var (
 	mobilePattern = regexp.MustCompile(`^\+?[0-9]{6,15}$`)
 )
 
-func (s *Server) registerTriggers() {
+func (s *triggersAPI) registerTriggers() {
 	s.handleJSON("POST /rest/{customerid}/triggers/{id}/messages", s.sendMessage)
 }
 
-func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *triggersAPI) sendMessage(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	raw := r.PathValue("id")
 	tid, ok := parseID(raw)
-	trigger, found := s.store.get("triggers", tid)
+	trigger, found := s.store.Get("triggers", tid)
 	if !ok || !found {
-		return errorf(http.StatusNotFound, "no trigger with id %q; create the trigger (POST /triggers) before sending through it", raw)
+		return apierr.Errorf(http.StatusNotFound, "no trigger with id %q; create the trigger (POST /triggers) before sending through it", raw)
 	}
 	channel := "EMAIL"
 	if c, ok := trigger["channel"].(string); ok && c != "" {
 		channel = strings.ToUpper(c)
 	}
 	if channel != "EMAIL" && channel != "SMS" {
-		return errorf(http.StatusBadRequest, "trigger %d has channel %q; only EMAIL and SMS triggers send messages", tid, channel)
+		return apierr.Errorf(http.StatusBadRequest, "trigger %d has channel %q; only EMAIL and SMS triggers send messages", tid, channel)
 	}
 	body, err := readJSONObject(r)
 	if err != nil {
@@ -70,7 +59,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apiError {
 	msg.Channel = channel
 	msg.Status = "SENT"
 	msg.SentAt = s.opts.Now().UTC().Truncate(time.Second)
-	msg = s.store.addMessage(msg)
+	msg = s.store.AddMessage(msg)
 
 	answer := map[string]any{
 		"id":        msg.ID,
@@ -80,7 +69,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apiError {
 		"sentAt":    msg.SentAt.Format(time.RFC3339),
 		"recipient": msg.Recipient,
 	}
-	s.Emit("message.sent", map[string]any{
+	s.emit("message.sent", map[string]any{
 		"messageId": msg.ID,
 		"triggerId": tid,
 		"channel":   channel,
@@ -91,46 +80,46 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) *apiError {
 }
 
 // parseMessage validates a send body for a trigger of channel.
-func parseMessage(body map[string]any, channel string) (SentMessage, *apiError) {
+func parseMessage(body map[string]any, channel string) (SentMessage, *apierr.Error) {
 	var msg SentMessage
 	for k := range body {
 		if !slices.Contains(messageKeys, k) {
-			return msg, fieldError(k, "unknown field %q; a message has %s", k, strings.Join(messageKeys, ", "))
+			return msg, apierr.FieldError(k, "unknown field %q; a message has %s", k, strings.Join(messageKeys, ", "))
 		}
 	}
 	rcpt, ok := body["recipient"].(map[string]any)
 	if !ok {
-		return msg, fieldError("recipient", "recipient is mandatory: an object with email (EMAIL triggers) or mobile (SMS triggers)")
+		return msg, apierr.FieldError("recipient", "recipient is mandatory: an object with email (EMAIL triggers) or mobile (SMS triggers)")
 	}
 	for k, v := range rcpt {
 		if !slices.Contains(recipientKeys, k) {
-			return msg, fieldError("recipient."+k, "unknown recipient field %q; a recipient has %s", k, strings.Join(recipientKeys, ", "))
+			return msg, apierr.FieldError("recipient."+k, "unknown recipient field %q; a recipient has %s", k, strings.Join(recipientKeys, ", "))
 		}
 		if _, ok := v.(string); !ok {
-			return msg, fieldError("recipient."+k, "recipient.%s must be a string", k)
+			return msg, apierr.FieldError("recipient."+k, "recipient.%s must be a string", k)
 		}
 	}
 	email, _ := rcpt["email"].(string)
 	mobile, _ := rcpt["mobile"].(string)
 	switch {
 	case channel == "EMAIL" && email == "":
-		return msg, fieldError("recipient.email", "recipient.email is mandatory for an EMAIL trigger")
+		return msg, apierr.FieldError("recipient.email", "recipient.email is mandatory for an EMAIL trigger")
 	case channel == "SMS" && mobile == "":
-		return msg, fieldError("recipient.mobile", "recipient.mobile is mandatory for an SMS trigger")
+		return msg, apierr.FieldError("recipient.mobile", "recipient.mobile is mandatory for an SMS trigger")
 	case email != "" && !emailPattern.MatchString(email):
-		return msg, fieldError("recipient.email", "recipient.email %q is not an e-mail address", email)
+		return msg, apierr.FieldError("recipient.email", "recipient.email %q is not an e-mail address", email)
 	case mobile != "" && !mobilePattern.MatchString(mobile):
-		return msg, fieldError("recipient.mobile", "recipient.mobile %q is not a mobile number (digits, optionally with a leading +)", mobile)
+		return msg, apierr.FieldError("recipient.mobile", "recipient.mobile %q is not a mobile number (digits, optionally with a leading +)", mobile)
 	}
 	msg.Recipient = rcpt
 	if p, present := body["properties"]; present && p != nil {
 		props, ok := p.(map[string]any)
 		if !ok {
-			return msg, fieldError("properties", "properties must be an object of strings")
+			return msg, apierr.FieldError("properties", "properties must be an object of strings")
 		}
 		for k, v := range props {
 			if _, ok := v.(string); !ok {
-				return msg, fieldError("properties."+k, "properties.%s must be a string", k)
+				return msg, apierr.FieldError("properties."+k, "properties.%s must be a string", k)
 			}
 		}
 		msg.Properties = props
@@ -138,11 +127,11 @@ func parseMessage(body map[string]any, channel string) (SentMessage, *apiError) 
 	if o, present := body["orderRows"]; present && o != nil {
 		rows, ok := o.([]any)
 		if !ok {
-			return msg, fieldError("orderRows", "orderRows must be an array of objects")
+			return msg, apierr.FieldError("orderRows", "orderRows must be an array of objects")
 		}
 		for i, row := range rows {
 			if _, ok := row.(map[string]any); !ok {
-				return msg, fieldError("orderRows", "orderRows[%d] must be an object", i)
+				return msg, apierr.FieldError("orderRows", "orderRows[%d] must be an object", i)
 			}
 		}
 		msg.OrderRows = rows
@@ -150,32 +139,9 @@ func parseMessage(body map[string]any, channel string) (SentMessage, *apiError) 
 	return msg, nil
 }
 
-// addMessage stamps msg with the account's next id and keeps it.
-func (st *store) addMessage(msg SentMessage) SentMessage {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.nextID++
-	msg.ID = st.nextID
-	st.messages = append(st.messages, msg)
-	return msg
-}
+// SentMessage is one transactional message the emulator has sent (the
+// account's state keeps them).
+type SentMessage = state.SentMessage
 
-// sentMessages returns the messages sent at or after since, in order; the
-// statistics export counts them.
-func (st *store) sentMessages(since time.Time) []SentMessage {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	var out []SentMessage
-	for _, m := range st.messages {
-		if !m.SentAt.Before(since) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// SentMessages returns every transactional message the account has sent, in
-// order, for tests and tools that check what a configuration sent.
-func (s *Server) SentMessages() []SentMessage {
-	return s.store.sentMessages(time.Time{})
-}
+// triggersAPI serves the sending of transactional messages.
+type triggersAPI struct{ *base }

@@ -1,24 +1,16 @@
 package emulator
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
-)
 
-// The Webhooks domain. The interface names it but shows neither fields,
-// events nor signing; the emulator's OpenAPI document (openapi/40-webhooks.json)
-// and the service conventions guide describe the design:
-//
-//	{ "url": "https://hooks.example.com/rms", "events": ["message.sent"],
-//	  "active": true, "description": "...", "secret": "write-only" }
-//
-// The secret is write-only: GET never returns it, only "hasSecret".
-const webhooksKey = "webhooks"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
+)
 
 // WebhookEvents are the event kinds a webhook can subscribe to.
 var WebhookEvents = []string{
@@ -42,7 +34,7 @@ var (
 	webhookReadOnly = []string{"id", "dateCreated", "dateModified", "hasSecret"}
 )
 
-func (s *Server) registerWebhooks() {
+func (s *webhooksAPI) registerWebhooks() {
 	const base = "/rest/{customerid}/webhooks"
 	s.handleJSON("GET "+base, s.listWebhooks)
 	s.handleJSON("POST "+base, s.createWebhook)
@@ -52,23 +44,23 @@ func (s *Server) registerWebhooks() {
 }
 
 // webhookView is a stored webhook as clients see it: without its secret.
-func webhookView(e entity) entity {
+func webhookView(e state.Entity) state.Entity {
 	_, has := e["secret"]
 	delete(e, "secret")
 	e["hasSecret"] = has
 	return e
 }
 
-func (s *Server) webhooksPath() string {
+func (s *webhooksAPI) webhooksPath() string {
 	return "/rest/" + strconv.FormatInt(s.opts.CustomerID, 10) + "/webhooks"
 }
 
-func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *webhooksAPI) listWebhooks(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	page, pageSize, err := s.pageParams(r)
 	if err != nil {
 		return err
 	}
-	items, total, _ := s.store.page(nil, webhooksKey, pageOffset(page, pageSize), pageSize)
+	items, total, _ := s.store.Page(nil, webhooksKey, pageOffset(page, pageSize), pageSize)
 	for i := range items {
 		items[i] = webhookView(items[i])
 	}
@@ -76,7 +68,7 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) *apiError 
 	return nil
 }
 
-func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *webhooksAPI) createWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	body, err := readWebhookBody(r)
 	if err != nil {
 		return err
@@ -87,17 +79,17 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) *apiError
 	if err := checkWebhook(body); err != nil {
 		return err
 	}
-	e, _, _ := s.store.create(nil, webhooksKey, body, s.now(), nil)
+	e, _, _ := s.store.Create(nil, webhooksKey, body, s.now(), nil)
 	w.Header().Set("Location", s.webhooksPath()+"/"+strconv.FormatInt(e["id"].(int64), 10))
 	s.writeJSON(w, http.StatusCreated, webhookView(e))
 	return nil
 }
 
-func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *webhooksAPI) getWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
-	e, found := s.store.get(webhooksKey, id)
+	e, found := s.store.Get(webhooksKey, id)
 	if !ok || !found {
-		return errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
+		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
 	}
 	s.writeJSON(w, http.StatusOK, webhookView(e))
 	return nil
@@ -105,20 +97,20 @@ func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request) *apiError {
 
 // updateWebhook merges like every PUT: a key left out keeps its value
 // (so the secret survives a PUT that does not mention it), null removes it.
-func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *webhooksAPI) updateWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
 	if !ok {
-		return errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
+		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
 	}
 	body, err := readWebhookBody(r)
 	if err != nil {
 		return err
 	}
-	e, found, err := s.store.update(webhooksKey, id, body, s.now(), func(e entity) *apiError {
+	e, found, err := s.store.Update(webhooksKey, id, body, s.now(), func(e state.Entity) *apierr.Error {
 		return checkWebhook(e)
 	})
 	if !found {
-		return errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
+		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
 	}
 	if err != nil {
 		return err
@@ -127,10 +119,10 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request) *apiError
 	return nil
 }
 
-func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) *apiError {
+func (s *webhooksAPI) deleteWebhook(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	id, ok := parseID(r.PathValue("id"))
-	if !ok || !s.store.delete(webhooksKey, id) {
-		return errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
+	if !ok || !s.store.Delete(webhooksKey, id) {
+		return apierr.Errorf(http.StatusNotFound, "no webhook with id %q", r.PathValue("id"))
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -138,7 +130,7 @@ func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) *apiError
 
 // readWebhookBody reads a webhook body, drops the read-only keys and
 // refuses unknown ones, so that a misspelt field is not silently ignored.
-func readWebhookBody(r *http.Request) (map[string]any, *apiError) {
+func readWebhookBody(r *http.Request) (map[string]any, *apierr.Error) {
 	body, err := readJSONObject(r)
 	if err != nil {
 		return nil, err
@@ -148,7 +140,7 @@ func readWebhookBody(r *http.Request) (map[string]any, *apiError) {
 		case slices.Contains(webhookReadOnly, k):
 			delete(body, k)
 		case !slices.Contains(webhookWritable, k):
-			return nil, fieldError(k, "unknown webhook field %q; a webhook has %s", k, strings.Join(webhookWritable, ", "))
+			return nil, apierr.FieldError(k, "unknown webhook field %q; a webhook has %s", k, strings.Join(webhookWritable, ", "))
 		}
 	}
 	return body, nil
@@ -156,7 +148,7 @@ func readWebhookBody(r *http.Request) (map[string]any, *apiError) {
 
 // checkWebhook validates a whole webhook (a POST body, or the merged result
 // of a PUT). Null values in a POST body mean "absent".
-func checkWebhook(e map[string]any) *apiError {
+func checkWebhook(e map[string]any) *apierr.Error {
 	for k, v := range e {
 		if v == nil {
 			delete(e, k)
@@ -164,40 +156,40 @@ func checkWebhook(e map[string]any) *apiError {
 	}
 	raw, ok := e["url"].(string)
 	if !ok || raw == "" {
-		return fieldError("url", "url is mandatory")
+		return apierr.FieldError("url", "url is mandatory")
 	}
 	if err := checkWebhookURL(raw); err != nil {
 		return err
 	}
 	events, ok := e["events"].([]any)
 	if !ok || len(events) == 0 {
-		return fieldError("events", "events is mandatory: a non-empty array of event kinds (%s)", strings.Join(WebhookEvents, ", "))
+		return apierr.FieldError("events", "events is mandatory: a non-empty array of event kinds (%s)", strings.Join(WebhookEvents, ", "))
 	}
 	seen := map[string]bool{}
 	for _, ev := range events {
 		name, ok := ev.(string)
 		if !ok || !slices.Contains(WebhookEvents, name) {
-			return fieldError("events", "unknown event kind %v; known kinds: %s", ev, strings.Join(WebhookEvents, ", "))
+			return apierr.FieldError("events", "unknown event kind %v; known kinds: %s", ev, strings.Join(WebhookEvents, ", "))
 		}
 		if seen[name] {
-			return fieldError("events", "event kind %q is listed twice", name)
+			return apierr.FieldError("events", "event kind %q is listed twice", name)
 		}
 		seen[name] = true
 	}
 	if _, ok := e["active"].(bool); !ok {
 		if _, present := e["active"]; present {
-			return fieldError("active", "active must be true or false")
+			return apierr.FieldError("active", "active must be true or false")
 		}
 		e["active"] = true
 	}
 	if d, present := e["description"]; present {
 		if _, ok := d.(string); !ok {
-			return fieldError("description", "description must be a string")
+			return apierr.FieldError("description", "description must be a string")
 		}
 	}
 	if sec, present := e["secret"]; present {
 		if str, ok := sec.(string); !ok || str == "" {
-			return fieldError("secret", "secret must be a non-empty string; send null to remove it")
+			return apierr.FieldError("secret", "secret must be a non-empty string; send null to remove it")
 		}
 	}
 	return nil
@@ -205,24 +197,19 @@ func checkWebhook(e map[string]any) *apiError {
 
 // checkWebhookURL accepts https URLs, and http only to a loopback address:
 // deliveries carry account data and must not travel in clear text.
-func checkWebhookURL(raw string) *apiError {
+func checkWebhookURL(raw string) *apierr.Error {
 	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-		return fieldError("url", "url %q is not a valid URL: it contains a space or a control character", raw)
+		return apierr.FieldError("url", "url %q is not a valid URL: it contains a space or a control character", raw)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return fieldError("url", "url %q is not an absolute http(s) URL", raw)
+		return apierr.FieldError("url", "url %q is not an absolute http(s) URL", raw)
 	}
 	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
-		return fieldError("url", "url %q must use https; plain http is accepted only for loopback addresses", raw)
+		return apierr.FieldError("url", "url %q must use https; plain http is accepted only for loopback addresses", raw)
 	}
 	return nil
 }
 
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+// webhooksAPI serves the webhooks domain (deliveries are the deliverer's).
+type webhooksAPI struct{ *base }

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -56,15 +57,13 @@ const (
 // are off.
 const deliveriesOffReason = "webhook deliveries are off (rms-emulator -webhook-deliveries-off, Options.WebhookDeliveriesOff)"
 
-// deliveryAttemptTimeout bounds one POST to a receiver.
-const deliveryAttemptTimeout = 10 * time.Second
-
 // deliverer runs the deliveries of one Server.
 type deliverer struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	client  *http.Client
 	log     *slog.Logger
+	opts    Options // the retry wait, the attempts and the clock
 	off     bool
 	allowed *webhookTargets
 	wg      sync.WaitGroup
@@ -82,6 +81,7 @@ func newDeliverer(opts Options, allowed *webhookTargets) *deliverer {
 		ctx:     ctx,
 		cancel:  cancel,
 		log:     opts.Logger,
+		opts:    opts,
 		off:     opts.WebhookDeliveriesOff,
 		allowed: allowed,
 		targets: map[targetKey]*targetHealth{},
@@ -95,35 +95,14 @@ func newDeliverer(opts Options, allowed *webhookTargets) *deliverer {
 	}
 }
 
-// Emit reports that event happened with data as its payload. Every active
-// webhook subscribed to event receives a delivery, asynchronously. It is the
-// one entry point the emulator's areas call (message.sent from triggers;
-// contact and batch events from their areas); after Close it does nothing.
-func (s *Server) Emit(event string, data map[string]any) {
-	hooks, _, _ := s.store.page(nil, webhooksKey, 0, int(^uint(0)>>1))
-	occurredAt := s.now()
-	for _, h := range hooks {
-		if active, _ := h["active"].(bool); !active {
-			continue
-		}
-		events, _ := h["events"].([]any)
-		if !slices.Contains(events, any(event)) {
-			continue
-		}
-		url, _ := h["url"].(string)
-		secret, _ := h["secret"].(string)
-		s.hooks.start(s, h["id"].(int64), url, secret, event, occurredAt, data)
-	}
-}
-
-func (d *deliverer) start(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) {
-	l := d.enqueue(s, webhookID, url, secret, event, occurredAt, data)
+func (d *deliverer) start(webhookID int64, url, secret, event, occurredAt string, data map[string]any) {
+	l := d.enqueue(webhookID, url, secret, event, occurredAt, data)
 	l.write(d.log)
 }
 
 // enqueue records the delivery and starts it, unless it is not to be
 // sent; it returns a line to log about a refused target.
-func (d *deliverer) enqueue(s *Server, webhookID int64, url, secret, event, occurredAt string, data map[string]any) *logLine {
+func (d *deliverer) enqueue(webhookID int64, url, secret, event, occurredAt string, data map[string]any) *logLine {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -136,7 +115,7 @@ func (d *deliverer) enqueue(s *Server, webhookID int64, url, secret, event, occu
 	}
 	body, err := json.Marshal(map[string]any{"id": id, "event": event, "occurredAt": occurredAt, "data": data})
 	if err != nil {
-		s.log.Error("encoding a webhook delivery", "event", event, "error", err)
+		d.log.Error("encoding a webhook delivery", "event", event, "error", err)
 		return nil
 	}
 	dl := &Delivery{ID: id, WebhookID: webhookID, Event: event, URL: url, Body: body, State: DeliveryPending}
@@ -159,18 +138,18 @@ func (d *deliverer) enqueue(s *Server, webhookID int64, url, secret, event, occu
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
-		d.run(s, dl, secret)
+		d.run(dl, secret)
 	}()
 	return nil
 }
 
 // run makes the attempts of one delivery.
-func (d *deliverer) run(s *Server, dl *Delivery, secret string) {
-	wait := s.opts.WebhookRetryWait
+func (d *deliverer) run(dl *Delivery, secret string) {
+	wait := d.opts.WebhookRetryWait
 	k := targetKey{dl.WebhookID, dl.URL}
 	for attempt := 1; ; attempt++ {
-		status, failure := d.attempt(s, dl, secret)
-		last := failure == "" || attempt == s.opts.WebhookMaxAttempts
+		status, failure := d.attempt(dl, secret)
+		last := failure == "" || attempt == d.opts.WebhookMaxAttempts
 		d.mu.Lock()
 		dl.Attempts = attempt
 		dl.LastStatus = status
@@ -213,12 +192,12 @@ func (d *deliverer) finish(dl *Delivery, state string) {
 
 // attempt POSTs the delivery once and returns the status (0 on a transport
 // error) and, unless it was answered 2xx, what went wrong.
-func (d *deliverer) attempt(s *Server, dl *Delivery, secret string) (int, string) {
+func (d *deliverer) attempt(dl *Delivery, secret string) (int, string) {
 	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, dl.URL, bytes.NewReader(dl.Body))
 	if err != nil {
 		return 0, err.Error()
 	}
-	ts := strconv.FormatInt(s.opts.Now().Unix(), 10)
+	ts := strconv.FormatInt(d.opts.Now().Unix(), 10)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "rms-emulator-webhooks")
 	req.Header.Set("X-RMS-Event", dl.Event)
@@ -249,18 +228,6 @@ func WebhookSignature(secret, timestamp string, body []byte) string {
 	return "v1=" + hex.EncodeToString(mac.Sum(nil))
 }
 
-// Deliveries returns a snapshot of every delivery so far, in order.
-func (s *Server) Deliveries() []Delivery {
-	s.hooks.mu.Lock()
-	defer s.hooks.mu.Unlock()
-	out := make([]Delivery, len(s.hooks.deliveries))
-	for i, dl := range s.hooks.deliveries {
-		out[i] = *dl
-		out[i].Body = bytes.Clone(dl.Body)
-	}
-	return out
-}
-
 // close stops every pending delivery and waits for their goroutines, then
 // logs what the log has not said yet about failing targets.
 func (d *deliverer) close() {
@@ -276,22 +243,102 @@ func (d *deliverer) close() {
 	}
 }
 
-// Close stops the Server's background work (webhook deliveries, writes to
-// the data directory) and waits for it; with a data directory it writes the
-// state a last time, logging a failure (Listener.Close and Shutdown return
-// it). Listener.Close and Shutdown call it; a Server used directly as a
-// handler should be closed by its owner. It is safe to call more than once.
-func (s *Server) Close() {
-	if err := s.close(); err != nil {
-		s.log.Error("closing the emulator", "error", err)
+// target returns the health of k, new when k is. Call with d.mu held.
+func (d *deliverer) target(k targetKey) *targetHealth {
+	h := d.targets[k]
+	if h == nil {
+		h = &targetHealth{}
+		d.targets[k] = h
+	}
+	return h
+}
+
+// noteLocked records the outcome of one attempt to k (failure is empty
+// when it succeeded) and returns the line to log now, if any. Call with
+// d.mu held.
+func (d *deliverer) noteLocked(k targetKey, failure string, gaveUp bool) *logLine {
+	h := d.target(k)
+	if failure == "" {
+		if !h.failing && !h.due() {
+			return nil
+		}
+		h.failing = false
+	} else {
+		h.failing = true
+		h.failed++
+		h.lastFailure = failure
+	}
+	if gaveUp {
+		h.gaveUp++
+	}
+	return d.reportLocked(k, h)
+}
+
+// reportLocked returns the line due for k now, or arranges for it to be
+// logged when deliveryReportEvery has passed since the last one. Call with
+// d.mu held.
+func (d *deliverer) reportLocked(k targetKey, h *targetHealth) *logLine {
+	if !h.due() {
+		return nil
+	}
+	now := time.Now()
+	if !h.lastLine.IsZero() {
+		if wait := h.lastLine.Add(deliveryReportEvery).Sub(now); wait > 0 {
+			if h.flush == nil && !d.closed {
+				d.wg.Add(1)
+				h.flush = time.AfterFunc(wait, func() {
+					defer d.wg.Done()
+					d.flushTarget(k)
+				})
+			}
+			return nil
+		}
+	}
+	return h.line(k, now)
+}
+
+// flushTarget logs the line held back for k.
+func (d *deliverer) flushTarget(k targetKey) {
+	d.mu.Lock()
+	h := d.targets[k]
+	h.flush = nil
+	var l *logLine
+	if !d.closed { // close reports it
+		l = d.reportLocked(k, h)
+	}
+	d.mu.Unlock()
+	l.write(d.log)
+}
+
+// stopFlushesLocked stops the held-back lines' timers, for close. Call
+// with d.mu held.
+func (d *deliverer) stopFlushesLocked() {
+	for _, h := range d.targets {
+		if h.flush != nil && h.flush.Stop() {
+			d.wg.Done()
+		}
+		h.flush = nil
 	}
 }
 
-// close is Close returning the final write's error.
-func (s *Server) close() error {
-	s.hooks.close()
-	if s.persist != nil {
-		return s.persist.close()
+// finalLines reports, in a stable order, what no line has said yet: the
+// last words of close, however recent the previous line.
+func (d *deliverer) finalLines() []*logLine {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	keys := make([]targetKey, 0, len(d.targets))
+	for k, h := range d.targets {
+		if h.due() {
+			keys = append(keys, k)
+		}
 	}
-	return nil
+	slices.SortFunc(keys, func(a, b targetKey) int {
+		return cmp.Or(cmp.Compare(a.webhook, b.webhook), cmp.Compare(a.url, b.url))
+	})
+	lines := make([]*logLine, 0, len(keys))
+	now := time.Now()
+	for _, k := range keys {
+		lines = append(lines, d.targets[k].line(k, now))
+	}
+	return lines
 }

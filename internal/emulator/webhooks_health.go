@@ -1,11 +1,9 @@
 package emulator
 
 import (
-	"cmp"
 	"errors"
 	"log/slog"
 	"net/url"
-	"slices"
 	"time"
 )
 
@@ -96,106 +94,6 @@ func (h *targetHealth) line(k targetKey, now time.Time) *logLine {
 	h.reported.failing, h.reported.failed, h.reported.gaveUp = h.failing, h.failed, h.gaveUp
 	h.lastLine = now
 	return &logLine{msg: msg, attrs: attrs}
-}
-
-// target returns the health of k, new when k is. Call with d.mu held.
-func (d *deliverer) target(k targetKey) *targetHealth {
-	h := d.targets[k]
-	if h == nil {
-		h = &targetHealth{}
-		d.targets[k] = h
-	}
-	return h
-}
-
-// noteLocked records the outcome of one attempt to k (failure is empty
-// when it succeeded) and returns the line to log now, if any. Call with
-// d.mu held.
-func (d *deliverer) noteLocked(k targetKey, failure string, gaveUp bool) *logLine {
-	h := d.target(k)
-	if failure == "" {
-		if !h.failing && !h.due() {
-			return nil
-		}
-		h.failing = false
-	} else {
-		h.failing = true
-		h.failed++
-		h.lastFailure = failure
-	}
-	if gaveUp {
-		h.gaveUp++
-	}
-	return d.reportLocked(k, h)
-}
-
-// reportLocked returns the line due for k now, or arranges for it to be
-// logged when deliveryReportEvery has passed since the last one. Call with
-// d.mu held.
-func (d *deliverer) reportLocked(k targetKey, h *targetHealth) *logLine {
-	if !h.due() {
-		return nil
-	}
-	now := time.Now()
-	if !h.lastLine.IsZero() {
-		if wait := h.lastLine.Add(deliveryReportEvery).Sub(now); wait > 0 {
-			if h.flush == nil && !d.closed {
-				d.wg.Add(1)
-				h.flush = time.AfterFunc(wait, func() {
-					defer d.wg.Done()
-					d.flushTarget(k)
-				})
-			}
-			return nil
-		}
-	}
-	return h.line(k, now)
-}
-
-// flushTarget logs the line held back for k.
-func (d *deliverer) flushTarget(k targetKey) {
-	d.mu.Lock()
-	h := d.targets[k]
-	h.flush = nil
-	var l *logLine
-	if !d.closed { // close reports it
-		l = d.reportLocked(k, h)
-	}
-	d.mu.Unlock()
-	l.write(d.log)
-}
-
-// stopFlushesLocked stops the held-back lines' timers, for close. Call
-// with d.mu held.
-func (d *deliverer) stopFlushesLocked() {
-	for _, h := range d.targets {
-		if h.flush != nil && h.flush.Stop() {
-			d.wg.Done()
-		}
-		h.flush = nil
-	}
-}
-
-// finalLines reports, in a stable order, what no line has said yet: the
-// last words of close, however recent the previous line.
-func (d *deliverer) finalLines() []*logLine {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	keys := make([]targetKey, 0, len(d.targets))
-	for k, h := range d.targets {
-		if h.due() {
-			keys = append(keys, k)
-		}
-	}
-	slices.SortFunc(keys, func(a, b targetKey) int {
-		return cmp.Or(cmp.Compare(a.webhook, b.webhook), cmp.Compare(a.url, b.url))
-	})
-	lines := make([]*logLine, 0, len(keys))
-	now := time.Now()
-	for _, k := range keys {
-		lines = append(lines, d.targets[k].line(k, now))
-	}
-	return lines
 }
 
 // attemptFailure is what a failed attempt's transport error says, without

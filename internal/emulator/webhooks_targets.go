@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Where webhook deliveries may go. A webhook's url is accepted as the
@@ -166,3 +167,14 @@ func loopbackOnly(_, address string, _ syscall.RawConn) error {
 	}
 	return nil
 }
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// deliveryAttemptTimeout bounds one POST to a receiver.
+const deliveryAttemptTimeout = 10 * time.Second

@@ -40,7 +40,7 @@ func TestWebhookLifecycle(t *testing.T) {
 	if got["hasSecret"] != false || got["description"] != nil {
 		t.Errorf("after null PUT: %v", got)
 	}
-	if s.store.colls[webhooksKey].items[mustInt(t, idOf(t, created))]["secret"] != nil {
+	if stored, _ := s.store.Get(webhooksKey, mustInt(t, idOf(t, created))); stored["secret"] != nil {
 		t.Error("the secret is still stored after null")
 	}
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
 // Error bodies and the JSON charset under the wire profiles errors-* and
@@ -13,7 +15,7 @@ import (
 // before routing included.
 
 // jsonContentTypeFor is the Content-Type of JSON answers under the wire.
-func (s *Server) jsonContentTypeFor() string {
+func (s *base) jsonContentTypeFor() string {
 	switch {
 	case s.opts.Wire.Has(WireCharsetNone):
 		return "application/json"
@@ -25,25 +27,25 @@ func (s *Server) jsonContentTypeFor() string {
 
 // writeWireError answers e in the shape an errors-* profile chooses and
 // reports whether one did; the caller has set the headers of e (Allow).
-func (s *Server) writeWireError(w http.ResponseWriter, e *apiError, code string) bool {
+func (s *base) writeWireError(w http.ResponseWriter, e *apierr.Error, code string) bool {
 	wire := s.opts.Wire
-	status := e.status
+	status := e.Status
 	title := fmt.Sprintf("%d %s", status, http.StatusText(status))
 	var contentType, body string
 	switch {
 	case wire.Has(WireErrorsText):
 		contentType = "text/plain; charset=utf-8"
-		body = title + ": " + e.message + "\n"
+		body = title + ": " + e.Message + "\n"
 	case wire.Has(WireErrorsHTML):
 		contentType = "text/html; charset=utf-8"
 		t := html.EscapeString(title)
 		body = "<html><head><title>" + t + "</title></head><body><center><h1>" + t +
-			"</h1></center><p>" + html.EscapeString(e.message) + "</p><hr><center>gateway</center></body></html>\n"
+			"</h1></center><p>" + html.EscapeString(e.Message) + "</p><hr><center>gateway</center></body></html>\n"
 	case wire.Has(WireErrorsEmpty):
 	case wire.Has(WireErrorsOtherJSON):
-		inner := map[string]string{"code": code, "description": e.message}
-		if e.field != "" {
-			inner["target"] = e.field
+		inner := map[string]string{"code": code, "description": e.Message}
+		if e.Field != "" {
+			inner["target"] = e.Field
 		}
 		raw, err := json.Marshal(map[string]any{"error": inner})
 		if err != nil {

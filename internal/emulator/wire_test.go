@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // The first entity an account creates gets id 5: properties 1 to 4 are
@@ -415,7 +416,7 @@ func wireCases() []wireCase {
 		{name: "no-statuses", profile: WireNoStatuses,
 			run: withList(req(http.MethodPost, wireContacts, map[string]any{"originalId": "a"}), req(http.MethodGet, wireContacts, nil)),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
-				wantField(t, decodeArray(t, rec)[0], "status", statusSubscribed)
+				wantField(t, decodeArray(t, rec)[0], "status", state.StatusSubscribed)
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				c := decodeArray(t, rec)[0]
@@ -425,33 +426,33 @@ func wireCases() []wireCase {
 		{name: "double-opt-in", profile: WireDoubleOptIn,
 			run: withList(req(http.MethodPost, wireContacts, map[string]any{"originalId": "a", "status": "SUBSCRIBED", "mobileStatus": "SUBSCRIBED"})),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
-				wantField(t, decodeObject(t, rec), "status", statusSubscribed)
+				wantField(t, decodeObject(t, rec), "status", state.StatusSubscribed)
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				c := decodeObject(t, rec)
-				wantField(t, c, "status", statusUnsubscribed)
-				wantField(t, c, "mobileStatus", statusUnsubscribed)
+				wantField(t, c, "status", state.StatusUnsubscribed)
+				wantField(t, c, "mobileStatus", state.StatusUnsubscribed)
 			}},
 		{name: "double-opt-in then subscribe", profile: WireDoubleOptIn,
 			run: withList(req(http.MethodPost, wireContacts, map[string]any{"originalId": "a"}),
 				req(http.MethodPut, wireContacts+"/a/subscriptionstatus", map[string]any{"status": "SUBSCRIBED"})),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
-				wantField(t, decodeObject(t, rec), "mobileStatus", statusSubscribed)
+				wantField(t, decodeObject(t, rec), "mobileStatus", state.StatusSubscribed)
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				c := decodeObject(t, rec)
-				wantField(t, c, "status", statusSubscribed)
-				wantField(t, c, "mobileStatus", statusUnsubscribed)
+				wantField(t, c, "status", state.StatusSubscribed)
+				wantField(t, c, "mobileStatus", state.StatusUnsubscribed)
 			}},
 		{name: "status-other", profile: WireStatusOther,
 			run: withList(req(http.MethodPost, wireContacts, map[string]any{"originalId": "a"}), req(http.MethodGet, wireContacts+"/a", nil)),
 			def: func(t *testing.T, rec *httptest.ResponseRecorder) {
-				wantField(t, decodeObject(t, rec), "status", statusSubscribed)
+				wantField(t, decodeObject(t, rec), "status", state.StatusSubscribed)
 			},
 			alt: func(t *testing.T, rec *httptest.ResponseRecorder) {
 				c := decodeObject(t, rec)
 				wantField(t, c, "status", "PENDING")
-				wantField(t, c, "mobileStatus", statusSubscribed)
+				wantField(t, c, "mobileStatus", state.StatusSubscribed)
 			}},
 		{name: "status-other refuses PENDING in requests", profile: WireStatusOther,
 			run: withList(req(http.MethodPost, wireContacts, map[string]any{"originalId": "a"}),

@@ -28,11 +28,6 @@ type configuredQuery[C queryConfig] struct {
 	data *providerData
 }
 
-var (
-	_ list.ListResource              = &configuredQuery[webhookQueryConfig]{}
-	_ list.ListResourceWithConfigure = &configuredQuery[webhookQueryConfig]{}
-)
-
 func (r *configuredQuery[C]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	var zero C
 	typeName, _ := zero.describe()

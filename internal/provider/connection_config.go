@@ -24,28 +24,6 @@ import (
 // variable; only then are the combinations checked, so that a variable
 // counts exactly like the attribute it stands for.
 
-const (
-	attrToken                 = "token"
-	attrHeaders               = "headers"
-	attrClientCertificateFile = "client_certificate_file"
-	attrClientKeyFile         = "client_key_file"
-	attrClientCertificatePEM  = "client_certificate_pem"
-	attrClientKeyPEM          = "client_key_pem"
-
-	envToken                 = "RMS_TOKEN"
-	envHeaders               = "RMS_HEADERS"
-	envClientCertificateFile = "RMS_CLIENT_CERTIFICATE_FILE"
-	envClientKeyFile         = "RMS_CLIENT_KEY_FILE"
-)
-
-// credentials is the resolved authentication scheme.
-type credentials struct {
-	auth     client.Authenticator
-	scheme   string // "basic" or "bearer", for the log
-	username string // logged; empty for a token
-	secrets  []string
-}
-
 // resolveCredentials picks the one complete scheme: username and password
 // (HTTP Basic), token (bearer), or oauth2 (client credentials). Both, or neither complete, is an error
 // that names the attributes and their variables.

@@ -79,6 +79,8 @@ func checkCollection(c string) string {
 // collectionValidator checks collection paths at plan time.
 type collectionValidator = knownStringValidator[collectionCheck]
 
+var _ validator.String = collectionValidator{}
+
 type collectionCheck struct{}
 
 func (collectionCheck) Description(context.Context) string {

@@ -99,7 +99,7 @@ func sensitiveKeys(ctx context.Context, p privateGetter) ([]string, diag.Diagnos
 
 // withoutReserved is a copy of e without the keys the server sets.
 func withoutReserved(e client.Entity) client.Entity {
-	return without(e, reservedBodyKeys)
+	return withoutKeys(e, reservedBodyKeys)
 }
 
 // sensitiveKeysPrivate is the private-state key under which the names (never
@@ -112,7 +112,7 @@ const sensitiveKeysPrivate = "sensitive_body_keys"
 // sensitive_body: a service that echoes a secret must not put it in state.
 func setOutput(m *genericResourceModel, e client.Entity, secretKeys []string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	out, err := dynamic.FromJSON(without(e, secretKeys), types.DynamicNull())
+	out, err := dynamic.FromJSON(withoutKeys(e, secretKeys), types.DynamicNull())
 	if err != nil {
 		diags.AddError("Unable to convert the entity", err.Error())
 		return diags
@@ -121,8 +121,8 @@ func setOutput(m *genericResourceModel, e client.Entity, secretKeys []string) di
 	return diags
 }
 
-// without is a copy of e without keys.
-func without(e client.Entity, keys []string) client.Entity {
+// withoutKeys is a copy of e without keys.
+func withoutKeys(e client.Entity, keys []string) client.Entity {
 	out := make(client.Entity, len(e))
 	for k, v := range e {
 		out[k] = v

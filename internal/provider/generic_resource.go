@@ -109,7 +109,7 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	secretKeys, diags := sensitiveKeys(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
-	remote := without(withoutReserved(e), secretKeys)
+	remote := withoutKeys(withoutReserved(e), secretKeys)
 	var bodyJSON any = remote
 	if !state.Body.IsNull() && !state.Body.IsUnderlyingValueNull() {
 		// Compare only the keys the configuration wrote: server-added keys

@@ -18,8 +18,6 @@ type stringCheck interface {
 // known: a null or unknown value is left for Terraform to settle.
 type knownStringValidator[C stringCheck] struct{ c C }
 
-var _ validator.String = knownStringValidator[collectionCheck]{}
-
 func (v knownStringValidator[C]) Description(ctx context.Context) string {
 	return v.c.Description(ctx)
 }

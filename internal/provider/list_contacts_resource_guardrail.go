@@ -194,3 +194,32 @@ func pendingUnsubscribeNote(pending []string) string {
 }
 
 func joinBatches(ids []string) string { return strings.Join(ids, ", ") }
+
+// exclusiveLimitExplicit reports whether a limit on unsubscription was set
+// explicitly, on the resource (a value known only at apply counts: the
+// apply checks it) or in the provider block, rather than left to the
+// defaults.
+func (r *listContactsResource) exclusiveLimitExplicit(plan listContactsModel) bool {
+	if !plan.MaxUnsubscribe.IsNull() || !plan.MaxUnsubscribePercent.IsNull() {
+		return true
+	}
+	return r.data != nil && (r.data.unsubscribeLimits.count != nil || r.data.unsubscribeLimits.percent != nil)
+}
+
+// refuseExclusiveUncounted is the check of an exclusive plan that cannot
+// count what it unsubscribes (why says why). The apply never does more than
+// the plan showed: without a limit set explicitly such a plan is refused;
+// with one it says it did not count, and the apply counts on its own
+// listing and stops above the limit before it writes.
+func (r *listContactsResource) refuseExclusiveUncounted(plan listContactsModel, why string, diags *diag.Diagnostics) {
+	if r.exclusiveLimitExplicit(plan) {
+		warnUncounted(diags, "exclusive = true", why)
+		return
+	}
+	diags.AddAttributeError(path.Root("exclusive"), "Unsubscriptions cannot be counted",
+		fmt.Sprintf("exclusive = true unsubscribes every subscribed contact of the list that the input does not name, but this plan cannot count them: %s. "+
+			"A plan that cannot count is refused unless a limit is set explicitly: set %s or %s on this resource or in the provider block "+
+			"(the apply then counts on its own listing and stops before it writes anything above the limit), "+
+			"or make the list first (terraform apply -target on the list) so that the plan can count.",
+			why, attrMaxUnsubscribe, attrMaxUnsubscribePercent))
+}

@@ -36,7 +36,7 @@ func markRefusedRows(ctx context.Context, p privateState, on bool) diag.Diagnost
 	return p.SetKey(ctx, privateRefusedRows, nil)
 }
 
-// redoRefusedRows plans the replacement of a marked import whose refused
+// planRedoRefusedRows plans the replacement of a marked import whose refused
 // rows are still above the limit.
 func planRedoRefusedRows(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Private == nil {

@@ -26,7 +26,8 @@ const (
 	attrMaxUnsubscribe        = "max_unsubscribe"
 	attrMaxUnsubscribePercent = "max_unsubscribe_percent"
 
-	// The defaults protect a user who set nothing without getting in the
+	// defaultMaxUnsubscribe and defaultMaxUnsubscribePercent protect a
+	// user who set nothing without getting in the
 	// way of small lists or small changes: a plan is held back only when
 	// it touches more than 100 contacts AND more than 10 % of the list.
 	defaultMaxUnsubscribe        = 100

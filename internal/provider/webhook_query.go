@@ -25,6 +25,11 @@ type webhookQueryConfig struct {
 // `terraform query` uses to find the account's webhooks.
 func NewWebhookQuery() list.ListResource { return &configuredQuery[webhookQueryConfig]{} }
 
+var (
+	_ list.ListResource              = &configuredQuery[webhookQueryConfig]{}
+	_ list.ListResourceWithConfigure = &configuredQuery[webhookQueryConfig]{}
+)
+
 func (webhookQueryConfig) describe() (string, schema.Schema) {
 	return "_webhook", schema.Schema{
 		Description: "Finds the account's webhooks for `terraform query` (Terraform 1.14+): each result is a webhook's identity (`id`), its URL and event kinds as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_webhook`. The service never returns a webhook's secret, so generated configuration has none: a webhook that has one (`has_secret`) keeps it, and Terraform manages it once the configuration sets `secret_wo` or `secret`.",

@@ -19,12 +19,16 @@ type Enum struct {
 
 var _ validator.String = Enum{}
 
+// Description says which values are allowed.
 func (v Enum) Description(context.Context) string {
 	return "value must be one of: " + strings.Join(v.Allowed, ", ")
 }
 
+// MarkdownDescription is Description.
 func (v Enum) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
+// ValidateString refuses a known value that is not allowed, naming the
+// value meant where it can tell.
 func (v Enum) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"errors"
@@ -10,13 +10,9 @@ import (
 	"time"
 )
 
-// StateFileName is the file in Options.DataDir that holds the account's
-// snapshot (snapshot.go); JournalFileName (journal.go) the changes since.
-const StateFileName = "state.json"
-
 // DefaultSnapshotDelay is how long after a change the data directory is
-// written when Options.SnapshotDelay is zero: changes closer together than
-// this are written once.
+// written when the delay given is zero: changes closer together than this
+// are written once.
 const DefaultSnapshotDelay = 200 * time.Millisecond
 
 // defaultJournalAbove is the number of contacts above which changes are
@@ -28,23 +24,21 @@ const defaultJournalAbove = 20000
 // it replaying the journal costs less than rewriting the snapshot.
 const defaultCompactAbove = 16 << 20
 
-// changed tells the persister, if any, that the account changed. It never
-// blocks: changes that come while a write is pending are written together.
-func (s *Server) changed() {
-	if s.persist != nil {
-		s.persist.pending.Store(true)
-		select {
-		case s.persist.kick <- struct{}{}:
-		default:
-		}
+// Changed notes a change to be saved. It never blocks: changes that come
+// while a write is pending are written together.
+func (p *Persister) Changed() {
+	p.pending.Store(true)
+	select {
+	case p.kick <- struct{}{}:
+	default:
 	}
 }
 
-// persister brings the data directory up to date after changes, at most
-// once per delay, and a last time when stopped (snapshot.go describes the
+// Persister brings the data directory up to date after changes, at most
+// once per delay, and a last time when stopped (datadir.go describes the
 // directory).
-type persister struct {
-	s            *Server
+type Persister struct {
+	d            *DataDir
 	path         string // the snapshot
 	journal      string
 	delay        time.Duration
@@ -63,7 +57,15 @@ type persister struct {
 	seq          int64
 }
 
-func newPersister(s *Server, dir string, delay time.Duration, journalAbove int, compactAbove int64) *persister {
+// Persister keeps the data directory dir up to date with d, at most once
+// per delay (0: DefaultSnapshotDelay). An account of more than journalAbove
+// contacts (0: the default; negative: always) has its changes appended to
+// the journal, compacted into a new snapshot when it outgrows the snapshot
+// and compactAbove bytes (0: the default); a smaller one is written whole.
+// From the account restored as r it writes nothing until a change; into a
+// new directory it first writes a snapshot. It saves in the background
+// until Close.
+func (d *DataDir) Persister(dir string, r Restored, delay time.Duration, journalAbove int, compactAbove int64) (*Persister, error) {
 	if delay <= 0 {
 		delay = DefaultSnapshotDelay
 	}
@@ -73,12 +75,21 @@ func newPersister(s *Server, dir string, delay time.Duration, journalAbove int, 
 	if compactAbove <= 0 {
 		compactAbove = defaultCompactAbove
 	}
-	return &persister{s: s, path: filepath.Join(dir, StateFileName), journal: filepath.Join(dir, JournalFileName),
+	p := &Persister{d: d, path: filepath.Join(dir, StateFileName), journal: filepath.Join(dir, JournalFileName),
 		delay: delay, journalAbove: journalAbove, compactAbove: compactAbove,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	if r.Restored {
+		// The directory holds the account as restored: nothing to write
+		// until it changes.
+		p.snapBytes, p.journalBytes, p.seq = r.snapBytes, r.journalEnd, r.seq
+	} else if err := p.compact(false); err != nil {
+		return nil, err
+	}
+	go p.run()
+	return p, nil
 }
 
-func (p *persister) run() {
+func (p *Persister) run() {
 	defer close(p.done)
 	for {
 		select {
@@ -97,21 +108,21 @@ func (p *persister) run() {
 			return
 		}
 		if err := p.save(); err != nil {
-			p.s.log.Error("writing the data directory", "error", err)
+			p.d.log.Error("writing the data directory", "error", err)
 		}
 	}
 }
 
-// close saves what is pending and stops; it returns that save's error.
+// Close saves what is pending and stops; it returns that save's error.
 // Safe to call more than once.
-func (p *persister) close() error {
+func (p *Persister) Close() error {
 	p.once.Do(func() { close(p.stop) })
 	<-p.done
 	return p.err
 }
 
-// stopping reports whether close was called.
-func (p *persister) stopping() bool {
+// stopping reports whether Close was called.
+func (p *Persister) stopping() bool {
 	select {
 	case <-p.stop:
 		return true
@@ -120,28 +131,33 @@ func (p *persister) stopping() bool {
 	}
 }
 
+// Save writes what changed since the last save now, without waiting for
+// the delay. The background saves go on; call it where nothing else saves
+// meanwhile (a test, say).
+func (p *Persister) Save() error { return p.save() }
+
 // save writes what changed since the last save, if anything: for an
 // account of few contacts a new snapshot, otherwise a journal record,
 // compacting the journal into a new snapshot when it has grown larger
 // than the snapshot (unless stopping, which must not wait for that).
-func (p *persister) save() error {
+func (p *Persister) save() error {
 	if !p.pending.Swap(false) {
 		return nil
 	}
 	err := p.saveChanges()
 	if err != nil {
 		// What the failed save took is saved by the next one, whole.
-		p.s.store.markAllListsDirty()
+		p.d.store.MarkAllListsDirty()
 		p.pending.Store(true)
 	}
 	return err
 }
 
-func (p *persister) saveChanges() error {
-	if p.journalAbove >= 0 && p.s.store.contactCount() <= p.journalAbove {
+func (p *Persister) saveChanges() error {
+	if p.journalAbove >= 0 && p.d.store.ContactCount() <= p.journalAbove {
 		return p.compact(false)
 	}
-	c, err := p.s.capture(false, true)
+	c, err := p.d.capture(false, true)
 	if err != nil {
 		return fmt.Errorf("emulator: snapshot: %w", err)
 	}
@@ -157,7 +173,7 @@ func (p *persister) saveChanges() error {
 }
 
 // appendJournal appends c's changes as one record, synced.
-func (p *persister) appendJournal(c *stateCapture) error {
+func (p *Persister) appendJournal(c *stateCapture) error {
 	f, err := os.OpenFile(p.journal, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("emulator: writing the journal: %w", err)
@@ -183,8 +199,8 @@ func (p *persister) appendJournal(c *stateCapture) error {
 // whether a crash comes before the rename or after it, the directory
 // restores. When abandonable, it gives way to a stop with errAbandoned,
 // the journal complete.
-func (p *persister) compact(abandonable bool) error {
-	c, err := p.s.capture(true, true)
+func (p *Persister) compact(abandonable bool) error {
+	c, err := p.d.capture(true, true)
 	if err != nil {
 		return fmt.Errorf("emulator: snapshot: %w", err)
 	}
@@ -215,7 +231,7 @@ func (p *persister) compact(abandonable bool) error {
 // to a temporary file in the same directory, is synced, and is renamed
 // over the old one, so a crash leaves either the old state or the new,
 // never half a file. It returns the file's size.
-func (p *persister) writeSnapshotFile(c *stateCapture, stop func() bool) (int64, error) {
+func (p *Persister) writeSnapshotFile(c *stateCapture, stop func() bool) (int64, error) {
 	dir := filepath.Dir(p.path)
 	tmp, err := os.CreateTemp(dir, ".state-*.json")
 	if err != nil {
@@ -223,7 +239,7 @@ func (p *persister) writeSnapshotFile(c *stateCapture, stop func() bool) (int64,
 	}
 	defer func() { _ = os.Remove(tmp.Name()) }() // no-op after the rename
 	cw := &sizeWriter{w: tmp}
-	if err := p.s.writeSnapshot(cw, c, stop); err != nil {
+	if err := p.d.writeSnapshot(cw, c, stop); err != nil {
 		_ = tmp.Close()
 		if errors.Is(err, errAbandoned) {
 			return 0, err

@@ -1,6 +1,6 @@
-package emulator
+package state
 
-// The journal of a data directory (snapshot.go describes when it is
+// The journal of a data directory (datadir.go describes when it is
 // written): the changes since the snapshot, as records of JSON lines.
 //
 //	{"seq":3,"savedAt":"...","parts":{"store":{"nextId":..,"collections":..,"messages":..},"batches":..,"imports":..}}
@@ -36,7 +36,7 @@ type journalLine struct {
 	Parts   map[string]json.RawMessage `json:"parts"`
 	List    int64                      `json:"list"`
 	Reset   bool                       `json:"reset"`
-	Contact *contactRecord             `json:"contact"`
+	Contact *ContactRecord             `json:"contact"`
 	End     int64                      `json:"end"`
 }
 
@@ -61,20 +61,20 @@ func appendJournalRecord(w io.Writer, c *stateCapture, seq int64) error {
 	b := []byte(`{"seq":`)
 	b = strconv.AppendInt(b, seq, 10)
 	b = append(b, `,"savedAt":`...)
-	b = appendJSONString(b, c.savedAt)
+	b = AppendJSONString(b, c.savedAt)
 	b = append(b, `,"parts":`...)
 	b = append(append(b, rawParts...), "}\n"...)
 	for _, d := range c.delta {
-		if d.reset {
+		if d.Reset {
 			b = append(b, `{"list":`...)
-			b = strconv.AppendInt(b, d.id, 10)
+			b = strconv.AppendInt(b, d.ID, 10)
 			b = append(b, ",\"reset\":true}\n"...)
 		}
-		for _, ct := range d.contacts {
+		for _, ct := range d.Contacts {
 			b = append(b, `{"list":`...)
-			b = strconv.AppendInt(b, d.id, 10)
+			b = strconv.AppendInt(b, d.ID, 10)
 			b = append(b, `,"contact":`...)
-			b = append(appendContactRecord(b, ct), "}\n"...)
+			b = append(AppendContactRecord(b, ct), "}\n"...)
 			if len(b) >= 1<<16 {
 				if _, err := bw.Write(b); err != nil {
 					return err
@@ -133,7 +133,7 @@ func journalEnd(path string) (end, seq int64, tail bool, err error) {
 // replayJournal applies the journal's complete records (the first end
 // bytes of the file) to b and raws, in order; known names the parts this
 // emulator restores.
-func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json.RawMessage, known map[string]bool) error {
+func replayJournal(path string, end int64, b *Builder, raws map[string]json.RawMessage, known map[string]bool) error {
 	if end == 0 {
 		return nil
 	}
@@ -144,7 +144,7 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 	defer func() { _ = f.Close() }() // read-only
 	r := bufio.NewReaderSize(io.LimitReader(f, end), 1<<20)
 	inRecord := false
-	var rf recordFields
+	var rf RecordFields
 	var long []byte
 	for n := 1; ; n++ {
 		// Lines are read in the reader's buffer, without a copy, unless
@@ -167,10 +167,10 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 		where := func() string { return "journal line " + strconv.Itoa(n) }
 		if listID, rec, ok := contactLine(raw); ok && inRecord {
 			// The common line, read without reflection.
-			if err := readRecord(rec, &rf, &b.recent); err != nil {
+			if err := ReadRecord(rec, &rf, &b.Recent); err != nil {
 				return fmt.Errorf("%s: %w", where(), err)
 			}
-			if err := b.putContact(listID, &rf, where); err != nil {
+			if err := b.PutContact(listID, &rf, where); err != nil {
 				return err
 			}
 			continue
@@ -190,10 +190,10 @@ func replayJournal(path string, end int64, b *storeBuilder, raws map[string]json
 		case l.End != 0:
 			inRecord = false
 		case l.Reset:
-			b.resetList(l.List)
+			b.ResetList(l.List)
 		case l.Contact != nil:
-			rf = fieldsOf(l.Contact)
-			if err := b.putContact(l.List, &rf, where); err != nil {
+			rf = FieldsOf(l.Contact)
+			if err := b.PutContact(l.List, &rf, where); err != nil {
 				return err
 			}
 		default:
@@ -222,7 +222,7 @@ func contactLine(line []byte) (int64, []byte, bool) {
 }
 
 // applyJournalParts takes a record's small parts.
-func applyJournalParts(b *storeBuilder, raws, parts map[string]json.RawMessage, known map[string]bool) error {
+func applyJournalParts(b *Builder, raws, parts map[string]json.RawMessage, known map[string]bool) error {
 	for name, raw := range parts {
 		if !known[name] {
 			// Restoring the rest would lose this part at the next save.
@@ -234,11 +234,11 @@ func applyJournalParts(b *storeBuilder, raws, parts map[string]json.RawMessage, 
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber() // entity values stay json.Number, as request bodies do
-		var snap storeSnapshot
+		var snap Snapshot
 		if err := dec.Decode(&snap); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
-		b.setSmall(snap)
+		b.SetSmall(snap)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"encoding/binary"
@@ -44,8 +44,8 @@ func (r *recentStrings) get(b []byte) string {
 	return s
 }
 
-// recordFields is a contactRecord as read, before it is checked.
-type recordFields struct {
+// RecordFields is a contactRecord as read, before it is checked.
+type RecordFields struct {
 	id                               int64
 	originalID, status, mobileStatus string
 	dateCreated, dateModified        string
@@ -54,9 +54,9 @@ type recordFields struct {
 	hasBadKey                        bool
 }
 
-// fieldsOf is rec as recordFields.
-func fieldsOf(rec *contactRecord) recordFields {
-	f := recordFields{id: rec.ID, originalID: rec.OriginalID, status: rec.Status, mobileStatus: rec.MobileStatus,
+// FieldsOf is rec as recordFields.
+func FieldsOf(rec *ContactRecord) RecordFields {
+	f := RecordFields{id: rec.ID, originalID: rec.OriginalID, status: rec.Status, mobileStatus: rec.MobileStatus,
 		dateCreated: rec.DateCreated, dateModified: rec.DateModified}
 	for k, v := range rec.Properties {
 		pid, err := strconv.ParseInt(k, 10, 64)
@@ -69,17 +69,17 @@ func fieldsOf(rec *contactRecord) recordFields {
 	return f
 }
 
-// readRecord reads one record: fast when it can, else through
+// ReadRecord reads one record: fast when it can, else through
 // encoding/json.
-func readRecord(raw []byte, f *recordFields, recent *recentStrings) error {
+func ReadRecord(raw []byte, f *RecordFields, recent *recentStrings) error {
 	if parseContactRecord(raw, f, recent) {
 		return nil
 	}
-	var rec contactRecord
+	var rec ContactRecord
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return err
 	}
-	*f = fieldsOf(&rec)
+	*f = FieldsOf(&rec)
 	return nil
 }
 
@@ -142,8 +142,8 @@ func (p *recordParser) str() string { return string(p.bytes()) }
 func (p *recordParser) repeated() string { return p.recent.get(p.bytes()) }
 
 // parseContactRecord reads raw into f when it is a plain record.
-func parseContactRecord(raw []byte, f *recordFields, recent *recentStrings) bool {
-	*f = recordFields{props: f.props[:0]}
+func parseContactRecord(raw []byte, f *RecordFields, recent *recentStrings) bool {
+	*f = RecordFields{props: f.props[:0]}
 	p := &recordParser{b: raw, ok: true, recent: recent}
 	if !p.byte('{') {
 		return false
@@ -199,7 +199,7 @@ func parseContactRecord(raw []byte, f *recordFields, recent *recentStrings) bool
 }
 
 // props reads the properties object, keyed by attribute ids.
-func (p *recordParser) props(f *recordFields) bool {
+func (p *recordParser) props(f *RecordFields) bool {
 	if !p.byte('{') {
 		return false
 	}
@@ -225,7 +225,7 @@ func (p *recordParser) props(f *recordFields) bool {
 }
 
 // packPairs packs property values (unique ids, any order).
-func packPairs(pairs []propPair) propSet {
+func packPairs(pairs []propPair) PropSet {
 	slices.SortFunc(pairs, func(a, b propPair) int {
 		switch {
 		case a.id < b.id:
@@ -248,7 +248,7 @@ func packPairs(pairs []propPair) propSet {
 		b.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(q.v)))])
 		b.Write(q.v)
 	}
-	return propSet(b.String())
+	return PropSet(b.String())
 }
 
 // uvarintLen is the length of x as a uvarint.
@@ -259,4 +259,16 @@ func uvarintLen(x uint64) int {
 		n++
 	}
 	return n
+}
+
+// ContactRecord is one contact as the snapshot and the journal write it:
+// properties by attribute id, timestamps as the interface writes them.
+type ContactRecord struct {
+	ID           int64             `json:"id"`
+	OriginalID   string            `json:"originalId"`
+	Properties   map[string]string `json:"properties"` // by attribute id
+	Status       string            `json:"status"`
+	MobileStatus string            `json:"mobileStatus"`
+	DateCreated  string            `json:"dateCreated"`
+	DateModified string            `json:"dateModified"`
 }

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"maps"
@@ -6,42 +6,44 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
 )
 
-// entity is one stored object: the JSON object of its last write plus "id"
+// Entity is one stored object: the JSON object of its last write plus "id"
 // (int64), "dateCreated" and "dateModified" (RFC 3339 strings). Stored maps are
 // never mutated after they are published (updates store a new map), so a
 // shallow copy is safe to encode outside the lock.
-type entity map[string]any
+type Entity map[string]any
 
 // collection holds the entities of one collection key in id order. Ids only
 // grow, so appending keeps order ascending.
 type collection struct {
 	order []int64
-	items map[int64]entity
+	items map[int64]Entity
 }
 
-// ref names one entity: its collection key and id.
-type ref struct {
-	key string
-	id  int64
+// Ref names one entity: its collection key and id.
+type Ref struct {
+	Key string
+	ID  int64
 }
 
-// nestedKey is the collection key of a nested generic collection, e.g.
+// NestedKey is the collection key of a nested generic collection, e.g.
 // "projects/5/notes"; the parent's own key is a prefix, which is how deleting
 // the parent finds its children.
-func nestedKey(parent ref, sub string) string {
-	return parent.key + "/" + strconv.FormatInt(parent.id, 10) + "/" + sub
+func NestedKey(parent Ref, sub string) string {
+	return parent.Key + "/" + strconv.FormatInt(parent.ID, 10) + "/" + sub
 }
 
-// store is the account's data. One RWMutex guards all of it: the emulator
+// Store is the account's data. One RWMutex guards all of it: the emulator
 // favours obvious correctness over throughput.
-type store struct {
-	mu     sync.RWMutex
+type Store struct {
+	sync.RWMutex
 	nextID int64 // last id handed out; one counter for the whole account
 	colls  map[string]*collection
 	// contacts holds the contacts of each list by list id (contacts_store.go).
-	contacts map[int64]*listContacts
+	contacts map[int64]*ListContacts
 	// messages are the transactional messages sent through triggers, in
 	// order (triggers.go).
 	messages []SentMessage
@@ -50,37 +52,38 @@ type store struct {
 	dirty map[int64]*listDirty
 }
 
-func newStore() *store {
-	return &store{colls: make(map[string]*collection), contacts: make(map[int64]*listContacts), dirty: map[int64]*listDirty{}}
+// NewStore returns an empty account: no entities, no contacts, no messages.
+func NewStore() *Store {
+	return &Store{colls: make(map[string]*collection), contacts: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
 }
 
 // existsLocked reports whether parent names a stored entity; a zero ref (no
 // parent) always exists. The caller holds mu.
-func (st *store) existsLocked(parent *ref) bool {
+func (st *Store) existsLocked(parent *Ref) bool {
 	if parent == nil {
 		return true
 	}
-	c := st.colls[parent.key]
+	c := st.colls[parent.Key]
 	if c == nil {
 		return false
 	}
-	_, ok := c.items[parent.id]
+	_, ok := c.items[parent.ID]
 	return ok
 }
 
-// create stores body as a new entity of key, stamped with the next id and
+// Create stores body as a new entity of key, stamped with the next id and
 // now, if check (which runs with the store locked, so it may look at other
 // entities through the *Locked methods) accepts it; check may be nil. It
 // reports false, storing nothing, when parent does not exist.
-func (st *store) create(parent *ref, key string, body map[string]any, now string, check func(entity) *apiError) (entity, bool, *apiError) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+func (st *Store) Create(parent *Ref, key string, body map[string]any, now string, check func(Entity) *apierr.Error) (Entity, bool, *apierr.Error) {
+	st.Lock()
+	defer st.Unlock()
 	if !st.existsLocked(parent) {
 		return nil, false, nil
 	}
-	e := entity(maps.Clone(body))
+	e := Entity(maps.Clone(body))
 	if e == nil {
-		e = entity{}
+		e = Entity{}
 	}
 	if check != nil {
 		if err := check(e); err != nil {
@@ -93,7 +96,7 @@ func (st *store) create(parent *ref, key string, body map[string]any, now string
 	e["dateModified"] = now
 	c := st.colls[key]
 	if c == nil {
-		c = &collection{items: make(map[int64]entity)}
+		c = &collection{items: make(map[int64]Entity)}
 		st.colls[key] = c
 	}
 	c.order = append(c.order, st.nextID)
@@ -101,10 +104,10 @@ func (st *store) create(parent *ref, key string, body map[string]any, now string
 	return maps.Clone(e), true, nil
 }
 
-// get returns a copy of one entity.
-func (st *store) get(key string, id int64) (entity, bool) {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+// Get returns a copy of one entity.
+func (st *Store) Get(key string, id int64) (Entity, bool) {
+	st.RLock()
+	defer st.RUnlock()
 	c := st.colls[key]
 	if c == nil {
 		return nil, false
@@ -113,9 +116,9 @@ func (st *store) get(key string, id int64) (entity, bool) {
 	return maps.Clone(e), ok
 }
 
-// eachLocked calls fn with every entity of key in id order, until fn
+// EachLocked calls fn with every entity of key in id order, until fn
 // returns false. The caller holds mu; fn must not modify the entity.
-func (st *store) eachLocked(key string, fn func(entity) bool) {
+func (st *Store) EachLocked(key string, fn func(Entity) bool) {
 	c := st.colls[key]
 	if c == nil {
 		return
@@ -128,7 +131,7 @@ func (st *store) eachLocked(key string, fn func(entity) bool) {
 }
 
 // hasLocked reports whether the entity exists, for a caller that holds mu.
-func (st *store) hasLocked(key string, id int64) bool {
+func (st *Store) hasLocked(key string, id int64) bool {
 	c := st.colls[key]
 	if c == nil {
 		return false
@@ -137,16 +140,16 @@ func (st *store) hasLocked(key string, id int64) bool {
 	return ok
 }
 
-// page returns copies of the entities of key from offset, at most limit of
+// Page returns copies of the entities of key from offset, at most limit of
 // them, and the size of the whole collection. parentOK is false when parent
 // does not exist.
-func (st *store) page(parent *ref, key string, offset, limit int) (items []entity, total int, parentOK bool) {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+func (st *Store) Page(parent *Ref, key string, offset, limit int) (items []Entity, total int, parentOK bool) {
+	st.RLock()
+	defer st.RUnlock()
 	if !st.existsLocked(parent) {
 		return nil, 0, false
 	}
-	items = []entity{} // encodes as [], never null
+	items = []Entity{} // encodes as [], never null
 	c := st.colls[key]
 	if c == nil {
 		return items, 0, true
@@ -162,13 +165,13 @@ func (st *store) page(parent *ref, key string, offset, limit int) (items []entit
 	return items, total, true
 }
 
-// update merges patch into the entity (a nil value removes the key), stamps
+// Update merges patch into the entity (a nil value removes the key), stamps
 // dateModified, and stores the result if check (run with the store locked)
 // accepts it. found is false
 // when the entity does not exist.
-func (st *store) update(key string, id int64, patch map[string]any, now string, check func(entity) *apiError) (e entity, found bool, err *apiError) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+func (st *Store) Update(key string, id int64, patch map[string]any, now string, check func(Entity) *apierr.Error) (e Entity, found bool, err *apierr.Error) {
+	st.Lock()
+	defer st.Unlock()
 	c := st.colls[key]
 	if c == nil {
 		return nil, false, nil
@@ -193,11 +196,11 @@ func (st *store) update(key string, id int64, patch map[string]any, now string, 
 	return maps.Clone(merged), true, nil
 }
 
-// delete removes one entity and every nested collection under it; deleting a
+// Delete removes one entity and every nested collection under it; deleting a
 // list also removes its contacts.
-func (st *store) delete(key string, id int64) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+func (st *Store) Delete(key string, id int64) bool {
+	st.Lock()
+	defer st.Unlock()
 	c := st.colls[key]
 	if c == nil {
 		return false
@@ -207,7 +210,7 @@ func (st *store) delete(key string, id int64) bool {
 	}
 	delete(c.items, id)
 	c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
-	if key == listsKey {
+	if key == ListsKey {
 		delete(st.contacts, id)
 		delete(st.dirty, id) // the list's absence is saved with the collections
 	}
@@ -220,20 +223,35 @@ func (st *store) delete(key string, id int64) bool {
 	return true
 }
 
-// allocID hands out the account's next id for an object kept outside the
+// AllocID hands out the account's next id for an object kept outside the
 // generic collections (a batch, an import), so ids stay unique and increasing
 // across the whole account.
-func (st *store) allocID() int64 {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+func (st *Store) AllocID() int64 {
+	st.Lock()
+	defer st.Unlock()
 	st.nextID++
 	return st.nextID
 }
 
-// lastID is the last id handed out (the snapshot's nextId): ids of areas
+// LastID is the last id handed out (the snapshot's nextId): ids of areas
 // that take theirs from allocID are at most this.
-func (st *store) lastID() int64 {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+func (st *Store) LastID() int64 {
+	st.RLock()
+	defer st.RUnlock()
 	return st.nextID
+}
+
+// Collection keys the state gives behaviour beyond the generic pattern: a
+// list holds contacts, and contact properties name the attributes stored
+// under PropertiesKey.
+const (
+	ListsKey      = "lists"
+	PropertiesKey = "properties"
+)
+
+// listDirty is one list's changes since the last save.
+type listDirty struct {
+	all  bool                // save the whole list (new, replaced, or mostly changed)
+	from int                 // order[from:] was added since the last save
+	oids map[string]struct{} // changed in place
 }

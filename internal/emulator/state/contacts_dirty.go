@@ -1,4 +1,4 @@
-package emulator
+package state
 
 // What changed in the contacts since the data directory last saved them, so
 // that a save writes only that (persist.go, journal.go). A list's order of
@@ -6,13 +6,6 @@ package emulator
 // since the last save are the end of the order from a position on; the
 // contacts changed in place are a set of originalIds. A list whose changes
 // are a large share of it is saved whole.
-
-// listDirty is one list's changes since the last save.
-type listDirty struct {
-	all  bool                // save the whole list (new, replaced, or mostly changed)
-	from int                 // order[from:] was added since the last save
-	oids map[string]struct{} // changed in place
-}
 
 // wholeListShare: a list with more changed contacts than this share of
 // its contacts (and more than wholeListMin) is saved whole, which costs no
@@ -24,12 +17,12 @@ const (
 
 // dirtyLocked returns the list's changes, starting them at the list's
 // present end. The caller holds mu for writing.
-func (st *store) dirtyLocked(listID int64) *listDirty {
+func (st *Store) dirtyLocked(listID int64) *listDirty {
 	d := st.dirty[listID]
 	if d == nil {
 		from := 0
 		if lc := st.contacts[listID]; lc != nil {
-			from = len(lc.order)
+			from = len(lc.Order)
 		}
 		d = &listDirty{from: from, oids: map[string]struct{}{}}
 		st.dirty[listID] = d
@@ -38,43 +31,43 @@ func (st *store) dirtyLocked(listID int64) *listDirty {
 }
 
 // markAddedLocked notes that a contact is about to be appended to the list.
-func (st *store) markAddedLocked(listID int64) { st.dirtyLocked(listID) }
+func (st *Store) markAddedLocked(listID int64) { st.dirtyLocked(listID) }
 
 // markChangedLocked notes that an existing contact changed.
-func (st *store) markChangedLocked(listID int64, originalID string) {
+func (st *Store) markChangedLocked(listID int64, originalID string) {
 	d := st.dirtyLocked(listID)
 	if d.all {
 		return
 	}
 	d.oids[originalID] = struct{}{}
-	if n := len(d.oids); n > wholeListMin && n > len(st.contacts[listID].order)/wholeListShare {
+	if n := len(d.oids); n > wholeListMin && n > len(st.contacts[listID].Order)/wholeListShare {
 		d.all, d.oids = true, nil
 	}
 }
 
 // markAllLocked notes that the list is to be saved whole.
-func (st *store) markAllLocked(listID int64) {
+func (st *Store) markAllLocked(listID int64) {
 	d := st.dirtyLocked(listID)
 	d.all, d.oids = true, nil
 }
 
-// markAllListsDirty makes the next save write every list whole (after a
+// MarkAllListsDirty makes the next save write every list whole (after a
 // save that failed).
-func (st *store) markAllListsDirty() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+func (st *Store) MarkAllListsDirty() {
+	st.Lock()
+	defer st.Unlock()
 	for listID := range st.contacts {
 		st.markAllLocked(listID)
 	}
 }
 
-// contactCount is the number of contacts of all lists.
-func (st *store) contactCount() int {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
+// ContactCount is the number of contacts of all lists.
+func (st *Store) ContactCount() int {
+	st.RLock()
+	defer st.RUnlock()
 	n := 0
 	for _, lc := range st.contacts {
-		n += len(lc.order)
+		n += len(lc.Order)
 	}
 	return n
 }

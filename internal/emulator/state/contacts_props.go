@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"encoding/binary"
@@ -11,15 +11,15 @@ import (
 // contacts fits in a few hundred megabytes: a contact's properties are one
 // packed string, its timestamps unix seconds.
 
-// propSet is a contact's property values keyed by attribute id, packed into
+// PropSet is a contact's property values keyed by attribute id, packed into
 // one string: for each attribute, in increasing id order, the id and the
 // value's length as uvarints, then the value. One allocation per contact
 // instead of a map; the canonical order makes two equal sets equal strings.
-type propSet string
+type PropSet string
 
 // each calls fn with every attribute id and value in id order, until fn
 // returns false.
-func (p propSet) each(fn func(id int64, v string) bool) {
+func (p PropSet) each(fn func(id int64, v string) bool) {
 	s := string(p)
 	for len(s) > 0 {
 		id, n := uvarintOf(s)
@@ -48,7 +48,7 @@ func uvarintOf(s string) (uint64, int) {
 }
 
 // packProps builds a propSet from values by attribute id.
-func packProps(vals map[int64]string) propSet {
+func packProps(vals map[int64]string) PropSet {
 	ids := make([]int64, 0, len(vals))
 	size := 0
 	for id, v := range vals {
@@ -66,19 +66,19 @@ func packProps(vals map[int64]string) propSet {
 		b.WriteString(v)
 	}
 	// A Builder may hold spare capacity; a copy of the exact size does not.
-	return propSet(strings.Clone(b.String()))
+	return PropSet(strings.Clone(b.String()))
 }
 
 // toMap unpacks p.
-func (p propSet) toMap() map[int64]string {
+func (p PropSet) toMap() map[int64]string {
 	m := make(map[int64]string, 4)
 	p.each(func(id int64, v string) bool { m[id] = v; return true })
 	return m
 }
 
-// with returns p with changes merged in: a nil value removes the
+// With returns p With changes merged in: a nil value removes the
 // attribute's value.
-func (p propSet) with(changes map[int64]*string) propSet {
+func (p PropSet) With(changes map[int64]*string) PropSet {
 	if len(changes) == 0 {
 		return p
 	}

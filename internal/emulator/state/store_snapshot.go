@@ -1,6 +1,6 @@
-package emulator
+package state
 
-// The "store" part of a snapshot (snapshot.go): generic collections, the id
+// The "store" part of a snapshot (datadir.go): generic collections, the id
 // counter, contacts and sent messages. The contacts are never gathered into
 // one document: they are written one record at a time from the stored
 // (immutable) contacts, and restored one record at a time into a
@@ -10,13 +10,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
 )
 
-// storeSnapshot is the "store" part without its contacts:
+// Snapshot is the "store" part without its contacts:
 //
 //	{ "nextId": 17, "collections": { "<key>": [entity, ...] },
 //	  "contacts": { "<list id>": [contactRecord, ...] }, "messages": [...] }
@@ -24,40 +25,30 @@ import (
 // Collections keep their entities in id order; contacts are keyed by list id
 // and keep their order of creation, with property values keyed by attribute
 // id (so a renamed attribute keeps its values, as in the store).
-type storeSnapshot struct {
+type Snapshot struct {
 	NextID      int64               `json:"nextId"`
-	Collections map[string][]entity `json:"collections"`
+	Collections map[string][]Entity `json:"collections"`
 	Messages    []SentMessage       `json:"messages"`
 }
 
-type contactRecord struct {
-	ID           int64             `json:"id"`
-	OriginalID   string            `json:"originalId"`
-	Properties   map[string]string `json:"properties"` // by attribute id
-	Status       string            `json:"status"`
-	MobileStatus string            `json:"mobileStatus"`
-	DateCreated  string            `json:"dateCreated"`
-	DateModified string            `json:"dateModified"`
+// ListCapture is one list's contacts at the time of a capture, in order.
+type ListCapture struct {
+	ID       int64
+	Contacts []*Contact
 }
 
-// listCapture is one list's contacts at the time of a capture, in order.
-type listCapture struct {
-	id       int64
-	contacts []*contact
-}
-
-// captureLocked takes the store's content as it is: the small part whole,
+// CaptureLocked takes the store's content as it is: the small part whole,
 // and, when full, the contacts of each list as pointers to the stored
 // (never mutated) values, to be written outside the lock. The caller holds
 // mu.
-func (st *store) captureLocked(full bool) (storeSnapshot, []listCapture) {
-	snap := storeSnapshot{
+func (st *Store) CaptureLocked(full bool) (Snapshot, []ListCapture) {
+	snap := Snapshot{
 		NextID:      st.nextID,
-		Collections: make(map[string][]entity, len(st.colls)),
+		Collections: make(map[string][]Entity, len(st.colls)),
 		Messages:    slices.Clone(st.messages),
 	}
 	for key, c := range st.colls {
-		items := make([]entity, 0, len(c.order))
+		items := make([]Entity, 0, len(c.order))
 		for _, id := range c.order {
 			items = append(items, c.items[id]) // never mutated once stored
 		}
@@ -69,70 +60,70 @@ func (st *store) captureLocked(full bool) (storeSnapshot, []listCapture) {
 	if !full {
 		return snap, nil
 	}
-	lists := make([]listCapture, 0, len(st.contacts))
+	lists := make([]ListCapture, 0, len(st.contacts))
 	for _, listID := range slices.Sorted(maps.Keys(st.contacts)) {
 		lc := st.contacts[listID]
-		cs := make([]*contact, len(lc.order))
-		for i, oid := range lc.order {
-			cs[i] = lc.byID[oid]
+		cs := make([]*Contact, len(lc.Order))
+		for i, oid := range lc.Order {
+			cs[i] = lc.ByID[oid]
 		}
-		lists = append(lists, listCapture{id: listID, contacts: cs})
+		lists = append(lists, ListCapture{ID: listID, Contacts: cs})
 	}
 	return snap, lists
 }
 
-// listDelta is one list's contacts to save: the whole list (reset), or
+// ListDelta is one list's contacts to save: the whole list (reset), or
 // those added and changed since the last save.
-type listDelta struct {
-	id       int64
-	reset    bool
-	contacts []*contact
+type ListDelta struct {
+	ID       int64
+	Reset    bool
+	Contacts []*Contact
 }
 
-// takeDeltaLocked returns the changes since the last save and starts
+// TakeDeltaLocked returns the changes since the last save and starts
 // anew. The caller holds mu for writing.
-func (st *store) takeDeltaLocked() []listDelta {
-	var out []listDelta
+func (st *Store) TakeDeltaLocked() []ListDelta {
+	var out []ListDelta
 	for _, listID := range slices.Sorted(maps.Keys(st.dirty)) {
 		d, lc := st.dirty[listID], st.contacts[listID]
 		if lc == nil {
 			continue
 		}
 		if d.all {
-			cs := make([]*contact, len(lc.order))
-			for i, oid := range lc.order {
-				cs[i] = lc.byID[oid]
+			cs := make([]*Contact, len(lc.Order))
+			for i, oid := range lc.Order {
+				cs[i] = lc.ByID[oid]
 			}
-			out = append(out, listDelta{id: listID, reset: true, contacts: cs})
+			out = append(out, ListDelta{ID: listID, Reset: true, Contacts: cs})
 			continue
 		}
 		// Added ones first, in order, so a replay appends them in order;
 		// then the changed ones, which a replay finds in place.
-		var cs []*contact
-		for _, oid := range lc.order[min(d.from, len(lc.order)):] {
-			cs = append(cs, lc.byID[oid])
+		var cs []*Contact
+		for _, oid := range lc.Order[min(d.from, len(lc.Order)):] {
+			cs = append(cs, lc.ByID[oid])
 		}
 		for _, oid := range slices.Sorted(maps.Keys(d.oids)) {
-			if c := lc.byID[oid]; c != nil {
+			if c := lc.ByID[oid]; c != nil {
 				cs = append(cs, c)
 			}
 		}
-		out = append(out, listDelta{id: listID, contacts: cs})
+		out = append(out, ListDelta{ID: listID, Contacts: cs})
 	}
 	st.dirty = map[int64]*listDirty{}
 	return out
 }
 
-// appendContactRecord appends c as a contactRecord in JSON. It is written
+// AppendContactRecord appends c as a contactRecord in JSON. It is written
 // by hand: encoding/json would build a map per contact.
-func appendContactRecord(b []byte, c *contact) []byte {
+func AppendContactRecord(b []byte, c *Contact) []byte {
 	b = append(b, `{"id":`...)
-	b = strconv.AppendInt(b, c.id, 10)
+	b = strconv.AppendInt(b, c.ID, 10)
 	b = append(b, `,"originalId":`...)
-	b = appendJSONString(b, c.originalID)
+	b = AppendJSONString(b, c.OriginalID)
 	b = append(b, `,"properties":{`...)
 	first := true
-	c.props.each(func(id int64, v string) bool {
+	c.Props.each(func(id int64, v string) bool {
 		if !first {
 			b = append(b, ',')
 		}
@@ -140,23 +131,23 @@ func appendContactRecord(b []byte, c *contact) []byte {
 		b = append(b, '"')
 		b = strconv.AppendInt(b, id, 10)
 		b = append(b, `":`...)
-		b = appendJSONString(b, v)
+		b = AppendJSONString(b, v)
 		return true
 	})
 	b = append(b, `},"status":`...)
-	b = appendJSONString(b, c.status)
+	b = AppendJSONString(b, c.Status)
 	b = append(b, `,"mobileStatus":`...)
-	b = appendJSONString(b, c.mobileStatus)
+	b = AppendJSONString(b, c.MobileStatus)
 	b = append(b, `,"dateCreated":"`...)
-	b = append(b, c.dateCreated()...)
+	b = append(b, c.DateCreated()...)
 	b = append(b, `","dateModified":"`...)
-	b = append(b, c.dateModified()...)
+	b = append(b, c.DateModified()...)
 	return append(b, `"}`...)
 }
 
-// appendJSONString appends s as a JSON string: plain printable ASCII as is,
+// AppendJSONString appends s as a JSON string: plain printable ASCII as is,
 // anything else through encoding/json, which escapes it correctly.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
 			q, _ := json.Marshal(s) // a string always encodes
@@ -168,45 +159,47 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// storeBuilder collects a store's content as a restore reads it (the
-// snapshot's part, then the journal's records, snapshot.go and journal.go),
+// Builder collects a store's content as a restore reads it (the
+// snapshot's part, then the journal's records, datadir.go and journal.go),
 // checking each contact as it comes, and the whole when finished.
-type storeBuilder struct {
-	snap     storeSnapshot
-	hasSmall bool // the part's nextId, collections or messages were read
-	contacts map[int64]*listContacts
+type Builder struct {
+	Snap     Snapshot
+	HasSmall bool // the part's nextId, collections or messages were read
+	Contacts map[int64]*ListContacts
 	keys     map[int64]string // list id -> the key it was read under, for messages
 
 	stamps    [4]stampCache
 	nextStamp int
-	recent    recentStrings // of the records read (store_records.go)
+	Recent    recentStrings // of the records read (store_records.go)
 }
 
-func newStoreBuilder() *storeBuilder {
-	return &storeBuilder{contacts: map[int64]*listContacts{}, keys: map[int64]string{}}
+// NewBuilder returns a builder of an empty store, to be filled from a
+// snapshot and a journal.
+func NewBuilder() *Builder {
+	return &Builder{Contacts: map[int64]*ListContacts{}, keys: map[int64]string{}}
 }
 
-// list returns the contacts read so far for key, creating them.
-func (b *storeBuilder) list(key string) (*listContacts, error) {
+// List returns the contacts read so far for key, creating them.
+func (b *Builder) List(key string) (*ListContacts, error) {
 	listID, err := strconv.ParseInt(key, 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("contacts[%q]: not a list id", key)
 	}
-	lc := b.contacts[listID]
+	lc := b.Contacts[listID]
 	if lc == nil {
-		lc = &listContacts{byID: map[string]*contact{}}
-		b.contacts[listID] = lc
+		lc = &ListContacts{ByID: map[string]*Contact{}}
+		b.Contacts[listID] = lc
 		b.keys[listID] = key
 	}
 	return lc, nil
 }
 
 // contactOf checks one record and makes it a stored contact.
-func (b *storeBuilder) contactOf(f *recordFields, where func() string) (*contact, error) {
+func (b *Builder) contactOf(f *RecordFields, where func() string) (*Contact, error) {
 	if f.originalID == "" {
 		return nil, fmt.Errorf("%s: originalId %q is empty or repeated", where(), f.originalID)
 	}
-	if (!validStatus(f.status) && f.status != statusPending) || !validStatus(f.mobileStatus) {
+	if (!ValidStatus(f.status) && f.status != StatusPending) || !ValidStatus(f.mobileStatus) {
 		return nil, fmt.Errorf("%s: status %q / mobileStatus %q are not SUBSCRIBED or UNSUBSCRIBED", where(), f.status, f.mobileStatus)
 	}
 	created, ok1 := b.stamp(f.dateCreated)
@@ -218,16 +211,16 @@ func (b *storeBuilder) contactOf(f *recordFields, where func() string) (*contact
 		return nil, fmt.Errorf("%s: property key %q is not an attribute id", where(), f.badPropKey)
 	}
 	// Values of deleted attributes stay, hidden, as in the store.
-	return &contact{
-		id: f.id, originalID: f.originalID, props: packPairs(f.props),
-		status: internStatus(f.status), mobileStatus: internStatus(f.mobileStatus),
-		created: created, modified: modified,
+	return &Contact{
+		ID: f.id, OriginalID: f.originalID, Props: packPairs(f.props),
+		Status: internStatus(f.status), MobileStatus: internStatus(f.mobileStatus),
+		Created: created, Modified: modified,
 	}, nil
 }
 
 // stamp is parseStamp with a memory of the last few answers: contacts
 // made together (an import) share their timestamps.
-func (b *storeBuilder) stamp(s string) (int64, bool) {
+func (b *Builder) stamp(s string) (int64, bool) {
 	for _, c := range b.stamps {
 		if c.s == s && s != "" {
 			return c.sec, true
@@ -250,7 +243,7 @@ type stampCache struct {
 // internStatus returns the constant for a known status, so that a million
 // restored contacts do not each keep a copy of "SUBSCRIBED".
 func internStatus(s string) string {
-	for _, k := range []string{statusSubscribed, statusUnsubscribed, statusPending} {
+	for _, k := range []string{StatusSubscribed, StatusUnsubscribed, StatusPending} {
 		if s == k {
 			return k
 		}
@@ -258,11 +251,11 @@ func internStatus(s string) string {
 	return s
 }
 
-// appendContact adds a snapshot's record i of list key: an originalId
+// AppendContact adds a snapshot's record i of list key: an originalId
 // appears once.
-func (b *storeBuilder) appendContact(key string, i int, f *recordFields) error {
+func (b *Builder) AppendContact(key string, i int, f *RecordFields) error {
 	where := func() string { return fmt.Sprintf("contacts[%q][%d]", key, i) }
-	lc, err := b.list(key)
+	lc, err := b.List(key)
 	if err != nil {
 		return err
 	}
@@ -271,19 +264,19 @@ func (b *storeBuilder) appendContact(key string, i int, f *recordFields) error {
 		return err
 	}
 	// One hash of the originalId, not two: a repeat leaves the map's size.
-	n := len(lc.byID)
-	lc.byID[c.originalID] = c
-	if len(lc.byID) == n {
+	n := len(lc.ByID)
+	lc.ByID[c.OriginalID] = c
+	if len(lc.ByID) == n {
 		return fmt.Errorf("%s: originalId %q is empty or repeated", where(), f.originalID)
 	}
-	lc.order = append(lc.order, c.originalID)
+	lc.Order = append(lc.Order, c.OriginalID)
 	return nil
 }
 
-// putContact stores a journal's record: it replaces the contact with its
+// PutContact stores a journal's record: it replaces the contact with its
 // originalId, keeping its place, or is added at the end.
-func (b *storeBuilder) putContact(listID int64, f *recordFields, where func() string) error {
-	lc, err := b.list(strconv.FormatInt(listID, 10))
+func (b *Builder) PutContact(listID int64, f *RecordFields, where func() string) error {
+	lc, err := b.List(strconv.FormatInt(listID, 10))
 	if err != nil {
 		return err
 	}
@@ -291,43 +284,43 @@ func (b *storeBuilder) putContact(listID int64, f *recordFields, where func() st
 	if err != nil {
 		return err
 	}
-	if lc.byID[c.originalID] == nil {
-		lc.order = append(lc.order, c.originalID)
+	if lc.ByID[c.OriginalID] == nil {
+		lc.Order = append(lc.Order, c.OriginalID)
 	}
-	lc.byID[c.originalID] = c
+	lc.ByID[c.OriginalID] = c
 	return nil
 }
 
-// resetList empties a list's contacts (a journal record that holds the
+// ResetList empties a list's contacts (a journal record that holds the
 // whole list follows).
-func (b *storeBuilder) resetList(listID int64) {
-	b.contacts[listID] = &listContacts{byID: map[string]*contact{}}
+func (b *Builder) ResetList(listID int64) {
+	b.Contacts[listID] = &ListContacts{ByID: map[string]*Contact{}}
 	b.keys[listID] = strconv.FormatInt(listID, 10)
 }
 
-// setSmall takes a (journal's) whole small part; the contacts of lists it
+// SetSmall takes a (journal's) whole small part; the contacts of lists it
 // no longer has were deleted with their list.
-func (b *storeBuilder) setSmall(snap storeSnapshot) {
-	b.snap, b.hasSmall = snap, true
+func (b *Builder) SetSmall(snap Snapshot) {
+	b.Snap, b.HasSmall = snap, true
 	lists := map[int64]bool{}
-	for _, e := range snap.Collections[listsKey] {
-		if id, ok := fixtureID(e["id"]); ok {
+	for _, e := range snap.Collections[ListsKey] {
+		if id, ok := IDOf(e["id"]); ok {
 			lists[id] = true
 		}
 	}
-	for id := range b.contacts {
+	for id := range b.Contacts {
 		if !lists[id] {
-			delete(b.contacts, id)
+			delete(b.Contacts, id)
 			delete(b.keys, id)
 		}
 	}
 }
 
-// finish checks the whole (ids positive, unique and at most nextId,
+// Finish checks the whole (ids positive, unique and at most nextId,
 // contacts only in lists that exist, entities with their timestamps) and
 // replaces the store's content with it.
-func (b *storeBuilder) finish(st *store) error {
-	snap := b.snap
+func (b *Builder) Finish(st *Store) error {
+	snap := b.Snap
 	colls := make(map[string]*collection, len(snap.Collections))
 	seen := map[int64]string{}
 	claim := func(id int64, where string) error {
@@ -341,13 +334,13 @@ func (b *storeBuilder) finish(st *store) error {
 		return nil
 	}
 	for _, key := range slices.Sorted(maps.Keys(snap.Collections)) {
-		c := &collection{items: map[int64]entity{}}
+		c := &collection{items: map[int64]Entity{}}
 		for i, e := range snap.Collections[key] {
 			where := fmt.Sprintf("collections[%q][%d]", key, i)
 			if e == nil {
 				return fmt.Errorf("%s: null entity", where)
 			}
-			id, ok := fixtureID(e["id"])
+			id, ok := IDOf(e["id"])
 			if !ok {
 				return fmt.Errorf("%s: id %v is not a positive integer", where, e["id"])
 			}
@@ -380,11 +373,11 @@ func (b *storeBuilder) finish(st *store) error {
 	if err := b.checkContactIDs(colls, seen, snap.NextID); err != nil {
 		return err
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.Lock()
+	defer st.Unlock()
 	st.nextID = snap.NextID
 	st.colls = colls
-	st.contacts = b.contacts
+	st.contacts = b.Contacts
 	st.messages = snap.Messages
 	st.dirty = map[int64]*listDirty{}
 	return nil
@@ -393,16 +386,16 @@ func (b *storeBuilder) finish(st *store) error {
 // checkContactIDs checks the contacts' lists and ids. A million contacts'
 // ids are checked by sorting them, not through a map of where each was
 // found; only a duplicate is looked for again, to name both places.
-func (b *storeBuilder) checkContactIDs(colls map[string]*collection, seen map[int64]string, nextID int64) error {
+func (b *Builder) checkContactIDs(colls map[string]*collection, seen map[int64]string, nextID int64) error {
 	var ids []int64
-	for _, listID := range slices.Sorted(maps.Keys(b.contacts)) {
+	for _, listID := range slices.Sorted(maps.Keys(b.Contacts)) {
 		key := b.keys[listID]
-		if l := colls[listsKey]; l == nil || l.items[listID] == nil {
+		if l := colls[ListsKey]; l == nil || l.items[listID] == nil {
 			return fmt.Errorf("contacts[%q]: no list with id %d", key, listID)
 		}
-		lc := b.contacts[listID]
-		for i, oid := range lc.order {
-			id := lc.byID[oid].id
+		lc := b.Contacts[listID]
+		for i, oid := range lc.Order {
+			id := lc.ByID[oid].ID
 			where := func() string { return fmt.Sprintf("contacts[%q][%d]", key, i) }
 			if id <= 0 || id > nextID {
 				return fmt.Errorf("%s: id %d is outside 1..nextId (%d)", where(), id, nextID)
@@ -423,15 +416,40 @@ func (b *storeBuilder) checkContactIDs(colls map[string]*collection, seen map[in
 }
 
 // contactsWithID names the places of the contacts with id.
-func (b *storeBuilder) contactsWithID(id int64) string {
+func (b *Builder) contactsWithID(id int64) string {
 	var places []string
-	for _, listID := range slices.Sorted(maps.Keys(b.contacts)) {
-		lc := b.contacts[listID]
-		for i, oid := range lc.order {
-			if lc.byID[oid].id == id {
+	for _, listID := range slices.Sorted(maps.Keys(b.Contacts)) {
+		lc := b.Contacts[listID]
+		for i, oid := range lc.Order {
+			if lc.ByID[oid].ID == id {
 				places = append(places, fmt.Sprintf("contacts[%q][%d]", b.keys[listID], i))
 			}
 		}
 	}
 	return fmt.Sprintf("%d contacts: %v", len(places), places)
+}
+
+// IDOf reads an id given as a JSON number (or a Go integer).
+func IDOf(v any) (int64, bool) {
+	var id int64
+	switch n := v.(type) {
+	case json.Number:
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		id = i
+	case int:
+		id = int64(n)
+	case int64:
+		id = n
+	case float64:
+		if n != math.Trunc(n) || n > math.MaxInt64/2 {
+			return 0, false
+		}
+		id = int64(n)
+	default:
+		return 0, false
+	}
+	return id, id > 0
 }

@@ -1,4 +1,4 @@
-package emulator
+package state
 
 import (
 	"bufio"
@@ -38,7 +38,7 @@ const storeDepthPrefix = `{"":{"":{"":0`
 
 // readContactsFast reads the store part's contacts, its key just read by
 // d, into b, and moves d past them.
-func readContactsFast(d *decoderRef, b *storeBuilder) error {
+func readContactsFast(d *decoderRef, b *Builder) error {
 	l := &lineReader{br: bufio.NewReaderSize(io.MultiReader(d.Buffered(), d.src), 1<<20)}
 	if err := l.readContacts(b); err != nil {
 		return err
@@ -191,7 +191,7 @@ func (l *lineReader) value() ([]byte, error) {
 }
 
 // readContacts reads ': { "<list id>": [record, ...], ... }' (or null).
-func (l *lineReader) readContacts(b *storeBuilder) error {
+func (l *lineReader) readContacts(b *Builder) error {
 	if err := l.expect(':'); err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func (l *lineReader) readContacts(b *storeBuilder) error {
 	if err := l.expect('{'); err != nil {
 		return err
 	}
-	var f recordFields
+	var f RecordFields
 	for n := 0; ; n++ {
 		if c, err := l.peek(); err != nil {
 			return err
@@ -222,7 +222,7 @@ func (l *lineReader) readContacts(b *storeBuilder) error {
 		if err := json.Unmarshal(raw, &key); err != nil {
 			return fmt.Errorf("contacts: a key: %w", err)
 		}
-		if _, err := b.list(key); err != nil {
+		if _, err := b.List(key); err != nil {
 			return err
 		}
 		if err := l.expect(':'); err != nil {
@@ -252,12 +252,40 @@ func (l *lineReader) readContacts(b *storeBuilder) error {
 			if err != nil {
 				return err
 			}
-			if err := readRecord(raw, &f, &b.recent); err != nil {
+			if err := ReadRecord(raw, &f, &b.Recent); err != nil {
 				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
 			}
-			if err := b.appendContact(key, i, &f); err != nil {
+			if err := b.AppendContact(key, i, &f); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// objectKey reads the next key of an object.
+func objectKey(dec *json.Decoder) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	key, ok := tok.(string)
+	if !ok {
+		return "", fmt.Errorf("json: %v where a key was expected", tok)
+	}
+	return key, nil
+}
+
+// expectDelim reads the delimiter want.
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("json: %v where %v was expected", tok, want)
+	}
+	return nil
 }

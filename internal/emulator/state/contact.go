@@ -1,0 +1,121 @@
+package state
+
+// A contact as the store keeps it, as a request gives it and as an answer
+// shows it.
+
+import "github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+
+// Subscription states of the interface (SubscriptionStatusDto).
+const (
+	StatusSubscribed   = "SUBSCRIBED"
+	StatusUnsubscribed = "UNSUBSCRIBED"
+)
+
+// ValidStatus reports whether s is a subscription status a request may set.
+func ValidStatus(s string) bool { return s == StatusSubscribed || s == StatusUnsubscribed }
+
+// Contact is one stored recipient. Stored contacts are never modified in
+// place: a change stores a new value, so views can be built under the read
+// lock without copying more than the page asked for. The fields are compact
+// (contacts_props.go): a list may hold a million of them.
+type Contact struct {
+	ID           int64
+	OriginalID   string
+	Props        PropSet // by attribute id
+	Status       string  // e-mail subscription
+	MobileStatus string
+	Created      int64 // unix seconds
+	Modified     int64
+}
+
+// DateCreated is the contact's creation time as the interface writes it.
+func (c *Contact) DateCreated() string { return formatStamp(c.Created) }
+
+// DateModified is the contact's last change as the interface writes it.
+func (c *Contact) DateModified() string { return formatStamp(c.Modified) }
+
+// ListContacts holds one list's contacts: order is the originalIds in order
+// of creation (the stable paging order), byID the contacts themselves.
+type ListContacts struct {
+	Order []string
+	ByID  map[string]*Contact
+}
+
+// ContactView is a contact as the interface answers it: properties keyed by
+// attribute name (the canonical form), both subscription states, and the
+// server-set id and timestamps.
+type ContactView struct {
+	ID           int64             `json:"id"`
+	OriginalID   string            `json:"originalId"`
+	Properties   map[string]string `json:"properties"`
+	Status       string            `json:"status,omitempty"` // empty only under no-statuses
+	MobileStatus string            `json:"mobileStatus,omitempty"`
+	DateCreated  string            `json:"dateCreated"`
+	DateModified string            `json:"dateModified"`
+}
+
+// ContactInput is a contact to write. props keys are attribute names or ids
+// written as strings; a nil value (update only) removes the attribute's
+// value. An empty status or mobileStatus keeps the stored state, or is
+// SUBSCRIBED for a new contact.
+type ContactInput struct {
+	OriginalID   string
+	Props        map[string]*string
+	Status       string
+	MobileStatus string
+	// InitialStatus and initialMobileStatus, when set, are the states of a
+	// new contact whose input gives none (wire profiles double-opt-in and
+	// status-other); they never change an existing contact.
+	InitialStatus       string
+	InitialMobileStatus string
+}
+
+// View renders c with the attribute names of names; values of attributes
+// deleted since are left out.
+func (c *Contact) View(names map[int64]string) ContactView {
+	props := make(map[string]string, 4)
+	c.Props.each(func(id int64, v string) bool {
+		if name, ok := names[id]; ok {
+			props[name] = v
+		}
+		return true
+	})
+	return ContactView{
+		ID: c.ID, OriginalID: c.OriginalID, Properties: props,
+		Status: c.Status, MobileStatus: c.MobileStatus,
+		DateCreated: c.DateCreated(), DateModified: c.DateModified(),
+	}
+}
+
+func checkInputStatus(in ContactInput) *apierr.Error {
+	if in.Status != "" && !ValidStatus(in.Status) {
+		return apierr.FieldError("status", "status must be SUBSCRIBED or UNSUBSCRIBED, got %q", in.Status)
+	}
+	if in.MobileStatus != "" && !ValidStatus(in.MobileStatus) {
+		return apierr.FieldError("mobileStatus", "mobileStatus must be SUBSCRIBED or UNSUBSCRIBED, got %q", in.MobileStatus)
+	}
+	return nil
+}
+
+// withProps returns a copy of c with props merged in (nil removes a value).
+func (c *Contact) withProps(props map[int64]*string, now string) *Contact {
+	n := *c
+	n.Props = c.Props.With(props)
+	n.Modified = stampOf(now)
+	return &n
+}
+
+// applyStatus sets the non-empty states on c, which the caller owns.
+func (c *Contact) applyStatus(status, mobileStatus, now string) {
+	if status != "" {
+		c.Status = status
+	}
+	if mobileStatus != "" {
+		c.MobileStatus = mobileStatus
+	}
+	c.Modified = stampOf(now)
+}
+
+// StatusPending is the e-mail state of a new contact under status-other:
+// awaiting confirmation. Requests never set it.
+const StatusPending = "PENDING"

@@ -1,0 +1,315 @@
+package state
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+)
+
+// The contacts of the lists, and the small API every feature that changes
+// them goes through: the HTTP handlers of contacts.go, the test seeding hooks
+// of contacts_seed.go and, later, bulk imports (add = upsert, replace = replaceContacts,
+// unsubscribe = setContactStatus). The rules live here, not in handlers.
+
+// listLocked returns the contacts of an existing list, creating the holder on
+// first use, or a 404 when the list does not exist. The caller holds mu (for
+// writing when create is true).
+func (st *Store) listLocked(listID int64, create bool) (*ListContacts, *apierr.Error) {
+	if !st.hasLocked(ListsKey, listID) {
+		return nil, apierr.Errorf(http.StatusNotFound, "no list with id %d", listID)
+	}
+	lc := st.contacts[listID]
+	if lc == nil {
+		lc = &ListContacts{ByID: map[string]*Contact{}}
+		if create {
+			st.contacts[listID] = lc
+		}
+	}
+	return lc, nil
+}
+
+// resolvePropsLocked turns raw keys into attribute ids. An unknown key, or
+// two keys naming one attribute, is a validation error naming
+// "properties.<key>". The caller holds mu.
+func (st *Store) resolvePropsLocked(props map[string]*string) (map[int64]*string, *apierr.Error) {
+	out := make(map[int64]*string, len(props))
+	keyOf := make(map[int64]string, len(props))
+	// Sorted keys make the error for a body with several bad keys
+	// deterministic.
+	for _, key := range slices.Sorted(maps.Keys(props)) {
+		id, ok := st.ResolvePropertyLocked(key)
+		if !ok {
+			return nil, apierr.FieldError("properties."+key, "unknown contact attribute %q: give the name or the id of a property of the account (GET /properties lists them)", key)
+		}
+		if other, dup := keyOf[id]; dup {
+			return nil, apierr.FieldError("properties."+key, "properties %q and %q name the same attribute (id %d); give it once", other, key, id)
+		}
+		keyOf[id] = key
+		out[id] = props[key]
+	}
+	return out, nil
+}
+
+// newContactLocked builds a new contact from in; the caller holds mu and
+// has resolved props.
+func (st *Store) newContactLocked(in ContactInput, props map[int64]*string, now string) *Contact {
+	st.nextID++
+	stamp := stampOf(now)
+	c := &Contact{
+		ID: st.nextID, OriginalID: in.OriginalID, Props: PropSet("").With(props),
+		Status: StatusSubscribed, MobileStatus: StatusSubscribed,
+		Created: stamp, Modified: stamp,
+	}
+	for _, st := range []string{in.InitialStatus, in.Status} {
+		if st != "" {
+			c.Status = st
+		}
+	}
+	for _, st := range []string{in.InitialMobileStatus, in.MobileStatus} {
+		if st != "" {
+			c.MobileStatus = st
+		}
+	}
+	return c
+}
+
+// CreateContact adds a new contact to a list: 404 when the list does not
+// exist, 409 when the originalId is taken, 400 for a bad key or status.
+func (st *Store) CreateContact(listID int64, in ContactInput, now string) (ContactView, *apierr.Error) {
+	v, created, err := st.UpsertContact(listID, in, now, false)
+	if err == nil && !created {
+		return ContactView{}, &apierr.Error{Status: http.StatusConflict, Field: "originalId",
+			Message: "a contact with originalId " + strconv.Quote(in.OriginalID) + " already exists in list " + strconv.FormatInt(listID, 10)}
+	}
+	return v, err
+}
+
+// UpsertContact adds a contact, or, when the originalId exists and merge is
+// true, merges props into it and applies the statuses given. With merge
+// false an existing contact is left alone and created is false.
+func (st *Store) UpsertContact(listID int64, in ContactInput, now string, merge bool) (v ContactView, created bool, err *apierr.Error) {
+	if in.OriginalID == "" {
+		return ContactView{}, false, apierr.FieldError("originalId", "originalId is mandatory")
+	}
+	if err := checkInputStatus(in); err != nil {
+		return ContactView{}, false, err
+	}
+	st.Lock()
+	defer st.Unlock()
+	lc, err := st.listLocked(listID, true)
+	if err != nil {
+		return ContactView{}, false, err
+	}
+	props, err := st.resolvePropsLocked(in.Props)
+	if err != nil {
+		return ContactView{}, false, err
+	}
+	names := st.PropertyNamesLocked()
+	if old, exists := lc.ByID[in.OriginalID]; exists {
+		if !merge {
+			return old.View(names), false, nil
+		}
+		c := old.withProps(props, now)
+		c.applyStatus(in.Status, in.MobileStatus, now)
+		lc.ByID[in.OriginalID] = c
+		st.markChangedLocked(listID, in.OriginalID)
+		return c.View(names), false, nil
+	}
+	c := st.newContactLocked(in, props, now)
+	st.markAddedLocked(listID)
+	lc.Order = append(lc.Order, in.OriginalID)
+	lc.ByID[in.OriginalID] = c
+	return c.View(names), true, nil
+}
+
+// GetContact returns one contact; 404 when the list or contact is unknown.
+func (st *Store) GetContact(listID int64, originalID string) (ContactView, *apierr.Error) {
+	st.RLock()
+	defer st.RUnlock()
+	lc, err := st.listLocked(listID, false)
+	if err != nil {
+		return ContactView{}, err
+	}
+	c, ok := lc.ByID[originalID]
+	if !ok {
+		return ContactView{}, noContact(listID, originalID)
+	}
+	return c.View(st.PropertyNamesLocked()), nil
+}
+
+func noContact(listID int64, originalID string) *apierr.Error {
+	return apierr.Errorf(http.StatusNotFound, "no contact with originalId %q in list %d", originalID, listID)
+}
+
+// UpdateContactProperties merges props into an existing contact.
+func (st *Store) UpdateContactProperties(listID int64, originalID string, props map[string]*string, now string) (ContactView, *apierr.Error) {
+	st.Lock()
+	defer st.Unlock()
+	lc, err := st.listLocked(listID, false)
+	if err != nil {
+		return ContactView{}, err
+	}
+	old, ok := lc.ByID[originalID]
+	if !ok {
+		return ContactView{}, noContact(listID, originalID)
+	}
+	resolved, err := st.resolvePropsLocked(props)
+	if err != nil {
+		return ContactView{}, err
+	}
+	c := old.withProps(resolved, now)
+	lc.ByID[originalID] = c
+	st.markChangedLocked(listID, originalID)
+	return c.View(st.PropertyNamesLocked()), nil
+}
+
+// SetContactStatus is the interface's subscription transition: each
+// non-empty state replaces the stored one (SUBSCRIBED <-> UNSUBSCRIBED, and
+// setting the state a contact already has changes nothing but
+// dateModified).
+func (st *Store) SetContactStatus(listID int64, originalID, status, mobileStatus, now string) (ContactView, *apierr.Error) {
+	if err := checkInputStatus(ContactInput{Status: status, MobileStatus: mobileStatus}); err != nil {
+		return ContactView{}, err
+	}
+	st.Lock()
+	defer st.Unlock()
+	lc, err := st.listLocked(listID, false)
+	if err != nil {
+		return ContactView{}, err
+	}
+	old, ok := lc.ByID[originalID]
+	if !ok {
+		return ContactView{}, noContact(listID, originalID)
+	}
+	c := *old
+	c.applyStatus(status, mobileStatus, now)
+	lc.ByID[originalID] = &c
+	st.markChangedLocked(listID, originalID)
+	return c.View(st.PropertyNamesLocked()), nil
+}
+
+// ReplaceContacts makes ins the whole content of a list, atomically: nothing
+// changes when one input is bad. A contact that stays keeps its id,
+// dateCreated and states (unless the input gives states) and takes the
+// input's properties whole; a later input with the same originalId merges
+// into the earlier one.
+func (st *Store) ReplaceContacts(listID int64, ins []ContactInput, now string) *apierr.Error {
+	for _, in := range ins {
+		if in.OriginalID == "" {
+			return apierr.FieldError("originalId", "originalId is mandatory")
+		}
+		if err := checkInputStatus(in); err != nil {
+			return err
+		}
+	}
+	st.Lock()
+	defer st.Unlock()
+	old, err := st.listLocked(listID, true)
+	if err != nil {
+		return err
+	}
+	next := &ListContacts{ByID: make(map[string]*Contact, len(ins))}
+	for _, in := range ins {
+		props, err := st.resolvePropsLocked(in.Props)
+		if err != nil {
+			return err
+		}
+		if c, seen := next.ByID[in.OriginalID]; seen {
+			c = c.withProps(props, now)
+			c.applyStatus(in.Status, in.MobileStatus, now)
+			next.ByID[in.OriginalID] = c
+			continue
+		}
+		var c *Contact
+		if prev, kept := old.ByID[in.OriginalID]; kept {
+			c = &Contact{ID: prev.ID, OriginalID: prev.OriginalID, Status: prev.Status, MobileStatus: prev.MobileStatus, Created: prev.Created}
+			c = c.withProps(props, now)
+			c.applyStatus(in.Status, in.MobileStatus, now)
+		} else {
+			c = st.newContactLocked(in, props, now)
+		}
+		next.Order = append(next.Order, in.OriginalID)
+		next.ByID[in.OriginalID] = c
+	}
+	st.contacts[listID] = next
+	st.markAllLocked(listID)
+	return nil
+}
+
+// ContactPage returns the contacts of a list from offset, at most limit of
+// them, in order of creation, and the number of contacts in the list. Only
+// the page is copied.
+func (st *Store) ContactPage(listID int64, offset, limit int) ([]ContactView, int, *apierr.Error) {
+	st.RLock()
+	defer st.RUnlock()
+	lc, err := st.listLocked(listID, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	items := []ContactView{} // encodes as [], never null
+	total := len(lc.Order)
+	if offset >= total {
+		return items, total, nil
+	}
+	names := st.PropertyNamesLocked()
+	for _, oid := range lc.Order[offset:min(offset+limit, total)] {
+		items = append(items, lc.ByID[oid].View(names))
+	}
+	return items, total, nil
+}
+
+// ContactRef returns the stored contact (never modified in place) or nil.
+func (st *Store) ContactRef(listID int64, originalID string) *Contact {
+	st.RLock()
+	defer st.RUnlock()
+	if lc := st.contacts[listID]; lc != nil {
+		return lc.ByID[originalID]
+	}
+	return nil
+}
+
+// ListHolder returns a list's contacts holder (nil when it has none).
+func (st *Store) ListHolder(listID int64) *ListContacts {
+	st.RLock()
+	defer st.RUnlock()
+	return st.contacts[listID]
+}
+
+// ContactCounts is the number of contacts of a list and of those
+// unsubscribed from e-mail.
+func (st *Store) ContactCounts(listID int64) (total, unsubscribed int) {
+	st.RLock()
+	defer st.RUnlock()
+	lc := st.contacts[listID]
+	if lc == nil {
+		return 0, 0
+	}
+	for _, c := range lc.ByID {
+		if c.Status == StatusUnsubscribed {
+			unsubscribed++
+		}
+	}
+	return len(lc.Order), unsubscribed
+}
+
+// UnsubscribedContacts returns the list's contacts unsubscribed from e-mail,
+// in order of creation. Stored contacts are never modified in place, so the
+// pointers stay valid outside the lock.
+func (st *Store) UnsubscribedContacts(listID int64) []*Contact {
+	st.RLock()
+	defer st.RUnlock()
+	lc := st.contacts[listID]
+	if lc == nil {
+		return nil
+	}
+	var out []*Contact
+	for _, oid := range lc.Order {
+		if c := lc.ByID[oid]; c.Status == StatusUnsubscribed {
+			out = append(out, c)
+		}
+	}
+	return out
+}

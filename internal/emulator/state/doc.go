@@ -1,0 +1,18 @@
+// Package state is what one emulated account holds: its collections of
+// entities (one id counter for the whole account), the contacts of each
+// list with the changes since they were last saved, the attributes contact
+// properties resolve through, and the transactional messages sent. It also
+// keeps the data directory (DataDir, Persister): a snapshot whose store part
+// is written and read in a compact form (Snapshot, ContactRecord, Builder)
+// beside the parts other areas hand it, and a journal of changes after it.
+//
+// It sits below the HTTP handlers of internal/emulator, which call its API
+// and never its internals: a rule it refuses (a contact that exists, a list
+// that does not) comes back as an *apierr.Error the handler answers as is.
+// It knows no HTTP request, wire profile or fault; of the emulator it
+// imports only internal/emulator/apierr.
+//
+// One RWMutex guards all of it (Store embeds it): the emulator favours
+// obvious correctness over throughput. Methods named ...Locked expect the
+// caller to hold it; the others take it themselves.
+package state
