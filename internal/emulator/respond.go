@@ -14,6 +14,11 @@ func (s *base) writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		body = []byte(`{"status":500,"code":"INTERNAL_ERROR","message":"encoding the response failed"}`)
 	}
+	s.writeJSONBody(w, status, body)
+}
+
+// writeJSONBody answers status with body, JSON encoded already.
+func (s *base) writeJSONBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", s.jsonContentTypeFor())
 	w.WriteHeader(status)
 	if _, err := w.Write(append(body, '\n')); err != nil {
