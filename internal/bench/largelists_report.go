@@ -68,7 +68,7 @@ func (r Report) LargeLists(res LargeListsResult, repeat int) {
 		for _, f := range res.Files {
 			plan := Median(f.Plan)
 			r.printf("| %d | %s | %s | **%s** | %s | %s | %s | **%s** | %s | **%s** | %s |\n", f.N, fileSize(f.Bytes), round(f.Adopt), round(plan),
-				round(perThousand(plan, f.N)), round(Median(f.PlanCPU)), f.PlanRequests, round(Median(f.Change)), f.ChangeRequests, mib(f.PlanRSS), mib(f.PeakRSS))
+				roundPerRow(perThousand(plan, f.N)), round(Median(f.PlanCPU)), f.PlanRequests, round(Median(f.Change)), f.ChangeRequests, mib(f.PlanRSS), mib(f.PeakRSS))
 		}
 		r.printf("\n")
 		r.largeListsLatency(res.Files)
@@ -93,7 +93,7 @@ func (r Report) LargeLists(res LargeListsResult, repeat int) {
 		plans := make([]time.Duration, len(res.Maps))
 		for i, m := range res.Maps {
 			ns[i], plans[i] = m.N, Median(m.Plan)
-			r.printf("| %d | %s | **%s** | %s | %s | %s |\n", m.N, round(m.Adopt), round(plans[i]), round(perThousand(plans[i], m.N)), round(Median(m.PlanCPU)), mib(m.PeakRSS))
+			r.printf("| %d | %s | **%s** | %s | %s | %s |\n", m.N, round(m.Adopt), round(plans[i]), roundPerRow(perThousand(plans[i], m.N)), round(Median(m.PlanCPU)), mib(m.PeakRSS))
 		}
 		r.printf("\n")
 		for _, limit := range []time.Duration{5 * time.Second, 30 * time.Second} {

@@ -220,3 +220,7 @@ func looks(ds []time.Duration) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// roundPerRow rounds a time per 1,000 rows, a few milliseconds, where
+// round's 10 ms would show nothing.
+func roundPerRow(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) }

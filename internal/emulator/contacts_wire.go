@@ -41,3 +41,14 @@ func (s *contactsAPI) presentContact(v state.ContactView) state.ContactView {
 	}
 	return v
 }
+
+// keysByID keys the properties of a page by attribute id, as
+// WirePropertiesByID answers them, in the order encoding/json writes them.
+func keysByID(byName []state.PropKey) []state.PropKey {
+	keys := make([]state.PropKey, len(byName))
+	for i, k := range byName {
+		keys[i] = state.PropKey{ID: k.ID, Key: strconv.FormatInt(k.ID, 10)}
+	}
+	state.SortPropKeys(keys)
+	return keys
+}

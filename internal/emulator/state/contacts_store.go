@@ -240,25 +240,30 @@ func (st *Store) ReplaceContacts(listID int64, ins []ContactInput, now string) *
 }
 
 // ContactPage returns the contacts of a list from offset, at most limit of
-// them, in order of creation, and the number of contacts in the list. Only
-// the page is copied.
-func (st *Store) ContactPage(listID int64, offset, limit int) ([]ContactView, int, *apierr.Error) {
+// them, in order of creation, with the number of contacts in the list and
+// the account's attributes to show them with. Only pointers are copied:
+// stored contacts are never modified in place.
+func (st *Store) ContactPage(listID int64, offset, limit int) (ContactsPage, *apierr.Error) {
 	st.RLock()
 	defer st.RUnlock()
 	lc, err := st.listLocked(listID, false)
 	if err != nil {
-		return nil, 0, err
+		return ContactsPage{}, err
 	}
-	items := []ContactView{} // encodes as [], never null
-	total := len(lc.Order)
-	if offset >= total {
-		return items, total, nil
+	page := ContactsPage{Total: len(lc.Order)}
+	if offset >= page.Total {
+		return page, nil
 	}
-	names := st.PropertyNamesLocked()
-	for _, oid := range lc.Order[offset:min(offset+limit, total)] {
-		items = append(items, lc.ByID[oid].View(names))
+	for id, name := range st.PropertyNamesLocked() {
+		page.Keys = append(page.Keys, PropKey{ID: id, Key: name})
 	}
-	return items, total, nil
+	SortPropKeys(page.Keys)
+	ids := lc.Order[offset:min(offset+limit, page.Total)]
+	page.Contacts = make([]*Contact, len(ids))
+	for i, oid := range ids {
+		page.Contacts[i] = lc.ByID[oid]
+	}
+	return page, nil
 }
 
 // ContactRef returns the stored contact (never modified in place) or nil.
