@@ -98,7 +98,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		resultURLTTL     = fs.Duration("result-url-ttl", emulator.DefaultResultURLTTL, "how long an export's result URL stays valid")
 		exportExtraRows  = fs.Int64("export-extra-rows", 0, "synthetic rows added to every statistics export file (for large-file tests)")
 	)
-	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` (or customerid:token:TOKEN, accepting only that bearer token) on the same address, with its own data; repeatable")
+	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` (or customerid:token:TOKEN, accepting only that bearer token, or customerid:oauth2:CLIENTID:SECRET, reached through that OAuth 2.0 client's tokens) on the same address, with its own data; repeatable")
 	fs.Var(&wire, "wire", "answer with these wire `profiles` (comma-separated, or all): alternatives the service may have chosen where the interface shows nothing; listed below")
 	fs.Usage = usage(fs)
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
@@ -190,7 +190,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		// no fixtures, and a data directory of their own under -data-dir.
 		o := first
 		o.CustomerID, o.Username, o.Password, o.Token, o.Fixtures = a.CustomerID, a.Username, a.Password, a.Token, nil
-		o.OAuth2Clients = nil // a client id names one account
+		o.OAuth2Clients = a.OAuth2Clients // a client id names one account
 		if *dataDir != "" {
 			o.DataDir = filepath.Join(*dataDir, "accounts", strconv.FormatInt(a.CustomerID, 10))
 			if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
@@ -254,10 +254,14 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 
 // providerBlock is the provider configuration that reaches one account.
 // The provider takes one scheme at a time, so an account with both Basic
-// credentials and a token shows the token as a comment.
+// credentials and a token shows the token as a comment, and OAuth 2.0
+// clients as comments unless they are the only way in.
 func providerBlock(url string, o emulator.Options) string {
 	b := fmt.Sprintf("\nprovider \"rms\" {\n  base_url    = %s\n  customer_id = %d\n", hclString(url), o.CustomerID)
 	switch {
+	case o.Username == "" && o.Token == "":
+		// Reached only through an OAuth 2.0 client (-account ID:oauth2:...).
+		return b + oauth2Block(url, o, true) + "}\n"
 	case o.Username == "":
 		b += fmt.Sprintf("  token       = %s\n", hclString(o.Token))
 	case o.Token != "":
@@ -265,7 +269,7 @@ func providerBlock(url string, o emulator.Options) string {
 	default:
 		b += fmt.Sprintf("  username    = %s\n  password    = %s\n", hclString(o.Username), hclString(o.Password))
 	}
-	return b + oauth2Block(url, o) + "}\n"
+	return b + oauth2Block(url, o, false) + "}\n"
 }
 
 // checkLoopback refuses addresses reachable from other machines: the

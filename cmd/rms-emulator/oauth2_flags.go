@@ -21,7 +21,7 @@ type oauth2Flags struct {
 
 func registerOAuth2Flags(fs *flag.FlagSet) *oauth2Flags {
 	f := &oauth2Flags{clients: oauth2ClientFlag{}}
-	fs.Var(f.clients, "oauth2-client", "accept the OAuth 2.0 client `ID:SECRET` at POST /oauth2/token (client credentials), which issues bearer tokens of the first account; repeatable")
+	fs.Var(f.clients, "oauth2-client", "accept the OAuth 2.0 client `ID:SECRET` at POST /oauth2/token (client credentials), which issues bearer tokens of the first account (a further account's client: -account ID:oauth2:CLIENTID:SECRET); repeatable")
 	f.ttl = fs.Duration("token-ttl", emulator.DefaultTokenTTL, "how long a token from /oauth2/token stays valid, at least 1s; an expired one is refused with 401")
 	return f
 }
@@ -58,13 +58,25 @@ func (f oauth2ClientFlag) Set(v string) error {
 	return nil
 }
 
-// oauth2Block is the commented provider configuration of an account's
-// OAuth 2.0 clients, for the banner.
-func oauth2Block(url string, o emulator.Options) string {
+// oauth2Block is the provider configuration of an account's OAuth 2.0
+// clients, for the banner: commented out as an alternative, or, with
+// active, the first client as the configuration itself (an account reached
+// only through OAuth 2.0) and any further ones commented out.
+func oauth2Block(url string, o emulator.Options, active bool) string {
 	b := ""
-	for _, id := range slices.Sorted(maps.Keys(o.OAuth2Clients)) {
-		b += fmt.Sprintf("  # or, with OAuth 2.0 client credentials (tokens live %s):\n  # oauth2 = {\n  #   token_url     = %s\n  #   client_id     = %s\n  #   client_secret = %s\n  # }\n",
-			o.TokenTTL, hclString(url+emulator.OAuth2TokenPath), hclString(id), hclString(o.OAuth2Clients[id]))
+	for i, id := range slices.Sorted(maps.Keys(o.OAuth2Clients)) {
+		block := fmt.Sprintf("oauth2 = {\n  token_url     = %s\n  client_id     = %s\n  client_secret = %s\n}",
+			hclString(url+emulator.OAuth2TokenPath), hclString(id), hclString(o.OAuth2Clients[id]))
+		if active && i == 0 {
+			b += fmt.Sprintf("  # OAuth 2.0 client credentials (tokens live %s)\n%s\n", o.TokenTTL, indent(block, "  "))
+			continue
+		}
+		b += fmt.Sprintf("  # or, with OAuth 2.0 client credentials (tokens live %s):\n%s\n", o.TokenTTL, indent(block, "  # "))
 	}
 	return b
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

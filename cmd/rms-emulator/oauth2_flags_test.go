@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
@@ -98,5 +99,75 @@ func TestRunOAuth2Client(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// -account ID:oauth2:CLIENT:SECRET serves an account reached only through
+// that client's tokens: the token reaches that account and no other, the
+// account has no Basic user, and the banner's provider block for it is the
+// oauth2 block itself. A malformed value is refused without its secret.
+func TestRunOAuth2Account(t *testing.T) {
+	base, stdout, stop := startRun(t, "-addr", "127.0.0.1:0", "-oauth2-client", "ci:first", "-account", "2000:oauth2:ops:s3:cret")
+	token := func(id, secret string) string {
+		t.Helper()
+		resp, err := http.PostForm(base+"/oauth2/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = resp.Body.Close() }()
+		var answer struct {
+			AccessToken string `json:"access_token"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || resp.StatusCode != http.StatusOK || answer.AccessToken == "" {
+			t.Fatalf("token of client %s: %d, %v", id, resp.StatusCode, err)
+		}
+		return answer.AccessToken
+	}
+	get := func(path string, auth func(*http.Request)) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		auth(req)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	bearer := func(tok string) func(*http.Request) {
+		return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+tok) }
+	}
+	ops, ci := token("ops", "s3:cret"), token("ci", "first")
+	for _, tc := range []struct {
+		name, path string
+		auth       func(*http.Request)
+		want       int
+	}{
+		{"the account's client", "/rest/2000/lists", bearer(ops), http.StatusOK},
+		{"the account's client, another account", "/rest/1000/lists", bearer(ops), http.StatusForbidden},
+		{"the first account's client", "/rest/2000/lists", bearer(ci), http.StatusForbidden},
+		{"the default Basic user", "/rest/2000/lists", func(r *http.Request) { r.SetBasicAuth("rms", "rms-password") }, http.StatusForbidden},
+	} {
+		if got := get(tc.path, tc.auth); got != tc.want {
+			t.Errorf("%s: GET %s = %d, want %d", tc.name, tc.path, got, tc.want)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	want := "  customer_id = 2000\n  # OAuth 2.0 client credentials (tokens live 20m0s)\n  oauth2 = {\n    token_url     = \"" + base + "/oauth2/token\"\n    client_id     = \"ops\"\n"
+	if !strings.Contains(stdout.String(), want) {
+		t.Errorf("banner lacks the oauth2 block of account 2000:\n%s", stdout)
+	}
+	if strings.Contains(stdout.String(), `token       = ""`) {
+		t.Errorf("banner shows an empty token:\n%s", stdout)
+	}
+
+	err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-account", "2000:oauth2:lonely-secret"}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "ID:SECRET") {
+		t.Fatalf("run: %v, want an error asking for ID:SECRET", err)
+	}
+	if strings.Contains(err.Error(), "lonely") {
+		t.Errorf("the error shows the secret: %v", err)
 	}
 }
