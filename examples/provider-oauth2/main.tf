@@ -26,5 +26,7 @@ provider "rms" {
     client_id     = "terraform-ci"
     client_secret = var.rms_client_secret
     scopes        = ["lists", "contacts"]
+    # What the gateway wants besides, in every token request:
+    endpoint_params = { audience = "https://server.example.com/rest" }
   }
 }

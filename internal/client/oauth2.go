@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,9 +44,15 @@ type OAuth2 struct {
 	fetched int
 }
 
+// ReservedTokenParams are the token request's own parameters, which
+// endpoint parameters may not set: the flow writes them.
+var ReservedTokenParams = []string{"grant_type", "client_id", "client_secret", "scope"}
+
 // NewOAuth2 checks the token URL (https, or http to a loopback address:
-// the secret travels in the request) and returns the authenticator.
-func NewOAuth2(tokenURL, clientID, clientSecret string, scopes []string) (*OAuth2, error) {
+// the secret travels in the request) and returns the authenticator. params
+// are further parameters of every token request (an audience or resource
+// some gateways require); none may be one of ReservedTokenParams.
+func NewOAuth2(tokenURL, clientID, clientSecret string, scopes []string, params map[string]string) (*OAuth2, error) {
 	u, err := ParseTokenURL(tokenURL)
 	if err != nil {
 		return nil, err
@@ -53,9 +60,19 @@ func NewOAuth2(tokenURL, clientID, clientSecret string, scopes []string) (*OAuth
 	if clientID == "" || clientSecret == "" {
 		return nil, errors.New("the OAuth 2.0 client id and secret are both required")
 	}
+	var values url.Values
+	for k, v := range params {
+		if slices.Contains(ReservedTokenParams, k) {
+			return nil, fmt.Errorf("the token request parameter %q is written by the flow itself and cannot be set", k)
+		}
+		if values == nil {
+			values = url.Values{}
+		}
+		values.Set(k, v)
+	}
 	return &OAuth2{
 		cfg: clientcredentials.Config{
-			ClientID: clientID, ClientSecret: clientSecret, TokenURL: u.String(), Scopes: scopes,
+			ClientID: clientID, ClientSecret: clientSecret, TokenURL: u.String(), Scopes: scopes, EndpointParams: values,
 			// Auto-detection tries HTTP Basic first, which RFC 6749 makes
 			// every server support, and remembers what worked.
 			AuthStyle: oauth2.AuthStyleAutoDetect,

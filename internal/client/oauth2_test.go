@@ -41,7 +41,7 @@ func oauth2Client(t *testing.T, clk *clock, secret string) (*Client, *emulator.S
 	var o *OAuth2
 	c, _ := newTestClient(t, s, func(cfg *Config) {
 		var err error
-		if o, err = NewOAuth2(cfg.BaseURL+emulator.OAuth2TokenPath, "ci", secret, []string{"lists"}); err != nil {
+		if o, err = NewOAuth2(cfg.BaseURL+emulator.OAuth2TokenPath, "ci", secret, []string{"lists"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		o.now = clk.now

@@ -31,7 +31,7 @@ func nullModel() providerModel {
 // oauth2Types are the attribute types of the oauth2 attribute.
 var oauth2Types = map[string]attr.Type{
 	"token_url": types.StringType, "client_id": types.StringType, "client_secret": types.StringType,
-	"scopes": types.ListType{ElemType: types.StringType},
+	"scopes": types.ListType{ElemType: types.StringType}, "endpoint_params": types.MapType{ElemType: types.StringType},
 }
 
 // oauth2Value is an oauth2 attribute of client "ci"; an empty string is
@@ -45,6 +45,7 @@ func oauth2Value(tokenURL, secret string) types.Object {
 	}
 	return types.ObjectValueMust(oauth2Types, map[string]attr.Value{
 		"token_url": s(tokenURL), "client_id": s("ci"), "client_secret": s(secret), "scopes": types.ListNull(types.StringType),
+		"endpoint_params": types.MapNull(types.StringType),
 	})
 }
 

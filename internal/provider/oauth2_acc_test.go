@@ -227,3 +227,33 @@ func zipText(t *testing.T, name string) string {
 	}
 	return b.String()
 }
+
+// endpoint_params go with the token request (what they carry is
+// internal/client's TestOAuth2EndpointParams): an audience does not
+// disturb a token endpoint that does not use it, and a parameter of the
+// flow itself is refused at plan, naming the attribute.
+func TestAccOAuth2_endpointParams(t *testing.T) {
+	env := oauth2Env(t, time.Minute, emulator.Options{})
+	withParams := func(params string) string {
+		return strings.Replace(oauth2Provider(env, `"`+oauth2Secret+`"`), "  oauth2 = {\n", "  oauth2 = {\n    endpoint_params = "+params+"\n", 1) + createOnlyList
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      withParams(`{ scope = "lists" }`),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectErrorParts("Reserved token request parameter", "oauth2.endpoint_params sets \"scope\"", "set oauth2.scopes instead"),
+			},
+			{
+				Config: withParams(`{ audience = "https://api.example.com" }`),
+				Check: func(*terraform.State) error {
+					if tok := env.Emulator.OAuth2Tokens(); tok.Issued == 0 {
+						return fmt.Errorf("token endpoint: %+v, want tokens issued", tok)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}

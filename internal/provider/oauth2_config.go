@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -30,6 +31,7 @@ const (
 	attrOAuth2ClientID     = "client_id"
 	attrOAuth2ClientSecret = "client_secret"
 	attrOAuth2Scopes       = "scopes"
+	attrOAuth2Params       = "endpoint_params"
 
 	envOAuth2TokenURL     = "RMS_OAUTH2_TOKEN_URL"
 	envOAuth2ClientID     = "RMS_OAUTH2_CLIENT_ID"
@@ -46,6 +48,7 @@ type oauth2Model struct {
 	ClientID     types.String `tfsdk:"client_id"`
 	ClientSecret types.String `tfsdk:"client_secret"`
 	Scopes       types.List   `tfsdk:"scopes"`
+	Params       types.Map    `tfsdk:"endpoint_params"`
 }
 
 // oauth2Path is the path of an attribute inside oauth2.
@@ -82,6 +85,13 @@ func oauth2Attribute() schema.Attribute {
 					stringvalidator.RegexMatches(scopePattern, "must be one scope: printable, without spaces or quotes (RFC 6749, section 3.3)"),
 				)},
 			},
+			attrOAuth2Params: schema.MapAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				Description: "Further parameters of every token request, for gateways that need them, e.g. `{ audience = \"https://api.example.com\" }` (Auth0, Okta) or `{ resource = \"...\" }` (RFC 8707). The flow's own parameters (`" +
+					strings.Join(client.ReservedTokenParams, "`, `") + "`) cannot be set here: use `" + attrOAuth2Scopes + "` for the scope.",
+				Validators: []validator.Map{reservedTokenParams{}},
+			},
 		},
 	}
 }
@@ -99,19 +109,7 @@ func oauth2Known(ctx context.Context, v types.Object) bool {
 	if d := v.As(ctx, &m, basetypes.ObjectAsOptions{}); d.HasError() {
 		return true // reported by resolveOAuth2
 	}
-	return !m.TokenURL.IsUnknown() && !m.ClientID.IsUnknown() && !m.ClientSecret.IsUnknown() && listKnown(m.Scopes)
-}
-
-func listKnown(l types.List) bool {
-	if l.IsUnknown() {
-		return false
-	}
-	for _, e := range l.Elements() {
-		if e.IsUnknown() {
-			return false
-		}
-	}
-	return true
+	return !m.TokenURL.IsUnknown() && !m.ClientID.IsUnknown() && !m.ClientSecret.IsUnknown() && listKnown(m.Scopes) && mapKnown(m.Params)
 }
 
 // oauth2Configured reports whether client credentials are asked for, by
@@ -130,6 +128,7 @@ func oauth2Configured(cfg providerModel, env func(string) (string, bool)) bool {
 func resolveOAuth2(ctx context.Context, cfg providerModel, env func(string) (string, bool), diags *diag.Diagnostics) credentials {
 	m := oauth2Model{
 		TokenURL: types.StringNull(), ClientID: types.StringNull(), ClientSecret: types.StringNull(), Scopes: types.ListNull(types.StringType),
+		Params: types.MapNull(types.StringType),
 	}
 	if !cfg.OAuth2.IsNull() {
 		if d := cfg.OAuth2.As(ctx, &m, basetypes.ObjectAsOptions{}); d.HasError() {
@@ -143,6 +142,10 @@ func resolveOAuth2(ctx context.Context, cfg providerModel, env func(string) (str
 	var scopes []string
 	if !m.Scopes.IsNull() {
 		diags.Append(m.Scopes.ElementsAs(ctx, &scopes, false)...)
+	}
+	var params map[string]string
+	if !m.Params.IsNull() {
+		diags.Append(m.Params.ElementsAs(ctx, &params, false)...)
 	}
 	ok := true
 	for _, s := range []struct{ value, attr, env, what string }{
@@ -160,8 +163,10 @@ func resolveOAuth2(ctx context.Context, cfg providerModel, env func(string) (str
 	if !ok {
 		return credentials{}
 	}
-	auth, err := client.NewOAuth2(tokenURL, clientID, secret, scopes)
+	auth, err := client.NewOAuth2(tokenURL, clientID, secret, scopes, params)
 	if err != nil {
+		// The validator refuses reserved parameters first; what is left is
+		// the URL.
 		diags.AddAttributeError(oauth2Path(attrOAuth2TokenURL), "Invalid OAuth 2.0 token URL",
 			fmt.Sprintf("%s.%s (or %s): %s.", attrOAuth2, attrOAuth2TokenURL, envOAuth2TokenURL, err))
 		return credentials{}
@@ -192,4 +197,32 @@ func oauth2RefusalPath(err error) path.Path {
 		return oauth2Path(attrOAuth2Scopes)
 	}
 	return oauth2Path(attrOAuth2ClientSecret)
+}
+
+// reservedTokenParams refuses endpoint_params that set a parameter of the
+// flow itself, which golang.org/x/oauth2 would refuse at the first token
+// request, in the middle of the plan's credentials check.
+type reservedTokenParams struct{}
+
+func (reservedTokenParams) Description(context.Context) string {
+	return "sets none of the token request's own parameters (" + strings.Join(client.ReservedTokenParams, ", ") + ")"
+}
+
+func (v reservedTokenParams) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (reservedTokenParams) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	for key := range req.ConfigValue.Elements() {
+		if !slices.Contains(client.ReservedTokenParams, key) {
+			continue
+		}
+		do := "remove it"
+		if key == "scope" {
+			do = "set " + attrOAuth2 + "." + attrOAuth2Scopes + " instead"
+		}
+		resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(key), "Reserved token request parameter",
+			fmt.Sprintf("%s.%s sets %q, which the client-credentials flow writes itself (%s are all its own): %s.",
+				attrOAuth2, attrOAuth2Params, key, strings.Join(client.ReservedTokenParams, ", "), do))
+	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -164,19 +163,6 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		contacts:          contactsync.NewRun(c, contactsync.RunOptions{ListingOff: contactListingOff, Logger: providerLogger{}}),
 		unsubscribeLimits: providerLimitsOf(cfg),
 	}, diags
-}
-
-// mapKnown reports whether a map and every element are known.
-func mapKnown(m types.Map) bool {
-	if m.IsUnknown() {
-		return false
-	}
-	for _, v := range m.Elements() {
-		if v.IsUnknown() {
-			return false
-		}
-	}
-	return true
 }
 
 // userAgent names the provider and the Terraform that runs it, so that the
