@@ -3,6 +3,7 @@ package contactsync
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"runtime"
 	"testing"
 
@@ -67,5 +68,56 @@ func BenchmarkServiceListAgainst(b *testing.B) {
 		if s.Len() != n {
 			b.Fatal(s.Len())
 		}
+	}
+}
+
+// BenchmarkServiceListMapSubset holds a listing of 100,000 contacts for a
+// map input: keeping every contact's properties, as a listing did before
+// ListOptions.For, and keeping only those of a map of 10. It reports the
+// bytes held per listed contact.
+func BenchmarkServiceListMapSubset(b *testing.B) {
+	const n = 100_000
+	listed := make([]ServiceContact, n)
+	ids := make([]string, n)
+	for i := range listed {
+		ids[i] = fmt.Sprintf("customer-%d", i)
+		listed[i] = ServiceContact{Email: client.StatusSubscribed, Props: client.PropertyValues{
+			"email": fmt.Sprintf("c%d@example.com", i), "firstname": fmt.Sprintf("First %d", i), "lastname": "Last",
+		}}
+	}
+	ten := make([]Desired, 10)
+	for i := range ten {
+		ten[i] = Desired{ID: ids[i*1000]}
+	}
+	for _, tc := range []struct {
+		name string
+		opts ListOptions
+	}{
+		{"every contact", ListOptions{Props: true}},
+		{"a map of 10", ListOptions{Props: true, For: BookOf(ten)}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var held float64
+			for b.Loop() {
+				runtime.GC()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				s := serviceListFor(tc.opts)
+				for i, c := range listed {
+					// The listing's decoder makes each contact's map afresh.
+					if s.keepsProps(ids[i]) {
+						c.Props = maps.Clone(c.Props)
+					} else {
+						c.Props = nil
+					}
+					s.Add(ids[i], c)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				held = float64(after.HeapInuse-before.HeapInuse) / n
+				runtime.KeepAlive(s)
+			}
+			b.ReportMetric(held, "held-B/contact")
+		})
 	}
 }

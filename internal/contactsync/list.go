@@ -12,9 +12,18 @@ type ListOptions struct {
 	// it names keep their properties only where they differ from its
 	// values (ServiceList).
 	Against *Book
-	// Props keeps every contact's properties (a map input); without it,
+	// Props keeps the contacts' properties (a map input): of every
+	// contact, or, with For, only of the contacts For names. Without it,
 	// and without Against, only statuses are kept.
 	Props bool
+	// For, with Props, names the contacts whose properties are kept: a map
+	// of a few contacts on a list of a million needs only the others'
+	// statuses (exclusive, the counts, the consent record).
+	For *Book
+	// PropsUpTo, with Props and without For, keeps every contact's
+	// properties only while the list holds at most this many, and none
+	// once it holds more: an adoption fills a map only up to a size.
+	PropsUpTo int
 }
 
 // List reads every contact of a list with one listing at the largest page
@@ -22,12 +31,13 @@ type ListOptions struct {
 // properties keyed by attribute name whatever form the service answers in,
 // held as opts says.
 func (r *Run) List(ctx context.Context, listID string, opts ListOptions) (*ServiceList, error) {
-	out := NewServiceList(opts.Against, opts.Props)
-	keepProps := opts.Against != nil || opts.Props
+	out := serviceListFor(opts)
 	err := r.client.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
 		for _, c := range chunk {
 			s := ServiceContact{Email: c.Status, Mobile: c.MobileStatus}
-			if keepProps {
+			// Against a book, Add keeps the properties of the contacts it
+			// names where they differ; without, keepsProps says.
+			if opts.Against != nil || out.keepsProps(c.OriginalID) {
 				props, err := r.Attributes.ByName(ctx, c.Properties)
 				if err != nil {
 					return err
@@ -53,4 +63,13 @@ func ListStatuses(ctx context.Context, c *client.Client, listID string) (*Servic
 		return nil
 	})
 	return out, err
+}
+
+// serviceListFor is the empty listing opts ask for.
+func serviceListFor(opts ListOptions) *ServiceList {
+	out := NewServiceList(opts.Against, opts.Props)
+	if out.withProps {
+		out.propsFor, out.propsUpTo = opts.For, opts.PropsUpTo
+	}
+	return out
 }

@@ -22,8 +22,12 @@ type ServiceList struct {
 	props map[int32]client.PropertyValues
 	other map[string]ServiceContact
 	count int
-	// withProps: every contact keeps its properties (a map input).
+	// withProps: contacts keep their properties (a map input): every one,
+	// or only those propsFor names; propsUpTo > 0 drops them all once the
+	// list holds more contacts (List's ListOptions.For and PropsUpTo).
 	withProps bool
+	propsFor  *Book
+	propsUpTo int
 }
 
 // Bits of ServiceList.named. The status codes are those of the arena, and
@@ -86,10 +90,29 @@ func (s *ServiceList) Add(id string, c ServiceContact) {
 	if _, dup := s.other[id]; dup {
 		s.count--
 	}
-	if !s.withProps {
+	if !s.keepsProps(id) {
 		c.Props = nil
 	}
 	s.other[id] = c
+	if s.withProps && s.propsUpTo > 0 && s.count > s.propsUpTo {
+		s.dropProps()
+	}
+}
+
+// keepsProps reports whether the listing keeps the properties of a contact
+// its book (if any) does not name.
+func (s *ServiceList) keepsProps(id string) bool {
+	return s.withProps && (s.propsFor == nil || s.propsFor.Has(id))
+}
+
+// dropProps forgets every contact's properties: the list is larger than
+// propsUpTo.
+func (s *ServiceList) dropProps() {
+	s.withProps = false
+	for id, c := range s.other {
+		c.Props = nil
+		s.other[id] = c
+	}
 }
 
 // codeOf is the code of contact i's status on a channel (0 e-mail, 1
@@ -120,10 +143,24 @@ func (s *ServiceList) Len() int {
 func (s *ServiceList) Book() *Book { return s.book }
 
 // Comparable reports whether Compare and ServiceDigest can compare book
-// with this listing: it was held against that book, or every contact kept
-// its properties.
+// with this listing: it was held against that book, or every contact book
+// names kept its properties.
 func (s *ServiceList) Comparable(book *Book) bool {
-	return s.book != nil && s.book == book || s.withProps
+	if s.book != nil {
+		return s.book == book
+	}
+	if !s.withProps {
+		return false
+	}
+	if s.propsFor == nil || s.propsFor == book {
+		return true
+	}
+	for i := range book.Len() {
+		if !s.propsFor.Has(book.ID(i)) {
+			return false // a contact the listing kept no properties of
+		}
+	}
+	return true
 }
 
 // Get is the contact with this id, if the list has it. Its Props are nil

@@ -315,7 +315,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 			go contactsync.DesiredDigest(book)
 		}
 	}
-	service, err := r.data.contacts.List(ctx, listID, contactsync.ListOptions{Against: book, Props: !state.isFile()})
+	service, err := r.data.contacts.List(ctx, listID, r.readListOptions(ctx, req.Private, state, book))
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
 		removeGone(ctx, resp, ident)
@@ -351,12 +351,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		}
 		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)
 		resp.Diagnostics.Append(d...)
-		keys, _ := contactEntries(ctx, state.Contacts)
-		ids := make([]contactsync.Desired, 0, len(keys))
-		for id := range keys {
-			ids = append(ids, contactsync.Desired{ID: id})
-		}
-		book = contactsync.BookOf(ids)
+		book = keysBook(ctx, state.Contacts)
 	}
 	n := contactsync.UnmanagedSubscribed(service, book)
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
@@ -555,12 +550,40 @@ func (r *listContactsResource) ImportState(ctx context.Context, req resource.Imp
 }
 
 // listOptionsOf is how the apply and destroy list the list for m's input:
-// a file's listing is held against its book, a map's keeps properties.
+// a file's listing is held against its book, a map's keeps the properties
+// of the contacts the map names (the others' statuses are all an apply
+// needs of them, however large the list).
 func listOptionsOf(m listContactsModel, desired *contactsync.Book) contactsync.ListOptions {
 	if m.isFile() {
 		return contactsync.ListOptions{Against: desired}
 	}
-	return contactsync.ListOptions{Props: true}
+	return contactsync.ListOptions{Props: true, For: desired}
+}
+
+// readListOptions is how Read lists the list: against the file's book; for
+// a map, keeping the properties of the contacts the state names; for an
+// adoption (an import's first refresh), of every contact while the list is
+// small enough for adopt to fill the map.
+func (r *listContactsResource) readListOptions(ctx context.Context, p privateGetter, state listContactsModel, book *contactsync.Book) contactsync.ListOptions {
+	if state.isFile() {
+		return contactsync.ListOptions{Against: book}
+	}
+	if state.Contacts.IsNull() && adopting(ctx, p) {
+		return contactsync.ListOptions{Props: true, PropsUpTo: adoptMaxContacts}
+	}
+	return contactsync.ListOptions{Props: true, For: keysBook(ctx, state.Contacts)}
+}
+
+// keysBook is a book of the contact ids of a contacts map, without their
+// values: what a listing or a count needs to know which contacts the map
+// names.
+func keysBook(ctx context.Context, m types.Map) *contactsync.Book {
+	keys, _ := contactEntries(ctx, m) // a broken map is reported where the map is read
+	ids := make([]contactsync.Desired, 0, len(keys))
+	for id := range keys {
+		ids = append(ids, contactsync.Desired{ID: id})
+	}
+	return contactsync.BookOf(ids)
 }
 
 // fileChangedSincePlan compares the digest of the source file's contacts
