@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -213,21 +214,17 @@ func elementEnd(b []byte, atEOF bool) (n int, complete bool, err error) {
 	}
 	switch b[0] {
 	case '{', '[':
-		depth, inString := 0, false
+		depth := 0
 		for i := 0; i < len(b); i++ {
-			c := b[i]
-			if inString {
-				switch c {
-				case '\\':
-					i++
-				case '"':
-					inString = false
-				}
-				continue
-			}
-			switch c {
+			switch b[i] {
 			case '"':
-				inString = true
+				// Most of a contact's bytes are in its strings: their ends
+				// are found by IndexByte, a word or a vector at a time.
+				end, ok := stringEnd(b, i)
+				if !ok {
+					return 0, false, nil
+				}
+				i = end - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
@@ -239,15 +236,8 @@ func elementEnd(b []byte, atEOF bool) (n int, complete bool, err error) {
 		}
 		return 0, false, nil
 	case '"':
-		for i := 1; i < len(b); i++ {
-			switch b[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, true, nil
-			}
-		}
-		return 0, false, nil
+		end, ok := stringEnd(b, 0)
+		return end, ok, nil
 	case '}', ']', ',', ':':
 		return 0, false, fmt.Errorf("invalid character %q where a contact was expected", b[0])
 	}
@@ -257,4 +247,24 @@ func elementEnd(b []byte, atEOF bool) (n int, complete bool, err error) {
 		}
 	}
 	return len(b), atEOF, nil
+}
+
+// stringEnd is the index after the closing quote of the string that b[i]
+// opens, unchecked (the decoder checks it); false when b ends first. A
+// quote closes the string unless an odd number of backslashes precede it.
+func stringEnd(b []byte, i int) (int, bool) {
+	for j := i + 1; ; j++ {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, false
+		}
+		j += k
+		escapes := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return j + 1, true
+		}
+	}
 }

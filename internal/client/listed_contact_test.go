@@ -191,6 +191,7 @@ func FuzzContactArray(f *testing.F) {
 	for _, s := range []string{
 		`[{"originalId":"a","properties":{"e":"x"}},{"originalId":"b"}]`, `[]`, `null`, ` [ null , {} ] `,
 		`[{"originalId":"a"}] trailing`, `[{"originalId":"a"},]`, `[1]`, `{"a":1}`, `[{"originalId":"a"}`, ``, `["]"]`,
+		`[{"originalId":"a\"}","properties":{"e":"x\\","f":"\\\"]"}}]`, `["\\"]`, `["a\\\""]`,
 	} {
 		f.Add([]byte(s), uint8(3), uint8(2))
 	}
@@ -242,4 +243,29 @@ func (r *shortReader) Read(p []byte) (int, error) {
 	n := copy(p[:min(len(p), r.n)], r.b)
 	r.b = r.b[n:]
 	return n, nil
+}
+
+// stringEnd finds a string's closing quote past any escaped quotes and
+// escaped backslashes, and reports a string cut short.
+func TestStringEnd(t *testing.T) {
+	tests := []struct {
+		in   string
+		end  int
+		done bool
+	}{
+		{`"abc",`, 5, true},
+		{`""`, 2, true},
+		{`"a\"b"x`, 6, true},
+		{`"a\\"x`, 5, true},
+		{`"a\\\"b"`, 8, true},
+		{`"\\\\"`, 6, true},
+		{`"abc`, 0, false},
+		{`"a\"`, 0, false},
+	}
+	for _, tt := range tests {
+		end, done := stringEnd([]byte(tt.in), 0)
+		if end != tt.end || done != tt.done {
+			t.Errorf("stringEnd(%s) = %d, %v; want %d, %v", tt.in, end, done, tt.end, tt.done)
+		}
+	}
 }
