@@ -1,13 +1,9 @@
 package provider_test
 
 import (
-	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
@@ -19,30 +15,24 @@ import (
 // read, the action runs once (not once per caller), and the state keeps its
 // resources as they were. The export guide's recipe relies on it.
 func TestAccActionsInvokeTarget(t *testing.T) {
-	tfPath := acctest.RequireCLI(t, "-invoke with -target", "1.16.0", "").Path
+	acctest.RequireCLI(t, "-invoke with -target", "1.16.0", "")
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
-	work := t.TempDir()
-	cliConfig, _ := acctest.DevOverrides(t, work)
+	ws := acctest.NewWorkspace(t)
 	run := func(args ...string) string {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, tfPath, append(args, "-auto-approve", "-no-color")...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+		out, code := ws.Run(append(args, "-auto-approve", "-no-color")...)
+		if code != 0 {
+			t.Fatalf("terraform %s exited %d:\n%s", strings.Join(args, " "), code, out)
 		}
-		return string(out)
+		return out
 	}
 	const routeGetList = "GET /rest/{customerid}/{collection}/{id}" // lists are a generic collection
 	counts := func() (exports, listReads int64) {
 		st := env.Emulator.Requests()
 		return st.ByRoute[routeStartExport], st.ByRoute[routeGetList]
 	}
-	writeFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    rms = { source = \"rms-labs/rms\" }\n  }\n}\n"+env.ProviderBlock()+`
+	ws.Configure(env, `
 resource "rms_list" "l" {
   count = 2
   name  = "list ${count.index}"
@@ -63,7 +53,7 @@ action "rms_run_statistics_export" "final" {
 }
 `)
 	run("apply")
-	stateBefore, err := os.ReadFile(filepath.Join(work, "terraform.tfstate"))
+	stateBefore, err := os.ReadFile(ws.Path("terraform.tfstate"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +73,11 @@ action "rms_run_statistics_export" "final" {
 	if reads1-reads0 != 1 {
 		t.Errorf("-invoke -target read %d objects, want 1 (the targeted list)", reads1-reads0)
 	}
-	if got := readText(t, filepath.Join(work, "final.csv")); !strings.Contains(got, "list 0") || !strings.Contains(got, "list 1") {
+	if got := readText(t, ws.Path("final.csv")); !strings.Contains(got, "list 0") || !strings.Contains(got, "list 1") {
 		t.Errorf("the export does not hold both lists (it covers the account):\n%s", got)
 	}
 
-	stateAfter, err := os.ReadFile(filepath.Join(work, "terraform.tfstate"))
+	stateAfter, err := os.ReadFile(ws.Path("terraform.tfstate"))
 	if err != nil {
 		t.Fatal(err)
 	}
