@@ -14,7 +14,8 @@ import (
 // are all a plan needs of them). A contact the configuration adds that the
 // service already holds is compared with its values on the service, not
 // taken for new: one that already has the configured values is not
-// written, one that differs is updated, by one call.
+// written, one that differs is updated, by one call. Opt-outs, named or
+// not, stay, and no contact the map does not name changes status.
 func TestAccListContactsMapSubsetOfList(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -28,6 +29,13 @@ func TestAccListContactsMapSubsetOfList(t *testing.T) {
 	seed := make([]emulator.Contact, 300)
 	for i := range seed {
 		seed[i] = emulator.Contact{OriginalID: fmt.Sprintf("s-%03d", i), Properties: props(i, "Seed")}
+	}
+	// Two opt-outs: one the map names, one it does not.
+	optedOut := map[string]bool{"s-002": true, "s-200": true}
+	for i := range seed {
+		if optedOut[seed[i].OriginalID] {
+			seed[i].Status = "UNSUBSCRIBED"
+		}
 	}
 	if err := env.Emulator.UpsertContacts(id, seed); err != nil {
 		t.Fatal(err)
@@ -72,6 +80,13 @@ func TestAccListContactsMapSubsetOfList(t *testing.T) {
 	got := listContactsOf(t, env, listID)
 	if got["s-151"].Properties["firstname"] != "Changed" || got["s-150"].Properties["firstname"] != "Seed" || len(got) != 300 {
 		t.Errorf("after the apply: s-150 %+v, s-151 %+v, %d contacts", got["s-150"], got["s-151"], len(got))
+	}
+	// Nobody was unsubscribed or re-subscribed: the opt-outs stay, and
+	// the contacts the map does not name keep their statuses.
+	for id, c := range got {
+		if want := map[bool]string{true: "UNSUBSCRIBED", false: "SUBSCRIBED"}[optedOut[id]]; c.Status != want {
+			t.Errorf("%s is %s after the applies, want %s", id, c.Status, want)
+		}
 	}
 	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
 		t.Errorf("the plan after the apply is not empty (exit %d):\n%s", code, out)
