@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -40,7 +41,8 @@ func (a *sendTransactionalMessageAction) Schema(_ context.Context, _ action.Sche
 		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) each time it is invoked: " +
 			"with `terraform apply -invoke=action.rms_send_transactional_message.<name>`, or from an `action_trigger` in a resource's `lifecycle`. " +
 			"The same send as the `rms_transactional_message` resource, without state. Requires Terraform 1.14 or later.\n\n" +
-			"Lifecycle events it suits: `after_create` and `after_update`, to announce what was provisioned; `before_destroy` and `after_destroy` (Terraform 1.16+), to warn that something is being decommissioned and to confirm it is gone. A notice should rarely stop infrastructure: give its `action_trigger` `on_failure = continue` (Terraform 1.16+) so a failed send is a warning. Each triggering event sends once more: the send is never repeated within one event.",
+			"Lifecycle events it suits: `after_create` and `after_update`, to announce what was provisioned; `before_destroy` and `after_destroy` (Terraform 1.16+), to warn that something is being decommissioned and to confirm it is gone. A notice should rarely stop infrastructure: give its `action_trigger` `on_failure = continue` (Terraform 1.16+) so a failed send is a warning. Each triggering event sends once more: the send is never repeated within one event.\n\n" +
+			"A send that gets no answer (the connection dropped after the request went out) fails with \"Transactional message outcome unknown\": the service may have sent it. The action keeps no state, so before invoking it again check the service's reports (the trigger's report, or a statistics export of type `SENT` or `MESSAGES`): invoking it again sends another message.",
 		Attributes: map[string]schema.Attribute{
 			"trigger_id": schema.StringAttribute{
 				Required:    true,
@@ -98,8 +100,17 @@ func (a *sendTransactionalMessageAction) Invoke(ctx context.Context, req action.
 	if diags.HasError() {
 		return
 	}
-	sent, d := operation.SendTransactionalMessage(ctx, a.data.client, cfg.TriggerID.ValueString(), msg)
+	started := time.Now()
+	sent, unknown, d := operation.SendTransactionalMessage(ctx, a.data.client, cfg.TriggerID.ValueString(), msg)
 	diags.Append(d...)
+	if unknown != nil {
+		// An error, as for any failed action, but one that says the
+		// message may be out: invoking the action again may send it twice.
+		diags.AddError("Transactional message outcome unknown",
+			fmt.Sprintf("The send through trigger %s got no answer: %s\n\nThe service may have sent the message. Do not invoke the action again before checking: it would send a second message if the first went out. %s",
+				cfg.TriggerID.ValueString(), unknown, operation.UnknownOutcomeCheck(cfg.TriggerID.ValueString(), msg.Recipient, started)))
+		return
+	}
 	if sent == nil {
 		return
 	}

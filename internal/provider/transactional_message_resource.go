@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -22,8 +23,9 @@ import (
 // there is no existing object an import or an identity could name, and no
 // list resource finds any for `terraform query`.
 var (
-	_ resource.Resource              = &transactionalMessageResource{}
-	_ resource.ResourceWithConfigure = &transactionalMessageResource{}
+	_ resource.Resource               = &transactionalMessageResource{}
+	_ resource.ResourceWithConfigure  = &transactionalMessageResource{}
+	_ resource.ResourceWithModifyPlan = &transactionalMessageResource{}
 )
 
 // NewTransactionalMessageResource returns rms_transactional_message: an
@@ -42,6 +44,7 @@ type transactionalMessageModel struct {
 	Channel                  types.String      `tfsdk:"channel"`
 	Status                   types.String      `tfsdk:"status"`
 	SentAt                   timetypes.RFC3339 `tfsdk:"sent_at"`
+	Outcome                  types.String      `tfsdk:"outcome"`
 }
 
 func (r *transactionalMessageResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -53,7 +56,8 @@ func (r *transactionalMessageResource) Schema(_ context.Context, _ resource.Sche
 	resp.Schema = schema.Schema{
 		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) when created, and again, as a new message, whenever an argument or `triggers` changes (replacement). " +
 			"Useful for a \"provisioning finished\" notice at the end of a pipeline. A sent message cannot be unsent: destroy only removes it from state, with a warning. " +
-			"The service offers no way to read a sent message back, so this resource cannot be imported and does not detect drift.",
+			"The service offers no way to read a sent message back, so this resource cannot be imported and does not detect drift. " +
+			"A send whose outcome is unknown (the connection dropped before the answer) is kept in the state with `outcome = \"unknown\"` and a warning on every plan, and is never sent again by a plain retry: only a changed argument or `terraform apply -replace` sends it again.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
@@ -115,6 +119,12 @@ func (r *transactionalMessageResource) Schema(_ context.Context, _ resource.Sche
 				Description:   "Status the service reported for the send, e.g. `SENT`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
+			"outcome": schema.StringAttribute{
+				Computed: true,
+				Description: "`" + outcomeSent + "` when the service answered that it sent the message; `" + outcomeUnknown + "` when no answer came (the connection dropped, a gateway failed): the service may have sent it. " +
+					"An unknown outcome keeps the message in the state, so that a retry of the apply does not send it twice; every plan warns until you check the service's reports and, only if it was not sent, replace it (`terraform apply -replace`).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
 			"sent_at": schema.StringAttribute{
 				Computed:      true,
 				CustomType:    timetypes.RFC3339Type{},
@@ -139,8 +149,22 @@ func (r *transactionalMessageResource) Create(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sent, diags := operation.SendTransactionalMessage(ctx, r.data.client, plan.TriggerID.ValueString(), msg)
+	started := time.Now()
+	sent, unknown, diags := operation.SendTransactionalMessage(ctx, r.data.client, plan.TriggerID.ValueString(), msg)
 	resp.Diagnostics.Append(diags...)
+	if unknown != nil {
+		// Kept, with a warning: an error would make Terraform taint the
+		// resource (or keep nothing), and the next apply would send the
+		// message again.
+		plan.ID, plan.Channel, plan.Status, plan.SentAt = types.StringNull(), types.StringNull(), types.StringNull(), timetypes.NewRFC3339Null()
+		plan.Outcome = types.StringValue(outcomeUnknown)
+		resp.Diagnostics.AddWarning("Transactional message outcome unknown",
+			fmt.Sprintf("The send through trigger %s got no answer: %s\n\nThe service may have sent the message. It is kept in the state with outcome = %q, so that applying again does not send it a second time. %s\n\n%s",
+				plan.TriggerID.ValueString(), unknown, outcomeUnknown, operation.UnknownOutcomeCheck(plan.TriggerID.ValueString(), msg.Recipient, started), unknownOutcomeNext))
+		resp.Diagnostics.Append(noteUnknownSince(ctx, resp.Private, started)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+		return
+	}
 	if sent == nil {
 		return
 	}
@@ -150,13 +174,35 @@ func (r *transactionalMessageResource) Create(ctx context.Context, req resource.
 	plan.Channel = nullIfEmpty(sent.Channel)
 	plan.Status = nullIfEmpty(sent.Status)
 	plan.SentAt = rfc3339(sent.SentAt)
+	plan.Outcome = types.StringValue(outcomeSent)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+}
+
+// ModifyPlan repeats, on every plan, that a message's outcome is unknown:
+// the state keeps it so that nothing sends it again on its own, and the
+// user has to check and decide.
+func (r *transactionalMessageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var state transactionalMessageModel
+	if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() || state.Outcome.ValueString() != outcomeUnknown {
+		return
+	}
+	resp.Diagnostics.AddWarning("Transactional message outcome unknown",
+		fmt.Sprintf("An earlier apply sent a message through trigger %s and got no answer, so the service may have sent it (outcome = %q). "+
+			"This plan does not send it again by itself. %s\n\n%s",
+			state.TriggerID.ValueString(), outcomeUnknown, operation.UnknownOutcomeCheck(state.TriggerID.ValueString(), state.recipient(), unknownSince(ctx, req.Private)), unknownOutcomeNext))
 }
 
 // Read keeps the state: the service has no call that reads a sent message.
 func (r *transactionalMessageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state transactionalMessageModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if state.Outcome.IsNull() {
+		// Saved before outcome existed: only sent messages were kept then.
+		state.Outcome = types.StringValue(outcomeSent)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
@@ -166,7 +212,7 @@ func (r *transactionalMessageResource) Update(ctx context.Context, req resource.
 	var plan, state transactionalMessageModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	plan.ID, plan.Channel, plan.Status, plan.SentAt = state.ID, state.Channel, state.Status, state.SentAt
+	plan.ID, plan.Channel, plan.Status, plan.SentAt, plan.Outcome = state.ID, state.Channel, state.Status, state.SentAt, state.Outcome
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
@@ -174,6 +220,11 @@ func (r *transactionalMessageResource) Update(ctx context.Context, req resource.
 func (r *transactionalMessageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state transactionalMessageModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if state.Outcome.ValueString() == outcomeUnknown {
+		resp.Diagnostics.AddWarning("Transactional message only removed from state",
+			fmt.Sprintf("The message through trigger %s, whose outcome is unknown (it may have been sent), is only removed from Terraform state: a sent message cannot be unsent.", state.TriggerID.ValueString()))
+		return
+	}
 	resp.Diagnostics.AddWarning("Transactional message only removed from state",
 		fmt.Sprintf("Message %s was sent through trigger %s and cannot be unsent; destroying rms_transactional_message only removes it from Terraform state.",
 			state.ID.ValueString(), state.TriggerID.ValueString()))
