@@ -25,7 +25,8 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 	if m.isFile() {
 		book, err := r.data.contacts.SourceFile(ctx, m.fileOptions())
 		if err != nil {
-			diags.AddAttributeError(path.Root("source_file"), sourceFileErrorSummary(err), err.Error())
+			summary, detail := sourceFileError(err)
+			diags.AddAttributeError(path.Root("source_file"), summary, detail)
 			return nil, diags
 		}
 		return book, diags
@@ -196,14 +197,17 @@ func keepEmptyValues(props, prior types.Map) types.Map {
 	return types.MapValueMust(types.StringType, have)
 }
 
-// sourceFileErrorSummary names what failed while reading a source file: the
-// file itself, or the service (the reader asks it which columns name
-// attributes), so that an outage does not read as a broken file.
-func sourceFileErrorSummary(err error) string {
+// sourceFileError names what failed while reading a source file: the file
+// itself, or the service (the reader asks it which attributes the columns
+// name), so that an outage, the token endpoint's included, does not read
+// as a broken file.
+func sourceFileError(err error) (summary, detail string) {
 	var apiErr *client.APIError
 	var netErr *url.Error
-	if errors.As(err, &apiErr) || errors.As(err, &netErr) {
-		return "Unable to read the account's contact attributes"
+	var tokenErr *client.TokenError
+	if contactsync.IsAttributesUnreadable(err) || errors.As(err, &apiErr) || errors.As(err, &netErr) || errors.As(err, &tokenErr) {
+		return "Unable to read the account's contact attributes", describeAPIError(err) +
+			"\n\nThe source file was not the problem: its columns are checked against the account's contact attributes, which could not be read from the service. Plan again once the service answers."
 	}
-	return "Unable to read the source file"
+	return "Unable to read the source file", err.Error()
 }
