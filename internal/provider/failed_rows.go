@@ -65,7 +65,8 @@ func failedRowsResourceAttribute() resourceschema.Attribute {
 		Optional: true,
 		Description: maxFailedRowsDescription("the state keeps the import, its batch and its counts (`failed`, `processed`, `affected`). "+
 			"A new import that fails this way is tainted by Terraform, so the next apply runs the file again as a new import: correct the file first, or raise the limit. "+
-			"An apply that resumed an unfinished import keeps it in the state with an error, and the next plan runs the file again as a new import unless the limit is raised to its `failed`.") +
+			"An apply that resumed an unfinished import keeps it in the state with an error, and the next plan runs the file again as a new import unless the limit is raised to its `failed`. "+
+			"An import whose batch finished while no apply was waiting is judged by the next apply (its plan shows an update), never at plan time.") +
 			" Changing the limit alone does not run a new import.",
 		Validators: maxFailedRowsValidators,
 	}

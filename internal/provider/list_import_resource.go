@@ -274,6 +274,12 @@ func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest,
 	if b == nil {
 		return
 	}
+	if unjudgedRows(state, b) {
+		// Left unfinished, so that the plan resumes it and the apply judges
+		// its refused rows (list_import_unjudged.go).
+		logUnjudged(ctx, state, b)
+		return
+	}
 	state.Record(b)
 	state.recordCounts(b)
 	if isAdopting(state) {
@@ -295,8 +301,12 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	m.Delimiter, m.Encoding, m.IdentityColumn, m.Triggers, m.ContentSHA256 = plan.Delimiter, plan.Encoding, plan.IdentityColumn, plan.Triggers, plan.ContentSHA256
 	m.unsubscribeLimitArgs, m.failedRowsLimitArgs = plan.unsubscribeLimitArgs, plan.failedRowsLimitArgs
 	// A limit raised to the rows an earlier resumed import refused accepts
-	// them (redoRefusedRows planned no new import).
+	// them (redoRefusedRows planned no new import), and says so.
+	wasRefused := refusedRowsMarked(ctx, req.Private)
 	resp.Diagnostics.Append(markRefusedRows(ctx, resp.Private, false)...)
+	if wasRefused && !state.Unfinished() {
+		r.judgeAcceptedRows(ctx, m, resp.Private, &resp.Diagnostics)
+	}
 	if state.Unfinished() {
 		timeout, diags := plan.Timeouts.Update(ctx, operation.ListImport.DefaultTimeout)
 		resp.Diagnostics.Append(diags...)
