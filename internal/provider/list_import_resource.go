@@ -186,6 +186,7 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if resp.Diagnostics.HasError() || !state.Unfinished() {
 		return
 	}
+	warnUnjudged(ctx, state, plan, req.Private, &resp.Diagnostics)
 	plan.PlanResume(ctx, operation.ListImport)
 	plan.Processed, plan.Affected, plan.Failed = types.Int64Unknown(), types.Int64Unknown(), types.Int64Unknown()
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, plan)...)
@@ -277,7 +278,7 @@ func (r *listImportResource) Read(ctx context.Context, req resource.ReadRequest,
 	if unjudgedRows(state, b) {
 		// Left unfinished, so that the plan resumes it and the apply judges
 		// its refused rows (list_import_unjudged.go).
-		logUnjudged(ctx, state, b)
+		resp.Diagnostics.Append(leaveUnjudged(ctx, state, b, resp.Private)...)
 		return
 	}
 	state.Record(b)
@@ -303,6 +304,7 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	// A limit raised to the rows an earlier resumed import refused accepts
 	// them (redoRefusedRows planned no new import), and says so.
 	wasRefused := refusedRowsMarked(ctx, req.Private)
+	resp.Diagnostics.Append(forgetUnjudged(ctx, resp.Private)...)
 	resp.Diagnostics.Append(markRefusedRows(ctx, resp.Private, false)...)
 	if wasRefused && !state.Unfinished() {
 		r.judgeAcceptedRows(ctx, m, resp.Private, &resp.Diagnostics)

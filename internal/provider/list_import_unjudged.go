@@ -3,8 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -32,10 +34,52 @@ func unjudgedRows(state listImportModel, b *client.Batch) bool {
 	return shown && n > 0
 }
 
-// logUnjudged says why a refresh left a finished batch unfinished.
-func logUnjudged(ctx context.Context, state listImportModel, b *client.Batch) {
+// privateUnjudgedRows is the private state key where a refresh notes the
+// rows a finished, unjudged batch refused, for the plan's warning.
+const privateUnjudgedRows = "unjudged_rows"
+
+// leaveUnjudged notes, for the plan, the rows a refresh found refused and
+// left to the next apply to judge.
+func leaveUnjudged(ctx context.Context, state listImportModel, b *client.Batch, private privateSetter) diag.Diagnostics {
 	tflog.Info(ctx, "list import batch finished since the last apply with refused rows; left unjudged so that the next apply judges them against max_failed_rows",
 		map[string]any{"batch_id": b.ID.String(), "failed": b.Failed, "import_id": state.ImportID.ValueString()})
+	if private == nil {
+		return nil
+	}
+	return private.SetKey(ctx, privateUnjudgedRows, []byte(strconv.FormatInt(b.Failed, 10)))
+}
+
+// forgetUnjudged drops the note once an apply has judged the rows.
+func forgetUnjudged(ctx context.Context, p privateState) diag.Diagnostics {
+	if p == nil {
+		return nil
+	}
+	if raw, _ := p.GetKey(ctx, privateUnjudgedRows); len(raw) == 0 {
+		return nil
+	}
+	return p.SetKey(ctx, privateUnjudgedRows, nil)
+}
+
+// warnUnjudged says why the plan resumes an import whose batch has
+// finished: the apply judges the rows it refused. A warning only: an error
+// here would block the plan that raises the limit.
+func warnUnjudged(ctx context.Context, state, plan listImportModel, p privateGetter, diags *diag.Diagnostics) {
+	if p == nil || plan.MaxFailedRows.IsUnknown() {
+		return
+	}
+	raw, _ := p.GetKey(ctx, privateUnjudgedRows)
+	failed, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		return
+	}
+	limit := plan.maxFailedRows()
+	then := fmt.Sprintf("max_failed_rows (%d) allows them: the apply keeps the import and names the rows in a warning.", limit)
+	if failed > limit {
+		then = fmt.Sprintf("That is more than max_failed_rows (%d) allows: the apply will fail naming them, and the next plan then runs the file again as a new import. Correct the file, or set max_failed_rows to at least %d to keep the import as it is.", limit, failed)
+	}
+	diags.AddAttributeWarning(path.Root(attrMaxFailedRows), "Import rows refused since the last apply",
+		fmt.Sprintf("Batch %s of import %s into list %s finished after an earlier apply stopped waiting for it, and the service refused %d rows of the file. This plan's apply judges them. %s",
+			state.BatchID.ValueString(), state.ImportID.ValueString(), state.ListID.ValueString(), failed, then))
 }
 
 // refusedRowsMarked reports whether an earlier apply found the import's

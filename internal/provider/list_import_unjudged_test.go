@@ -58,6 +58,9 @@ func TestAccListImportResource_refusedRowsFoundLateResumes(t *testing.T) {
 	if code != 2 || !acctest.Contains(out, "rms_list_import.test will be updated in-place") {
 		t.Errorf("the plan after the batch finished with refused rows is not an update (exit %d):\n%s", code, out)
 	}
+	if want := []string{"Warning: Import rows refused since the last apply", "refused 3 rows", "more than max_failed_rows (2) allows", "at least 3"}; !acctest.Contains(out, want...) {
+		t.Errorf("the plan does not say why it updates %q:\n%s", want, out)
+	}
 	out, code = ws.Run("apply", "-auto-approve", "-no-color")
 	if want := append([]string{"Error: Import rows refused", "more than max_failed_rows (2) allows"}, named...); code == 0 || !acctest.Contains(out, want...) {
 		t.Errorf("the apply after the batch finished does not fail naming the rows %q (exit %d):\n%s", want, code, out)
