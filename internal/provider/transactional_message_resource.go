@@ -191,7 +191,7 @@ func (r *transactionalMessageResource) ModifyPlan(ctx context.Context, req resou
 	}
 	resp.Diagnostics.AddWarning("Transactional message outcome unknown",
 		fmt.Sprintf("An earlier apply sent a message through trigger %s and got no answer, so the service may have sent it (outcome = %q). "+
-			"This plan does not send it again by itself. %s\n\n%s",
+			"It is not sent again unless this plan replaces the resource (a changed argument or `triggers`, or `-replace`). %s\n\n%s",
 			state.TriggerID.ValueString(), outcomeUnknown, operation.UnknownOutcomeCheck(state.TriggerID.ValueString(), state.recipient(), unknownSince(ctx, req.Private)), unknownOutcomeNext))
 }
 
