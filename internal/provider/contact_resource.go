@@ -264,7 +264,7 @@ func (r *contactResource) applyStatus(ctx context.Context, listID, originalID st
 	}
 	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
 	if err == nil && updated == nil {
-		updated, err = r.data.client.GetContact(ctx, listID, originalID)
+		updated, err = r.data.client.LookupContact(ctx, listID, originalID)
 	}
 	if err != nil {
 		r.addContactError(diags, "Unable to set the subscription status", listID, err)
@@ -376,7 +376,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// Nothing to write (the plan differed from state in nothing this
 	// resource manages): read the contact so that state holds what the
 	// service does, date_modified included.
-	c, err := r.data.client.GetContact(ctx, listID, originalID)
+	c, err := r.data.client.LookupContact(ctx, listID, originalID)
 	if err != nil {
 		r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
 		return
@@ -421,6 +421,9 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	applied, recorded := readApplied(ctx, req.Private)
 	resp.Diagnostics.Append(optOutWarnings(config, state, applied, recorded, plan.AllowResubscribe.ValueBool())...)
+	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
+	refusePathUnsafeUpdate(state.OriginalID.ValueString(), !plan.Properties.IsUnknown() && !plan.Properties.Equal(state.Properties),
+		statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
 	// A status the configuration no longer sets follows the service; where
 	// Read kept a desired value for it (an opt-out honoured while it was
 	// configured), plan what the service shows: the update sends nothing
@@ -520,6 +523,9 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 				originalID, listID, onDestroyUnsubscribe))
 		return
 	}
+	if refusePathUnsafeDestroy(listID, originalID, &resp.Diagnostics) {
+		return
+	}
 	r.data.contacts.Listings.Wrote(listID, originalID)
 	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
 	if errors.Is(err, client.ErrNotFound) {
@@ -572,7 +578,7 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	if !ok || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	c, err := r.data.client.GetContact(ctx, listID, originalID)
+	c, err := r.data.client.LookupContact(ctx, listID, originalID)
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddError("Cannot import non-existent remote object",
 			fmt.Sprintf("List %s has no contact with original_id %q (or the list does not exist).", listID, originalID))
