@@ -66,7 +66,7 @@ func TestAccListContactsDotIDs(t *testing.T) {
 			},
 			{ // a mobile status of ".." cannot be written: refused at plan (the refresh lists the list), naming it
 				Config:      env.Config(listContactsConfig(listID, mobile, "")),
-				ExpectError: regexp.MustCompile(`(?s)Contact ids a URL path cannot carry.*"\.\.": setting its mobile status UNSUBSCRIBED`),
+				ExpectError: regexp.MustCompile(`(?s)Contact ids a URL path cannot carry.*"\.\.": setting its mobile\s+status\s+UNSUBSCRIBED`),
 			},
 		},
 	})
@@ -99,18 +99,20 @@ func TestAccListContactsExclusiveDotSignUp(t *testing.T) {
 
 // TestAccContactDotID: rms_contact "." is created (by POST) and read from
 // the listing, so later plans succeed, and another rms_contact of the same
-// configuration plans and applies its changes; a change of "." that only a
-// path-addressed call could write is refused at plan, naming original_id.
+// configuration plans and applies its changes; "." is renamed by an ADD
+// import row and unsubscribed from e-mail by an UNSUBSCRIBE row; a mobile
+// status, which no call that carries the id in a body sets, is refused at
+// plan, naming original_id.
 func TestAccContactDotID(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
-	config := func(dotName, otherName string) string {
+	config := func(dotName, otherName, dotStatuses string) string {
 		return env.Config(fmt.Sprintf(`
 resource "rms_contact" "dot" {
   list_id      = %[1]q
   original_id  = "."
   properties   = { email = "dot@example.com", firstname = %[2]q }
-  email_status = "SUBSCRIBED"
+  %[4]s
 }
 
 resource "rms_contact" "other" {
@@ -118,25 +120,31 @@ resource "rms_contact" "other" {
   original_id = "b"
   properties  = { email = "b@example.com", firstname = %[3]q }
 }
-`, listID, dotName, otherName))
+`, listID, dotName, otherName, dotStatuses))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			{
-				Config: config("Dot", "Bee"),
+				Config: config("Dot", "Bee", `email_status = "SUBSCRIBED"`),
 				Check: resource.ComposeTestCheckFunc(
 					resource.TestCheckResourceAttr("rms_contact.dot", "service_email_status", "SUBSCRIBED"),
 					expectContact(t, env, listID, ".", func(c serverContact) bool { return c.Properties["firstname"] == "Dot" }),
 				),
 			},
 			{ // the other contact changes; "." plans with no change
-				Config: config("Dot", "Bea"),
+				Config: config("Dot", "Bea", `email_status = "SUBSCRIBED"`),
 				Check:  expectContact(t, env, listID, "b", func(c serverContact) bool { return c.Properties["firstname"] == "Bea" }),
 			},
+			{ // "." renamed and unsubscribed from e-mail by import rows
+				Config: config("Dotty", "Bea", `email_status = "UNSUBSCRIBED"`),
+				Check: expectContact(t, env, listID, ".", func(c serverContact) bool {
+					return c.Properties["firstname"] == "Dotty" && c.Status == "UNSUBSCRIBED" && c.MobileStatus == "SUBSCRIBED"
+				}),
+			},
 			{
-				Config:      config("Dotty", "Bea"),
-				ExpectError: regexp.MustCompile(`(?s)Contact cannot be changed after its create.*original_id "\."`),
+				Config:      config("Dotty", "Bea", "email_status = \"UNSUBSCRIBED\"\n  mobile_status = \"UNSUBSCRIBED\""),
+				ExpectError: regexp.MustCompile(`(?s)Contact change no call can write.*Contact "\." of list.*setting its mobile\s+status\s+UNSUBSCRIBED`),
 			},
 		},
 	})
