@@ -67,7 +67,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"original_id": schema.StringAttribute{
 				Required:      true,
-				Description:   "Identifies the contact inside the list (unique there). Changing it replaces the contact.",
+				Description:   "Identifies the contact inside the list (unique there). Changing it replaces the contact. `.` and `..` cannot be carried in a URL path: such a contact is created, read from the list's listing, and changed only by import rows (property values, an e-mail unsubscription); anything else is refused at plan.",
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
