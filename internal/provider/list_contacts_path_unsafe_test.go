@@ -24,9 +24,13 @@ func expectContact(t *testing.T, env *acctest.Env, listID, id string, check func
 	}
 }
 
+// unsubscribeOnDestroy makes a test's rms_list_contacts unsubscribe on destroy.
+const unsubscribeOnDestroy = `  on_destroy = "unsubscribe"`
+
 // TestAccListContactsDotIDs: contacts "." and ".." are created, renamed
 // and unsubscribed from e-mail (by import rows, below batch_threshold), as
-// the listing shows; a mobile status no call can write is refused at plan.
+// the listing shows; a mobile status no call can write is refused at plan;
+// destroy unsubscribes "." by an import row.
 func TestAccListContactsDotIDs(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -49,14 +53,14 @@ func TestAccListContactsDotIDs(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			{
-				Config: env.Config(listContactsConfig(listID, first, "")),
+				Config: env.Config(listContactsConfig(listID, first, unsubscribeOnDestroy)),
 				Check: resource.ComposeTestCheckFunc(
 					expectContact(t, env, listID, "..", func(c serverContact) bool { return c.Properties["firstname"] == "Two" && c.Status == "SUBSCRIBED" }),
 					expectContact(t, env, listID, ".", func(c serverContact) bool { return c.Properties["email"] == "dot@example.com" }),
 				),
 			},
 			{ // ".." renamed and unsubscribed as the input says; later plans are empty
-				Config: env.Config(listContactsConfig(listID, second, "")),
+				Config: env.Config(listContactsConfig(listID, second, unsubscribeOnDestroy)),
 				Check: resource.ComposeTestCheckFunc(
 					expectContact(t, env, listID, "..", func(c serverContact) bool {
 						return c.Properties["firstname"] == "Renamed" && c.Status == "UNSUBSCRIBED" && c.MobileStatus == "SUBSCRIBED"
@@ -65,9 +69,13 @@ func TestAccListContactsDotIDs(t *testing.T) {
 				),
 			},
 			{ // a mobile status of ".." cannot be written: refused at plan (the refresh lists the list), naming it
-				Config:      env.Config(listContactsConfig(listID, mobile, "")),
+				Config:      env.Config(listContactsConfig(listID, mobile, unsubscribeOnDestroy)),
 				ExpectError: regexp.MustCompile(`(?s)Contact ids a URL path cannot carry.*"\.\.": setting its mobile\s+status\s+UNSUBSCRIBED`),
 			},
+		},
+		// destroy unsubscribes "." from e-mail, the channel its input sets, by an UNSUBSCRIBE row
+		CheckDestroy: func(s *terraform.State) error {
+			return expectContact(t, env, listID, ".", func(c serverContact) bool { return c.Status == "UNSUBSCRIBED" && c.MobileStatus == "SUBSCRIBED" })(s)
 		},
 	})
 }
