@@ -62,8 +62,12 @@ func wireDotIDsScenario(t *testing.T, opts emulator.Options) {
 				Config: env.Config(wireDotIDsConfig(false)),
 				Check: func(s *terraform.State) error {
 					listID = s.RootModule().Resources["rms_list.l"].Primary.ID
-					if c, err := contact(".."); err != nil || !hasValue(c.Properties, "Two") {
-						return fmt.Errorf("contact \"..\": %+v %v", c, err)
+					c, err := contact("..")
+					if err != nil {
+						return err
+					}
+					if !hasValue(c.Properties, "Two") {
+						return fmt.Errorf("contact \"..\": %+v", c)
 					}
 					return nil
 				},
@@ -75,12 +79,18 @@ func wireDotIDsScenario(t *testing.T, opts emulator.Options) {
 				Config: env.Config(wireDotIDsConfig(true)),
 				Check: func(*terraform.State) error {
 					dots, err := contact("..")
-					if err != nil || !hasValue(dots.Properties, "Renamed") || !unsubscribed(dots.Status) {
-						return fmt.Errorf("contact \"..\": %+v %v", dots, err)
+					if err != nil {
+						return err
+					}
+					if !hasValue(dots.Properties, "Renamed") || !unsubscribed(dots.Status) {
+						return fmt.Errorf("contact \"..\": %+v", dots)
 					}
 					dot, err := contact(".")
-					if err != nil || !unsubscribed(dot.Status) {
-						return fmt.Errorf("contact \".\": %+v %v", dot, err)
+					if err != nil {
+						return err
+					}
+					if !unsubscribed(dot.Status) {
+						return fmt.Errorf("contact \".\": %+v", dot)
 					}
 					return nil
 				},
