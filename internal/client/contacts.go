@@ -64,7 +64,10 @@ func contactPath(listID, originalID string) string {
 // the service refuses the create (409, or a 400 while the contact exists)
 // or carries it out as an upsert (it answers with a contact created before
 // this call): a create never takes over a contact silently. An answer that
-// lacks the contact is completed with a GET by originalId.
+// lacks the contact is completed with a GET by originalId, or from the
+// list's listing when a path cannot carry the id (PathSafeID): the create
+// carries the id in its body, so it is the one call that makes such a
+// contact with the statuses it asks for.
 func (c *Client) CreateContact(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
 	wrap := func(err error) error {
 		return fmt.Errorf("creating contact %q in list %s: %w", in.OriginalID, listID, err)
@@ -74,7 +77,7 @@ func (c *Client) CreateContact(ctx context.Context, listID string, in ContactInp
 	if errors.Is(err, ErrValidation) && !errors.Is(err, ErrConflict) {
 		// Some services refuse an existing id as invalid input: tell the
 		// two apart by looking, so the caller can offer an import.
-		if _, gerr := c.GetContact(ctx, listID, in.OriginalID); gerr == nil {
+		if _, gerr := c.LookupContact(ctx, listID, in.OriginalID); gerr == nil {
 			return nil, wrap(&existingContactError{OriginalID: in.OriginalID, Err: err})
 		}
 	}
@@ -82,9 +85,17 @@ func (c *Client) CreateContact(ctx context.Context, listID string, in ContactInp
 		return nil, wrap(err)
 	}
 	var out Contact
-	// A contact is keyed by its originalId, which the request holds: an
-	// answer without an id of its own is complete all the same.
-	if err := c.created(ctx, a, func(string) string { return contactPath(listID, in.OriginalID) }, &out, false); err != nil {
+	if !PathSafeID(in.OriginalID) {
+		// No GET can carry this id: an answer that lacks the contact is
+		// completed from the list's listing instead.
+		if !a.holds() || a.decode(&out) != nil {
+			got, err := c.FindListedContact(ctx, listID, in.OriginalID)
+			if err != nil {
+				return nil, wrap(&ReadBackError{ID: in.OriginalID, Err: err})
+			}
+			out = *got
+		}
+	} else if err := c.created(ctx, a, func(string) string { return contactPath(listID, in.OriginalID) }, &out, false); err != nil {
 		if acted(err) {
 			// The contact's key is known: read it back by that instead.
 			err = c.doJSON(ctx, http.MethodGet, contactPath(listID, in.OriginalID), nil, nil, &out)
@@ -122,8 +133,12 @@ func (e *existingContactError) Is(target error) bool { return target == ErrConfl
 func (e *existingContactError) Unwrap() error { return e.Err }
 
 // GetContact reads a contact; the error matches ErrNotFound when the list
-// has no such contact (or the list is gone).
+// has no such contact (or the list is gone), and ErrPathUnsafeID, with
+// nothing sent, when a path cannot carry the id (LookupContact reads any).
 func (c *Client) GetContact(ctx context.Context, listID, originalID string) (*Contact, error) {
+	if err := checkPathID(originalID); err != nil {
+		return nil, fmt.Errorf("reading contact %q of list %s: %w", originalID, listID, err)
+	}
 	var out Contact
 	if err := c.doJSON(ctx, http.MethodGet, contactPath(listID, originalID), nil, nil, &out); err != nil {
 		return nil, fmt.Errorf("reading contact %q of list %s: %w", originalID, listID, err)
@@ -133,7 +148,11 @@ func (c *Client) GetContact(ctx context.Context, listID, originalID string) (*Co
 
 // UpdateContactProperties merges props into a contact: each key replaces that
 // attribute's value, a nil value removes it, attributes left out keep theirs.
+// An id a path cannot carry is refused before sending (ErrPathUnsafeID).
 func (c *Client) UpdateContactProperties(ctx context.Context, listID, originalID string, props map[string]*string) (*Contact, error) {
+	if err := checkPathID(originalID); err != nil {
+		return nil, fmt.Errorf("updating contact %q of list %s: %w", originalID, listID, err)
+	}
 	if props == nil {
 		props = map[string]*string{}
 	}
@@ -151,8 +170,13 @@ func (c *Client) UpdateContactProperties(ctx context.Context, listID, originalID
 // SetSubscriptionStatus changes the e-mail and/or mobile subscription status
 // of a contact. It returns the contact as the answer holds it, or nil when
 // the service answers without the contact (an empty body or the status
-// alone); callers then read the contact.
+// alone); callers then read the contact. An id a path cannot carry is
+// refused before sending (ErrPathUnsafeID): an UNSUBSCRIBE import is the
+// only way to unsubscribe such a contact (from e-mail only).
 func (c *Client) SetSubscriptionStatus(ctx context.Context, listID, originalID string, st SubscriptionStatus) (*Contact, error) {
+	if err := checkPathID(originalID); err != nil {
+		return nil, fmt.Errorf("setting the subscription status of contact %q of list %s: %w", originalID, listID, err)
+	}
 	b, err := json.Marshal(st)
 	if err != nil {
 		return nil, fmt.Errorf("encoding subscription status: %w", err)
@@ -252,7 +276,7 @@ func (c *Client) CreateContactOnce(ctx context.Context, listID string, in Contac
 	return CreateOrAdopt(ctx, c, fmt.Sprintf("contact %q in list %s", in.OriginalID, listID),
 		func(ctx context.Context) (*Contact, error) { return c.CreateContact(ctx, listID, in) },
 		func(ctx context.Context, since time.Time) (*Contact, bool, error) {
-			got, err := c.GetContact(ctx, listID, in.OriginalID)
+			got, err := c.LookupContact(ctx, listID, in.OriginalID)
 			if errors.Is(err, ErrNotFound) {
 				return nil, false, nil
 			}

@@ -218,12 +218,14 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 // ExclusiveChanges are the unsubscriptions exclusive makes, in id order:
 // every contact desired does not name that the service does not show
 // unsubscribed on both channels. Statuses alone decide them, so a listing
-// of statuses only serves (the guardrail's, where no refresh listed).
+// of statuses only serves (the guardrail's, where no refresh listed). The
+// mobile channel of a contact whose id a path cannot carry is left out
+// (ServiceContact.reachable).
 func ExclusiveChanges(desired *Book, service *ServiceList) []Change {
 	var out []Change
 	for _, id := range service.Unnamed(desired) {
-		if s, _ := service.Get(id); s.SubscribedOnSomeChannel() {
-			out = append(out, Change{ID: id, Unsubscribe: true, Status: s.stillSubscribed()})
+		if s, _ := service.Get(id); s.reachable(id).SubscribedOnSomeChannel() {
+			out = append(out, Change{ID: id, Unsubscribe: true, Status: s.reachable(id).stillSubscribed()})
 		}
 	}
 	return out
@@ -272,11 +274,14 @@ func EffectiveStatus(desired, applied, service string, allowResubscribe bool) st
 
 // UnmanagedSubscribed counts the contacts of the list that desired does
 // not name and that the service shows subscribed on some channel (a status
-// it does not show is not counted: only a shown one can be drift).
+// it does not show is not counted: only a shown one can be drift, nor
+// the mobile channel of a contact whose id a path cannot carry, which no
+// apply could unsubscribe).
 func UnmanagedSubscribed(service *ServiceList, desired *Book) int {
 	n := 0
 	for _, id := range service.Unnamed(desired) {
-		if s, _ := service.Get(id); s.Email == client.StatusSubscribed || s.Mobile == client.StatusSubscribed {
+		s, _ := service.Get(id)
+		if s = s.reachable(id); s.Email == client.StatusSubscribed || s.Mobile == client.StatusSubscribed {
 			n++
 		}
 	}

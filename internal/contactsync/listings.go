@@ -76,12 +76,14 @@ type listing struct {
 }
 
 // Read returns the contact as the service holds it: from this run's listing
-// of its list when that holds it, else with a GET of its own.
+// of its list when that holds it, else with a GET of its own, or, for an
+// id a URL path cannot carry (client.PathSafeID), from a listing of its own
+// (client.LookupContact): such a contact never fails a read.
 func (l *Listings) Read(ctx context.Context, listID, originalID string) (*client.Contact, error) {
 	if c, ok := l.lookup(ctx, listID, originalID); ok {
 		return c, nil
 	}
-	return l.client.GetContact(ctx, listID, originalID)
+	return l.client.LookupContact(ctx, listID, originalID)
 }
 
 // Exists reports whether the list has the contact, as a create must know
@@ -90,7 +92,8 @@ func (l *Listings) Read(ctx context.Context, listID, originalID string) (*client
 // contact this configuration never imported). A listing of the list that
 // this run has loaded whole answers without a request, so that creating
 // many contacts in one list costs one listing rather than a GET each; any
-// other case GETs the contact. A list that does not exist has no contacts.
+// other case GETs the contact (or, for an id a URL path cannot carry,
+// looks for it in the listing). A list that does not exist has no contacts.
 func (l *Listings) Exists(ctx context.Context, listID, originalID string) (bool, error) {
 	if _, ok := l.lookup(ctx, listID, originalID); ok {
 		return true, nil
@@ -98,7 +101,7 @@ func (l *Listings) Exists(ctx context.Context, listID, originalID string) (bool,
 	if l.knownAbsent(listID, originalID) {
 		return false, nil
 	}
-	_, err := l.client.GetContact(ctx, listID, originalID)
+	_, err := l.client.LookupContact(ctx, listID, originalID)
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		return false, nil

@@ -84,7 +84,7 @@ func (d *contactDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		DateCreated:  timetypes.NewRFC3339Null(),
 		DateModified: timetypes.NewRFC3339Null(),
 	}
-	c, err := d.data.client.GetContact(ctx, listID, originalID)
+	c, err := d.data.client.LookupContact(ctx, listID, originalID)
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		// Absent contact, or absent list? Only the first is an answer.

@@ -67,7 +67,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"original_id": schema.StringAttribute{
 				Required:      true,
-				Description:   "Identifies the contact inside the list (unique there). Changing it replaces the contact.",
+				Description:   "Identifies the contact inside the list (unique there). Changing it replaces the contact. `.` and `..` cannot be carried in a URL path: such a contact is created, read from the list's listing, and changed only by import rows (property values, an e-mail unsubscription); anything else is refused at plan.",
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
@@ -193,6 +193,12 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		if want.MobileStatus == "" || contactsync.Decide(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
 			want.MobileStatus = released.MobileStatus
 		}
+		if !client.PathSafeID(originalID) {
+			if c = r.takeOverPathUnsafe(ctx, listID, originalID, props, want, released, &resp.Diagnostics); c == nil {
+				return
+			}
+			break
+		}
 		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
 		if err != nil {
 			r.addContactError(&resp.Diagnostics, "Unable to take over the existing contact", listID, err)
@@ -227,6 +233,15 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	// already has them. When one differs, every wanted state is sent in
 	// one call.
 	current := statusOf(c)
+	if !client.PathSafeID(originalID) {
+		// The create body carried the statuses, and no later call can
+		// set them (contact_path_unsafe.go): say where the service
+		// shows others.
+		warnPathUnsafeCreateStatus(originalID, want, current, &resp.Diagnostics)
+		keepDesired(&state, plan)
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+		return
+	}
 	if (want.Status == "" || want.Status == current.Status) && (want.MobileStatus == "" || want.MobileStatus == current.MobileStatus) {
 		// State holds the configured statuses even where a taken-over
 		// contact's opt-out kept the service from being asked for them.
@@ -264,7 +279,7 @@ func (r *contactResource) applyStatus(ctx context.Context, listID, originalID st
 	}
 	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
 	if err == nil && updated == nil {
-		updated, err = r.data.client.GetContact(ctx, listID, originalID)
+		updated, err = r.data.client.LookupContact(ctx, listID, originalID)
 	}
 	if err != nil {
 		r.addContactError(diags, "Unable to set the subscription status", listID, err)
@@ -347,6 +362,11 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// statuses in state: those are the desired ones); a properties update
 	// below answers with fresher ones.
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
+	if !client.PathSafeID(originalID) {
+		// No call addresses this contact by its id (contact_path_unsafe.go).
+		r.updatePathUnsafe(ctx, plan, state, config, statusToSend(config, allow, applied, recorded, current), &resp.State, &resp.Diagnostics)
+		return
+	}
 	called := false
 	if !plan.Properties.Equal(state.Properties) {
 		patch, diags := r.propertiesPatch(ctx, plan.Properties, state.Properties)
@@ -376,7 +396,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// Nothing to write (the plan differed from state in nothing this
 	// resource manages): read the contact so that state holds what the
 	// service does, date_modified included.
-	c, err := r.data.client.GetContact(ctx, listID, originalID)
+	c, err := r.data.client.LookupContact(ctx, listID, originalID)
 	if err != nil {
 		r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
 		return
@@ -421,6 +441,8 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	applied, recorded := readApplied(ctx, req.Private)
 	resp.Diagnostics.Append(optOutWarnings(config, state, applied, recorded, plan.AllowResubscribe.ValueBool())...)
+	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
+	r.refusePathUnsafeUpdate(ctx, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
 	// A status the configuration no longer sets follows the service; where
 	// Read kept a desired value for it (an opt-out honoured while it was
 	// configured), plan what the service shows: the update sends nothing
@@ -521,13 +543,20 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	r.data.contacts.Listings.Wrote(listID, originalID)
-	_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
-	if errors.Is(err, client.ErrNotFound) {
-		return // gone already (with its list, say): nothing to do
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to unsubscribe contact", err, nil)
-		return
+	if !client.PathSafeID(originalID) {
+		// No call addresses this contact by its id (contact_path_unsafe.go).
+		if !r.destroyPathUnsafe(ctx, listID, originalID, send, &resp.Diagnostics) {
+			return
+		}
+	} else {
+		_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
+		if errors.Is(err, client.ErrNotFound) {
+			return // gone already (with its list, say): nothing to do
+		}
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to unsubscribe contact", err, nil)
+			return
+		}
 	}
 	r.data.contacts.Released.Add(listID, originalID, before)
 	resp.Diagnostics.AddWarning("Contact unsubscribed, not deleted",
@@ -572,7 +601,7 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	if !ok || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	c, err := r.data.client.GetContact(ctx, listID, originalID)
+	c, err := r.data.client.LookupContact(ctx, listID, originalID)
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddError("Cannot import non-existent remote object",
 			fmt.Sprintf("List %s has no contact with original_id %q (or the list does not exist).", listID, originalID))

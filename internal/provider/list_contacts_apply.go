@@ -52,6 +52,9 @@ type contactWriter struct {
 	// the list back (warnFailedRows).
 	destroying bool
 	timeout    time.Duration
+	// fileAttr is the argument an import file refused is reported on
+	// (rms_list_contacts' contacts when empty).
+	fileAttr path.Path
 	// unconfirmed: a batch this writer waited for did not report every
 	// row done (failed rows, or no count at all), so what the imports did
 	// must be read back before the rest is written.
@@ -99,7 +102,7 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 	}
 	batchID, ok := operation.StartListImport(ctx, w.data.client, w.data.contacts.Listings, operation.ListImportRun{
 		ListID: w.listID, Type: typ, Delimiter: operation.ImportDefaultDelimiter, Encoding: operation.ImportDefaultEncoding,
-		Body: f, FileAttr: path.Root("contacts"),
+		Body: f, FileAttr: w.importFileAttr(),
 		RetryNote: "The next apply reads the list again and writes what is still missing; nothing is created twice.",
 	}, diags)
 	if !ok || batchID == "" {
@@ -107,6 +110,14 @@ func (w *contactWriter) runImport(ctx context.Context, typ string, write func(*o
 	}
 	started(batchID)
 	return w.wait(ctx, batchID, diags)
+}
+
+// importFileAttr is the argument an import file refused is reported on.
+func (w *contactWriter) importFileAttr() path.Path {
+	if w.fileAttr.Equal(path.Empty()) {
+		return path.Root("contacts")
+	}
+	return w.fileAttr
 }
 
 // wait waits for one import batch of this resource.

@@ -97,7 +97,8 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"contacts": schema.MapNestedAttribute{
 				Optional: true,
 				Description: "The contacts, keyed by `originalId`. Give `contacts` or `source_file`. The state holds, for these keys, what the service has (properties under the key form written here), so a plan shows per contact what is added, changed or, with `exclusive`, unsubscribed. " +
-					"Removing a key forgets the contact (or unsubscribes it with `exclusive = true`).",
+					"Removing a key forgets the contact (or unsubscribes it with `exclusive = true`). " +
+					"Ids `.` and `..` cannot be carried in a URL path: those contacts are written by import rows whatever `batch_threshold` says, and what no import can do for them (removing a value, subscribing, a mobile status) is refused at plan.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"properties": schema.MapAttribute{
 						ElementType: types.StringType,

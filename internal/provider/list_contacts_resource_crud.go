@@ -178,14 +178,14 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	ans.wrote = len(diff.Changes) > 0
 
 	var created map[string]bool
+	started := func(id string) {
+		pending = append(pending, id)
+		diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
+	}
 	if int64(len(diff.Changes)) > plan.BatchThreshold.ValueInt64() {
 		var rows []contactsync.Change
 		var unsubscribe []string
 		rows, unsubscribe, created = contactsync.ImportPlan(diff.Changes)
-		started := func(id string) {
-			pending = append(pending, id)
-			diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
-		}
 		if len(rows) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return contactsync.WriteAddImport(f, rows) }, started, diags) {
 			ans.waitCutShort()
 			return
@@ -213,7 +213,14 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 			diff = contactsync.Compare(desired, service, opts)
 		}
 	}
-	failed := w.writeSingles(ctx, diff.Changes, diags)
+	// Contacts whose id a URL path cannot carry go by import rows even
+	// below batch_threshold (list_contacts_path_unsafe.go).
+	failed, finished := w.writeChanges(ctx, diff.Changes, started, diags)
+	if !finished {
+		ans.waitCutShort()
+		return
+	}
+	pending = nil
 	warnKeptOptOuts(diags, listID, applied, diff.Kept)
 	if creating {
 		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired, service, applied))
@@ -447,7 +454,10 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		return
 	}
 	// The import unsubscribes e-mail only; mobile goes by single calls.
-	wr.writeSingles(ctx, t.changes(byImport), &resp.Diagnostics)
+	if _, finished := wr.writeChanges(ctx, t.changes(byImport), started, &resp.Diagnostics); !finished {
+		resp.Diagnostics.AddError("Contacts not unsubscribed", "An UNSUBSCRIBE import of destroy (for contacts whose id a URL path cannot carry) did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again.")
+		return
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -517,8 +527,8 @@ func (r *listContactsResource) handOver(ctx context.Context, planned privateGett
 		changes = append(changes, contactsync.Change{ID: id, Status: st})
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].ID < changes[j].ID })
-	w := &contactWriter{data: r.data, listID: listID}
-	w.writeSingles(ctx, changes, diags)
+	w := &contactWriter{data: r.data, listID: listID, destroying: true}
+	w.writeChanges(ctx, changes, func(string) {}, diags)
 	return true
 }
 

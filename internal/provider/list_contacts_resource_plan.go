@@ -152,6 +152,8 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		resp.Diagnostics.AddWarning(title, msg)
 	}
 	r.guardExclusivePlan(plan, service, diff, &resp.Diagnostics)
+	refusePathUnsafe(plan, diff, &resp.Diagnostics)
+	warnMobileOutOfReach(plan, desired, service, &resp.Diagnostics)
 }
 
 // noteTakeover leaves a takeover note in a create plan's private state

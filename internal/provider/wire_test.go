@@ -30,13 +30,14 @@ var wireScenarios = map[string]wireScenario{
 	"paging":         wirePagingScenario,
 	"paging-refused": wirePagingRefusedScenario,
 	"list-contacts":  wireListContactsScenario,
+	"dot-ids":        wireDotIDsScenario,
 }
 
 // wireProfileScenarios says which scenarios each profile's dimension
 // touches. Every profile the emulator has must be here (a test checks).
 var wireProfileScenarios = map[string][]string{
-	emulator.WireCreateIDOnly:       {"entities", "contact-exists", "list-contacts"},
-	emulator.WireCreateLocation:     {"entities", "contact-exists", "list-contacts"},
+	emulator.WireCreateIDOnly:       {"entities", "contact-exists", "list-contacts", "dot-ids"},
+	emulator.WireCreateLocation:     {"entities", "contact-exists", "list-contacts", "dot-ids"},
 	emulator.WireWrite200:           {"entities", "batches"},
 	emulator.WireUpdateEmpty:        {"entities", "list-contacts"},
 	emulator.WireUpdate204:          {"entities", "list-contacts"},
@@ -54,13 +55,13 @@ var wireProfileScenarios = map[string][]string{
 	emulator.WireErrorsOtherJSON:    {"errors", "contact-exists"},
 	emulator.WireCharsetNone:        {"entities", "batches"},
 	emulator.WireCharsetUpper:       {"entities", "batches"},
-	emulator.WirePropertiesByID:     {"entities", "paging", "list-contacts"},
-	emulator.WireNoStatuses:         {"entities", "list-contacts"},
-	emulator.WireDoubleOptIn:        {"entities", "list-contacts"},
-	emulator.WireStatusOther:        {"entities", "list-contacts"},
+	emulator.WirePropertiesByID:     {"entities", "paging", "list-contacts", "dot-ids"},
+	emulator.WireNoStatuses:         {"entities", "list-contacts", "dot-ids"},
+	emulator.WireDoubleOptIn:        {"entities", "list-contacts", "dot-ids"},
+	emulator.WireStatusOther:        {"entities", "list-contacts", "dot-ids"},
 	emulator.WireContactConflict400: {"contact-exists"},
 	emulator.WireContactUpsert:      {"contact-exists"},
-	emulator.WirePagingIgnored:      {"paging", "entities", "list-contacts"},
+	emulator.WirePagingIgnored:      {"paging", "entities", "list-contacts", "dot-ids"},
 	emulator.WirePagingPageIgnored:  {"paging-refused"},
 	emulator.WireBatchSparse:        {"batches"},
 	emulator.WireBatchStatusOther:   {"batches"},
@@ -69,7 +70,7 @@ var wireProfileScenarios = map[string][]string{
 	emulator.WireNoListings:         {"batches"},
 	// Every scenario but the one that proves an unreadable collection is
 	// refused: `all` pages the way a service that ignores paging does.
-	emulator.WireAllName: {"entities", "batches", "errors", "contact-exists", "paging", "list-contacts"},
+	emulator.WireAllName: {"entities", "batches", "errors", "contact-exists", "paging", "list-contacts", "dot-ids"},
 }
 
 func TestAccWire(t *testing.T) {
