@@ -25,12 +25,16 @@ import (
 // once more.
 
 // NoteOptOuts learns, from a listing, the opt-outs of the contacts named
-// lists: every channel the service shows UNSUBSCRIBED that the record does
-// not account for as Terraform's own (Lookup). It also forgets each
-// remembered channel the listing shows SUBSCRIBED (re-subscribed since, by
-// an allowed apply or by the recipient). A contact the listing does not
-// hold keeps what is remembered. named may be nil (a file not readable):
-// then the record only settles. It reports whether the record changed.
+// lists with the statuses it wants: every channel the consent rule honours
+// as the recipient's own opt-out (Decide: the input wants SUBSCRIBED, the
+// service shows UNSUBSCRIBED, and the record does not account for it as
+// Terraform's own). A channel left to the service is the service's to
+// keep (a double opt-in service starts every contact UNSUBSCRIBED), and is
+// not learned. It also forgets each remembered channel the listing shows
+// SUBSCRIBED (re-subscribed since, by an allowed apply or by the
+// recipient). A contact the listing does not hold keeps what is
+// remembered. named may be nil (a file not readable): then the record only
+// settles. It reports whether the record changed.
 func (a *Record) NoteOptOuts(named *Book, service *ServiceList) bool {
 	changed := false
 	for id, o := range a.OptedOut {
@@ -57,13 +61,10 @@ func (a *Record) NoteOptOuts(named *Book, service *ServiceList) bool {
 		if !ok || (s.Email != client.StatusUnsubscribed && s.Mobile != client.StatusUnsubscribed) {
 			continue
 		}
-		id := named.ID(i)
-		ae, am := a.Lookup(id)
-		seen := [2]bool{
-			s.Email == client.StatusUnsubscribed && ae != client.StatusUnsubscribed,
-			s.Mobile == client.StatusUnsubscribed && am != client.StatusUnsubscribed,
-		}
-		if a.noteOptOut(id, seen) {
+		w := named.Entry(i)
+		ae, am := a.Lookup(w.ID)
+		seen := [2]bool{Decide(w.Email, ae, s.Email, false).OptedOut, Decide(w.Mobile, am, s.Mobile, false).OptedOut}
+		if a.noteOptOut(w.ID, seen) {
 			changed = true
 		}
 	}

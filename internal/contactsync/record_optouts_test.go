@@ -10,7 +10,7 @@ import (
 // TestRecordNoteOptOuts: what a listing teaches the record of opt-outs, and
 // what it makes it forget.
 func TestRecordNoteOptOuts(t *testing.T) {
-	named := BookOf([]Desired{{ID: "a"}, {ID: "b"}, {ID: "c"}})
+	named := BookOf([]Desired{{ID: "a", Email: sub, Mobile: sub}, {ID: "b", Email: sub, Mobile: sub}, {ID: "c", Email: sub, Mobile: sub}})
 	cases := []struct {
 		name    string
 		rec     Record
@@ -38,6 +38,11 @@ func TestRecordNoteOptOuts(t *testing.T) {
 			},
 			named:   named,
 			service: map[string]ServiceContact{"a": {Email: unsub, Mobile: sub}, "b": {Email: unsub, Mobile: unsub}, "c": {Email: unsub, Mobile: sub}},
+		},
+		{
+			name: "a channel the input leaves to the service, or sets UNSUBSCRIBED, teaches nothing", rec: Record{Contacts: map[string][2]string{"a": {sub, ""}}},
+			named:   BookOf([]Desired{{ID: "a", Email: unsub}}),
+			service: map[string]ServiceContact{"a": {Email: unsub, Mobile: unsub}},
 		},
 		{
 			name: "a contact the input does not name teaches nothing", rec: Record{Contacts: map[string][2]string{}}, named: named,

@@ -21,18 +21,29 @@ import (
 // allow_resubscribe_ids named as used.
 
 // noteSeenOptOuts is the refresh's part: it learns the opt-outs the
-// listing shows of the contacts the state names (book: the file's; nil for
-// a map, whose keys are taken from the state) and saves the record when it
-// changed.
+// listing shows of the contacts the state names (book: the file's; for a
+// map, the state's entries with their statuses) and saves the record when
+// it changed.
 func noteSeenOptOuts(ctx context.Context, private privateSetter, state listContactsModel, book *contactsync.Book, service *contactsync.ServiceList, applied *contactsync.Record, diags *diag.Diagnostics) {
 	named := book
 	if !state.isFile() {
-		named = keysBook(ctx, state.Contacts)
+		named = statusesBook(ctx, state.Contacts)
 	}
 	if !applied.NoteOptOuts(named, service) {
 		return
 	}
 	diags.Append(writeJSONKey(ctx, private, privateApplied, *applied)...)
+}
+
+// statusesBook is a book of the ids and statuses of a contacts map,
+// without properties.
+func statusesBook(ctx context.Context, m types.Map) *contactsync.Book {
+	entries, _ := contactEntries(ctx, m) // a broken map is reported where the map is read
+	ids := make([]contactsync.Desired, 0, len(entries))
+	for id, e := range entries {
+		ids = append(ids, contactsync.Desired{ID: id, Email: e.EmailStatus.ValueString(), Mobile: e.MobileStatus.ValueString()})
+	}
+	return contactsync.BookOf(ids)
 }
 
 // rememberOptOuts carries into next, the record an apply leaves, what the
