@@ -28,14 +28,46 @@ import (
 // lists with the statuses it wants: every channel the consent rule honours
 // as the recipient's own opt-out (Decide: the input wants SUBSCRIBED, the
 // service shows UNSUBSCRIBED, and the record does not account for it as
-// Terraform's own). A channel left to the service is the service's to
-// keep (a double opt-in service starts every contact UNSUBSCRIBED), and is
-// not learned. It also forgets each remembered channel the listing shows
-// SUBSCRIBED (re-subscribed since, by an allowed apply or by the
-// recipient). A contact the listing does not hold keeps what is
-// remembered. named may be nil (a file not readable): then the record only
-// settles. It reports whether the record changed.
-func (a *Record) NoteOptOuts(named *Book, service *ServiceList) bool {
+// Terraform's own). A channel the input leaves to the service is the
+// service's to keep (a double opt-in service starts every contact
+// UNSUBSCRIBED), and is not learned. With unnamed, a contact named does
+// not name counts as wanted SUBSCRIBED on both channels: a file is read as
+// it is now, not as last applied, so a row cut since is no longer in it,
+// and its opt-out is learned this way (for a file any contact not recorded
+// counts as last applied SUBSCRIBED, Lookup).
+//
+// It also forgets each remembered channel the listing shows SUBSCRIBED
+// (re-subscribed since, by an allowed apply or by the recipient). A
+// contact the listing does not hold keeps what is remembered. named may be
+// nil (a file not readable): then the record only settles. It reports
+// whether the record changed.
+func (a *Record) NoteOptOuts(named *Book, service *ServiceList, unnamed bool) bool {
+	changed := a.settleOptOuts(service)
+	if named == nil {
+		return changed
+	}
+	for id, s := range service.All() {
+		if s.Email != client.StatusUnsubscribed && s.Mobile != client.StatusUnsubscribed {
+			continue
+		}
+		want := Entry{ID: id, Email: client.StatusSubscribed, Mobile: client.StatusSubscribed}
+		if i, ok := named.Index(id); ok {
+			want = named.Entry(i)
+		} else if !unnamed {
+			continue
+		}
+		ae, am := a.Lookup(id)
+		seen := [2]bool{Decide(want.Email, ae, s.Email, false).OptedOut, Decide(want.Mobile, am, s.Mobile, false).OptedOut}
+		if a.noteOptOut(id, seen) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// settleOptOuts forgets each remembered channel the listing shows
+// SUBSCRIBED, and reports whether it forgot any.
+func (a *Record) settleOptOuts(service *ServiceList) bool {
 	changed := false
 	for id, o := range a.OptedOut {
 		s, ok := service.Get(id)
@@ -52,21 +84,6 @@ func (a *Record) NoteOptOuts(named *Book, service *ServiceList) bool {
 			continue
 		}
 		a.OptedOut[id] = o
-	}
-	if named == nil {
-		return changed
-	}
-	for i := range named.Len() {
-		s, ok := service.lookup(named, i)
-		if !ok || (s.Email != client.StatusUnsubscribed && s.Mobile != client.StatusUnsubscribed) {
-			continue
-		}
-		w := named.Entry(i)
-		ae, am := a.Lookup(w.ID)
-		seen := [2]bool{Decide(w.Email, ae, s.Email, false).OptedOut, Decide(w.Mobile, am, s.Mobile, false).OptedOut}
-		if a.noteOptOut(w.ID, seen) {
-			changed = true
-		}
 	}
 	return changed
 }

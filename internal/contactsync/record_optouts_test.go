@@ -15,6 +15,7 @@ func TestRecordNoteOptOuts(t *testing.T) {
 		name    string
 		rec     Record
 		named   *Book
+		unnamed bool
 		service map[string]ServiceContact
 		want    map[string][2]bool
 		changed bool
@@ -49,6 +50,11 @@ func TestRecordNoteOptOuts(t *testing.T) {
 			service: map[string]ServiceContact{"x": {Email: unsub, Mobile: unsub}},
 		},
 		{
+			name: "a file's contact its rows no longer name (a cut file) is learned as wanted SUBSCRIBED", rec: Record{File: true, Released: map[string][2]string{"r": {sub, sub}}}, named: named, unnamed: true,
+			service: map[string]ServiceContact{"x": {Email: unsub, Mobile: sub}, "r": {Email: unsub, Mobile: unsub}},
+			want:    map[string][2]bool{"x": {true, false}}, changed: true,
+		},
+		{
 			name: "a contact gone from the list is remembered still", rec: Record{OptedOut: map[string][2]bool{"a": {true, false}}}, named: BookOf(nil),
 			service: map[string]ServiceContact{},
 			want:    map[string][2]bool{"a": {true, false}},
@@ -71,7 +77,7 @@ func TestRecordNoteOptOuts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			changed := tc.rec.NoteOptOuts(tc.named, ServiceListOf(tc.service))
+			changed := tc.rec.NoteOptOuts(tc.named, ServiceListOf(tc.service), tc.unnamed)
 			if changed != tc.changed {
 				t.Errorf("changed = %v, want %v", changed, tc.changed)
 			}

@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
@@ -50,42 +51,69 @@ func optOut(t *testing.T, env *acctest.Env, listID, id string) {
 	env.MustDo(t, "PUT", "lists/"+listID+"/contacts/"+id+"/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
 }
 
+// optOutFileConfig is an rms_list_contacts of contacts.csv.
+func optOutFileConfig(listID string) string {
+	return fmt.Sprintf(`
+resource "rms_list_contacts" "c" {
+  list_id     = %q
+  source_file = "${path.module}/contacts.csv"
+}
+`, listID)
+}
+
+// optOutFile is contacts.csv naming ids, each SUBSCRIBED to e-mail.
+func optOutFile(ids ...string) string {
+	var b strings.Builder
+	b.WriteString("originalId,email,email_status\n")
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%s,%s@example.com,SUBSCRIBED\n", id, id)
+	}
+	return b.String()
+}
+
 // A recipient v-03 opts out; then v-03 leaves the list (a REPLACE import
-// that does not name it, with or without its key removed from the map
-// first); when the map names v-03 again, the apply adds it back
+// that does not name it, with its map key or file row removed first, or
+// not); when the input names v-03 again, the apply adds it back
 // UNSUBSCRIBED, and the plan said so. Before the fix the record forgot
 // v-03 with the list and the apply created it SUBSCRIBED.
 func TestAccListContactsOptOutOutlivesLeaving(t *testing.T) {
 	all := optOutContacts("v-01", "v-02", "v-03")
+	mapInput := func(contacts map[string]listContact) func(*acctest.Workspace, string) string {
+		return func(_ *acctest.Workspace, listID string) string { return listContactsConfig(listID, contacts, "") }
+	}
+	fileInput := func(ids ...string) func(*acctest.Workspace, string) string {
+		return func(ws *acctest.Workspace, listID string) string {
+			ws.Write("contacts.csv", optOutFile(ids...))
+			return optOutFileConfig(listID)
+		}
+	}
 	for _, tc := range []struct {
 		name string
-		// leave is the configuration that makes v-03 leave the list.
-		leave func(listID string) string
+		// all names v-01 to v-03; left is the input while v-03 leaves the
+		// list (by the REPLACE import beside it).
+		all, left func(ws *acctest.Workspace, listID string) string
 	}{
-		{"REPLACE import", func(listID string) string {
-			return listContactsConfig(listID, all, "") + replaceImport(listID, "v-01", "v-02")
-		}},
-		{"map key removed, then REPLACE import", func(listID string) string {
-			return listContactsConfig(listID, optOutContacts("v-01", "v-02"), "") + replaceImport(listID, "v-01", "v-02")
-		}},
+		{"REPLACE import", mapInput(all), mapInput(all)},
+		{"map key removed, then REPLACE import", mapInput(all), mapInput(optOutContacts("v-01", "v-02"))},
+		{"file cut, REPLACE import, file restored", fileInput("v-01", "v-02", "v-03"), fileInput("v-01", "v-02")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			env := acctest.NewEnv(t, emulator.Options{})
 			listID := newTestList(t, env)
 			ws := acctest.NewWorkspace(t)
-			ws.Configure(env, listContactsConfig(listID, all, ""))
+			ws.Configure(env, tc.all(ws, listID))
 			mustApply(t, ws, "the create")
 			optOut(t, env, listID, "v-03")
 
-			ws.Configure(env, tc.leave(listID))
+			ws.Configure(env, tc.left(ws, listID)+replaceImport(listID, "v-01", "v-02"))
 			mustApply(t, ws, "v-03 leaves the list")
 			if _, ok := listContactsOf(t, env, listID)["v-03"]; ok {
 				t.Fatalf("v-03 is still in the list after the REPLACE import")
 			}
 
 			// v-03 is named again (it always was, in the first case).
-			ws.Configure(env, listContactsConfig(listID, all, "")+replaceImport(listID, "v-01", "v-02"))
+			ws.Configure(env, tc.all(ws, listID)+replaceImport(listID, "v-01", "v-02"))
 			plan, code := ws.Run("plan", "-no-color")
 			if code != 0 {
 				t.Fatalf("the plan exited %d:\n%s", code, plan)

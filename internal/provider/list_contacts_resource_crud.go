@@ -147,7 +147,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		return
 	}
 	applied.Prune(service)
-	applied.NoteOptOuts(desired, service)
+	applied.NoteOptOuts(desired, service, plan.isFile())
 	if creating {
 		r.takeReleased(listID, service, &applied)
 	}

@@ -21,15 +21,16 @@ import (
 // allow_resubscribe_ids named as used.
 
 // noteSeenOptOuts is the refresh's part: it learns the opt-outs the
-// listing shows of the contacts the state names (book: the file's; for a
-// map, the state's entries with their statuses) and saves the record when
-// it changed.
+// listing shows of the contacts the state names (for a map, the state's
+// entries with their statuses), or for a file, which the refresh reads as
+// it is now (book), of every contact of the list, and saves the record
+// when it changed.
 func noteSeenOptOuts(ctx context.Context, private privateSetter, state listContactsModel, book *contactsync.Book, service *contactsync.ServiceList, applied *contactsync.Record, diags *diag.Diagnostics) {
 	named := book
 	if !state.isFile() {
 		named = statusesBook(ctx, state.Contacts)
 	}
-	if !applied.NoteOptOuts(named, service) {
+	if !applied.NoteOptOuts(named, service, state.isFile()) {
 		return
 	}
 	diags.Append(writeJSONKey(ctx, private, privateApplied, *applied)...)
