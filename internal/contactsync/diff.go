@@ -90,6 +90,9 @@ type Diff struct {
 	// Kept names the contacts created UNSUBSCRIBED on a channel they had
 	// opted out of in the list a replaced object managed (Options.KeptOptOuts).
 	Kept []string
+	// Rejoined names the contacts created UNSUBSCRIBED on a channel they
+	// had opted out of before they left this list (Options.SeenOptOuts).
+	Rejoined []string
 }
 
 // Counts returns how many contacts are created, changed and unsubscribed.
@@ -143,6 +146,11 @@ type Options struct {
 	// whatever the input says, unless AllowResubscribe. A contact the list
 	// already has keeps the status this list shows (the consent rule).
 	KeptOptOuts map[string][2]bool
+	// SeenOptOuts are, per contact, the channels it was seen opted out of
+	// in this list (Record.OptedOut): a contact created here, back after
+	// it left the list, starts UNSUBSCRIBED on them, whatever the input
+	// says, unless the configuration allows its re-subscription.
+	SeenOptOuts map[string][2]bool
 }
 
 // Compare compares desired with the service's contacts, which must be
@@ -165,6 +173,9 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 			}
 			if keepOptOuts(&ch, opts) {
 				d.Kept = append(d.Kept, w.ID)
+			}
+			if keepSeenOptOuts(&ch, opts) {
+				d.Rejoined = append(d.Rejoined, w.ID)
 			}
 			d.Changes = append(d.Changes, ch)
 			continue
@@ -239,6 +250,24 @@ func keepOptOuts(ch *Change, opts Options) bool {
 	if !ok || opts.AllowResubscribe {
 		return false
 	}
+	return unsubscribeChannels(ch, o)
+}
+
+// keepSeenOptOuts makes a contact to create start UNSUBSCRIBED on the
+// channels it was seen opted out of in this list before it left, unless
+// the configuration allows its re-subscription, and reports whether that
+// changed what the input asked for.
+func keepSeenOptOuts(ch *Change, opts Options) bool {
+	o, ok := opts.SeenOptOuts[ch.ID]
+	if !ok || opts.AllowResubscribe || opts.Resubscribe[ch.ID] {
+		return false
+	}
+	return unsubscribeChannels(ch, o)
+}
+
+// unsubscribeChannels sets the channels o names UNSUBSCRIBED in a create,
+// and reports whether that changed its status.
+func unsubscribeChannels(ch *Change, o [2]bool) bool {
 	kept := false
 	if o[0] && ch.Status.Status != client.StatusUnsubscribed {
 		ch.Status.Status, kept = client.StatusUnsubscribed, true

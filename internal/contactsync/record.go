@@ -33,6 +33,14 @@ type Record struct {
 	// UNSUBSCRIBED on such a channel. They stay here until an apply has
 	// written every contact, so that an apply cut short still knows them.
 	OptOuts *CarriedOptOuts `json:"opt_outs,omitempty"`
+	// OptedOut holds the opt-outs a listing showed (record_optouts.go):
+	// per contact, the channels (e-mail, mobile) it left of its own
+	// accord. They are kept when the contact leaves the list, so that the
+	// input adding it back creates it UNSUBSCRIBED there.
+	OptedOut map[string][2]bool `json:"opted_out,omitempty"`
+	// Resubscribed holds the ids allow_resubscribe_ids named at the last
+	// apply: each allowed one re-subscription, now used.
+	Resubscribed map[string]bool `json:"resubscribed,omitempty"`
 }
 
 // MarkPending notes, before the write, the channels a change of a named
@@ -159,7 +167,8 @@ func (a *Record) ReleaseChannels(id string, s ServiceContact, email, mobile bool
 // a released channel the service shows SUBSCRIBED is forgotten (someone
 // subscribed the contact since, or the unsubscription never happened: an
 // apply cut short before its write), while the other channel keeps its
-// record; a contact the list no longer has is forgotten whole. The record
+// record; a contact the list no longer has is forgotten whole (its
+// opt-outs are not: NoteOptOuts keeps them apart, in OptedOut). The record
 // must never let a later opt-out pass for Terraform's own, nor lose an
 // unsubscription Terraform made because its other channel was not written
 // yet.
@@ -207,7 +216,7 @@ func (a *Record) Prune(service *ServiceList) {
 // only what Terraform released.
 func (a Record) ForInput(file bool) Record {
 	if a.File != file {
-		return Record{File: file, Released: a.Released, OptOuts: a.OptOuts}
+		return Record{File: file, Released: a.Released, OptOuts: a.OptOuts, OptedOut: a.OptedOut, Resubscribed: a.Resubscribed}
 	}
 	return a
 }

@@ -217,6 +217,11 @@ func badInputCatalogue() map[string]badInput {
   list_id  = "5"
   contacts = { "" = { properties = { firstname = "Ann" } } }
 }`), want: []string{"Contact without an id", "which the service requires to be non-empty"}, empty: []string{"lists"}},
+		"list contacts allow_resubscribe_ids names no contact": {config: withEnv(`resource "rms_list_contacts" "c" {
+  list_id               = "5"
+  contacts              = { "m-03" = { email_status = "SUBSCRIBED" } }
+  allow_resubscribe_ids = ["m-O3"]
+}`), want: []string{"Unknown contact in allow_resubscribe_ids", `"m-O3" is neither a contact of the input`, `Did you mean "m-03"?`}, empty: []string{"lists"}},
 		"import file column that is no attribute": {config: withEnv(`resource "rms_list_import" "i" {
   list_id = "5"
   type    = "ADD"

@@ -73,15 +73,17 @@ func (m listContactsModel) resubscribeIDs() map[string]bool {
 }
 
 // mayResubscribe says whether an apply may undo a contact's opt-out:
-// allow_resubscribe for all, allow_resubscribe_ids for the contacts named.
-func (m listContactsModel) mayResubscribe() func(id string) bool {
-	all, ids := m.AllowResubscribe.ValueBool(), m.resubscribeIDs()
+// allow_resubscribe for all, allow_resubscribe_ids for the contacts named
+// whose one re-subscription no apply has used yet (applied.Resubscribed).
+func (m listContactsModel) mayResubscribe(applied contactsync.Record) func(id string) bool {
+	all, ids := m.AllowResubscribe.ValueBool(), applied.Unused(m.resubscribeIDs())
 	return func(id string) bool { return all || ids[id] }
 }
 
 // diffOptions are the options of a diff of this model's contacts.
 func (m listContactsModel) diffOptions(applied contactsync.Record) contactsync.Options {
-	return contactsync.Options{Applied: applied.Lookup, AllowResubscribe: m.AllowResubscribe.ValueBool(), Resubscribe: m.resubscribeIDs(), Exclusive: m.Exclusive.ValueBool()}
+	return contactsync.Options{Applied: applied.Lookup, AllowResubscribe: m.AllowResubscribe.ValueBool(), Resubscribe: applied.Unused(m.resubscribeIDs()),
+		Exclusive: m.Exclusive.ValueBool(), SeenOptOuts: applied.SeenOptOuts()}
 }
 
 func (m listContactsModel) fileOptions() contactsync.FileOptions {

@@ -76,6 +76,9 @@ func planSummary(listID string, diff contactsync.Diff, exclusive bool) (title, m
 		parts = append(parts, k.String())
 	}
 	changes := len(parts)
+	if len(diff.Rejoined) > 0 {
+		parts = append(parts, rejoinedNotice(diff.Rejoined))
+	}
 	if len(diff.OptedOut) > 0 {
 		parts = append(parts, optOutNotice(diff.OptedOut, exclusive, "stay unsubscribed"))
 	}

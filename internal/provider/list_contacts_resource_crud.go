@@ -147,6 +147,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		return
 	}
 	applied.Prune(service)
+	applied.NoteOptOuts(desired, service, plan.isFile())
 	if creating {
 		r.takeReleased(listID, service, &applied)
 	}
@@ -222,6 +223,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	}
 	pending = nil
 	warnKeptOptOuts(diags, listID, applied, diff.Kept)
+	warnRejoined(diags, listID, diff.Rejoined)
 	if creating {
 		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired, service, applied))
 	}
@@ -253,6 +255,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		// apply, and must start unsubscribed there too.
 		next.OptOuts = applied.OptOuts
 	}
+	rememberOptOuts(&next, applied, plan, diff, failed)
 	applied = next
 	if len(failed) > 0 {
 		ans.stopped()
@@ -339,8 +342,9 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	r.data.contacts.Snapshots.Put(listID, snap)
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
+	noteSeenOptOuts(ctx, resp.Private, state, book, service, &applied, &resp.Diagnostics)
 	r.data.contacts.Provenance.Refresh(listID, applied)
-	allow := state.mayResubscribe()
+	allow := state.mayResubscribe(applied)
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
 	switch {

@@ -64,6 +64,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 			if resp.Diagnostics.HasError() {
 				return
 			}
+			if refuseUnknownResubscribeIDs(ctx, req.Private, plan, desired, &resp.Diagnostics); resp.Diagnostics.HasError() {
+				return
+			}
 			plan.ContactCount = types.Int64Value(int64(desired.Len()))
 			plan.DesiredSHA256 = types.StringNull()
 			if plan.isFile() {
@@ -91,6 +94,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	if refuseUnknownResubscribeIDs(ctx, req.Private, plan, desired, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
 	}
 	plan.ID = plan.ListID
 	plan.ContactCount = types.Int64Value(int64(desired.Len()))
