@@ -38,6 +38,7 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
 	applied = r.withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
 	r.apply(ctx, plan, nil, applied, nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.noteCreatedInput(plan)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -379,7 +380,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	listID := state.ListID.ValueString()
-	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) {
+	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) || r.handedOverElsewhere(ctx, state) {
 		return
 	}
 	pending, d := readBatches(ctx, req.Private)
