@@ -164,6 +164,13 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"For contacts that an `exclusive` apply unsubscribed and could not record, because `terraform` was killed (SIGKILL, a runner that vanished) in the middle of it: the provider cannot tell them from recipients who opted out, so it leaves them unsubscribed and names them in a plan warning; name here the ones Terraform unsubscribed, apply once, and remove the argument.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 			},
+			"keep_ids": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Description: "With `exclusive = true`: contacts, by `originalId`, that the resource never unsubscribes though its input does not name them, because another resource of the configuration manages them on the same list. Feed it by reference, e.g. `keys(rms_list_contacts.other.contacts)` or `[rms_contact.other.original_id]`: without it, another `rms_list_contacts` or `rms_contact` on the list of an exclusive resource is refused at plan, naming both. The plan counts and names the contacts it spares. " +
+					"The provider sees only resources planned together: not other states, another provider alias, or resources left out by `-target`; their contacts are unsubscribed like any other the input does not name, and the plan names and counts them.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			},
 			"batch_threshold": schema.Int64Attribute{
 				Optional:    true,
 				Computed:    true,

@@ -330,10 +330,9 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	if book != nil {
 		snap.File = state.fileOptions()
 	}
-	r.data.contacts.Snapshots.Put(listID, snap)
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
-	r.data.contacts.Provenance.Refresh(listID, applied)
+	r.data.contacts.Provenance.Refresh(listID, replacementKey(state), applied)
 	allow := state.mayResubscribe()
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
@@ -355,8 +354,14 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		book = keysBook(ctx, state.Contacts)
 	}
 	n := contactsync.UnmanagedSubscribed(service, book)
+	if state.Exclusive.ValueBool() {
+		n -= len(contactsync.KeptSubscribed(service, book, state.keepIDs())) // not drift: keep_ids spares them
+	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.ID = types.StringValue(listID)
+	// Kept by the input of the state as refreshed (an adoption fills the
+	// map above), which the plan reads as its prior state.
+	r.data.contacts.Snapshots.Put(listID, replacementKey(state), snap)
 	setListContacts(ctx, &resp.State, state, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
 }

@@ -200,7 +200,7 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 		return
 	}
 	oldList := state.ListID.ValueString()
-	snap, ok := r.data.contacts.Snapshots.Take(oldList)
+	snap, ok := r.data.contacts.Snapshots.Take(oldList, replacementKey(*state))
 	if !ok {
 		return
 	}
