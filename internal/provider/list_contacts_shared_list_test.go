@@ -159,17 +159,19 @@ func writeRequests(env *acctest.Env) int64 {
 // anything is written.
 func TestAccListContactsExclusiveSharedListRefused(t *testing.T) {
 	for _, tc := range []struct {
-		name, other, otherName string
+		name, other, named string
 	}{
-		{"rms_list_contacts", sharedOtherListContacts, `rms_list_contacts with contacts "x-1"`},
-		{"rms_contact", sharedOtherContact, `rms_contact "c-1"`},
+		{"rms_list_contacts", sharedOtherListContacts, `rms_list_contacts with contacts "o-1" (exclusive = true) and rms_list_contacts with contacts "x-1" both manage list %s`},
+		{"rms_contact", sharedOtherContact, `rms_list_contacts with contacts "o-1" (exclusive = true) and rms_contact "c-1" both manage list %s`},
+		{"two exclusive", strings.Replace(sharedOtherListContacts, "  contacts = {", "  exclusive       = true\n  max_unsubscribe = 100\n  contacts = {", 1),
+			`rms_list_contacts with contacts "o-1" and rms_list_contacts with contacts "x-1" both manage list %s with exclusive = true`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			env, listID := sharedListSetup(t, "x-1", "zed")
 			cfg := env.Config(sharedListConfig(listID, "", fmt.Sprintf(tc.other, listID)))
 			refused := acctest.ExpectErrorParts("Two contact resources manage list "+listID,
-				`rms_list_contacts with contacts "o-1" (exclusive = true) and `+tc.otherName+" both manage list "+listID, "Nothing was written", "keep_ids")
+				fmt.Sprintf(tc.named, listID), "Nothing was written", "keep_ids")
 			before, mark := writeRequests(env), unsubscriptions(env)
 			steps := []resource.TestStep{{Config: cfg, ExpectError: refused}}
 			for range 4 {
