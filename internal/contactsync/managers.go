@@ -14,7 +14,7 @@ import (
 // two resources on a list, whichever plans second sees the first.
 type Managers struct {
 	mu    sync.Mutex
-	lists map[string]map[string]Manager
+	lists map[string]*listManagers
 }
 
 // Manager is one contact resource of the configuration on a list, as its
@@ -37,26 +37,44 @@ type Manager struct {
 }
 
 // NewManagers returns the empty registry of one provider run.
-func NewManagers() *Managers { return &Managers{lists: map[string]map[string]Manager{}} }
+func NewManagers() *Managers { return &Managers{lists: map[string]*listManagers{}} }
 
 // Register adds m to the managers of list listID (replacing one of the same
-// name) and returns all of them, by name.
-func (r *Managers) Register(listID string, m Manager) []Manager {
+// name) and returns the conflicts m takes part in there (Conflicts). A list
+// without an exclusive manager has none, and costs no more than the
+// registration: a list may have thousands of rms_contact.
+func (r *Managers) Register(listID string, m Manager) []ManagerConflict {
 	if r == nil { // a run made without it (unit tests)
-		return []Manager{m}
+		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.lists[listID] == nil {
-		r.lists[listID] = map[string]Manager{}
+	l := r.lists[listID]
+	if l == nil {
+		l = &listManagers{byName: map[string]Manager{}, exclusive: map[string]bool{}}
+		r.lists[listID] = l
 	}
-	r.lists[listID][m.Name] = m
-	out := make([]Manager, 0, len(r.lists[listID]))
-	for _, m := range r.lists[listID] {
-		out = append(out, m)
+	l.byName[m.Name] = m
+	delete(l.exclusive, m.Name)
+	if m.Exclusive {
+		l.exclusive[m.Name] = true
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	if len(l.exclusive) == 0 {
+		return nil
+	}
+	all := make([]Manager, 0, len(l.byName))
+	for _, m := range l.byName {
+		all = append(all, m)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return Conflicts(all, m.Name)
+}
+
+// listManagers are the managers of one list, by name, and the names of
+// the exclusive ones.
+type listManagers struct {
+	byName    map[string]Manager
+	exclusive map[string]bool
 }
 
 // ManagerConflict is an exclusive resource and another one on its list
@@ -68,8 +86,8 @@ type ManagerConflict struct {
 	Unkept       []string
 }
 
-// Conflicts are the conflicts among the managers of one list (as Register
-// returns them) that the resource named me takes part in, in a stable
+// Conflicts are the conflicts among the managers of one list (sorted by
+// name) that the resource named me takes part in, in a stable
 // order, so that whichever of two resources reports one reports the same.
 // An exclusive resource and another one coexist only where keep_ids of the
 // exclusive one names every contact of the other (or the other's contacts

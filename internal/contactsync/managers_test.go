@@ -42,15 +42,23 @@ func TestConflicts(t *testing.T) {
 	}
 }
 
-func TestManagersRegisterOnce(t *testing.T) {
+func TestManagersRegister(t *testing.T) {
 	r := NewManagers()
-	r.Register("1", Manager{Name: "b"})
-	r.Register("1", Manager{Name: "a", Exclusive: true})
-	all := r.Register("1", Manager{Name: "b"})
-	if len(all) != 2 || all[0].Name != "a" || all[1].Name != "b" {
-		t.Errorf("managers %v, want a and b once each, by name", all)
+	if c := r.Register("1", Manager{Name: "b", IDs: []string{"x"}}); c != nil {
+		t.Errorf("a list without an exclusive manager: conflicts %v", c)
 	}
-	if other := r.Register("2", Manager{Name: "a"}); len(other) != 1 {
-		t.Errorf("list 2 has %d managers, want 1", len(other))
+	if c := r.Register("1", Manager{Name: "a", Exclusive: true}); len(c) != 1 || c[0].Other.Name != "b" {
+		t.Errorf("the exclusive one planned second: conflicts %v, want one with b", c)
+	}
+	// b planned again (the create plan of a replacement): still one conflict.
+	if c := r.Register("1", Manager{Name: "b", IDs: []string{"x"}}); len(c) != 1 || c[0].Owner.Name != "a" {
+		t.Errorf("b registered twice: conflicts %v, want one with a", c)
+	}
+	// a planned again without exclusive: no owner left.
+	if c := r.Register("1", Manager{Name: "a"}); c != nil {
+		t.Errorf("exclusive dropped: conflicts %v", c)
+	}
+	if c := r.Register("2", Manager{Name: "z", Exclusive: true}); c != nil {
+		t.Errorf("list 2 alone: conflicts %v", c)
 	}
 }

@@ -33,7 +33,7 @@ func registerListManager(data *providerData, listID types.String, me contactsync
 		return true
 	}
 	id := listID.ValueString()
-	for _, c := range contactsync.Conflicts(data.contacts.Managers.Register(id, me), me.Name) {
+	for _, c := range data.contacts.Managers.Register(id, me) {
 		summary, detail := managerConflictMessage(id, c)
 		diags.AddError(summary, detail)
 	}
