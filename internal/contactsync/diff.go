@@ -132,6 +132,9 @@ type Options struct {
 	// AllowResubscribe allows for all (allow_resubscribe_ids).
 	Resubscribe map[string]bool
 	Exclusive   bool
+	// Keep names contacts exclusive never unsubscribes (keep_ids: the
+	// contacts of another resource on the same list).
+	Keep map[string]bool
 	// Fresh names contacts this apply has just created (by an import): a
 	// contact that did not exist cannot have opted out, so whatever initial
 	// state the service gave it is set to the desired one.
@@ -221,7 +224,7 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 		}
 	}
 	if opts.Exclusive {
-		d.Changes = append(d.Changes, ExclusiveChanges(desired, service)...)
+		d.Changes = append(d.Changes, ExclusiveChangesKeeping(desired, service, opts.Keep)...)
 	}
 	return d
 }
@@ -233,9 +236,15 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 // mobile channel of a contact whose id a path cannot carry is left out
 // (ServiceContact.reachable).
 func ExclusiveChanges(desired *Book, service *ServiceList) []Change {
+	return ExclusiveChangesKeeping(desired, service, nil)
+}
+
+// ExclusiveChangesKeeping is ExclusiveChanges, leaving alone the contacts
+// keep names (keep_ids).
+func ExclusiveChangesKeeping(desired *Book, service *ServiceList, keep map[string]bool) []Change {
 	var out []Change
 	for _, id := range service.Unnamed(desired) {
-		if s, _ := service.Get(id); s.reachable(id).SubscribedOnSomeChannel() {
+		if s, _ := service.Get(id); s.reachable(id).SubscribedOnSomeChannel() && !keep[id] {
 			out = append(out, Change{ID: id, Unsubscribe: true, Status: s.reachable(id).stillSubscribed()})
 		}
 	}
@@ -315,6 +324,19 @@ func UnmanagedSubscribed(service *ServiceList, desired *Book) int {
 		}
 	}
 	return n
+}
+
+// KeptSubscribed are the contacts of the list that desired does not name,
+// that the service shows subscribed on some channel and that keep names:
+// what keep_ids spares from exclusive, in id order.
+func KeptSubscribed(service *ServiceList, desired *Book, keep map[string]bool) []string {
+	var out []string
+	for _, id := range service.Unnamed(desired) {
+		if s, _ := service.Get(id); keep[id] && s.SubscribedOnSomeChannel() {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // MaxNamedInWarning bounds the ids a plan warning names.

@@ -27,6 +27,9 @@ type Run struct {
 	// Provenance carries rms_list_contacts' consent records across the
 	// halves of a replacement (takeover.go).
 	Provenance *Provenance
+	// Managers are the contact resources planned on each list
+	// (managers.go).
+	Managers *Managers
 
 	files  sourceFiles
 	gcOnce sync.Once // heldLargeBook
@@ -52,7 +55,7 @@ func NewRun(c *client.Client, opts RunOptions) *Run {
 	return &Run{
 		client: c, log: log,
 		Attributes: NewAttributes(c), Listings: NewListings(c, opts.ListingOff, log),
-		Snapshots: &Snapshots{}, Released: NewReleased(), Provenance: NewProvenance(),
+		Snapshots: &Snapshots{}, Released: NewReleased(), Provenance: NewProvenance(), Managers: NewManagers(),
 	}
 }
 

@@ -10,9 +10,28 @@ import "sync"
 // reads the file no second time. A plan takes the snapshot (it is not kept
 // for later); a plan without one (refresh skipped, or the apply's final
 // plan, which runs in a new provider process) says so.
+//
+// Snapshots are kept by list and by input (the replacement key of the
+// refreshed state: its file's path or its map's ids), not by list alone:
+// resources that share a list read it each for their own input (a listing
+// is held against one file, or keeps the properties of one map's
+// contacts), so one resource's plan must neither take nor overwrite
+// another's (issue 42). Resources of one list and one input read it the
+// same way: they share one snapshot, held once, and counted, so that each
+// of their plans finds it and the last one lets it go.
 type Snapshots struct {
 	mu    sync.Mutex
-	lists map[string]Snapshot
+	lists map[snapshotKey]*heldSnapshot
+}
+
+// snapshotKey names the snapshot of one input on one list.
+type snapshotKey struct{ list, input string }
+
+// heldSnapshot is a snapshot and the number of refreshes that put it and
+// whose plans have not taken it yet.
+type heldSnapshot struct {
+	snap Snapshot
+	refs int
 }
 
 // Snapshot is one refresh's listing, and for a file input the book it was
@@ -22,21 +41,37 @@ type Snapshot struct {
 	File    FileOptions
 }
 
-// Put keeps a refresh's listing of a list for the plan that follows.
-func (s *Snapshots) Put(listID string, snap Snapshot) {
+// Put keeps a refresh's listing of a list, for the input it was made for,
+// for the plan that follows. A later listing of the same list and input
+// replaces the one held (the newer reading), and one more plan may take it.
+func (s *Snapshots) Put(listID, input string, snap Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.lists == nil {
-		s.lists = map[string]Snapshot{}
+		s.lists = map[snapshotKey]*heldSnapshot{}
 	}
-	s.lists[listID] = snap
+	k := snapshotKey{listID, input}
+	h := s.lists[k]
+	if h == nil {
+		h = &heldSnapshot{}
+		s.lists[k] = h
+	}
+	h.snap = snap
+	h.refs++
 }
 
-// Take hands the listing of a list over, once.
-func (s *Snapshots) Take(listID string) (Snapshot, bool) {
+// Take hands the listing of a list for an input over, once per Put: the
+// last plan to take it lets it go.
+func (s *Snapshots) Take(listID, input string) (Snapshot, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, ok := s.lists[listID]
-	delete(s.lists, listID)
-	return m, ok
+	k := snapshotKey{listID, input}
+	h, ok := s.lists[k]
+	if !ok {
+		return Snapshot{}, false
+	}
+	if h.refs--; h.refs <= 0 {
+		delete(s.lists, k)
+	}
+	return h.snap, true
 }

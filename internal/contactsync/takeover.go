@@ -98,7 +98,8 @@ func (o *CarriedOptOuts) Merge(other CarriedOptOuts) {
 //   - refreshed: the consent record each refresh read from private state,
 //     for the create plan of a replacement that follows it (the plan and
 //     its refresh share a process; the create plan's own private state is
-//     empty);
+//     empty), by list and by input, so that resources sharing a list do
+//     not take each other's;
 //   - carried: the record a destroy half found in its takeover note, for
 //     the create half that follows it (the framework gives a create no
 //     private state);
@@ -110,7 +111,7 @@ func (o *CarriedOptOuts) Merge(other CarriedOptOuts) {
 //     replacement key of the new object's input.
 type Provenance struct {
 	mu        sync.Mutex
-	refreshed map[string]Record
+	refreshed map[string]map[string]Record // list id, input (ReplacementKey)
 	carried   map[string]Record
 	created   map[string]map[string][2]string
 	optOuts   map[string]CarriedOptOuts
@@ -118,7 +119,7 @@ type Provenance struct {
 
 // NewProvenance returns the provenance of one provider run, empty.
 func NewProvenance() *Provenance {
-	return &Provenance{refreshed: map[string]Record{}, carried: map[string]Record{}, created: map[string]map[string][2]string{}, optOuts: map[string]CarriedOptOuts{}}
+	return &Provenance{refreshed: map[string]map[string]Record{}, carried: map[string]Record{}, created: map[string]map[string][2]string{}, optOuts: map[string]CarriedOptOuts{}}
 }
 
 // CarryOptOuts leaves a destroy half's opt-outs for the create half that
@@ -150,20 +151,35 @@ func (p *Provenance) OptOuts(keys ...string) (CarriedOptOuts, bool) {
 	return out, found
 }
 
-// Refresh keeps the record a refresh of the list settled, for the plan
-// that follows it in this run.
-func (p *Provenance) Refresh(listID string, rec Record) {
+// Refresh keeps the record a refresh of the list settled for an input
+// (ReplacementKey), for the plan that follows it in this run.
+func (p *Provenance) Refresh(listID, input string, rec Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.refreshed[listID] = rec
+	if p.refreshed[listID] == nil {
+		p.refreshed[listID] = map[string]Record{}
+	}
+	p.refreshed[listID][input] = rec
 }
 
-// TakeRefreshed hands the record Refresh kept over, once.
-func (p *Provenance) TakeRefreshed(listID string) (Record, bool) {
+// TakeRefreshed hands the record Refresh kept for the list and input over,
+// once. A replacement whose input changed too finds its record under the
+// list alone, when a single resource refreshed that list; where several
+// did, it gets none (the create then errs on the side of consent) rather
+// than another resource's.
+func (p *Provenance) TakeRefreshed(listID, input string) (Record, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	rec, ok := p.refreshed[listID]
-	delete(p.refreshed, listID)
+	byInput := p.refreshed[listID]
+	rec, ok := byInput[input]
+	if !ok && len(byInput) == 1 {
+		for input, rec = range byInput {
+			ok = true
+		}
+	}
+	if ok {
+		delete(byInput, input)
+	}
 	return rec, ok
 }
 

@@ -413,6 +413,9 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 // It runs for every contact on every plan, so it reads the values without
 // the framework's reflection (contact_values.go).
 func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !registerContactManager(ctx, r.data, req, &resp.Diagnostics) {
+		return // an exclusive rms_list_contacts owns the list (list_managers.go)
+	}
 	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && resp.Private != nil {
 		// A create. When it replaces this contact (destroy, then create:
 		// a tainted contact, -replace, a changed list_id or original_id),

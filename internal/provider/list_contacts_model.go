@@ -22,6 +22,7 @@ type listContactsModel struct {
 	Exclusive           types.Bool     `tfsdk:"exclusive"`
 	AllowResubscribe    types.Bool     `tfsdk:"allow_resubscribe"`
 	AllowResubscribeIDs types.Set      `tfsdk:"allow_resubscribe_ids"`
+	KeepIDs             types.Set      `tfsdk:"keep_ids"`
 	BatchThreshold      types.Int64    `tfsdk:"batch_threshold"`
 	ContactCount        types.Int64    `tfsdk:"contact_count"`
 	DesiredSHA256       types.String   `tfsdk:"desired_sha256"`
@@ -72,6 +73,21 @@ func (m listContactsModel) resubscribeIDs() map[string]bool {
 	return ids
 }
 
+// keepIDs are the contacts keep_ids names (nil when it is null or
+// unknown).
+func (m listContactsModel) keepIDs() map[string]bool {
+	if m.KeepIDs.IsNull() || m.KeepIDs.IsUnknown() {
+		return nil
+	}
+	ids := map[string]bool{}
+	for _, v := range m.KeepIDs.Elements() {
+		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			ids[s.ValueString()] = true
+		}
+	}
+	return ids
+}
+
 // mayResubscribe says whether an apply may undo a contact's opt-out:
 // allow_resubscribe for all, allow_resubscribe_ids for the contacts named
 // whose one re-subscription no apply has used yet (applied.Resubscribed).
@@ -83,7 +99,7 @@ func (m listContactsModel) mayResubscribe(applied contactsync.Record) func(id st
 // diffOptions are the options of a diff of this model's contacts.
 func (m listContactsModel) diffOptions(applied contactsync.Record) contactsync.Options {
 	return contactsync.Options{Applied: applied.Lookup, AllowResubscribe: m.AllowResubscribe.ValueBool(), Resubscribe: applied.Unused(m.resubscribeIDs()),
-		Exclusive: m.Exclusive.ValueBool(), SeenOptOuts: applied.SeenOptOuts()}
+		Exclusive: m.Exclusive.ValueBool(), SeenOptOuts: applied.SeenOptOuts(), Keep: m.keepIDs()}
 }
 
 func (m listContactsModel) fileOptions() contactsync.FileOptions {

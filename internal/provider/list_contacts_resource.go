@@ -68,7 +68,8 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"Give the contacts as a map (`contacts`) or as a CSV file (`source_file`). A refresh reads the list with one paged listing; an apply writes only what differs: " +
 			"up to `batch_threshold` changed contacts by single calls run side by side, above it by import batches (an `ADD` import for new contacts and non-empty values, an `UNSUBSCRIBE` import for unsubscriptions) " +
 			"plus single calls for what an `ADD` import cannot do (it merges only non-empty cells): removed values, mobile statuses, re-subscriptions, and new contacts that must start unsubscribed. After batches that report every row done, the rest is written by single calls without reading the list again; after a batch that reports refused rows (or no count), or one that created contacts whose status the input sets, the list is read again and anything still not as configured is written by single calls. A contact found in the list is updated, never created again.\n\n" +
-			"Every plan that changes contacts says what happens to how many people, in one warning per list titled \"Changes to the contacts of list N\": contacts to create, to subscribe and to unsubscribe as the input says, to unsubscribe because `exclusive` does not name them, and with properties to change, each with its first ids, and the opt-outs kept; a plan that only keeps opt-outs is titled \"Opt-outs kept in list N\".\n\n" +
+			"Every plan that changes contacts says what happens to how many people, in one warning per list and input titled \"Changes to the contacts of list N (input)\": contacts to create, to subscribe and to unsubscribe as the input says, to unsubscribe because `exclusive` does not name them, and with properties to change, each with its first ids, and the opt-outs kept; a plan that only keeps opt-outs is titled \"Opt-outs kept in list N (input)\".\n\n" +
+			"Resources that share a list: `exclusive = true` means the resource owns its list; another `rms_list_contacts` or `rms_contact` of the configuration on the same list is refused at plan, naming both, unless `keep_ids` of the exclusive one names its contacts (see `keep_ids` for what the provider cannot see). Non-exclusive resources may share a list; each plan works from its own refresh's listing.\n\n" +
 			"The service has no call that deletes a contact: contacts the configuration stops naming are only forgotten, or, with `exclusive = true`, unsubscribed (e-mail and mobile); they stay in the list. " +
 			"**Destroy forgets the contacts by default** (`on_destroy = \"forget\"`): destroying the resource, or removing its block, writes nothing to the service, and the contacts stay in the list as they are. " +
 			"With `on_destroy = \"unsubscribe\"`, destroy unsubscribes the channels the input manages (see `on_destroy`; above `batch_threshold` through an `UNSUBSCRIBE` import for e-mail), counted per channel in the destroy plan and held by the guardrail. " +
@@ -151,6 +152,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Default:  booldefault.StaticBool(false),
 				Description: "When `true`, contacts of the list that the configuration does not name are unsubscribed from e-mail and mobile (the interface cannot delete a contact; they stay in the list). The plan counts them (`unmanaged_subscribed`) and names the first ones in a warning. " +
 					"A plan that cannot count them (the list id known only during the apply) is refused unless `max_unsubscribe` or `max_unsubscribe_percent` is set explicitly, on the resource or in the provider block; the apply then counts on its own listing and stops above the limit before it writes. A plan made with `-refresh=false` lists the statuses itself. " +
+					"Another `rms_list_contacts` or `rms_contact` on the same list is refused at plan unless `keep_ids` names its contacts. " +
 					"When `false` (default), only the named contacts are managed.",
 			},
 			"allow_resubscribe": schema.BoolAttribute{
@@ -165,6 +167,13 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Description: "Contacts, by `originalId`, whose opt-out an apply may undo when the configuration says `SUBSCRIBED` (or, for a contact Terraform unsubscribed, leaves the status to the service): `allow_resubscribe` for these contacts only, and **once**: the first apply with an id uses it, and an opt-out the contact makes after that is honoured while the id stays here (remove the id and apply, then name it again, to allow once more). " +
 					"Each id must be a contact of the input or one this resource has seen opt out; any other is an error at plan (a typo would allow nothing). " +
 					"For contacts that an `exclusive` apply unsubscribed and could not record, because `terraform` was killed (SIGKILL, a runner that vanished) in the middle of it: the provider cannot tell them from recipients who opted out, so it leaves them unsubscribed and names them in a plan warning; name here the ones Terraform unsubscribed, apply once, and remove the argument.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			},
+			"keep_ids": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Description: "With `exclusive = true`: contacts, by `originalId`, that the resource never unsubscribes though its input does not name them, because another resource of the configuration manages them on the same list. Feed it by reference, e.g. `keys(rms_list_contacts.other.contacts)` or `[rms_contact.other.original_id]`: without it, another `rms_list_contacts` or `rms_contact` on the list of an exclusive resource is refused at plan, naming both. The plan counts and names the contacts it spares. " +
+					"The provider sees only resources planned together: not other states, another provider alias, or resources left out by `-target`; their contacts are unsubscribed like any other the input does not name, and the plan names and counts them.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 			},
 			"batch_threshold": schema.Int64Attribute{

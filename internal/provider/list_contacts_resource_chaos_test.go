@@ -20,7 +20,9 @@ import (
 // input above the batch threshold (imports) while the emulator answers a
 // fraction of requests with faults, some after acting: every contact must
 // be there once with the values and statuses configured, and a second
-// apply must find nothing to do. Its second case adds an outage: the
+// apply must find nothing to do. The map's list is shared by two
+// resources: an exclusive map whose keep_ids names the other's contacts
+// (max_unsubscribe = 0: it may unsubscribe nobody), and a map beside it. Its second case adds an outage: the
 // service goes away (connections refused) while the apply waits for the
 // file's import batch, which goes on behind it. The apply warns and keeps
 // both resources, not tainted; once the service is back, the next apply
@@ -91,11 +93,23 @@ resource "rms_list" "f" {
   name = "Chaos file"
 }
 resource "rms_list_contacts" "m" {
-  list_id = rms_list.m.id
+  list_id         = rms_list.m.id
+  exclusive       = true
+  keep_ids        = keys(rms_list_contacts.s.contacts)
+  max_unsubscribe = 0
   contacts = {
     for i in range(12) : "m-${i}" => {
       properties    = { email = "m${i}@example.com", %s = "Member ${i}" }
       mobile_status = "UNSUBSCRIBED"
+    }
+  }
+}
+resource "rms_list_contacts" "s" {
+  list_id = rms_list.m.id
+  contacts = {
+    for i in range(6) : "s-${i}" => {
+      properties   = { email = "s${i}@example.com" }
+      email_status = "SUBSCRIBED"
     }
   }
 }
@@ -129,13 +143,19 @@ resource "rms_list_contacts" "f" {
 	}
 	members := func(s *terraform.State) error {
 		m := listContactsOf(t, env, s.RootModule().Resources["rms_list.m"].Primary.ID)
-		if len(m) != 12 {
-			return fmt.Errorf("the map's list holds %d contacts, want 12", len(m))
+		if len(m) != 18 {
+			return fmt.Errorf("the map's list holds %d contacts, want 12 of the exclusive map and 6 of the one beside it", len(m))
 		}
 		for i := range 12 {
 			c := m[fmt.Sprintf("m-%d", i)]
 			if c.Properties["firstname"] != fmt.Sprintf("Member %d", i) || c.MobileStatus != "UNSUBSCRIBED" {
 				return fmt.Errorf("m-%d is %+v", i, c)
+			}
+		}
+		// The exclusive map's keep_ids names them: never unsubscribed.
+		for i := range 6 {
+			if c := m[fmt.Sprintf("s-%d", i)]; c.Status != "SUBSCRIBED" {
+				return fmt.Errorf("s-%d, of the resource beside the exclusive one, is %+v", i, c)
 			}
 		}
 		return nil

@@ -38,6 +38,7 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
 	applied = r.withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
 	r.apply(ctx, plan, nil, applied, nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.noteCreatedInput(plan)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -339,11 +340,10 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	if book != nil {
 		snap.File = state.fileOptions()
 	}
-	r.data.contacts.Snapshots.Put(listID, snap)
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
 	noteSeenOptOuts(ctx, resp.Private, state, book, service, &applied, &resp.Diagnostics)
-	r.data.contacts.Provenance.Refresh(listID, applied)
+	r.data.contacts.Provenance.Refresh(listID, replacementKey(state), applied)
 	allow := state.mayResubscribe(applied)
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
@@ -365,8 +365,14 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		book = keysBook(ctx, state.Contacts)
 	}
 	n := contactsync.UnmanagedSubscribed(service, book)
+	if state.Exclusive.ValueBool() {
+		n -= len(contactsync.KeptSubscribed(service, book, state.keepIDs())) // not drift: keep_ids spares them
+	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.ID = types.StringValue(listID)
+	// Kept by the input of the state as refreshed (an adoption fills the
+	// map above), which the plan reads as its prior state.
+	r.data.contacts.Snapshots.Put(listID, replacementKey(state), snap)
 	setListContacts(ctx, &resp.State, state, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
 }
@@ -390,7 +396,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	listID := state.ListID.ValueString()
-	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) {
+	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) || r.handedOverElsewhere(ctx, state) {
 		return
 	}
 	pending, d := readBatches(ctx, req.Private)

@@ -83,7 +83,7 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan 
 		warnUncounted(diags, "exclusive = true on list "+listID, "reading the list failed: "+err.Error())
 		return
 	}
-	diff := contactsync.Diff{Changes: contactsync.ExclusiveChanges(desired, service)}
+	diff := contactsync.Diff{Changes: contactsync.ExclusiveChangesKeeping(desired, service, plan.keepIDs())}
 	r.guardExclusivePlan(plan, service, diff, diags)
 }
 
@@ -127,7 +127,7 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 	listID := state.ListID.ValueString()
 	if !unsubscribesOnDestroy(state.OnDestroy) {
 		if r.data != nil {
-			r.data.contacts.Snapshots.Take(listID) // the refresh's listing is not needed
+			r.data.contacts.Snapshots.Take(listID, replacementKey(state)) // the refresh's listing is not needed
 		}
 		diags.AddWarning("Destroy forgets contacts",
 			fmt.Sprintf("Destroying rms_list_contacts for list %s forgets its %d contacts: nothing is written to the service, and they stay in the list with the statuses they have (on_destroy = %q). "+
@@ -145,7 +145,7 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 		uncounted("the provider configuration is known only during the apply")
 		return
 	}
-	snap, listed := r.data.contacts.Snapshots.Take(listID)
+	snap, listed := r.data.contacts.Snapshots.Take(listID, replacementKey(state))
 	service := snap.Service
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {

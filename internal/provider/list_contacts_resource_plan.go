@@ -26,7 +26,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	var plan listContactsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(withCarriedContacts(ctx, &plan, protocol.RolePlan)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !registerListManager(r.data, plan.ListID, listContactsManager(plan), &resp.Diagnostics) {
 		return
 	}
 	if req.State.Raw.IsNull() {
@@ -83,7 +83,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// The refresh of this run listed the list (its snapshot), held
 	// against the file as it read it: a file read the same way is not
 	// read a second time.
-	snap, listed := r.data.contacts.Snapshots.Take(plan.ListID.ValueString())
+	snap, listed := r.takeSnapshot(plan, state)
 	var desired *contactsync.Book
 	if listed && plan.isFile() && snap.Service.Book() != nil && snap.File == plan.fileOptions() {
 		desired = snap.Service.Book()
@@ -155,7 +155,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(d...)
 	diff := contactsync.Compare(desired, service, plan.diffOptions(applied))
 	if title, msg := planSummary(plan.ListID.ValueString(), diff, exclusiveEver(plan, state)); msg != "" {
-		resp.Diagnostics.AddWarning(title, msg)
+		// The title names the input: Terraform folds warnings of one title
+		// into the first, and resources sharing a list each have theirs.
+		resp.Diagnostics.AddWarning(title+" ("+inputLabel(plan)+")", msg+keptNote(plan, desired, service))
 	}
 	r.guardExclusivePlan(plan, service, diff, &resp.Diagnostics)
 	refusePathUnsafe(plan, diff, &resp.Diagnostics)
@@ -173,7 +175,7 @@ func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContac
 	} else {
 		note.ListID = plan.ListID.ValueString()
 		if r.data != nil {
-			if rec, ok := r.data.contacts.Provenance.TakeRefreshed(note.ListID); ok {
+			if rec, ok := r.data.contacts.Provenance.TakeRefreshed(note.ListID, replacementKey(plan)); ok {
 				note.Applied = &rec
 			}
 		}
@@ -218,4 +220,15 @@ func (r *listContactsResource) planDestroy(ctx context.Context, req resource.Mod
 	pending, d := readBatches(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
 	r.planDestroyGuard(ctx, state, pending, &resp.Diagnostics)
+}
+
+// takeSnapshot takes the listing this resource's refresh made, kept by its
+// list and its input (contactsync.Snapshots): another resource on the same
+// list never takes this one's, nor this one its. A create, or a plan that
+// moves to another list, has none of its own for the planned list.
+func (r *listContactsResource) takeSnapshot(plan listContactsModel, state *listContactsModel) (contactsync.Snapshot, bool) {
+	if state == nil || !plan.ListID.Equal(state.ListID) {
+		return contactsync.Snapshot{}, false
+	}
+	return r.data.contacts.Snapshots.Take(state.ListID.ValueString(), replacementKey(*state))
 }

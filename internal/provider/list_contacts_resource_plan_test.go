@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -179,8 +180,8 @@ func listContactsModifyPlanDiags(t *testing.T, state, plan *listContactsModel, l
 		}
 		return st.Raw
 	}
-	if listed != nil {
-		r.data.contacts.Snapshots.Put("42", contactsync.Snapshot{Service: contactsync.ServiceListOf(listed)})
+	if listed != nil && state != nil {
+		r.data.contacts.Snapshots.Put("42", replacementKey(*state), contactsync.Snapshot{Service: contactsync.ServiceListOf(listed)})
 	}
 	config := plan
 	if config == nil {
@@ -208,7 +209,7 @@ func fileModel(file string) listContactsModel {
 	return listContactsModel{
 		ID: types.StringValue("42"), ListID: types.StringValue("42"), Contacts: types.MapNull(listContactEntryType),
 		SourceFile: types.StringValue(file), Delimiter: types.StringValue(","), Encoding: types.StringValue("UTF8"),
-		IdentityColumn: types.StringNull(), Exclusive: types.BoolValue(false), AllowResubscribe: types.BoolValue(false), AllowResubscribeIDs: types.SetNull(types.StringType),
+		IdentityColumn: types.StringNull(), Exclusive: types.BoolValue(false), AllowResubscribe: types.BoolValue(false), AllowResubscribeIDs: types.SetNull(types.StringType), KeepIDs: types.SetNull(types.StringType),
 		BatchThreshold: types.Int64Value(defaultBatchThreshold), ContactCount: types.Int64Value(1),
 		DesiredSHA256: types.StringValue("before"), ServiceSHA256: types.StringValue("before"), UnmanagedSubscribed: types.Int64Value(0),
 		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType})},
@@ -241,7 +242,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		// The share is of each channel's subscribers: "out" is unsubscribed from e-mail.
 		wantParts(t, resp.Diagnostics[1].Detail(), "exclusive = true unsubscribes 1 of the 2 contacts subscribed to e-mail (50.0 %) and 1 of the 3 contacts subscribed to mobile (33.3 %); list 42 holds 3 contacts")
 		w := resp.Diagnostics[0]
-		if w.Summary() != "Changes to the contacts of list 42" {
+		if w.Summary() != "Changes to the contacts of list 42 (source_file "+strconv.Quote(file)+")" {
 			t.Errorf("summary %q", w.Summary())
 		}
 		wantParts(t, w.Detail(), `2 to create (new to the list): "new-1", "new-2"`, `1 with properties to change: "old"`, `1 to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true;`, `"stranger"`, `1 are UNSUBSCRIBED though the configuration says SUBSCRIBED`, `"out"`)

@@ -200,7 +200,7 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 		return
 	}
 	oldList := state.ListID.ValueString()
-	snap, ok := r.data.contacts.Snapshots.Take(oldList)
+	snap, ok := r.data.contacts.Snapshots.Take(oldList, replacementKey(*state))
 	if !ok {
 		return
 	}
@@ -240,4 +240,36 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 			"In the default order (destroy, then create) the replacement adds them to the new list unsubscribed on the channels they had left, whatever the input says, and the apply names them again; "+
 			"with create_before_destroy it cannot, and they would be added as the input says. Set allow_resubscribe = true only if they agreed to be subscribed to the new list.",
 			len(kept), oldList, firstNames(kept[:min(len(kept), contactsync.MaxNamedInWarning)], len(kept))))
+}
+
+// noteCreatedInput registers a create by its input's replacement key as
+// well as by its list (apply registers the list): a deposed object of a
+// replacement that moved to another list in the create_before_destroy
+// order looks its own list up, finds nothing, and would otherwise run an
+// ordinary destroy, unsubscribing the old list with on_destroy =
+// "unsubscribe" (issue 42).
+func (r *listContactsResource) noteCreatedInput(plan listContactsModel) {
+	if key := replacementKey(plan); key != "" {
+		r.data.contacts.Provenance.Create(key, nil)
+	}
+}
+
+// handedOverElsewhere reports whether a create of this run, on another
+// list, took over the input of the object this destroy removes: the
+// deposed half of a replacement that moved in the create_before_destroy
+// order. Like the destroy half in the default order, it unsubscribes
+// nobody: the new object manages these contacts now, in its list. A plain
+// destroy beside a create of the same input (a renamed resource without a
+// moved block) is taken the same way, which errs on the side of leaving
+// recipients subscribed.
+func (r *listContactsResource) handedOverElsewhere(ctx context.Context, state listContactsModel) bool {
+	key := replacementKey(state)
+	if key == "" {
+		return false
+	}
+	if _, ok := r.data.contacts.Provenance.CreatedInRun(key); !ok {
+		return false
+	}
+	tflog.Info(ctx, "replacement to another list (create before destroy): the new object has taken the input over; nobody is unsubscribed", map[string]any{"list_id": state.ListID.ValueString()})
+	return true
 }
