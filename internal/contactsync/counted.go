@@ -41,20 +41,39 @@ func CountCandidates(service *ServiceList, named *Book) Counted {
 	var c Counted
 	var d idsDigest
 	var ids []string
-	for id, s := range service.All() {
-		if !s.SubscribedOnSomeChannel() {
-			continue
-		}
-		c.Subscribed++
-		if named != nil && named.Has(id) {
-			continue
-		}
+	candidate := func(id string) {
 		c.Count++
 		d.add(id)
 		if c.Count <= MaxCountedIDs {
 			ids = append(ids, id)
 		} else {
 			ids = nil
+		}
+	}
+	if service != nil && named != nil && service.book == named {
+		// A listing held against the same book (a file's) knows its
+		// named contacts by index and holds the others apart: no lookup
+		// by id.
+		for i := range service.named {
+			if s, ok := service.at(i); ok && s.SubscribedOnSomeChannel() {
+				c.Subscribed++
+			}
+		}
+		for id, s := range service.other {
+			if s.SubscribedOnSomeChannel() {
+				c.Subscribed++
+				candidate(id)
+			}
+		}
+	} else {
+		for id, s := range service.All() {
+			if !s.SubscribedOnSomeChannel() {
+				continue
+			}
+			c.Subscribed++
+			if named == nil || !named.Has(id) {
+				candidate(id)
+			}
 		}
 	}
 	if c.Count <= MaxCountedIDs {

@@ -22,6 +22,16 @@ func TestCountCandidates(t *testing.T) {
 		t.Errorf("input digest %s, want the named ids' in any order", c.Input)
 	}
 
+	// The same, listed against the named book (a file's listing).
+	against := NewServiceList(named, false)
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		c, _ := service.Get(id)
+		against.Add(id, c)
+	}
+	if got := CountCandidates(against, named); got.Count != 3 || got.Subscribed != 4 || !slices.Equal(got.IDs, []string{"b", "d", "e"}) {
+		t.Errorf("against the book: counted %+v, want b, d, e of 4 subscribed", got)
+	}
+
 	big := map[string]ServiceContact{}
 	var ids []string
 	for i := range MaxCountedIDs + 1 {
