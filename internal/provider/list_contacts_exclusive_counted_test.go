@@ -127,3 +127,36 @@ func TestAccListContactsExclusiveCreateCounted(t *testing.T) {
 		},
 	})
 }
+
+// TestAccListContactsExclusiveNoRefresh: a plan made with -refresh=false
+// after an apply has no count the apply can hold to: it says it
+// unsubscribes nobody it could not count, and the apply of a key dropped
+// from the map stops before its first write; with a limit set explicitly
+// it goes through.
+func TestAccListContactsExclusiveNoRefresh(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	both := map[string]listContact{"a": {}, "b": {}}
+	ws.Configure(env, listContactsConfig(listID, both, "  exclusive = true"))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the first apply exited %d:\n%s", code, out)
+	}
+	ws.Configure(env, listContactsConfig(listID, map[string]listContact{"a": {}}, "  exclusive = true"))
+	writes := serviceWrites(env)
+	out, code := ws.Run("apply", "-refresh=false", "-auto-approve", "-no-color")
+	if code == 0 || !acctest.Contains(out, "unsubscribes nobody it could not count") || !acctest.Contains(out, "Unsubscriptions not counted by the plan") || !acctest.Contains(out, `"b"`) {
+		t.Fatalf("the apply without a refresh did not stop before unsubscribing b (exit %d):\n%s", code, out)
+	}
+	if n := serviceWrites(env) - writes; n != 0 {
+		t.Errorf("the stopped apply sent %d writes, want none", n)
+	}
+	wantStatuses(t, listContactsOf(t, env, listID), []string{"a", "b"}, "SUBSCRIBED", "SUBSCRIBED")
+
+	ws.Configure(env, listContactsConfig(listID, map[string]listContact{"a": {}}, "  exclusive = true\n  max_unsubscribe = 1"))
+	if out, code := ws.Run("apply", "-refresh=false", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the apply with a limit set explicitly exited %d:\n%s", code, out)
+	}
+	wantStatuses(t, listContactsOf(t, env, listID), []string{"b"}, "UNSUBSCRIBED", "UNSUBSCRIBED")
+}
