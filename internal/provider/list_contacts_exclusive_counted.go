@@ -102,14 +102,19 @@ func (r *listContactsResource) guardExclusiveCounted(ctx context.Context, plan l
 		addUncountedError(diags, listID, outside, len(outside), why, then)
 		return false
 	}
+	// A map's earlier keys are in the prior state, so what the plan counted
+	// of them is known; a file's earlier ids are not: its count compares
+	// only when the apply reads the same ids the refresh read. Otherwise
+	// (the input changed kind, or the file is read another way) only
+	// numbers compare.
 	var namedBefore func(string) bool
-	comparable := !plan.isFile()
-	if prior != nil && !prior.isFile() {
-		before := keysBook(ctx, prior.Contacts)
-		namedBefore = before.Has
-	}
-	if plan.isFile() {
-		comparable = prior != nil && prior.isFile() && contactsync.BookIDsDigest(desired) == counted.Input
+	comparable := false
+	switch {
+	case prior == nil:
+	case !plan.isFile() && !prior.isFile():
+		namedBefore, comparable = keysBook(ctx, prior.Contacts).Has, true
+	case plan.isFile() && prior.isFile():
+		comparable = contactsync.BookIDsDigest(desired) == counted.Input
 	}
 	outside, stop := counted.Check(unsub, namedBefore, comparable)
 	if !stop {

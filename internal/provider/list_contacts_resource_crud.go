@@ -341,9 +341,9 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
 	// What exclusive may unsubscribe, for the apply (list_contacts_exclusive_counted.go).
-	counted, countable := book, !state.isFile() || !unreadable.HasError()
+	countedAgainst, countable := book, !state.isFile() || !unreadable.HasError()
 	defer func() {
-		resp.Diagnostics.Append(recordExclusiveCounted(ctx, resp.Private, service, counted, countable)...)
+		resp.Diagnostics.Append(recordExclusiveCounted(ctx, resp.Private, service, countedAgainst, countable)...)
 	}()
 	switch {
 	case state.isFile() && unreadable.HasError():
@@ -357,9 +357,9 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	default:
 		// What exclusive may unsubscribe is counted against the input in
 		// state: an adopted list's map is no input (Update drops it).
-		counted = keysBook(ctx, state.Contacts)
+		countedAgainst = keysBook(ctx, state.Contacts)
 		if adopting(ctx, req.Private) {
-			counted = nil
+			countedAgainst = nil
 			adopt(&state, service, &resp.Diagnostics)
 		}
 		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)
