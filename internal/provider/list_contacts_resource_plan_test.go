@@ -85,7 +85,7 @@ func TestPlanSummary(t *testing.T) {
 		},
 		{
 			name: "exclusive: count and first ids of the unsubscriptions", service: unnamed, opts: contactsync.Options{Exclusive: true}, title: "Changes to the contacts of list 42",
-			want: []string{`3 to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list): "x-1", "x-2", "x-3".`},
+			want: []string{`3 to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list; the apply unsubscribes nobody this plan did not count): "x-1", "x-2", "x-3".`},
 			not:  []string{"x-gone", "as the input says"},
 		},
 		{
