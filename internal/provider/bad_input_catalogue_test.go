@@ -195,6 +195,19 @@ func badInputCatalogue() map[string]badInput {
   list_id     = "news"
   original_id = "c-1"
 }`), want: []string{"list_id", "must be the numeric id of a list"}},
+		"exclusive create on a list with subscribers it does not name": {
+			seed: func(t *testing.T, env *acctest.Env) {
+				env.MustDo(t, "POST", "lists", map[string]any{"name": "Seeded"}, nil)
+				env.MustDo(t, "POST", "lists/5/contacts", map[string]any{"originalId": "stranger"}, nil)
+			},
+			config: withEnv(`resource "rms_list_contacts" "c" {
+  list_id   = "5"
+  exclusive = true
+  contacts = {
+    "a" = {}
+  }
+}`), want: []string{"Unsubscriptions on create need a limit set explicitly", `"stranger"`, "max_unsubscribe = 1", "exclusive = false"},
+		},
 		"contact original id already taken": {
 			seed: func(t *testing.T, env *acctest.Env) {
 				var l map[string]any

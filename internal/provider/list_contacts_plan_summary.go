@@ -37,7 +37,7 @@ func changeKinds(diff contactsync.Diff) []changeKind {
 	create := changeKind{label: "to create (new to the list)"}
 	subscribe := changeKind{label: "to subscribe (e-mail or mobile), as the input says"}
 	unsubscribe := changeKind{label: "to unsubscribe (e-mail or mobile), as the input says"}
-	exclusive := changeKind{label: "to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list)"}
+	exclusive := changeKind{label: "to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list; the apply unsubscribes nobody this plan did not count)"}
 	properties := changeKind{label: "with properties to change"}
 	for _, c := range diff.Changes {
 		switch {

@@ -151,7 +151,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 				Description: "When `true`, contacts of the list that the configuration does not name are unsubscribed from e-mail and mobile (the interface cannot delete a contact; they stay in the list). The plan counts them (`unmanaged_subscribed`) and names the first ones in a warning. " +
-					"A plan that cannot count them (the list id known only during the apply) is refused unless `max_unsubscribe` or `max_unsubscribe_percent` is set explicitly, on the resource or in the provider block; the apply then counts on its own listing and stops above the limit before it writes. A plan made with `-refresh=false` lists the statuses itself. " +
+					"The apply unsubscribes nobody the plan did not count: a contact subscribed since the plan stops it before its first write. A plan that cannot count (the list id known only during the apply, `-refresh=false`) says so, and its apply stops if it would unsubscribe anyone (a list made in the same run is empty); so does a new resource's, whose plan is refused when it counts someone. `max_unsubscribe` or `max_unsubscribe_percent` set explicitly (here or in the provider block) lets those through within the limits. " +
 					"Another `rms_list_contacts` or `rms_contact` on the same list is refused at plan unless `keep_ids` names its contacts. " +
 					"When `false` (default), only the named contacts are managed.",
 			},

@@ -37,7 +37,7 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	listID := plan.ListID.ValueString()
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
 	applied = r.withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
-	r.apply(ctx, plan, nil, applied, nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.apply(ctx, plan, nil, applied, nil, nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 	r.noteCreatedInput(plan)
 }
 
@@ -68,13 +68,17 @@ func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRe
 		// is removed (list_contacts_adopt.go).
 		state.Contacts = types.MapNull(listContactEntryType)
 	}
-	r.apply(ctx, plan, &state, applied, pending, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
+	// What the plan's refresh counted is for this apply only.
+	counted, _ := readExclusiveCounted(ctx, req.Private)
+	resp.Diagnostics.Append(dropPrivateKey(ctx, resp.Private, privateExclusiveCounted)...)
+	r.apply(ctx, plan, &state, applied, pending, counted, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // apply makes the list as plan says and answers with the state. prior is
 // the state before (nil for a create); applied and pending are what earlier
 // applies left in private state (the consent record, batches not seen
-// finish).
+// finish); counted is what the plan's refresh counted that exclusive may
+// unsubscribe (nil without one: list_contacts_exclusive_counted.go).
 //
 // What the answer holds is decided on every path (list_contacts_answer.go):
 // an apply that did its work, or whose wait was cut short (a warning: the
@@ -82,7 +86,7 @@ func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRe
 // values; an apply that stops with an error keeps the prior state (an
 // update) or saves nothing (a create that wrote nothing), and its private
 // state holds the prior record plus only what the service confirmed.
-func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior *listContactsModel, applied contactsync.Record, pending []string, private privateSetter,
+func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel, prior *listContactsModel, applied contactsync.Record, pending []string, counted *contactsync.Counted, private privateSetter,
 	timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -158,7 +162,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	diff := contactsync.Compare(desired, service, opts)
 	add, change, unsub := diff.Counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
-	if !r.guardExclusiveApply(plan, service, diff, diags) {
+	if !r.guardExclusiveApply(plan, service, diff, diags) || !r.guardExclusiveCounted(ctx, plan, prior, desired, counted, diff, diags) {
 		ans.stopped() // nothing written: no release recorded, the state as it was
 		return
 	}
@@ -347,6 +351,11 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	allow := state.mayResubscribe(applied)
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
+	// What exclusive may unsubscribe, for the apply (list_contacts_exclusive_counted.go).
+	countedAgainst, countable := book, !state.isFile() || !unreadable.HasError()
+	defer func() {
+		resp.Diagnostics.Append(recordExclusiveCounted(ctx, resp.Private, service, countedAgainst, countable)...)
+	}()
 	switch {
 	case state.isFile() && unreadable.HasError():
 		// The file is gone or unreadable: the plan reports it; the
@@ -357,7 +366,11 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		f := refreshedFileOf(state, contactsync.DesiredDigest(book))
 		refreshed = &f
 	default:
+		// What exclusive may unsubscribe is counted against the input in
+		// state: an adopted list's map is no input (Update drops it).
+		countedAgainst = keysBook(ctx, state.Contacts)
 		if adopting(ctx, req.Private) {
+			countedAgainst = nil
 			adopt(&state, service, &resp.Diagnostics)
 		}
 		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)

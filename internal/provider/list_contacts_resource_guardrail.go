@@ -59,14 +59,18 @@ func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, servic
 
 // guardExclusiveUnlisted is the check of a plan that has no refresh
 // listing: a create (nothing was refreshed) lists the list once, statuses
-// only; a plan whose refresh was skipped, or the final plan of an apply,
-// says it did not count (the apply checks before it writes).
+// only; an update lists it when its state carries a count for the apply
+// (the final plan of an apply, whose refresh ran in the plan's process, or
+// a plan whose refresh was skipped after a refresh that changed nothing),
+// and otherwise says that it unsubscribes nobody it could not count (a plan
+// made with -refresh=false after an apply: the apply has no count to hold
+// to, list_contacts_exclusive_counted.go).
 //
 // inRun says the refresh of this run read the list (the final plan of an
 // apply, whose listing stayed in the plan's provider process): the plan
 // counted there, and the apply counts again before it writes, so a listing
 // here would add nothing but a read of the whole list.
-func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan listContactsModel, state *listContactsModel, desired *contactsync.Book, changed, inRun bool, diags *diag.Diagnostics) {
+func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, prior privateGetter, plan listContactsModel, state *listContactsModel, desired *contactsync.Book, changed, inRun bool, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() {
 		return
 	}
@@ -74,26 +78,52 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, plan 
 	if state != nil && (!changed || inRun) {
 		return
 	}
-	// The refresh was skipped (-refresh=false), or this is the final plan
-	// of an apply: the statuses are listed here, as for a create.
+	_, haveCount := readExclusiveCounted(ctx, prior)
+	if state != nil && !haveCount {
+		r.warnPromisesZero(plan, state, false, "the list was not read in this run (the refresh was skipped, e.g. -refresh=false)", diags)
+		return
+	}
+	// A create, or a plan whose refresh was skipped, or the final plan of
+	// an apply: the statuses are listed here.
 	service, err := contactsync.ListStatuses(ctx, r.data.client, listID)
 	if err != nil {
 		// A list that is not there or not readable: the apply reports it.
 		tflog.Info(ctx, "guardrail: list not read at plan", map[string]any{"list_id": listID, "error": err.Error()})
-		warnUncounted(diags, "exclusive = true on list "+listID, "reading the list failed: "+err.Error())
+		r.warnPromisesZero(plan, state, haveCount, "reading the list failed: "+err.Error(), diags)
 		return
 	}
 	diff := contactsync.Diff{Changes: contactsync.ExclusiveChangesKeeping(desired, service, plan.keepIDs())}
 	r.guardExclusivePlan(plan, service, diff, diags)
+	if state == nil {
+		r.refuseCreateUnsubscribing(plan, diff, diags)
+	}
+}
+
+// refuseCreateUnsubscribing is the check of a create plan that counted
+// contacts to unsubscribe: a create cannot hand its count to its apply
+// (list_contacts_exclusive_counted.go), whose only safe course would be to
+// stop, so the plan says so now, unless a limit is set explicitly.
+func (r *listContactsResource) refuseCreateUnsubscribing(plan listContactsModel, diff contactsync.Diff, diags *diag.Diagnostics) {
+	ids := exclusiveUnsubscribed(diff)
+	if len(ids) == 0 || r.exclusiveLimitExplicit(plan) || diags.HasError() {
+		return
+	}
+	diags.AddAttributeError(path.Root("exclusive"), "Unsubscriptions on create need a limit set explicitly",
+		fmt.Sprintf("exclusive = true on this new resource unsubscribes %d contacts of list %s that the input does not name (%s). "+
+			"A create's apply cannot know what its plan counted (Terraform plans a create again, from nothing, inside the apply), so it unsubscribes nobody unless a limit is set explicitly. "+
+			"Set %s = %d (or %s) on this resource or in the provider block: the apply then unsubscribes within those limits; "+
+			"or apply first with exclusive = false, then set exclusive = true: the plan of that update counts, and its apply unsubscribes nobody else.",
+			len(ids), plan.ListID.ValueString(), firstNames(ids[:min(len(ids), contactsync.MaxNamedInWarning)], len(ids)),
+			attrMaxUnsubscribe, len(ids), attrMaxUnsubscribePercent))
 }
 
 // guardExclusiveUnknown is the check of a plan whose list or contacts are
-// not known yet: it cannot count, so it is refused unless a limit was set
-// explicitly, which the apply then checks on its own listing
-// (exclusiveLimitExplicit, list_contacts_resource_plan.go).
-func (r *listContactsResource) guardExclusiveUnknown(plan listContactsModel, diags *diag.Diagnostics) {
+// not known yet: it cannot count, so it promises to unsubscribe nobody it
+// could not count (the apply holds to it).
+func (r *listContactsResource) guardExclusiveUnknown(ctx context.Context, prior privateGetter, plan listContactsModel, state *listContactsModel, diags *diag.Diagnostics) {
 	if plan.Exclusive.ValueBool() || plan.Exclusive.IsUnknown() {
-		r.refuseExclusiveUncounted(plan, "the list id, the contacts, the source file or the provider configuration is known only during the apply", diags)
+		_, haveCount := readExclusiveCounted(ctx, prior)
+		r.warnPromisesZero(plan, state, haveCount, "the list id, the contacts, the source file or the provider configuration is known only during the apply", diags)
 	}
 }
 
@@ -206,20 +236,30 @@ func (r *listContactsResource) exclusiveLimitExplicit(plan listContactsModel) bo
 	return r.data != nil && (r.data.unsubscribeLimits.count != nil || r.data.unsubscribeLimits.percent != nil)
 }
 
-// refuseExclusiveUncounted is the check of an exclusive plan that cannot
-// count what it unsubscribes (why says why). The apply never does more than
-// the plan showed: without a limit set explicitly such a plan is refused;
-// with one it says it did not count, and the apply counts on its own
-// listing and stops above the limit before it writes.
-func (r *listContactsResource) refuseExclusiveUncounted(plan listContactsModel, why string, diags *diag.Diagnostics) {
+// warnPromisesZero is the word of an exclusive plan that cannot count what
+// it unsubscribes (why says why): the apply unsubscribes nobody it did not
+// count, and stops before its first write if it would, unless a limit is
+// set explicitly (then it unsubscribes within the limits). haveCount says
+// an update's apply holds to what a refresh counted instead
+// (list_contacts_exclusive_counted.go).
+func (r *listContactsResource) warnPromisesZero(plan listContactsModel, state *listContactsModel, haveCount bool, why string, diags *diag.Diagnostics) {
 	if r.exclusiveLimitExplicit(plan) {
-		warnUncounted(diags, "exclusive = true", why)
+		diags.AddWarning("Unsubscriptions not counted",
+			fmt.Sprintf("exclusive = true unsubscribes every subscribed contact of the list that the input does not name, but this plan cannot count them: %s. "+
+				"%s or %s is set explicitly: the apply counts them on its own listing and unsubscribes them within %s, stopping before it writes anything above them.",
+				why, attrMaxUnsubscribe, attrMaxUnsubscribePercent, r.limits(plan).describe()))
 		return
 	}
-	diags.AddAttributeError(path.Root("exclusive"), "Unsubscriptions cannot be counted",
+	then := "if it would unsubscribe anyone, it stops before it writes anything"
+	switch {
+	case haveCount && state != nil:
+		then = "if it would unsubscribe anyone that the refresh counted as subscribed and not named by the input in the state (or that input names), it stops before it writes anything"
+	case state == nil:
+		then += ". A list made in the same run is empty: nobody to unsubscribe"
+	}
+	diags.AddWarning("Unsubscriptions not counted",
 		fmt.Sprintf("exclusive = true unsubscribes every subscribed contact of the list that the input does not name, but this plan cannot count them: %s. "+
-			"A plan that cannot count is refused unless a limit is set explicitly: set %s or %s on this resource or in the provider block "+
-			"(the apply then counts on its own listing and stops before it writes anything above the limit), "+
-			"or make the list first (terraform apply -target on the list) so that the plan can count.",
-			why, attrMaxUnsubscribe, attrMaxUnsubscribePercent))
+			"This plan unsubscribes nobody it could not count: the apply counts on its own listing, and %s. "+
+			"To let the apply unsubscribe without a count, set %s or %s explicitly, on this resource or in the provider block.",
+			why, then, attrMaxUnsubscribe, attrMaxUnsubscribePercent))
 }

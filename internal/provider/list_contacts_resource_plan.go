@@ -77,7 +77,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.UnmanagedSubscribed = types.Int64Value(0)
 		}
 		setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
-		r.guardExclusiveUnknown(plan, &resp.Diagnostics)
+		r.guardExclusiveUnknown(ctx, req.Private, plan, state, &resp.Diagnostics)
 		return
 	}
 	// The refresh of this run listed the list (its snapshot), held
@@ -136,7 +136,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
 				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false): this plan works from the state, and the apply reads the list and writes what differs.")
 		}
-		r.guardExclusiveUnlisted(ctx, plan, state, desired, changed, inRun, &resp.Diagnostics)
+		r.guardExclusiveUnlisted(ctx, req.Private, plan, state, desired, changed, inRun, &resp.Diagnostics)
 		return
 	}
 	service := snap.Service

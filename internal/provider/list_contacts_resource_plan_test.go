@@ -86,7 +86,7 @@ func TestPlanSummary(t *testing.T) {
 		},
 		{
 			name: "exclusive: count and first ids of the unsubscriptions", service: unnamed, opts: contactsync.Options{Exclusive: true}, title: "Changes to the contacts of list 42",
-			want: []string{`3 to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list): "x-1", "x-2", "x-3".`},
+			want: []string{`3 to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list; the apply unsubscribes nobody this plan did not count): "x-1", "x-2", "x-3".`},
 			not:  []string{"x-gone", "as the input says"},
 		},
 		{
@@ -301,41 +301,40 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		}
 		wantParts(t, resp.Diagnostics[0].Detail(), "unsubscribes 0 of its 1 managed contacts", "0 of the 2 contacts subscribed to e-mail (0.0 %) and 0 of the 3 contacts subscribed to mobile (0.0 %)")
 	})
-	// exclusive without a listing, or with values known only at apply: the
-	// guardrail says it could not count, and that the apply will.
-	uncounted := func(t *testing.T, resp resource.ModifyPlanResponse, why string) {
+	// exclusive without a count the apply can hold to, or with values known
+	// only at apply: the plan says it could not count, and that it
+	// unsubscribes nobody it could not count (issue 41: no refusal).
+	uncounted := func(t *testing.T, resp resource.ModifyPlanResponse, parts ...string) {
 		t.Helper()
 		for _, d := range resp.Diagnostics {
 			if d.Summary() == "Unsubscriptions not counted" {
-				wantParts(t, d.Detail(), "exclusive = true", why, "The apply counts them and checks max_unsubscribe and max_unsubscribe_percent before it writes anything")
+				wantParts(t, d.Detail(), append([]string{"exclusive = true", "this plan cannot count them"}, parts...)...)
 				return
 			}
 		}
 		t.Fatalf("diagnostics %v, want the warning that nothing was counted", resp.Diagnostics)
 	}
 	t.Run("exclusive refresh=false", func(t *testing.T) {
-		// Without the refresh's listing the plan lists the statuses itself
-		// (this client reaches no service, so the listing fails).
+		// Without the refresh's count in private state the apply has
+		// nothing to hold to: the plan promises zero (and lists nothing).
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
-		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "reading the list failed")
+		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "the refresh was skipped", "This plan unsubscribes nobody it could not count", "if it would unsubscribe anyone, it stops before it writes anything")
 	})
 	t.Run("exclusive list unknown, limit set", func(t *testing.T) {
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
 		plan.MaxUnsubscribe = types.Int64Value(5)
 		plan.ListID = types.StringUnknown()
-		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "known only during the apply")
+		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "known only during the apply", "set explicitly", "unsubscribes them within max_unsubscribe = 5 (set on this resource)")
 	})
 	t.Run("exclusive list unknown, no limit set", func(t *testing.T) {
+		// Not refused any more: the plan promises zero.
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
 		plan.ListID = types.StringUnknown()
-		resp := listContactsModifyPlanDiags(t, &state, &plan, nil)
-		if resp.Diagnostics.ErrorsCount() != 1 || resp.Diagnostics.Errors()[0].Summary() != "Unsubscriptions cannot be counted" {
-			t.Fatalf("diagnostics %v, want the refusal", resp.Diagnostics)
-		}
-		wantParts(t, resp.Diagnostics.Errors()[0].Detail(), "this plan cannot count them", "known only during the apply", "set max_unsubscribe or max_unsubscribe_percent on this resource or in the provider block")
+		resp := listContactsModifyPlan(t, &state, &plan, nil)
+		uncounted(t, resp, "known only during the apply", "This plan unsubscribes nobody it could not count", "if it would unsubscribe anyone, it stops before it writes anything", "set max_unsubscribe or max_unsubscribe_percent explicitly")
 	})
 	t.Run("list unknown: the file's digest and count are planned", func(t *testing.T) {
 		plan := fileModel(file)

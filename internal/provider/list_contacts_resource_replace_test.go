@@ -201,7 +201,9 @@ func TestAccListContactsReplaceKeepsProvenance(t *testing.T) {
 				"own": {props: map[string]string{"email": "own@example.com"}, email: "SUBSCRIBED"},
 				"zed": {props: map[string]string{"email": "zed@example.com"}},
 			}
-			extra := "  exclusive = true\n" + order.lifecycle
+			// A create that unsubscribes needs a limit set explicitly (it
+			// cannot hold to its plan's count: issue 41).
+			extra := "  exclusive = true\n  max_unsubscribe = 1\n" + order.lifecycle
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories(),
 				Steps: []resource.TestStep{

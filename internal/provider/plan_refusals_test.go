@@ -16,10 +16,13 @@ import (
 
 // TestAccListContactsExclusive_listUnknownAtPlan: with list_id known only
 // during the apply (here the output of a terraform_data made in the same
-// run; a data source's computed attribute under depends_on is the same), an exclusive
-// plan cannot count what it unsubscribes: it is refused unless a limit is
-// set explicitly; with one, the apply counts on its own listing and stops
-// above it. Nobody is unsubscribed either way.
+// run; a data source's computed attribute under depends_on is the same), an
+// exclusive plan cannot count what it unsubscribes: it promises to
+// unsubscribe nobody it could not count (issue 41: no longer refused), and
+// the apply, finding 29 subscribed contacts the input does not name, stops
+// before its first write: no status changed, no contact made, no import,
+// no request but reads. With a limit set explicitly, the apply counts on
+// its own listing and stops above it.
 func TestAccListContactsExclusive_listUnknownAtPlan(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -28,6 +31,7 @@ func TestAccListContactsExclusive_listUnknownAtPlan(t *testing.T) {
 		seeded = append(seeded, emulator.Contact{OriginalID: fmt.Sprintf("s-%02d", i), Status: "SUBSCRIBED", MobileStatus: "SUBSCRIBED"})
 	}
 	seedContacts(t, env, listID, seeded...)
+	writes := serviceWrites(env)
 	config := func(limit string) string {
 		return env.Config(fmt.Sprintf(`
 resource "terraform_data" "gate" {
@@ -40,14 +44,22 @@ resource "rms_list_contacts" "c" {
   %s
   contacts = {
     "s-00" = {}
+    "n-01" = {}
   }
 }
 `, listID, limit))
 	}
-	nobodyUnsubscribed := func(*terraform.State) error {
-		for id, c := range listContactsOf(t, env, listID) {
-			if c.Status != "SUBSCRIBED" {
-				return fmt.Errorf("%s is %s", id, c.Status)
+	nothingWritten := func(*terraform.State) error {
+		if n := serviceWrites(env) - writes; n != 0 {
+			return fmt.Errorf("the emulator saw %d requests that write, want none", n)
+		}
+		got := listContactsOf(t, env, listID)
+		if _, ok := got["n-01"]; ok || len(got) != 30 {
+			return fmt.Errorf("list %s holds %d contacts (n-01 made: %v), want the 30 seeded", listID, len(got), ok)
+		}
+		for id, c := range got {
+			if c.Status != "SUBSCRIBED" || c.MobileStatus != "SUBSCRIBED" {
+				return fmt.Errorf("%s is %s/%s", id, c.Status, c.MobileStatus)
 			}
 		}
 		return nil
@@ -56,17 +68,30 @@ resource "rms_list_contacts" "c" {
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      config(""),
-				ExpectError: regexp.MustCompile(`(?s)Unsubscriptions\s+cannot\s+be\s+counted.*this\s+plan\s+cannot\s+count\s+them.*known\s+only\s+during\s+the\s+apply.*set\s+max_unsubscribe\s+or\s+max_unsubscribe_percent\s+on\s+this\s+resource\s+or\s+in\s+the\s+provider\s+block`),
+				Config:   config(""),
+				PlanOnly: true, ExpectNonEmptyPlan: true, // the plan goes through: it promises zero
 			},
 			{
+				Config: config(""),
+				// Stopped by the plan Terraform makes inside the apply, which
+				// now knows the list and counts, before the first write.
+				ExpectError: regexp.MustCompile(`(?s)Unsubscriptions\s+on\s+create\s+need\s+a\s+limit\s+set\s+explicitly.*unsubscribes\s+29\s+contacts\s+of\s+list\s+` + listID + `.*"s-01".*max_unsubscribe\s+=\s+29`),
+			},
+			{
+				PreConfig:   func() { mustNot(t, nothingWritten(nil)) },
 				Config:      config("max_unsubscribe = 5"),
 				ExpectError: regexp.MustCompile(`Too\s+many\s+contacts\s+to\s+unsubscribe`),
 			},
 		},
 	})
-	if err := nobodyUnsubscribed(nil); err != nil {
-		t.Error(err)
+	mustNot(t, nothingWritten(nil))
+}
+
+// mustNot fails the test on err.
+func mustNot(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -168,9 +168,11 @@ func TestAccUnsubscribeGuardrailExclusiveCreate(t *testing.T) {
 }
 
 // TestAccUnsubscribeGuardrailExclusiveUnknownList: where the list id is
-// known only during the apply, the plan cannot count: refused unless a
-// limit is set explicitly; with one, the apply counts and fails before
-// anything is written above it.
+// known only during the apply, the plan cannot count: it promises to
+// unsubscribe nobody it could not count, and the apply stops before it
+// writes anything (issue 41); with a limit set explicitly, the apply counts
+// on its own listing, fails before anything is written above the limit and
+// goes through within it.
 func TestAccUnsubscribeGuardrailExclusiveUnknownList(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
@@ -182,9 +184,14 @@ resource "terraform_data" "list" {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
-			{ // the plan cannot count, and no limit was set: refused at plan (issue 32)
+			{ // the plan cannot count, and no limit was set: it promises zero
+				Config:             env.Config(cfg),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{ // the apply's own plan counts (above the default limits) and stops before the first write
 				Config:      env.Config(cfg),
-				ExpectError: acctest.ExpectErrorParts("Unsubscriptions cannot be counted", "unless a limit is set explicitly"),
+				ExpectError: acctest.ExpectErrorParts("Too many contacts to unsubscribe", "250 of the 300 contacts subscribed to e-mail", "Nothing was written"),
 			},
 			{ // a limit set explicitly: the apply counts on its own listing and holds
 				PreConfig:   func() { expectUntouched(t, env, listID) },

@@ -10,9 +10,9 @@ resource "rms_list_contacts" "customers" {
   exclusive       = true
 
   # The list is made in the same apply, so the first plan cannot count what
-  # exclusive unsubscribes: it needs a limit set explicitly (the apply then
-  # counts and stops above it before writing).
-  max_unsubscribe = 500
+  # exclusive unsubscribes: it unsubscribes nobody it could not count (the
+  # new list is empty). Later plans count, and each apply unsubscribes
+  # nobody its plan did not count.
 
   timeouts {
     create = "1h"
