@@ -30,13 +30,13 @@ type HeldRow struct {
 	// Properties are the row's non-empty attribute cells, keyed by
 	// attribute name (an ADD import skips empty cells too).
 	Properties map[string]string
-	// Email and Mobile are the channels the suppression list holds.
-	Email, Mobile bool
+	// Channels are the channels the suppression list holds it on.
+	Channels Channels
 }
 
 // SuppressedFunc answers which channels the suppression list holds for a
-// contact, by its original id or its e-mail value.
-type SuppressedFunc func(originalID, email string) (emailSuppressed, mobileSuppressed bool)
+// contact, by its original id or its e-mail value (Suppression.Suppressed).
+type SuppressedFunc func(originalID, email string) (Channels, error)
 
 // ImportSplit is an import file split by SplitImport.
 type ImportSplit struct {
@@ -95,7 +95,7 @@ func SplitImport(ctx context.Context, r io.Reader, opts FileOptions, attrs Attri
 	}
 	emailCol := -1
 	for i, name := range h.columns {
-		if name == "email" {
+		if name == EmailAttribute {
 			emailCol = i
 		}
 	}
@@ -120,8 +120,11 @@ func SplitImport(ctx context.Context, r io.Reader, opts FileOptions, attrs Attri
 		if emailCol >= 0 {
 			email = rec[emailCol]
 		}
-		onEmail, onMobile := suppressed(id, email)
-		if !onEmail && !onMobile {
+		ch, err := suppressed(id, email)
+		if err != nil {
+			return nil, err
+		}
+		if !ch.Any() {
 			continue
 		}
 		props := map[string]string{}
@@ -130,7 +133,7 @@ func SplitImport(ctx context.Context, r io.Reader, opts FileOptions, attrs Attri
 				props[name] = v
 			}
 		}
-		out.Held = append(out.Held, HeldRow{Row: row, OriginalID: id, Properties: props, Email: onEmail, Mobile: onMobile})
+		out.Held = append(out.Held, HeldRow{Row: row, OriginalID: id, Properties: props, Channels: ch})
 		out.held[row] = true
 	}
 }

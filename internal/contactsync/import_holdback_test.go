@@ -11,14 +11,14 @@ func TestSplitImport(t *testing.T) {
 	attrs := LoadedAttributes(map[string]string{"1": "email", "2": "mobile", "3": "firstname"})
 	// Suppressed: c2 by original id (e-mail), Eve by e-mail in any case
 	// (both channels).
-	suppressed := func(id, email string) (bool, bool) {
+	suppressed := func(id, email string) (Channels, error) {
 		switch {
 		case id == "c2":
-			return true, false
-		case strings.EqualFold(strings.TrimSpace(email), "eve@example.com"):
-			return true, true
+			return Channels{Email: true}, nil
+		case NormalizeEmail(email) == "eve@example.com":
+			return Channels{Email: true, Mobile: true}, nil
 		}
-		return false, false
+		return Channels{}, nil
 	}
 	tests := map[string]struct {
 		opts      FileOptions
@@ -37,8 +37,8 @@ func TestSplitImport(t *testing.T) {
 			opts: FileOptions{Delimiter: ";", Encoding: "UTF8"},
 			file: "originalId;email;firstname\nc1;a@example.com;Ann\nc2;b@example.com;\nbad row\nc4; EVE@Example.com ;Eve\n;x@example.com;empty id\nc6;f@example.com;F\n",
 			wantHeld: []HeldRow{
-				{Row: 3, OriginalID: "c2", Properties: map[string]string{"email": "b@example.com"}, Email: true},
-				{Row: 5, OriginalID: "c4", Properties: map[string]string{"email": " EVE@Example.com ", "firstname": "Eve"}, Email: true, Mobile: true},
+				{Row: 3, OriginalID: "c2", Properties: map[string]string{"email": "b@example.com"}, Channels: Channels{Email: true}},
+				{Row: 5, OriginalID: "c4", Properties: map[string]string{"email": " EVE@Example.com ", "firstname": "Eve"}, Channels: Channels{Email: true, Mobile: true}},
 			},
 			wantKept:  "originalId;email;firstname\nc1;a@example.com;Ann\nbad row\n;x@example.com;empty id\nc6;f@example.com;F\n",
 			userRowOf: map[int]int{1: 1, 2: 2, 3: 4, 4: 6, 5: 7},
@@ -46,7 +46,7 @@ func TestSplitImport(t *testing.T) {
 		"email as the identity column, by attribute id": {
 			opts:      FileOptions{Delimiter: ",", Encoding: "UTF8", IdentityColumn: "1"},
 			file:      "1,3\neve@example.com,Eve\nz@example.com,Zed\n",
-			wantHeld:  []HeldRow{{Row: 2, OriginalID: "eve@example.com", Properties: map[string]string{"email": "eve@example.com", "firstname": "Eve"}, Email: true, Mobile: true}},
+			wantHeld:  []HeldRow{{Row: 2, OriginalID: "eve@example.com", Properties: map[string]string{"email": "eve@example.com", "firstname": "Eve"}, Channels: Channels{Email: true, Mobile: true}}},
 			wantKept:  "1,3\nz@example.com,Zed\n",
 			userRowOf: map[int]int{2: 3},
 		},
@@ -62,7 +62,7 @@ func TestSplitImport(t *testing.T) {
 			}
 			for i, want := range tc.wantHeld {
 				got := h.Held[i]
-				if got.Row != want.Row || got.OriginalID != want.OriginalID || got.Email != want.Email || got.Mobile != want.Mobile || len(got.Properties) != len(want.Properties) {
+				if got.Row != want.Row || got.OriginalID != want.OriginalID || got.Channels != want.Channels || len(got.Properties) != len(want.Properties) {
 					t.Fatalf("held[%d] = %+v, want %+v", i, got, want)
 				}
 				for k, v := range want.Properties {
@@ -91,7 +91,7 @@ func TestSplitImport(t *testing.T) {
 // through the same decoding, as the kept rows.
 func TestWriteKeptKeepsTheEncoding(t *testing.T) {
 	attrs := LoadedAttributes(map[string]string{"1": "email", "3": "firstname"})
-	suppressed := func(id, _ string) (bool, bool) { return id == "c2", false }
+	suppressed := func(id, _ string) (Channels, error) { return Channels{Email: id == "c2"}, nil }
 	for _, enc := range []string{"UTF8", "UTF16", "ISO-8859-1", "ANSI"} {
 		t.Run(enc, func(t *testing.T) {
 			text := "originalId,firstname\nc1,Zoë\nc2,Éric\nc3,\"Ann, \"\"A\"\"\"\n"
