@@ -107,6 +107,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"service_mobile_status": serviceStatusAttribute("mobile (SMS)", "mobile_status"),
 		},
 	}
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("A contact the suppression list holds is created unsubscribed on its suppressed channels and never re-subscribed on them; its own opt-out is copied there.")
 }
 
 // UpgradeState adds on_destroy = "forget" to state written before it

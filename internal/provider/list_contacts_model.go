@@ -28,6 +28,7 @@ type listContactsModel struct {
 	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
 	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
 	OnDestroy           types.String   `tfsdk:"on_destroy"`
+	SuppressionListID   types.String   `tfsdk:"suppression_list_id"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent

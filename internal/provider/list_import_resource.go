@@ -143,6 +143,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"timeouts": batchcore.TimeoutsBlock(ctx, operation.ListImport, ""),
 		},
 	}
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Rows of recipients the suppression list holds are held back from an `ADD` or `REPLACE` upload and written by single calls, unsubscribed on their suppressed channels; a `REPLACE` first copies the opt-outs of the contacts it removes there.")
 }
 
 func (r *listImportResource) ConfigValidators(context.Context) []resource.ConfigValidator {
