@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -159,7 +160,9 @@ func (r *contactResource) planContactSuppression(ctx context.Context, config, st
 	} {
 		switch {
 		case ch.held && ch.shown == client.StatusSubscribed && !(allow && ch.desired == client.StatusSubscribed):
+			// The status write changes the contact's date_modified too.
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.service), types.StringUnknown())...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("date_modified"), timetypes.NewRFC3339Unknown())...)
 			if ch.desired == "" {
 				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.attribute), types.StringUnknown())...)
 			}

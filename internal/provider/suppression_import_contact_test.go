@@ -348,3 +348,75 @@ resource "terraform_data" "pipeline" {
 		},
 	})
 }
+
+// rms_contact's plans with a suppression list, as the user reads them: a
+// new contact of a suppressed e-mail and an import row are named as staying
+// unsubscribed; a recipient's own opt-out the suppression list lacks makes
+// an update that names it, whose apply records it; a contact the
+// suppression list comes to hold is unsubscribed by an update that names
+// it; after each apply the next plan is empty.
+func TestAccSuppression_contactPlans(t *testing.T) {
+	env, _, sup := suppressionEnv(t)
+	list := importList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.Configure(env, fmt.Sprintf(`
+resource "rms_contact" "c" {
+  for_each            = toset(["c1", "c3", "web"])
+  list_id             = %[1]q
+  original_id         = each.key
+  properties          = { email = each.key == "web" ? "P1@Example.com" : "${each.key}@example.com" }
+  email_status        = "SUBSCRIBED"
+  suppression_list_id = %[2]q
+}
+
+resource "rms_list_import" "test" {
+  list_id             = %[1]q
+  type                = "ADD"
+  content             = "originalId,email\np1,p1@example.com\nn1,n1@example.com\n"
+  suppression_list_id = %[2]q
+}
+`, list, sup))
+	plan := func(wantCode int, want ...string) {
+		t.Helper()
+		out, code := ws.Run("plan", "-detailed-exitcode", "-no-color")
+		if code != wantCode {
+			t.Fatalf("plan exited %d, want %d:\n%s", code, wantCode, out)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Fatalf("plan does not say %q:\n%s", w, out)
+			}
+		}
+	}
+	apply := func() {
+		t.Helper()
+		if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+			t.Fatalf("apply exited %d:\n%s", code, out)
+		}
+	}
+	plan(2, "Suppressed contact: created unsubscribed", `holds contact "web"`,
+		"Suppressed contacts stay unsubscribed", `1 suppressed account-wide stay unsubscribed: "p1" (row 2, e-mail)`)
+	apply()
+	if c := getContact(t, env, list, "web"); c.Status != "UNSUBSCRIBED" {
+		t.Fatalf("web is %+v, want unsubscribed from e-mail", c)
+	}
+	plan(0)
+
+	// c1 opts out on the service's own call: recorded by the next apply.
+	env.MustDo(t, "PUT", "lists/"+list+"/contacts/c1/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+	plan(2, "Opt-out to record in the suppression list", `Contact "c1" of list `+list+` opted out of e-mail`)
+	apply()
+	if c := getContact(t, env, sup, "c1"); c.Status != "UNSUBSCRIBED" || c.Properties["email"] != "c1@example.com" {
+		t.Fatalf("the suppression list holds c1 as %+v, want it unsubscribed from e-mail with its address", c)
+	}
+	plan(0)
+
+	// c3 opted out in another list, recorded there: unsubscribed here.
+	seedContacts(t, env, sup, emulator.Contact{OriginalID: "crm-3", Properties: map[string]string{"email": " C3@example.com"}, Status: "UNSUBSCRIBED"})
+	plan(2, "Suppressed contact: unsubscribed", `Contact "c3" of list `+list+` is subscribed to e-mail`)
+	apply()
+	if c := getContact(t, env, list, "c3"); c.Status != "UNSUBSCRIBED" {
+		t.Fatalf("c3 is %+v, want unsubscribed from e-mail", c)
+	}
+	plan(0, "Suppressed contact: not subscribed")
+}
