@@ -31,7 +31,9 @@ func suppressedBy(b *Book, i int) Channels {
 // allow_resubscribe_ids lift it; others are as without suppression.
 func TestCompareSuppressed(t *testing.T) {
 	applied := func(e, m string) AppliedStatuses { return func(string) (string, string) { return e, m } }
-	st := func(e, m string) client.SubscriptionStatus { return client.SubscriptionStatus{Status: e, MobileStatus: m} }
+	st := func(e, m string) client.SubscriptionStatus {
+		return client.SubscriptionStatus{Status: e, MobileStatus: m}
+	}
 	cases := []struct {
 		name    string
 		desired []Desired
