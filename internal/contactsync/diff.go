@@ -90,6 +90,9 @@ type Diff struct {
 	// Kept names the contacts created UNSUBSCRIBED on a channel they had
 	// opted out of in the list a replaced object managed (Options.KeptOptOuts).
 	Kept []string
+	// Suppressed names the contacts kept or made UNSUBSCRIBED, against
+	// the input, because the suppression list holds them (Options.Suppressed).
+	Suppressed []string
 }
 
 // Counts returns how many contacts are created, changed and unsubscribed.
@@ -143,6 +146,10 @@ type Options struct {
 	// whatever the input says, unless AllowResubscribe. A contact the list
 	// already has keeps the status this list shows (the consent rule).
 	KeptOptOuts map[string][2]bool
+	// Suppressed is the account's suppression list (suppression_diff.go):
+	// a contact it holds is never made or left SUBSCRIBED on a suppressed
+	// channel, unless AllowResubscribe or Resubscribe names it. Nil: none.
+	Suppressed SuppressedFunc
 }
 
 // Compare compares desired with the service's contacts, which must be
@@ -165,6 +172,9 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 			}
 			if keepOptOuts(&ch, opts) {
 				d.Kept = append(d.Kept, w.ID)
+			}
+			if suppressCreate(&ch, desired, i, opts) {
+				d.Suppressed = append(d.Suppressed, w.ID)
 			}
 			d.Changes = append(d.Changes, ch)
 			continue
@@ -201,6 +211,9 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 		}
 		if mobile.Send {
 			ch.Status.MobileStatus = wantMobile
+		}
+		if suppressExisting(&ch, desired, i, have, opts) {
+			d.Suppressed = append(d.Suppressed, e.ID)
 		}
 		if email.OptedOut || mobile.OptedOut {
 			d.OptedOut = append(d.OptedOut, e.ID)

@@ -411,3 +411,26 @@ func (r *Run) RecipientOf(ctx context.Context, props map[string]string) (email, 
 	}
 	return email, mobile, nil
 }
+
+// OptOutsOf reads every contact of a list with one listing and returns
+// those unsubscribed on some channel, as opt-outs to record: what a list
+// about to be deleted holds (it cannot tell who made them, so all count).
+// Only those contacts' values are kept.
+func (r *Run) OptOutsOf(ctx context.Context, listID string) ([]OptOut, error) {
+	var out []OptOut
+	err := r.client.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+		for _, c := range chunk {
+			ch := UnsubscribedChannels(c.Status, c.MobileStatus)
+			if !ch.Any() {
+				continue
+			}
+			email, mobile, err := r.RecipientOf(ctx, c.Properties)
+			if err != nil {
+				return err
+			}
+			out = append(out, OptOut{OriginalID: c.OriginalID, Email: email, Mobile: mobile, Channels: ch})
+		}
+		return nil
+	})
+	return out, err
+}

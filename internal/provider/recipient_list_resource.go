@@ -94,7 +94,18 @@ func (r *recipientListResource) Update(ctx context.Context, req resource.UpdateR
 	listCRUD.Update(ctx, r.data, req, resp)
 }
 
+// Delete copies the list's opt-outs into the suppression list, if one is
+// configured (recipient_list_suppression.go), and deletes the list only
+// once that is done.
 func (r *recipientListResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state listResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	if !r.copyOptOutsBeforeDelete(ctx, state, &resp.Diagnostics) {
+		return
+	}
 	listCRUD.Delete(ctx, r.data, req, resp)
 }
 
