@@ -34,9 +34,9 @@ type HeldRow struct {
 	Channels Channels
 }
 
-// SuppressedFunc answers which channels the suppression list holds for a
+// RowSuppressedFunc answers which channels the suppression list holds for a
 // contact, by its original id or its e-mail value (Suppression.Suppressed).
-type SuppressedFunc func(originalID, email string) (Channels, error)
+type RowSuppressedFunc func(originalID, email string) (Channels, error)
 
 // ImportSplit is an import file split by SplitImport.
 type ImportSplit struct {
@@ -71,7 +71,7 @@ func (h *ImportSplit) UserRow(uploaded int) int {
 // rows the service would import (as many fields as the header, a
 // non-empty identity). Bad rows stay in the upload, for the service to
 // refuse and report. The header must pass the import's rules (file_columns.go).
-func SplitImport(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames, suppressed SuppressedFunc) (*ImportSplit, error) {
+func SplitImport(ctx context.Context, r io.Reader, opts FileOptions, attrs AttributeNames, suppressed RowSuppressedFunc) (*ImportSplit, error) {
 	delim, err := fileDelimiter(opts.Delimiter)
 	if err != nil {
 		return nil, err
