@@ -40,9 +40,12 @@ func (r *listContactsResource) suppression(m listContactsModel) (*contactsync.Su
 
 // plannedUnrecorded is unrecorded_opt_outs as a plan or an apply sets it:
 // 0 with a suppression list (the apply records every opt-out it finds),
-// null without.
+// null without, unknown while the lists are.
 func (r *listContactsResource) plannedUnrecorded(m listContactsModel) types.Int64 {
-	if _, id := r.suppression(m); id != "" || m.SuppressionListID.IsUnknown() {
+	if m.ListID.IsUnknown() || m.SuppressionListID.IsUnknown() {
+		return types.Int64Unknown() // whether the suppression list is the list itself is not known yet
+	}
+	if _, id := r.suppression(m); id != "" {
 		return types.Int64Value(0)
 	}
 	return types.Int64Null()
