@@ -133,12 +133,19 @@ func (r *contactResource) planContactSuppression(ctx context.Context, config, st
 	}
 	m := state
 	m.SuppressionListID = config.SuppressionListID
+	if sup, _ := r.data.suppressionFor(m.SuppressionListID, m.ListID.ValueString()); sup == nil {
+		return contactsync.Channels{} // most contacts: nothing more to do on every plan
+	}
 	props, d := stringMap(ctx, state.Properties)
 	if d.HasError() {
 		return contactsync.Channels{}
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
 	s, err := r.suppressionOf(ctx, m, props, func() (*client.Contact, error) { return r.data.contacts.Listings.Read(ctx, listID, originalID) })
+	if client.IsNotFound(err) {
+		resp.Diagnostics.Append(suppressionListNotFound(config.SuppressionListID, r.data))
+		return contactsync.Channels{}
+	}
 	if err != nil {
 		resp.Diagnostics.AddAttributeWarning(path.Root(attrSuppressionListID), "Suppression list not checked",
 			fmt.Sprintf("Contact %q of list %s could not be checked against the suppression list: %s. The apply checks it again before it writes.", originalID, listID, describeAPIError(err)))
@@ -226,13 +233,20 @@ func (r *contactResource) suppressionCreateWarnings(ctx context.Context, plan co
 	if plan.ListID.IsUnknown() || plan.OriginalID.IsUnknown() || plan.SuppressionListID.IsUnknown() || plan.Properties.IsUnknown() || r.data == nil || r.data.contacts == nil {
 		return diags
 	}
+	if sup, _ := r.data.suppressionFor(plan.SuppressionListID, plan.ListID.ValueString()); sup == nil {
+		return diags
+	}
 	props, d := stringMap(ctx, plan.Properties)
 	if d.HasError() {
 		return diags
 	}
 	s, err := r.suppressionOf(ctx, plan, props, nil)
+	if client.IsNotFound(err) {
+		diags.Append(suppressionListNotFound(plan.SuppressionListID, r.data))
+		return diags
+	}
 	if err != nil || s == nil || !s.held.Any() {
-		return diags // an error: the create checks again
+		return diags // another error: the create checks again
 	}
 	want := suppressedWant(client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}, s.held, plan.AllowResubscribe.ValueBool())
 	unsub := contactsync.Channels{
@@ -247,4 +261,17 @@ func (r *contactResource) suppressionCreateWarnings(ctx context.Context, plan co
 			"To subscribe it anyway (only with the recipient's consent), set allow_resubscribe = true.",
 			s.sup.ListID(), plan.OriginalID.ValueString(), plan.ListID.ValueString(), unsub, client.StatusSubscribed))
 	return diags
+}
+
+// suppressionListNotFound is the plan's error for a suppression list that
+// does not exist: own is the resource's suppression_list_id (null: the
+// provider block's).
+func suppressionListNotFound(own types.String, data *providerData) diag.Diagnostic {
+	id, where := own.ValueString(), "suppression_list_id"
+	if own.IsNull() && data != nil {
+		id, where = data.suppressionListID, "the provider block's suppression_list_id (or "+envSuppressionListID+")"
+	}
+	return diag.NewAttributeErrorDiagnostic(path.Root(attrSuppressionListID), "Suppression list not found",
+		fmt.Sprintf("No list has id %q in this account, so %s names no suppression list to check contacts against, and nothing would be honoured or recorded. "+
+			"Set it to the id of an existing list kept for opt-outs (e.g. rms_list.suppression.id), or remove it.", id, where))
 }

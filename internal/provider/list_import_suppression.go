@@ -107,6 +107,10 @@ func planImportSuppression(ctx context.Context, data *providerData, a listImport
 		r = bufio.NewReaderSize(f, 64<<10)
 	}
 	split, err := splitImportFile(ctx, data, a, sup, r)
+	if client.IsNotFound(err) {
+		diags.Append(suppressionListNotFound(a.SuppressionListID, data))
+		return
+	}
 	if err != nil {
 		tflog.Warn(ctx, "cannot count the suppressed rows of the import at plan", map[string]any{"error": err.Error()})
 		return

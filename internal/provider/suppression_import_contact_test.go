@@ -420,3 +420,40 @@ resource "rms_list_import" "test" {
 	}
 	plan(0, "Suppressed contact: not subscribed")
 }
+
+// A suppression_list_id that names no list is refused at plan, by
+// rms_contact and rms_list_import alike, before anything is written.
+func TestAccSuppression_listNotFound(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	list := importList(t, env)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config: env.Config(fmt.Sprintf(`
+resource "rms_contact" "web" {
+  list_id             = %[1]q
+  original_id         = "web-1"
+  properties          = { email = "web@example.com" }
+  suppression_list_id = "999"
+}
+`, list)),
+				ExpectError: acctest.ExpectErrorParts("Suppression list not found", `No list has id "999"`),
+			},
+			{
+				Config: env.Config(fmt.Sprintf(`
+resource "rms_list_import" "test" {
+  list_id             = %[1]q
+  type                = "ADD"
+  content             = "originalId,email\nn1,n1@example.com\n"
+  suppression_list_id = "999"
+}
+`, list)),
+				ExpectError: acctest.ExpectErrorParts("Suppression list not found", `No list has id "999"`),
+			},
+		},
+	})
+	if got := listContactsOf(t, env, list); len(got) != 0 {
+		t.Errorf("list %s holds %v, want nothing written", list, got)
+	}
+}
