@@ -25,7 +25,17 @@ func (s *Suppression) Lookup(ctx context.Context) (SuppressedFunc, error) {
 	}
 	var mu sync.Mutex
 	cols := map[*Book]recipientColumns{}
+	s.mu.Lock()
+	byAddress := len(s.emails) > 0
+	s.mu.Unlock()
 	return func(b *Book, i int) Channels {
+		if !byAddress {
+			// No address to match: an id lookup, without reading the
+			// contact's values (a million-contact file plans in seconds).
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.suppressedLocked(b.ID(i), "")
+		}
 		mu.Lock()
 		rc, ok := cols[b]
 		if !ok {

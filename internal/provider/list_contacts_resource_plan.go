@@ -43,6 +43,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	r.warnOptOutsToKeep(ctx, req.Private, plan, state, &resp.Diagnostics)
 	plan.UnrecordedOptOuts = r.plannedUnrecorded(plan)
+	if !r.suppressionReadable(ctx, plan, &resp.Diagnostics) {
+		return
+	}
 	// The refresh's digest of the source file is for this plan only
 	// (list_contacts_file_digest.go): it is read below, and no apply saves it.
 	defer func() { resp.Diagnostics.Append(dropRefreshedFile(ctx, resp.Private)...) }()

@@ -51,6 +51,20 @@ func (r *listContactsResource) plannedUnrecorded(m listContactsModel) types.Int6
 	return types.Int64Null()
 }
 
+// suppressionReadable checks at plan that the suppression list can be
+// read (the one listing of this run, which the plan's diff uses anyway).
+func (r *listContactsResource) suppressionReadable(ctx context.Context, m listContactsModel, diags *diag.Diagnostics) bool {
+	s, id := r.suppression(m)
+	if s == nil || r.data.client == nil {
+		return true
+	}
+	if err := s.Load(ctx); err != nil {
+		addSuppressionError(diags, id, err)
+		return false
+	}
+	return true
+}
+
 // withSuppression lets a diff honour the suppression list; false (and an
 // error) when it cannot be read.
 func (r *listContactsResource) withSuppression(ctx context.Context, m listContactsModel, opts *contactsync.Options, diags *diag.Diagnostics) bool {

@@ -247,3 +247,46 @@ resource "rms_list" "self" {
 		t.Errorf("the refused plans wrote %d contacts", len(got))
 	}
 }
+
+// TestAccListNotDeletedWithoutTheCopy: a list whose opt-outs cannot be
+// copied (its suppression list is gone) is not deleted, and keeps its
+// contacts; once suppression_list_id is removed, it is.
+func TestAccListNotDeletedWithoutTheCopy(t *testing.T) {
+	env := acctest.NewEnv(t, emulator.Options{})
+	suppression := newTestList(t, env)
+	list := func(extra string) string {
+		return env.Config(`
+resource "rms_list" "l" {
+  name = "Members"
+` + extra + `
+}
+`)
+	}
+	var listID string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories(),
+		Steps: []resource.TestStep{
+			{
+				Config: list(fmt.Sprintf("  suppression_list_id = %q", suppression)),
+				Check: func(s *terraform.State) error {
+					listID = s.RootModule().Resources["rms_list.l"].Primary.ID
+					env.MustDo(t, "POST", "lists/"+listID+"/contacts", map[string]any{"originalId": "ann", "status": "UNSUBSCRIBED"}, nil)
+					env.MustDo(t, "DELETE", "lists/"+suppression, nil, nil)
+					return nil
+				},
+			},
+			{
+				Config:      env.Config(`# the list is removed`),
+				ExpectError: regexp.MustCompile(`List not deleted: its opt-outs could not be copied`),
+			},
+			{
+				PreConfig: func() {
+					if c := getContact(t, env, listID, "ann"); c.Status != "UNSUBSCRIBED" {
+						t.Errorf("ann is %s after the refused delete", c.Status)
+					}
+				},
+				Config: list(""),
+			},
+		},
+	})
+}
