@@ -271,7 +271,7 @@ func suppressionListNotFound(own types.String, data *providerData) diag.Diagnost
 	if own.IsNull() && data != nil {
 		id, where = data.suppressionListID, "the provider block's suppression_list_id (or "+envSuppressionListID+")"
 	}
-	return diag.NewAttributeErrorDiagnostic(path.Root(attrSuppressionListID), "Suppression list not found",
-		fmt.Sprintf("No list has id %q in this account, so %s names no suppression list to check contacts against, and nothing would be honoured or recorded. "+
+	return diag.NewAttributeErrorDiagnostic(path.Root(attrSuppressionListID), "Unable to use the suppression list "+id,
+		fmt.Sprintf("Not found: no list has id %q in this account, so %s names no suppression list to check contacts against, and nothing would be honoured or recorded. "+
 			"Set it to the id of an existing list kept for opt-outs (e.g. rms_list.suppression.id), or remove it.", id, where))
 }

@@ -438,7 +438,7 @@ resource "rms_contact" "web" {
   suppression_list_id = "999"
 }
 `, list)),
-				ExpectError: acctest.ExpectErrorParts("Suppression list not found", `No list has id "999"`),
+				ExpectError: acctest.ExpectErrorParts("Unable to use the suppression list 999", `no list has id "999"`),
 			},
 			{
 				Config: env.Config(fmt.Sprintf(`
@@ -449,7 +449,7 @@ resource "rms_list_import" "test" {
   suppression_list_id = "999"
 }
 `, list)),
-				ExpectError: acctest.ExpectErrorParts("Suppression list not found", `No list has id "999"`),
+				ExpectError: acctest.ExpectErrorParts("Unable to use the suppression list 999", `no list has id "999"`),
 			},
 		},
 	})
