@@ -358,7 +358,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	applied, recorded := readApplied(ctx, req.Private)
 	// The contact's own opt-outs go into the suppression list first; a
 	// channel it holds is never subscribed (contact_suppression.go).
-	sup, ok := r.applyContactSuppression(ctx, plan, applied, recorded, &resp.Diagnostics)
+	sup, ok := r.applyContactSuppression(ctx, plan, config, applied, recorded, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -25,10 +25,11 @@ import (
 //     warns; an existing contact the service shows SUBSCRIBED there is
 //     planned as an update that unsubscribes it. allow_resubscribe = true
 //     lets a configured SUBSCRIBED through.
-//   - Recorded: an opt-out the contact shows that Terraform did not make
-//     (the applied record tells them apart) and that the suppression list
-//     does not hold yet makes the plan an update that names it; the apply
-//     copies it into the suppression list.
+//   - Recorded: an opt-out the consent rule keeps (a configured SUBSCRIBED
+//     the recipient left; the applied record tells it from an UNSUBSCRIBED
+//     Terraform made) that the suppression list does not hold yet makes
+//     the plan an update that names it; the apply copies it into the
+//     suppression list.
 //
 // The plan marks service_email_status or service_mobile_status unknown for
 // such a channel: Terraform calls Update only for a planned change.
@@ -112,14 +113,17 @@ func suppressedSend(send, service client.SubscriptionStatus, config contactModel
 	return send
 }
 
-// ownOptOuts are the channels the service shows UNSUBSCRIBED that
-// Terraform did not apply UNSUBSCRIBED: the recipient's own opt-outs (an
-// imported contact's are not known to be Terraform's, and count as its own).
-func ownOptOuts(service client.SubscriptionStatus, applied appliedStatus, recorded bool) contactsync.Channels {
+// ownOptOuts are the opt-outs the contact shows that the consent rule
+// keeps against the configuration (contactsync.Decide's OptedOut: a
+// configured SUBSCRIBED the recipient left, not an UNSUBSCRIBED Terraform
+// applied), the ones recorded in the suppression list. A channel left to
+// the service is not judged: its UNSUBSCRIBED may be the service's own
+// initial state (a double opt-in), not an opt-out.
+func ownOptOuts(config contactModel, service client.SubscriptionStatus, applied appliedStatus, recorded, allow bool) contactsync.Channels {
 	email, mobile := applied.knownApplied(recorded)
 	return contactsync.Channels{
-		Email:  service.Status == client.StatusUnsubscribed && email != client.StatusUnsubscribed,
-		Mobile: service.MobileStatus == client.StatusUnsubscribed && mobile != client.StatusUnsubscribed,
+		Email:  contactsync.Decide(knownString(config.EmailStatus), email, service.Status, allow).OptedOut,
+		Mobile: contactsync.Decide(knownString(config.MobileStatus), mobile, service.MobileStatus, allow).OptedOut,
 	}
 }
 
@@ -156,7 +160,7 @@ func (r *contactResource) planContactSuppression(ctx context.Context, config, st
 	}
 	service := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
 	allow := config.AllowResubscribe.ValueBool()
-	toRecord := ownOptOuts(service, applied, recorded).Without(s.held)
+	toRecord := ownOptOuts(config, service, applied, recorded, allow).Without(s.held)
 	for _, ch := range []struct {
 		attribute, service, what string
 		held, record             bool
@@ -196,7 +200,7 @@ func (r *contactResource) planContactSuppression(ctx context.Context, config, st
 // opt-outs the suppression list lacks, and returns the channels it holds
 // (nil when the contact answers to none). applied is what Terraform
 // applied before this update.
-func (r *contactResource) applyContactSuppression(ctx context.Context, plan contactModel, applied appliedStatus, recorded bool, diags *diag.Diagnostics) (*contactSuppression, bool) {
+func (r *contactResource) applyContactSuppression(ctx context.Context, plan, config contactModel, applied appliedStatus, recorded bool, diags *diag.Diagnostics) (*contactSuppression, bool) {
 	listID, originalID := plan.ListID.ValueString(), plan.OriginalID.ValueString()
 	var full *client.Contact
 	s, err := r.suppressionOf(ctx, plan, nil, func() (*client.Contact, error) {
@@ -212,7 +216,7 @@ func (r *contactResource) applyContactSuppression(ctx context.Context, plan cont
 	if s == nil || full == nil {
 		return s, true
 	}
-	own := ownOptOuts(statusOf(full), applied, recorded).Without(s.held)
+	own := ownOptOuts(config, statusOf(full), applied, recorded, plan.AllowResubscribe.ValueBool()).Without(s.held)
 	if !own.Any() {
 		return s, true
 	}
