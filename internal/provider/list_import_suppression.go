@@ -115,6 +115,9 @@ func planImportSuppression(ctx context.Context, data *providerData, a listImport
 		tflog.Warn(ctx, "cannot count the suppressed rows of the import at plan", map[string]any{"error": err.Error()})
 		return
 	}
+	if a.Type.ValueString() == "REPLACE" {
+		planLeavingOptOuts(ctx, data, a, sup, diags)
+	}
 	if len(split.Held) == 0 {
 		return
 	}
@@ -123,6 +126,42 @@ func planImportSuppression(ctx context.Context, data *providerData, a listImport
 			"The suppression list %s holds them (by original id or e-mail address), so these rows are held back from the %s import's upload and written by single calls, unsubscribed on the channels they opted out of; the other values of each row are written as the import would. "+
 			"To subscribe one anyway (only with the recipient's consent), remove it from the suppression list first.",
 			len(split.Held), describeHeldRows(split.Held), sup.ListID(), a.Type.ValueString()))
+}
+
+// planLeavingOptOuts warns, at plan, how many opt-outs of the contacts a
+// REPLACE import removes the apply copies into the suppression list first
+// (those it does not hold yet), naming the first.
+func planLeavingOptOuts(ctx context.Context, data *providerData, a listImportArgs, sup *contactsync.Suppression, diags *diag.Diagnostics) {
+	listID := a.ListID.ValueString()
+	ids, err := importIdentities(a)
+	if err != nil {
+		return
+	}
+	outs, err := data.contacts.LeavingOptOuts(ctx, listID, func(id string) bool { return !ids[id] })
+	if err != nil {
+		return // the guardrail reports a list it cannot read
+	}
+	var names []string
+	n := 0
+	for _, o := range outs {
+		missing, err := sup.Missing(ctx, o)
+		if err != nil || !missing.Any() {
+			continue
+		}
+		if n++; len(names) < heldShown {
+			names = append(names, fmt.Sprintf("%q (%s)", o.OriginalID, missing))
+		}
+	}
+	if n == 0 {
+		return
+	}
+	if n > len(names) {
+		names = append(names, fmt.Sprintf("and %d more", n-len(names)))
+	}
+	diags.AddAttributeWarning(path.Root(attrSuppressionListID), "Opt-outs to copy into the suppression list",
+		fmt.Sprintf("The REPLACE import into list %s removes contacts its file does not name, %d of them unsubscribed on channels the suppression list %s does not hold yet: %s. "+
+			"The apply copies those opt-outs into the suppression list before it uploads anything, so that they outlive this list's copy.",
+			listID, n, sup.ListID(), strings.Join(names, ", ")))
 }
 
 // describeHeldRows names the first held rows: `"c2" (row 3, e-mail)`.

@@ -357,7 +357,11 @@ resource "terraform_data" "pipeline" {
 // it; after each apply the next plan is empty.
 func TestAccSuppression_contactPlans(t *testing.T) {
 	env, _, sup := suppressionEnv(t)
-	list := importList(t, env)
+	list, other := importList(t, env), importList(t, env)
+	seedContacts(t, env, other,
+		emulator.Contact{OriginalID: "keep", Properties: map[string]string{"email": "keep@example.com"}},
+		emulator.Contact{OriginalID: "gone-1", Properties: map[string]string{"email": "gone1@example.com"}, Status: "UNSUBSCRIBED"},
+	)
 	ws := acctest.NewWorkspace(t)
 	ws.Configure(env, fmt.Sprintf(`
 resource "rms_contact" "c" {
@@ -375,7 +379,14 @@ resource "rms_list_import" "test" {
   content             = "originalId,email\np1,p1@example.com\nn1,n1@example.com\n"
   suppression_list_id = %[2]q
 }
-`, list, sup))
+
+resource "rms_list_import" "replace" {
+  list_id             = %[3]q
+  type                = "REPLACE"
+  content             = "originalId,email\nkeep,keep@example.com\n"
+  suppression_list_id = %[2]q
+}
+`, list, sup, other))
 	plan := func(wantCode int, want ...string) {
 		t.Helper()
 		out, code := ws.Run("plan", "-detailed-exitcode", "-no-color")
@@ -395,8 +406,12 @@ resource "rms_list_import" "test" {
 		}
 	}
 	plan(2, "Suppressed contact: created unsubscribed", `holds contact "web"`,
-		"Suppressed contacts stay unsubscribed", `1 suppressed account-wide stay unsubscribed: "p1" (row 2, e-mail)`)
+		"Suppressed contacts stay unsubscribed", `1 suppressed account-wide stay unsubscribed: "p1" (row 2, e-mail)`,
+		"Opt-outs to copy into the suppression list", `"gone-1" (e-mail)`)
 	apply()
+	if c := getContact(t, env, sup, "gone-1"); c.Status != "UNSUBSCRIBED" || c.Properties["email"] != "gone1@example.com" {
+		t.Fatalf("the suppression list holds gone-1 as %+v, want it unsubscribed from e-mail with its address", c)
+	}
 	if c := getContact(t, env, list, "web"); c.Status != "UNSUBSCRIBED" {
 		t.Fatalf("web is %+v, want unsubscribed from e-mail", c)
 	}
