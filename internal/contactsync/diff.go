@@ -93,6 +93,9 @@ type Diff struct {
 	// Rejoined names the contacts created UNSUBSCRIBED on a channel they
 	// had opted out of before they left this list (Options.SeenOptOuts).
 	Rejoined []string
+	// Suppressed names the contacts kept or made UNSUBSCRIBED, against
+	// the input, because the suppression list holds them (Options.Suppressed).
+	Suppressed []string
 }
 
 // Counts returns how many contacts are created, changed and unsubscribed.
@@ -154,6 +157,10 @@ type Options struct {
 	// it left the list, starts UNSUBSCRIBED on them, whatever the input
 	// says, unless the configuration allows its re-subscription.
 	SeenOptOuts map[string][2]bool
+	// Suppressed is the account's suppression list (suppression_diff.go):
+	// a contact it holds is never made or left SUBSCRIBED on a suppressed
+	// channel, unless AllowResubscribe or Resubscribe names it. Nil: none.
+	Suppressed SuppressedFunc
 }
 
 // Compare compares desired with the service's contacts, which must be
@@ -179,6 +186,9 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 			}
 			if keepSeenOptOuts(&ch, opts) {
 				d.Rejoined = append(d.Rejoined, w.ID)
+			}
+			if suppressCreate(&ch, desired, i, opts) {
+				d.Suppressed = append(d.Suppressed, w.ID)
 			}
 			d.Changes = append(d.Changes, ch)
 			continue
@@ -215,6 +225,9 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 		}
 		if mobile.Send {
 			ch.Status.MobileStatus = wantMobile
+		}
+		if suppressExisting(&ch, desired, i, have, opts) {
+			d.Suppressed = append(d.Suppressed, e.ID)
 		}
 		if email.OptedOut || mobile.OptedOut {
 			d.OptedOut = append(d.OptedOut, e.ID)

@@ -33,6 +33,9 @@ type Run struct {
 
 	files  sourceFiles
 	gcOnce sync.Once // heldLargeBook
+
+	mu           sync.Mutex
+	suppressions map[string]*Suppression // by list id (suppression.go)
 }
 
 // RunOptions are the provider's settings a Run needs.

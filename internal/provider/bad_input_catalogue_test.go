@@ -44,7 +44,7 @@ func providerWith(env *acctest.Env, settings map[string]string) string {
 	}
 	var b strings.Builder
 	b.WriteString("provider \"rms\" {\n")
-	for _, k := range []string{"base_url", "customer_id", "username", "password", "token", "headers", "client_certificate_file", "client_key_file", "client_certificate_pem", "client_key_pem", "oauth2", "request_timeout", "max_retries", "batch_poll_interval", "ca_bundle_file", "max_requests_per_second"} {
+	for _, k := range []string{"base_url", "customer_id", "username", "password", "token", "headers", "client_certificate_file", "client_key_file", "client_certificate_pem", "client_key_pem", "oauth2", "request_timeout", "max_retries", "batch_poll_interval", "ca_bundle_file", "max_requests_per_second", "suppression_list_id"} {
 		if v := base[k]; v != "" {
 			fmt.Fprintf(&b, "  %s = %s\n", k, v)
 		}
@@ -235,6 +235,18 @@ func badInputCatalogue() map[string]badInput {
   contacts              = { "m-03" = { email_status = "SUBSCRIBED" } }
   allow_resubscribe_ids = ["m-O3"]
 }`), want: []string{"Unknown contact in allow_resubscribe_ids", `"m-O3" is neither a contact of the input`, `Did you mean "m-03"?`}, empty: []string{"lists"}},
+		// The account's suppression list (issue 41).
+		"suppression list is the managed list": {config: withEnv(`resource "rms_list_contacts" "c" {
+  list_id             = "5"
+  suppression_list_id = "5"
+  contacts            = { a = {} }
+}`), want: []string{"The suppression list cannot be the list this resource manages", "suppression_list_id is 5"}},
+		"suppression list not found": {config: withEnv(`resource "rms_list_contacts" "c" {
+  list_id             = "5"
+  suppression_list_id = "424242"
+  contacts            = { a = {} }
+}`), want: []string{"Unable to use the suppression list 424242", "suppression_list_id"}},
+		"provider suppression_list_id not a list id": {config: withProvider(map[string]string{"suppression_list_id": `"opt-outs"`}, aProject), want: []string{"suppression_list_id", "must be the numeric id of a list"}},
 		"import file column that is no attribute": {config: withEnv(`resource "rms_list_import" "i" {
   list_id = "5"
   type    = "ADD"

@@ -27,6 +27,7 @@ type contactModel struct {
 	ServiceEmailStatus  types.String `tfsdk:"service_email_status"`
 	ServiceMobileStatus types.String `tfsdk:"service_mobile_status"`
 	OnDestroy           types.String `tfsdk:"on_destroy"`
+	SuppressionListID   types.String `tfsdk:"suppression_list_id"`
 }
 
 // contactImportID is the id of an rms_contact: list id and original id
@@ -81,6 +82,8 @@ func contactFields(listID string, c *client.Contact, props types.Map, prior cont
 		ServiceEmailStatus:  shownStatus(c.Status),
 		ServiceMobileStatus: shownStatus(c.MobileStatus),
 		OnDestroy:           onDestroyOr(prior.OnDestroy),
+		// Not the service's: configuration only (null after an import).
+		SuppressionListID: prior.SuppressionListID,
 	}
 }
 

@@ -107,7 +107,7 @@ func (m contactModel) terraformValue(ctx context.Context, typ tftypes.Type) (tft
 		"email_status": m.EmailStatus, "mobile_status": m.MobileStatus,
 		"date_created": m.DateCreated, "date_modified": m.DateModified,
 		"allow_resubscribe": m.AllowResubscribe, "service_email_status": m.ServiceEmailStatus, "service_mobile_status": m.ServiceMobileStatus,
-		"on_destroy": m.OnDestroy,
+		"on_destroy": m.OnDestroy, "suppression_list_id": m.SuppressionListID,
 	}
 	obj, ok := typ.(tftypes.Object)
 	if !ok || len(obj.AttributeTypes) != len(fields) {

@@ -107,6 +107,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"service_mobile_status": serviceStatusAttribute("mobile (SMS)", "mobile_status"),
 		},
 	}
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("A contact the suppression list holds is created unsubscribed on its suppressed channels (in the create call), never subscribed there, and unsubscribed there by an update the plan names when it shows subscribed; its own opt-out the suppression list lacks makes the plan an update that names it, whose apply copies it there.")
 }
 
 // UpgradeState adds on_destroy = "forget" to state written before it
@@ -147,6 +148,17 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
+	// A contact the suppression list holds is created unsubscribed on
+	// those channels, in the create call itself (contact_suppression.go).
+	sup, err := r.suppressionOf(ctx, plan, props, nil)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root(attrSuppressionListID), "Unable to check the contact against the suppression list",
+			fmt.Sprintf("Contact %q of list %s: %s\n\nNothing was created; apply again.", originalID, listID, describeAPIError(err)))
+		return
+	}
+	if sup != nil {
+		want = suppressedWant(want, sup.held, plan.AllowResubscribe.ValueBool())
+	}
 	exists, err := r.data.contacts.Listings.Exists(ctx, listID, originalID)
 	if err != nil {
 		r.addContactError(&resp.Diagnostics, "Unable to check whether the contact exists", listID, err)
@@ -192,6 +204,9 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 		}
 		if want.MobileStatus == "" || contactsync.Decide(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
 			want.MobileStatus = released.MobileStatus
+		}
+		if sup != nil {
+			want = suppressedWant(want, sup.held, allow)
 		}
 		if !client.PathSafeID(originalID) {
 			if c = r.takeOverPathUnsafe(ctx, listID, originalID, props, want, released, &resp.Diagnostics); c == nil {
@@ -356,6 +371,12 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// consent rule allows: applied is what Terraform applied before, and
 	// what this apply applies is recorded whatever it sends.
 	applied, recorded := readApplied(ctx, req.Private)
+	// The contact's own opt-outs go into the suppression list first; a
+	// channel it holds is never subscribed (contact_suppression.go).
+	sup, ok := r.applyContactSuppression(ctx, plan, config, applied, recorded, &resp.Diagnostics)
+	if !ok {
+		return
+	}
 	writeApplied(ctx, resp.Private, configuredStatus(config), &resp.Diagnostics)
 	allow := plan.AllowResubscribe.ValueBool()
 	// What the service holds as the refresh of this plan read it (not the
@@ -390,6 +411,9 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	// Every write answers with the contact, so no read follows one.
 	send := statusToSend(config, allow, applied, recorded, current)
+	if sup != nil {
+		send = suppressedSend(send, current, config, sup.held, allow)
+	}
 	if r.applyStatus(ctx, listID, originalID, send, plan, config, &resp.State, &resp.Diagnostics) || called {
 		return
 	}
@@ -425,6 +449,11 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		// explains the mechanism rms_list_contacts uses the same way).
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTakeover, []byte(`{"replaces":true}`))...)
 	}
+	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
+		if plan, err := contactModelOf(ctx, req.Plan.Raw); err == nil {
+			resp.Diagnostics.Append(r.suppressionCreateWarnings(ctx, plan)...)
+		}
+	}
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return // a create (nothing opted out yet) or a destroy
 	}
@@ -443,7 +472,6 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return // another contact replaces this one
 	}
 	applied, recorded := readApplied(ctx, req.Private)
-	resp.Diagnostics.Append(optOutWarnings(config, state, applied, recorded, plan.AllowResubscribe.ValueBool())...)
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
 	r.refusePathUnsafeUpdate(ctx, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
 	// A status the configuration no longer sets follows the service; where
@@ -462,6 +490,18 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.attribute), ch.service)...)
 		}
 	}
+	// The suppression list (contact_suppression.go) warns for its own
+	// channels in place of the opt-out warnings.
+	allow := plan.AllowResubscribe.ValueBool()
+	held := r.planContactSuppression(ctx, config, state, applied, recorded, resp)
+	warned := config
+	if held.Email && !allow {
+		warned.EmailStatus = types.StringNull()
+	}
+	if held.Mobile && !allow {
+		warned.MobileStatus = types.StringNull()
+	}
+	resp.Diagnostics.Append(optOutWarnings(warned, state, applied, recorded, allow)...)
 }
 
 // propertiesPatch is the PUT body that turns the contact's managed values

@@ -39,6 +39,7 @@ var contactObjectType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 	"service_email_status":  tftypes.String,
 	"service_mobile_status": tftypes.String,
 	"on_destroy":            tftypes.String,
+	"suppression_list_id":   tftypes.String,
 }}
 
 // contactIdentityType is the Terraform type of rms_contact's identity.
@@ -121,6 +122,9 @@ func contactModelOf(ctx context.Context, v tftypes.Value) (contactModel, error) 
 		return m, err
 	}
 	if m.OnDestroy, err = str("on_destroy"); err != nil {
+		return m, err
+	}
+	if m.SuppressionListID, err = str("suppression_list_id"); err != nil {
 		return m, err
 	}
 	return m, nil

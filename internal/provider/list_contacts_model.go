@@ -29,6 +29,8 @@ type listContactsModel struct {
 	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
 	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
 	OnDestroy           types.String   `tfsdk:"on_destroy"`
+	SuppressionListID   types.String   `tfsdk:"suppression_list_id"`
+	UnrecordedOptOuts   types.Int64    `tfsdk:"unrecorded_opt_outs"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent

@@ -131,6 +131,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		out.ServiceSHA256 = types.StringValue("")
 	}
 	out.UnmanagedSubscribed = types.Int64Value(0)
+	out.UnrecordedOptOuts = r.plannedUnrecorded(plan)
 	ans := &listContactsAnswer{ctx: ctx, prior: prior, out: &out, applied: &applied, pending: &pending, private: private, state: state, identity: identity, diags: diags}
 
 	// Batches an earlier apply stopped waiting for are waited for first: a
@@ -159,11 +160,21 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	opts := plan.diffOptions(applied)
 	opts.Restore = applied.Restore
 	opts.KeptOptOuts = applied.KeptOptOuts()
+	if !r.withSuppression(ctx, plan, &opts, diags) {
+		ans.stopped()
+		return
+	}
 	diff := contactsync.Compare(desired, service, opts)
 	add, change, unsub := diff.Counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
 	if !r.guardExclusiveApply(plan, service, diff, diags) || !r.guardExclusiveCounted(ctx, plan, prior, desired, counted, diff, diags) {
 		ans.stopped() // nothing written: no release recorded, the state as it was
+		return
+	}
+	// Opt-outs are copied into the suppression list before anything else
+	// is written: a failure then leaves the list as it was.
+	if !r.recordOptOuts(ctx, plan, desired, service, applied, diags) {
+		ans.stopped()
 		return
 	}
 	// Terraform's own unsubscriptions are recorded once the guardrail let
@@ -229,6 +240,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	pending = nil
 	warnKeptOptOuts(diags, listID, applied, diff.Kept)
 	warnRejoined(diags, listID, diff.Rejoined)
+	warnSuppressed(diags, listID, diff.Suppressed, "were kept (or made)")
 	if creating {
 		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired, service, applied))
 	}
@@ -382,6 +394,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		n -= len(contactsync.KeptSubscribed(service, book, state.keepIDs())) // not drift: keep_ids spares them
 	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
+	state.UnrecordedOptOuts = r.refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
 	state.ID = types.StringValue(listID)
 	// Kept by the input of the state as refreshed (an adoption fills the
 	// map above), which the plan reads as its prior state.

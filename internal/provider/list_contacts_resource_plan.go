@@ -42,6 +42,10 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	r.warnOptOutsToKeep(ctx, req.Private, plan, state, &resp.Diagnostics)
+	plan.UnrecordedOptOuts = r.plannedUnrecorded(plan)
+	if !r.suppressionReadable(ctx, plan, &resp.Diagnostics) {
+		return
+	}
 	// The refresh's digest of the source file is for this plan only
 	// (list_contacts_file_digest.go): it is read below, and no apply saves it.
 	defer func() { resp.Diagnostics.Append(dropRefreshedFile(ctx, resp.Private)...) }()
@@ -153,7 +157,13 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
-	diff := contactsync.Compare(desired, service, plan.diffOptions(applied))
+	opts := plan.diffOptions(applied)
+	if !r.withSuppression(ctx, plan, &opts, &resp.Diagnostics) {
+		return
+	}
+	diff := contactsync.Compare(desired, service, opts)
+	warnSuppressed(&resp.Diagnostics, plan.ListID.ValueString(), diff.Suppressed, "will stay (or be made)")
+	r.warnUnrecorded(ctx, plan, desired, service, applied, &resp.Diagnostics)
 	if title, msg := planSummary(plan.ListID.ValueString(), diff, exclusiveEver(plan, state)); msg != "" {
 		// The title names the input: Terraform folds warnings of one title
 		// into the first, and resources sharing a list each have theirs.

@@ -54,6 +54,8 @@ type listImportArgs struct {
 	Delimiter      types.String `tfsdk:"delimiter"`
 	Encoding       types.String `tfsdk:"encoding"`
 	IdentityColumn types.String `tfsdk:"identity_column"`
+	// SuppressionListID is the account's suppression list (suppression_list.go).
+	SuppressionListID types.String `tfsdk:"suppression_list_id"`
 
 	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent (list_import_guardrail.go)
 	failedRowsLimitArgs  // max_failed_rows (failed_rows.go)

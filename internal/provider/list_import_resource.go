@@ -143,6 +143,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"timeouts": batchcore.TimeoutsBlock(ctx, operation.ListImport, ""),
 		},
 	}
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Rows of recipients the suppression list holds are held back from an `ADD` or `REPLACE` upload and written by single calls, unsubscribed on their suppressed channels (an `ADD` before its upload, a `REPLACE` once its batch has finished); the plan counts them and names the first, and refused rows keep their numbers in your file. A `REPLACE` first copies the opt-outs of the contacts it removes there.")
 }
 
 func (r *listImportResource) ConfigValidators(context.Context) []resource.ConfigValidator {
@@ -215,13 +216,19 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	if checkImportArgs(ctx, plan.listImportArgs, importAttributes(r.data, plan.listImportArgs), true, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
+	// Suppressed rows are held back (list_import_suppression.go).
+	upload, sup, doneSup, ok := prepareImportSuppression(ctx, r.data, plan.listImportArgs, body, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer doneSup()
 
 	m := plan
 	saved := func() bool {
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		return !resp.Diagnostics.HasError()
 	}
-	run := plan.run(body, "The next apply starts a new import.")
+	run := plan.run(upload, "The next apply starts a new import.")
 	// Step 1 made the import: record it before anything else can fail.
 	run.Created = func(importID string) bool {
 		m.ID, m.ImportID = types.StringValue(importID), types.StringValue(importID)
@@ -242,7 +249,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 
-	if b, ok := r.wait(ctx, &m, timeout, true, &resp.Diagnostics); ok {
+	if b, ok := r.wait(ctx, &m, timeout, true, &resp.Diagnostics); ok && finishImportSuppression(ctx, r.data, plan.listImportArgs, sup, b, &resp.Diagnostics) {
 		// An error here taints the new import; its ids and counts stay in
 		// the state, so nothing is orphaned, and the replacement Terraform
 		// plans next runs the (corrected) file as a new import.
@@ -318,6 +325,7 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		if b, ok := r.wait(ctx, &m, timeout, false, &resp.Diagnostics); ok &&
+			finishImportSuppression(ctx, r.data, plan.listImportArgs, resumedImportSuppression(ctx, r.data, plan.listImportArgs, &resp.Diagnostics), b, &resp.Diagnostics) &&
 			!judgeFailedRows(&resp.Diagnostics, b, m.maxFailedRows(), fmt.Sprintf(
 				"The import (import %s, batch %s) stays in the state with its counts, marked as refused: the next plan runs the file again as a new import, unless max_failed_rows is raised to at least %d. Correct the file first.",
 				m.ImportID.ValueString(), m.BatchID.ValueString(), b.Failed)) {
@@ -445,4 +453,5 @@ func (r *listImportResource) guardNewImport(ctx context.Context, req resource.Mo
 		return
 	}
 	guardListImport(ctx, r.data, plan.listImportArgs, "this resource", &resp.Diagnostics)
+	planImportSuppression(ctx, r.data, plan.listImportArgs, &resp.Diagnostics)
 }

@@ -82,7 +82,8 @@ func (p *RMSProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				Description: "Extra HTTP headers sent on every request, e.g. a key a gateway in front of the service asks for. The headers the provider sets itself (`Authorization`, `Content-Type`, `Accept`, `Host`, `Content-Length`, `User-Agent`, in any case) are refused. Values are treated as secrets and never logged. Also read, when the attribute is not set, from `" + envHeaders + "` as a JSON object, e.g. `{\"X-Gateway-Key\": \"...\"}`.",
 				Validators:  []validator.Map{headersValidator{}},
 			},
-			attrOAuth2: oauth2Attribute(),
+			attrOAuth2:            oauth2Attribute(),
+			attrSuppressionListID: suppressionProviderAttribute(),
 			attrClientCertificateFile: schema.StringAttribute{
 				Optional:    true,
 				Description: "Path of a PEM client certificate shown to a server that requires mutual TLS; needs `" + attrClientKeyFile + "`. Conflicts with `" + attrClientCertificatePEM + "`. Also read from `" + envClientCertificateFile + "`.",

@@ -34,6 +34,9 @@ type providerData struct {
 	// unsubscribeLimits are the provider block's guardrail limits
 	// (unsubscribe_guardrail.go).
 	unsubscribeLimits providerUnsubscribeLimits
+	// suppressionListID is the provider block's suppression list
+	// (suppression_list.go): "" none.
+	suppressionListID string
 }
 
 // envLookup is os.LookupEnv; tests pass their own.
@@ -53,7 +56,8 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		cfg.CABundleFile.IsUnknown() || cfg.InsecureSkipVerify.IsUnknown() ||
 		cfg.Token.IsUnknown() || !mapKnown(cfg.Headers) || cfg.ClientCertificateFile.IsUnknown() ||
 		cfg.ClientKeyFile.IsUnknown() || cfg.ClientCertificatePEM.IsUnknown() || cfg.ClientKeyPEM.IsUnknown() ||
-		cfg.MaxUnsubscribe.IsUnknown() || cfg.MaxUnsubscribePercent.IsUnknown() || !oauth2Known(ctx, cfg.OAuth2) {
+		cfg.MaxUnsubscribe.IsUnknown() || cfg.MaxUnsubscribePercent.IsUnknown() || !oauth2Known(ctx, cfg.OAuth2) ||
+		cfg.SuppressionListID.IsUnknown() {
 		tflog.Debug(ctx, "provider configuration has unknown values; deferring client set-up")
 		return nil, nil
 	}
@@ -116,6 +120,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		}
 		contactListingOff = err == nil && !on
 	}
+	suppressionListID := suppressionListSetting(cfg.SuppressionListID, env, &diags)
 	tlsConfig, tlsDiags := tlsSettings(stringSetting(cfg.CABundleFile, env, envCABundleFile), cfg.InsecureSkipVerify.ValueBool(), clientCert)
 	diags.Append(tlsDiags...)
 	if diags.HasError() {
@@ -162,6 +167,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		client: c, bearerToken: creds.scheme == "bearer", oauth2: creds.scheme == "oauth2", batchPollInterval: pollInterval,
 		contacts:          contactsync.NewRun(c, contactsync.RunOptions{ListingOff: contactListingOff, Logger: providerLogger{}}),
 		unsubscribeLimits: providerLimitsOf(cfg),
+		suppressionListID: suppressionListID,
 	}, diags
 }
 

@@ -39,6 +39,9 @@ const (
 	// listing ever misbehave).
 	envContactListing = "RMS_CONTACT_LISTING"
 
+	attrSuppressionListID = "suppression_list_id"
+	envSuppressionListID  = "RMS_SUPPRESSION_LIST_ID"
+
 	defaultBatchPollInterval = 30 * time.Second
 	minBatchPollInterval     = time.Second
 )
@@ -80,6 +83,7 @@ type providerModel struct {
 	MaxUnsubscribe        types.Int64          `tfsdk:"max_unsubscribe"`
 	MaxUnsubscribePercent types.Float64        `tfsdk:"max_unsubscribe_percent"`
 	OAuth2                types.Object         `tfsdk:"oauth2"`
+	SuppressionListID     types.String         `tfsdk:"suppression_list_id"`
 }
 
 // stringSetting is the block's value of a string setting, else its

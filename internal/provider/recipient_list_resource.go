@@ -70,6 +70,7 @@ func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaReque
 			"date_modified": dateModifiedAttribute("list"),
 		},
 	}
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Where this list's opt-outs go before it is deleted: destroying the list first copies every unsubscribed channel of its contacts into the suppression list (the list cannot tell who made them), and deletes nothing if the copy fails. A list deleted and a new list fed the same people in the same run cannot be ordered by the provider: delete first, then apply the new list.", suppressionNotSelf{})
 }
 
 // IdentitySchema: a list is identified by its id (Terraform 1.12+).
@@ -93,7 +94,18 @@ func (r *recipientListResource) Update(ctx context.Context, req resource.UpdateR
 	listCRUD.Update(ctx, r.data, req, resp)
 }
 
+// Delete copies the list's opt-outs into the suppression list, if one is
+// configured (recipient_list_suppression.go), and deletes the list only
+// once that is done.
 func (r *recipientListResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state listResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	if !r.copyOptOutsBeforeDelete(ctx, state, &resp.Diagnostics) {
+		return
+	}
 	listCRUD.Delete(ctx, r.data, req, resp)
 }
 
@@ -115,24 +127,24 @@ func (r *recipientListResource) MoveState(_ context.Context) []resource.StateMov
 			if !src.decode(&l, "rms_list", &resp.Diagnostics) {
 				return
 			}
-			m := listToModel(&l, listModel{
+			m := listResourceToModel(&l, listResourceModel{listModel: listModel{
 				Description: src.bodyString("description"),
 				SenderName:  src.bodyString("senderName"),
 				SenderEmail: src.bodyString("senderEmail"),
-			})
+			}})
 			saveWithIdentity(ctx, &resp.TargetState, resp.TargetIdentity, m, idIdentity(m.ID), &resp.Diagnostics)
 		},
 	})}
 }
 
 // listCRUD is the service's side of rms_list.
-var listCRUD = namedEntityCRUD[listModel, client.ListInput, client.List]{
+var listCRUD = namedEntityCRUD[listResourceModel, client.ListInput, client.List]{
 	noun:    "list",
 	fields:  listFields,
-	id:      func(m listModel) types.String { return m.ID },
-	input:   listInput,
-	toModel: listToModel,
-	made: func(m listModel, id string) listModel {
+	id:      func(m listResourceModel) types.String { return m.ID },
+	input:   func(m listResourceModel) client.ListInput { return listInput(m.listModel) },
+	toModel: listResourceToModel,
+	made: func(m listResourceModel, id string) listResourceModel {
 		m.ID, m.DateCreated, m.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
 		return m
 	},

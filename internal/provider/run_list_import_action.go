@@ -91,6 +91,7 @@ func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 			"timeout": batchcore.ActionTimeoutAttribute(operation.ListImport),
 		}),
 	}
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionActionAttribute("Rows of recipients the suppression list holds are held back from an `ADD` or `REPLACE` upload and written by single calls, unsubscribed on their suppressed channels (an `ADD` before its upload, a `REPLACE` once its batch has finished); the plan counts them and names the first, and refused rows keep their numbers in your file. A `REPLACE` first copies the opt-outs of the contacts it removes there.")
 }
 
 func (a *runListImportAction) ConfigValidators(context.Context) []action.ConfigValidator {
@@ -132,8 +133,14 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 	defer closeBody()
+	// Suppressed rows are held back (list_import_suppression.go).
+	upload, sup, doneSup, ok := prepareImportSuppression(ctx, a.data, cfg.listImportArgs, body, diags)
+	if !ok {
+		return
+	}
+	defer doneSup()
 
-	run := cfg.run(body, "Invoking the action again starts a new import.")
+	run := cfg.run(upload, "Invoking the action again starts a new import.")
 	run.Created = func(importID string) bool {
 		sendProgress(resp, fmt.Sprintf("%s: created import %s of list %s, uploading the file", runListImportActionType, importID, cfg.ListID.ValueString()))
 		return true
@@ -143,7 +150,7 @@ func (a *runListImportAction) Invoke(ctx context.Context, req action.InvokeReque
 		return
 	}
 	b, ok := batchcore.WaitFor(ctx, a.data.batches(), actionWait(operation.ListImport.Wait(batchID, timeout, false), runListImportActionType, resp), diags)
-	if !ok {
+	if !ok || !finishImportSuppression(ctx, a.data, cfg.listImportArgs, sup, b, diags) {
 		return
 	}
 	sendProgress(resp, fmt.Sprintf("%s: batch %s finished: %s", runListImportActionType, batchID, batchCounts(b)))
@@ -174,6 +181,7 @@ func (a *runListImportAction) ModifyPlan(ctx context.Context, req action.ModifyP
 		return
 	}
 	guardListImport(ctx, a.data, cfg.listImportArgs, "this action", &resp.Diagnostics)
+	planImportSuppression(ctx, a.data, cfg.listImportArgs, &resp.Diagnostics)
 	resp.Diagnostics = nameAction(runListImportActionType, resp.Diagnostics)
 }
 
