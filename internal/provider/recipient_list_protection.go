@@ -88,7 +88,7 @@ func checkListDeletion(ctx context.Context, d *providerData, state listResourceM
 		return true
 	case err != nil && atApply:
 		diags.AddError("Unable to check deletion protection",
-			fmt.Sprintf("rms_list %q (id %s) has %s on, so it is deleted only when it holds no contacts, and counting them failed; nothing was deleted: %s", name, id, attrDeletionProtection, describeAPIError(err)))
+			fmt.Sprintf("rms_list %q (id %s) has %s on, so it is deleted only when it holds no contacts, and counting them failed; nothing was deleted: %s. Try again, or set %s = false and apply that first to delete it without counting.", name, id, attrDeletionProtection, describeAPIError(err), attrDeletionProtection))
 		return false
 	case err != nil:
 		diags.AddWarning("Deletion protection not checked",
