@@ -27,6 +27,9 @@ resource "rms_list" "subscribers" {
   description  = "Receives the monthly newsletter"
   sender_name  = "Newsletter"
   sender_email = "news@example.com"
+  # A demo, destroyed again with its contacts. Keep the default (true) for a
+  # real list: deleting it would delete its recipients' opt-outs too.
+  deletion_protection = false
 }
 
 resource "rms_contact" "ada" {

@@ -26,7 +26,8 @@ const routeCreateImport = "POST /rest/{customerid}/lists/{listId}/imports"
 func actionsConfig(triggerID string) string {
 	return `
 resource "rms_list" "target" {
-  name = "action target"
+  name                = "action target"
+  deletion_protection = false
 }
 
 resource "rms_resource" "trigger" {
@@ -275,7 +276,8 @@ func TestAccActionsActThenDropIsAdopted(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: env.Config(`
 resource "rms_list" "target" {
-  name = "action target"
+  name                = "action target"
+  deletion_protection = false
 }
 
 action "rms_run_list_import" "seed" {

@@ -277,7 +277,12 @@ func badInputCatalogue() map[string]badInput {
 			config: withProvider(map[string]string{"max_retries": "1"}, anImport), want: []string{"Unable to upload the import file", "got no answer", "terraform import rms_list_import.<name> 5/ADD/"},
 		},
 		"import rows refused by the service": {
-			config: withEnv(aList + `
+			// The good row is imported: the list is destroyed with it.
+			config: withEnv(`
+resource "rms_list" "l" {
+  name                = "L"
+  deletion_protection = false
+}
 resource "rms_list_import" "i" {
   list_id = rms_list.l.id
   type    = "ADD"

@@ -65,7 +65,8 @@ resource "rms_project" "p" {
   description = "survives faults"
 }
 resource "rms_list" "l" {
-  name = "Chaos list"
+  name                = "Chaos list"
+  deletion_protection = false
 }
 resource "rms_contact" "c" {
   count       = 3
@@ -135,7 +136,8 @@ func TestAccChaosBatches(t *testing.T) {
 	out := t.TempDir() + "/lists.csv"
 	config := chaosProvider(env) + fmt.Sprintf(`
 resource "rms_list" "l" {
-  name = "Chaos imports"
+  name                = "Chaos imports"
+  deletion_protection = false
 }
 resource "rms_list_import" "i" {
   list_id = rms_list.l.id

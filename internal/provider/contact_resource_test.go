@@ -23,7 +23,8 @@ import (
 func contactConfig(props map[string]string, emailStatus, mobileStatus string) string {
 	cfg := `
 resource "rms_list" "test" {
-  name = "Customers"
+  name                = "Customers"
+  deletion_protection = false
 }
 
 resource "rms_contact" "test" {

@@ -40,8 +40,9 @@ resource "rms_project" "p" {
 }
 
 resource "rms_list" "l" {
-  name         = "Subscribers"
-  sender_email = "news@example.com"
+  name                = "Subscribers"
+  sender_email        = "news@example.com"
+  deletion_protection = false
 }
 
 resource "rms_contact" "ada" {
@@ -164,7 +165,8 @@ func TestAccEmulatorRestartKeepsImportsAndExports(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "lists.csv")
 	cfg := env.ProviderBlockFromVariable() + fmt.Sprintf(`
 resource "rms_list" "l" {
-  name = "Imported"
+  name                = "Imported"
+  deletion_protection = false
 }
 
 resource "rms_list_import" "i" {

@@ -194,6 +194,10 @@ resource "rms_resource" "made" {
 					"collection": knownvalue.StringExact("campaigns"), "id": knownvalue.StringExact(campaign.ID.String()),
 				}),
 			},
+		}, {
+			// The imported list holds a contact: its protection is lifted
+			// so that the test's destroy can delete it.
+			Config: strings.Replace(config, "name = \"Made elsewhere\"\n", "name = \"Made elsewhere\"\n  deletion_protection = false\n", 1),
 		}},
 	})
 }

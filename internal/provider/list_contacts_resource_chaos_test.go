@@ -87,10 +87,12 @@ func chaosListContacts(t *testing.T, withOutage bool) {
 	}
 	resources := fmt.Sprintf(`
 resource "rms_list" "m" {
-  name = "Chaos members"
+  name                = "Chaos members"
+  deletion_protection = false
 }
 resource "rms_list" "f" {
-  name = "Chaos file"
+  name                = "Chaos file"
+  deletion_protection = false
 }
 resource "rms_list_contacts" "m" {
   list_id         = rms_list.m.id

@@ -51,10 +51,22 @@ func TestAccListContactsReplacedListKeepsOptOuts(t *testing.T) {
 	}
 	w.Write("contacts.csv", csv)
 	w.Configure(env, fmt.Sprintf(`
-resource "rms_list" "m" { name = "Map" }
-resource "rms_list" "f" { name = "File" }
-resource "rms_list" "r" { name = "Resubscribe" }
-resource "rms_list" "t" { name = "Tainted" }
+resource "rms_list" "m" {
+  name                = "Map"
+  deletion_protection = false
+}
+resource "rms_list" "f" {
+  name                = "File"
+  deletion_protection = false
+}
+resource "rms_list" "r" {
+  name                = "Resubscribe"
+  deletion_protection = false
+}
+resource "rms_list" "t" {
+  name                = "Tainted"
+  deletion_protection = false
+}
 
 resource "rms_list_contacts" "m" {
   list_id  = rms_list.m.id
@@ -212,7 +224,10 @@ func TestAccListContactsReplacedListOptOutsSurviveTimeout(t *testing.T) {
 		"c-both,c-both@example.com,SUBSCRIBED,SUBSCRIBED\nd-mobile,d-mobile@example.com,SUBSCRIBED,SUBSCRIBED\n")
 	config := func(extra string) string {
 		return `
-resource "rms_list" "l" { name = "L" }
+resource "rms_list" "l" {
+  name                = "L"
+  deletion_protection = false
+}
 resource "rms_list_contacts" "c" {
   list_id     = rms_list.l.id
   source_file = "contacts.csv"
@@ -277,8 +292,14 @@ func TestAccListContactsReplacedListOptOutsNotCarried(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	w := acctest.NewWorkspace(t)
 	w.Configure(env, `
-resource "rms_list" "u" { name = "Unknown input" }
-resource "rms_list" "e" { name = "Unreadable" }
+resource "rms_list" "u" {
+  name                = "Unknown input"
+  deletion_protection = false
+}
+resource "rms_list" "e" {
+  name                = "Unreadable"
+  deletion_protection = false
+}
 
 resource "rms_list_contacts" "u" {
   list_id  = rms_list.u.id

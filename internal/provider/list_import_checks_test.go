@@ -118,7 +118,8 @@ func TestAccActionsRefusedFile(t *testing.T) {
 			{
 				Config: env.Config(`
 resource "rms_list" "target" {
-  name = "action target"
+  name                = "action target"
+  deletion_protection = false
 }
 
 action "rms_run_list_import" "seed" {

@@ -10,8 +10,8 @@ import (
 // `terraform query` uses to find the account's recipient lists.
 func NewListQuery() list.ListResource {
 	return &namedEntityQuery[client.List]{typeName: "_list", plural: "lists",
-		description: "Finds the account's recipient lists for `terraform query` (Terraform 1.14+): each result is a list's identity (`id`), its name as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_list`. Find a list's contacts with the `rms_contact` list resource.",
+		description: "Finds the account's recipient lists for `terraform query` (Terraform 1.14+): each result is a list's identity (`id`), its name as display name and, with `include_resource` or `-generate-config-out`, the whole `rms_list` (`deletion_protection` true, as for an import). Find a list's contacts with the `rms_contact` list resource.",
 		eachPage:    (*client.Client).EachListPage,
 		nameAndID:   func(l *client.List) (string, string) { return l.Name, l.ID.String() },
-		toModel:     func(l *client.List) any { return listToModel(l, listModel{}) }}
+		toModel:     func(l *client.List) any { return listResourceToModel(l, listResourceModel{}) }}
 }

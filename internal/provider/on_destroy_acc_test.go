@@ -75,7 +75,8 @@ func TestAccListContactsDestroyForgets(t *testing.T) {
 	owned := func(removed bool) string {
 		hcl := `
 resource "rms_list" "l" {
-  name = "Destroyed with its contacts"
+  name                = "Destroyed with its contacts"
+  deletion_protection = false
 }
 ` + strings.Replace(listContactsConfig("LIST", subscribedContacts("d", 8), ""), `"LIST"`, "rms_list.l.id", 1)
 		if !removed {

@@ -100,7 +100,10 @@ func TestAccOrphans_entityCreateAnswerUnreadable(t *testing.T) {
 		},
 		{
 			name: "contact",
-			config: `resource "rms_list" "test" { name = "Contacts" }
+			config: `resource "rms_list" "test" {
+  name                = "Contacts"
+  deletion_protection = false
+}
 
 resource "rms_contact" "test" {
   list_id     = rms_list.test.id
@@ -181,7 +184,10 @@ func TestAccOrphans_listImportUploadNamesNoBatchWithoutListings(t *testing.T) {
 	const uploadRoute = "POST /rest/{customerid}/lists/{listId}/recipients/{id}"
 	uploads := func() int64 { return env.Emulator.Requests().ByRoute[uploadRoute] }
 	config := g.Env.Config(`
-resource "rms_list" "test" { name = "Imported" }
+resource "rms_list" "test" {
+  name                = "Imported"
+  deletion_protection = false
+}
 
 resource "rms_list_import" "test" {
   list_id   = rms_list.test.id

@@ -265,7 +265,8 @@ func TestAccListContacts_outageAfterImportsResumes(t *testing.T) {
 	const addr = "rms_list_contacts.c"
 	config := outageProvider(outage) + fmt.Sprintf(`
 resource "rms_list" "l" {
-  name = "Outage"
+  name                = "Outage"
+  deletion_protection = false
 }
 resource "rms_list_contacts" "c" {
   list_id         = rms_list.l.id

@@ -76,7 +76,8 @@ func TestAccListAndContact_actThenDropIsAdopted(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: env.Config(`
 resource "rms_list" "test" {
-  name = "Adopted list"
+  name                = "Adopted list"
+  deletion_protection = false
 }
 resource "rms_contact" "test" {
   list_id     = rms_list.test.id

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -20,6 +21,7 @@ var (
 	_ resource.ResourceWithImportState = &recipientListResource{}
 	_ resource.ResourceWithIdentity    = &recipientListResource{}
 	_ resource.ResourceWithMoveState   = &recipientListResource{}
+	_ resource.ResourceWithModifyPlan  = &recipientListResource{}
 )
 
 // NewRecipientListResource returns the rms_list resource.
@@ -44,7 +46,8 @@ func (r *recipientListResource) Metadata(_ context.Context, req resource.Metadat
 
 func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list, and the service deletes its contacts with it. " +
+		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list; the service deletes its contacts with it, and their opt-outs, " +
+			"so a list that holds contacts is deleted (or replaced) only once `deletion_protection = false` has been applied. " +
 			"A list first managed as `rms_resource` (collection `lists`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_list.<name> }` (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("list"),
@@ -65,6 +68,14 @@ func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaReque
 				Optional:    true,
 				Description: "Sender address of messages to this list: a bare e-mail address such as `news@example.com` (the service refuses `Name <address>`). Removing it from the configuration removes it from the list.",
 				Validators:  []validator.String{stringvalidator.LengthAtLeast(3)},
+			},
+			attrDeletionProtection: schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+				Description: "Refuse to delete or replace the list while it holds contacts (default `true`): the plan fails, naming how many contacts and opt-outs the deletion would lose. " +
+					"Set it to `false` and apply that before destroying; an empty list is deleted either way. Changing it alone calls nothing. " +
+					"Destroy reads it from the state: a state without it (an import, a state from before it) counts as `true`.",
 			},
 			"date_created":  dateCreatedAttribute("list"),
 			"date_modified": dateModifiedAttribute("list"),
@@ -90,23 +101,65 @@ func (r *recipientListResource) Read(ctx context.Context, req resource.ReadReque
 	listCRUD.Read(ctx, r.data, req, resp)
 }
 
+// Update calls the service only when the list itself changes: a plan that
+// changes only deletion_protection or suppression_list_id is written to
+// state as it is.
 func (r *recipientListResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	listCRUD.Update(ctx, r.data, req, resp)
+	var plan, state listResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !sameListInput(plan.listModel, state.listModel) {
+		listCRUD.Update(ctx, r.data, req, resp)
+		return
+	}
+	state.DeletionProtection = plan.DeletionProtection
+	state.SuppressionListID = plan.SuppressionListID
+	saveWithIdentity(ctx, &resp.State, resp.Identity, state, idIdentity(state.ID), &resp.Diagnostics)
 }
 
-// Delete copies the list's opt-outs into the suppression list, if one is
-// configured (recipient_list_suppression.go), and deletes the list only
-// once that is done.
+// Delete checks deletion protection again before it deletes (the plan may
+// not have seen the contacts: -refresh=false, contacts added since, or a
+// replacement Terraform itself decided), then copies the list's opt-outs
+// into the suppression list, if one is configured
+// (recipient_list_suppression.go), and deletes the list only once that is
+// done.
 func (r *recipientListResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state listResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	if !r.copyOptOutsBeforeDelete(ctx, state, &resp.Diagnostics) {
+	if !checkListDeletion(ctx, r.data, state, true, &resp.Diagnostics) || !r.copyOptOutsBeforeDelete(ctx, state, &resp.Diagnostics) {
 		return
 	}
 	listCRUD.Delete(ctx, r.data, req, resp)
+}
+
+// ModifyPlan refuses, before anything is deleted, a destroy of a protected
+// list that holds contacts; and keeps date_modified in a plan that changes
+// only what the service never sees.
+func (r *recipientListResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() {
+		return // a create
+	}
+	var state listResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.Plan.Raw.IsNull() {
+		checkListDeletion(ctx, r.data, state, false, &resp.Diagnostics)
+		return
+	}
+	var plan listResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !sameListInput(plan.listModel, state.listModel) {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("date_modified"), state.DateModified)...)
 }
 
 // ImportState accepts the numeric id as the import string or as

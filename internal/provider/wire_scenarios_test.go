@@ -32,8 +32,9 @@ resource "rms_project" "p" {
 }
 
 resource "rms_list" "l" {
-  name         = "Wire list"
-  sender_email = "news@example.com"
+  name                = "Wire list"
+  sender_email        = "news@example.com"
+  deletion_protection = false
 }
 
 resource "rms_contact" "ada" {
@@ -194,7 +195,8 @@ func wireGone(t *testing.T, env *acctest.Env, paths ...string) error {
 func wireBatchesConfig(dir string) string {
 	return fmt.Sprintf(`
 resource "rms_list" "l" {
-  name = "Wire import list"
+  name                = "Wire import list"
+  deletion_protection = false
 }
 
 resource "rms_list_import" "i" {
@@ -317,7 +319,8 @@ func wireContactExistsScenario(t *testing.T, opts emulator.Options) {
 	env := acctest.NewEnv(t, opts)
 	const list = `
 resource "rms_list" "l" {
-  name = "Wire conflict list"
+  name                = "Wire conflict list"
+  deletion_protection = false
 }
 `
 	var listID string
@@ -434,7 +437,8 @@ func wirePagingRefusedScenario(t *testing.T, opts emulator.Options) {
 // by id and by name, one contact with statuses and one without.
 const wireListContactsConfig = `
 resource "rms_list" "l" {
-  name = "Wire members"
+  name                = "Wire members"
+  deletion_protection = false
 }
 
 resource "rms_list_contacts" "c" {

@@ -13,6 +13,8 @@ action "rms_run_list_import" "subscribers" {
 
 resource "rms_list" "newsletter" {
   name = "Newsletter"
+  # Refuse to delete it while it holds contacts (the default).
+  deletion_protection = true
   lifecycle {
     action_trigger {
       events  = [after_create]

@@ -20,6 +20,8 @@ resource "rms_list" "newsletter" {
   name         = "Newsletter subscribers"
   sender_name  = "Example News"
   sender_email = "news@example.com"
+  # Refuse to delete it while it holds contacts (the default).
+  deletion_protection = true
 }
 
 resource "rms_contact" "ada" {

@@ -11,17 +11,21 @@ terraform {
 provider "rms" {}
 
 resource "rms_list" "staff" {
-  name = "Staff"
+  name                = "Staff"
+  deletion_protection = true # refuse to delete it while it holds contacts
 }
 
 resource "rms_list" "newsletter" {
-  name = "Newsletter"
+  name                = "Newsletter"
+  deletion_protection = true # refuse to delete it while it holds contacts
 }
 
 resource "rms_list" "customers" {
-  name = "Customers"
+  name                = "Customers"
+  deletion_protection = true # refuse to delete it while it holds contacts
 }
 
 resource "rms_list" "archive" {
-  name = "Archive"
+  name                = "Archive"
+  deletion_protection = true # refuse to delete it while it holds contacts
 }

@@ -19,6 +19,10 @@ resource "rms_list" "this" {
   description  = each.value.description
   sender_name  = each.value.sender_name
   sender_email = each.value.sender_email
+
+  # A list that holds contacts is deleted only once this is false: deleting
+  # it deletes its recipients' opt-outs with it.
+  deletion_protection = each.value.deletion_protection
 }
 
 # Each seed address in each list, subscribed: the team sees every mailing

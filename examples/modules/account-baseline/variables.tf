@@ -31,11 +31,12 @@ variable "contact_attributes" {
 }
 
 variable "lists" {
-  description = "Recipient lists to create, keyed by name (name_prefix is prepended). Each may set a description and the sender shown to recipients."
+  description = "Recipient lists to create, keyed by name (name_prefix is prepended). Each may set a description, the sender shown to recipients, and deletion_protection (default true: a list that holds contacts, the seed recipients included, is not destroyed until false has been applied)."
   type = map(object({
-    description  = optional(string)
-    sender_name  = optional(string)
-    sender_email = optional(string)
+    description         = optional(string)
+    sender_name         = optional(string)
+    sender_email        = optional(string)
+    deletion_protection = optional(bool, true)
   }))
   default  = {}
   nullable = false

@@ -1,5 +1,7 @@
 resource "rms_list" "newsletter" {
   name = "Newsletter subscribers"
+  # Refuse to delete it while it holds contacts (the default).
+  deletion_protection = true
 }
 
 # The safe pattern: leave the subscription statuses to the service (and to

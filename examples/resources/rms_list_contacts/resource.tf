@@ -1,5 +1,7 @@
 resource "rms_list" "newsletter" {
   name = "Newsletter"
+  # Refuse to delete it while it holds contacts (the default).
+  deletion_protection = true
 }
 
 # A few contacts as a map keyed by originalId: the plan shows per contact
@@ -20,6 +22,8 @@ resource "rms_list_contacts" "team" {
 
 resource "rms_list" "customers" {
   name = "Customers"
+  # Refuse to delete it while it holds contacts (the default).
+  deletion_protection = true
 }
 
 # Tens of thousands of contacts from a CSV file: the state keeps digests of

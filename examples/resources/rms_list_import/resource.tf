@@ -1,5 +1,7 @@
 resource "rms_list" "customers" {
   name = "Customers"
+  # Refuse to delete it while it holds contacts (the default).
+  deletion_protection = true
 }
 
 # Adds (or updates) the contacts of a CSV exported from the shop system. Its

@@ -7,9 +7,10 @@
 variables {
   name_prefix        = "test: "
   contact_attributes = ["plan"]
+  # The test destroys its lists, seed contacts and all: unprotected.
   lists = {
-    "Newsletter" = { sender_name = "Test News", sender_email = "news@example.com" }
-    "Customers"  = { description = "everyone with an order" }
+    "Newsletter" = { sender_name = "Test News", sender_email = "news@example.com", deletion_protection = false }
+    "Customers"  = { description = "everyone with an order", deletion_protection = false }
   }
   seed_recipients = ["qa@example.com"]
   project_name    = "Onboarding"
