@@ -170,7 +170,7 @@ func (r *contactResource) planContactSuppression(ctx context.Context, config, st
 		{"mobile_status", "service_mobile_status", "mobile (SMS)", s.held.Mobile, toRecord.Mobile, service.MobileStatus, knownString(config.MobileStatus)},
 	} {
 		switch {
-		case ch.held && ch.shown == client.StatusSubscribed && !(allow && ch.desired == client.StatusSubscribed):
+		case ch.held && ch.shown == client.StatusSubscribed && (!allow || ch.desired != client.StatusSubscribed):
 			// The status write changes the contact's date_modified too.
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.service), types.StringUnknown())...)
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("date_modified"), timetypes.NewRFC3339Unknown())...)

@@ -38,14 +38,6 @@ type importSuppression struct {
 	split *contactsync.ImportSplit
 }
 
-// held is the held rows, none for nil.
-func (s *importSuppression) held() []contactsync.HeldRow {
-	if s == nil || s.split == nil {
-		return nil
-	}
-	return s.split.Held
-}
-
 // importSuppressionFor is the suppression list of import a, nil when it
 // has none or is no ADD or REPLACE import.
 func importSuppressionFor(data *providerData, a listImportArgs) *contactsync.Suppression {

@@ -101,7 +101,7 @@ func (a *sendTransactionalMessageAction) Invoke(ctx context.Context, req action.
 		return
 	}
 	started := time.Now()
-	sent, unknown, d := operation.SendTransactionalMessage(ctx, a.data.client, cfg.TriggerID.ValueString(), msg)
+	sent, d, unknown := operation.SendTransactionalMessage(ctx, a.data.client, cfg.TriggerID.ValueString(), msg)
 	diags.Append(d...)
 	if unknown != nil {
 		// An error, as for any failed action, but one that says the

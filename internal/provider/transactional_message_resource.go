@@ -150,7 +150,7 @@ func (r *transactionalMessageResource) Create(ctx context.Context, req resource.
 		return
 	}
 	started := time.Now()
-	sent, unknown, diags := operation.SendTransactionalMessage(ctx, r.data.client, plan.TriggerID.ValueString(), msg)
+	sent, diags, unknown := operation.SendTransactionalMessage(ctx, r.data.client, plan.TriggerID.ValueString(), msg)
 	resp.Diagnostics.Append(diags...)
 	if unknown != nil {
 		// Kept, with a warning: an error would make Terraform taint the

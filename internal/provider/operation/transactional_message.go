@@ -42,22 +42,22 @@ var messageFields = map[string]path.Path{
 // that no retry sends it again; the action has no state and can only tell
 // the user what to check). Nothing here sends it again: the service offers
 // no way to read a sent message back.
-func SendTransactionalMessage(ctx context.Context, c *client.Client, triggerID string, msg client.TransactionalMessage) (sent *client.SentMessage, unknown error, diags diag.Diagnostics) {
+func SendTransactionalMessage(ctx context.Context, c *client.Client, triggerID string, msg client.TransactionalMessage) (sent *client.SentMessage, diags diag.Diagnostics, unknown error) {
 	sent, err := c.SendTransactionalMessage(ctx, triggerID, msg)
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddAttributeError(path.Root("trigger_id"), "Trigger not found",
 			fmt.Sprintf("The service has no trigger with id %s, so nothing was sent. Create the trigger first (e.g. an rms_resource with collection = \"triggers\") and pass its id.\n\n%s", triggerID, err))
-		return nil, nil, diags
+		return nil, diags, nil
 	case err != nil && (client.IsUncertain(err) || ctx.Err() != nil):
 		tflog.Warn(ctx, "transactional message outcome unknown", map[string]any{"trigger_id": triggerID, "error": err.Error()})
-		return nil, err, diags
+		return nil, diags, err
 	case err != nil:
 		apidiag.Add(&diags, "Unable to send the transactional message", err, messageFields)
-		return nil, nil, diags
+		return nil, diags, nil
 	}
 	tflog.Info(ctx, "sent transactional message", map[string]any{"trigger_id": triggerID, "message_id": sent.ID.String(), "channel": sent.Channel})
-	return sent, nil, diags
+	return sent, diags, nil
 }
 
 // UnknownOutcomeCheck says how to find out whether a message whose send
