@@ -22,7 +22,8 @@ func TestAccListContactsExclusiveNewList(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: env.Config(`
 resource "rms_list" "l" {
-  name = "Members"
+  name                = "Members"
+  deletion_protection = false
 }
 
 resource "rms_list_contacts" "c" {

@@ -94,7 +94,7 @@ func TestAccListContactsExclusiveDotSignUp(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
 		Steps: []resource.TestStep{
 			{
-				Config: env.Config(listContactsConfig(listID, contacts, "  exclusive = true")),
+				Config: env.Config(listContactsConfig(listID, contacts, "  exclusive       = true\n  max_unsubscribe = 2")),
 				Check: resource.ComposeTestCheckFunc(
 					expectContact(t, env, listID, ".", func(c serverContact) bool { return c.Status == "UNSUBSCRIBED" && c.MobileStatus == "SUBSCRIBED" }),
 					expectContact(t, env, listID, "other", func(c serverContact) bool { return c.Status == "UNSUBSCRIBED" && c.MobileStatus == "UNSUBSCRIBED" }),

@@ -88,6 +88,7 @@ func TestAccListSuppressionKeepsOptOuts(t *testing.T) {
 resource "rms_list" %[1]q {
   name                = %[1]q
   suppression_list_id = %[2]q
+  deletion_protection = false
 }
 
 resource "rms_list_contacts" %[1]q {
@@ -257,7 +258,8 @@ func TestAccListNotDeletedWithoutTheCopy(t *testing.T) {
 	list := func(extra string) string {
 		return env.Config(`
 resource "rms_list" "l" {
-  name = "Members"
+  name                = "Members"
+  deletion_protection = false
 ` + extra + `
 }
 `)

@@ -21,7 +21,8 @@ func wireDotIDsConfig(renamed bool) string {
 	exclusive := fmt.Sprint(renamed)
 	return fmt.Sprintf(`
 resource "rms_list" "l" {
-  name = "Dot ids"
+  name                = "Dot ids"
+  deletion_protection = false
 }
 
 resource "rms_list_contacts" "c" {

@@ -38,6 +38,7 @@ func TestContactCreate(t *testing.T) {
 		"on_destroy":            str("forget"),
 		"service_email_status":  unknownString,
 		"service_mobile_status": unknownString,
+		"suppression_list_id":   tftypes.NewValue(tftypes.String, nil),
 	}
 	if len(planned) != len(typ.AttributeTypes) {
 		t.Fatalf("the test plans %d attributes, the schema has %d: update the test", len(planned), len(typ.AttributeTypes))
