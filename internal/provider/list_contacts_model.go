@@ -62,27 +62,20 @@ func (m listContactsModel) isFile() bool { return !m.SourceFile.IsNull() }
 
 // resubscribeIDs are the contacts allow_resubscribe_ids names (nil when
 // it is null or unknown).
-func (m listContactsModel) resubscribeIDs() map[string]bool {
-	if m.AllowResubscribeIDs.IsNull() || m.AllowResubscribeIDs.IsUnknown() {
-		return nil
-	}
-	ids := map[string]bool{}
-	for _, v := range m.AllowResubscribeIDs.Elements() {
-		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
-			ids[s.ValueString()] = true
-		}
-	}
-	return ids
-}
+func (m listContactsModel) resubscribeIDs() map[string]bool { return idSet(m.AllowResubscribeIDs) }
 
 // keepIDs are the contacts keep_ids names (nil when it is null or
 // unknown).
-func (m listContactsModel) keepIDs() map[string]bool {
-	if m.KeepIDs.IsNull() || m.KeepIDs.IsUnknown() {
+func (m listContactsModel) keepIDs() map[string]bool { return idSet(m.KeepIDs) }
+
+// idSet is the known strings of a set of contact ids, nil when the set is
+// null or unknown.
+func idSet(set types.Set) map[string]bool {
+	if set.IsNull() || set.IsUnknown() {
 		return nil
 	}
 	ids := map[string]bool{}
-	for _, v := range m.KeepIDs.Elements() {
+	for _, v := range set.Elements() {
 		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
 			ids[s.ValueString()] = true
 		}
