@@ -51,7 +51,7 @@ func TestCollectDescriptions(t *testing.T) {
 	}
 	type object struct{ Attributes map[string]any }
 	type nested struct {
-		Description string
+		Description  string
 		NestedObject object
 	}
 	tests := []struct {
