@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +25,22 @@ import (
 // a guide it links.
 const maxDescriptionWords = 120
 
+// maxPageSentences is the longest the description of a whole resource,
+// data source, action, ... may run: it becomes its page's front matter.
+const maxPageSentences = 3
+
+var (
+	sentenceEnd   = regexp.MustCompile(`[.!?]["')]?(\s|$)`)
+	abbreviations = strings.NewReplacer("e.g.", "eg", "i.e.", "ie", "etc.)", "etc)")
+)
+
+// sentences counts the sentences of a description: ends of sentences
+// followed by a space or the end, leaving out abbreviations and the dots
+// of versions, file names and code.
+func sentences(text string) int {
+	return len(sentenceEnd.FindAllString(abbreviations.Replace(strings.TrimSpace(text)), -1))
+}
+
 // TestSchemaDescriptionLength holds every description the provider serves
 // (provider block, resources, data sources, ephemeral resources, list
 // resources, actions and functions, nested attributes and blocks included,
@@ -35,6 +52,9 @@ func TestSchemaDescriptionLength(t *testing.T) {
 		found++
 		if n := len(strings.Fields(d.text)); n > maxDescriptionWords {
 			t.Errorf("%s: %d words (at most %d): keep the rule, move the details into a guide and link it (\"See the ... guide.\")", d.where, n, maxDescriptionWords)
+		}
+		if n := sentences(d.text); d.page && n > maxPageSentences {
+			t.Errorf("%s: %d sentences (at most %d, it is the page's front matter): say what it manages, move the rest into the page's template or a guide", d.where, n, maxPageSentences)
 		}
 	}
 	// A walk that found nothing would pass whatever the schemas say.
@@ -79,7 +99,12 @@ func TestCollectDescriptions(t *testing.T) {
 	}
 }
 
-type description struct{ where, text string }
+type description struct {
+	where, text string
+	// page is true for the description of a whole resource, data source,
+	// ... : the one its docs page carries in its front matter.
+	page bool
+}
 
 // servedDescriptions reads every schema and function definition from the
 // provider itself, so a new resource or attribute is held without a list
@@ -93,7 +118,11 @@ func servedDescriptions(t *testing.T) []description {
 
 	var out []description
 	add := func(kind, name string, schema any) {
-		out = append(out, collectDescriptions(kind+" "+name, reflect.ValueOf(schema))...)
+		root := kind + " " + name
+		for _, d := range collectDescriptions(root, reflect.ValueOf(schema)) {
+			d.page = d.where == root+".Description" || d.where == root+".MarkdownDescription"
+			out = append(out, d)
+		}
 	}
 	var ps fwprovider.SchemaResponse
 	p.Schema(ctx, fwprovider.SchemaRequest{}, &ps)
@@ -174,7 +203,7 @@ func collectDescriptions(where string, v reflect.Value) []description {
 	case reflect.Struct:
 		for _, field := range []string{"Description", "MarkdownDescription"} {
 			if f := v.FieldByName(field); f.IsValid() && f.Kind() == reflect.String && f.String() != "" {
-				out = append(out, description{where + "." + field, f.String()})
+				out = append(out, description{where: where + "." + field, text: f.String()})
 			}
 		}
 		for _, field := range []string{"Attributes", "Blocks", "NestedObject", "Parameters", "VariadicParameter"} {
