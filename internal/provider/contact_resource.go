@@ -107,7 +107,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"service_mobile_status": serviceStatusAttribute("mobile (SMS)", "mobile_status"),
 		},
 	}
-	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("A contact the suppression list holds is created unsubscribed on its suppressed channels (in the create call), never subscribed there, and unsubscribed there by an update the plan names when it shows subscribed; its own opt-out the suppression list lacks makes the plan an update that names it, whose apply copies it there.")
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("A contact the suppression list holds is created, or kept, unsubscribed on its suppressed channels; its own opt-out that the suppression list lacks is copied there by an update the plan names.")
 }
 
 // UpgradeState adds on_destroy = "forget" to state written before it

@@ -143,7 +143,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"timeouts": batchcore.TimeoutsBlock(ctx, operation.ListImport, ""),
 		},
 	}
-	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Rows of recipients the suppression list holds are held back from an `ADD` or `REPLACE` upload and written by single calls, unsubscribed on their suppressed channels (an `ADD` before its upload, a `REPLACE` once its batch has finished); the plan counts them and names the first, and refused rows keep their numbers in your file. A `REPLACE` first copies the opt-outs of the contacts it removes there.")
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Rows of recipients the suppression list holds are held back from an `ADD` or `REPLACE` upload and written unsubscribed by single calls; a `REPLACE` first copies the opt-outs of the contacts it removes there.")
 }
 
 func (r *listImportResource) ConfigValidators(context.Context) []resource.ConfigValidator {

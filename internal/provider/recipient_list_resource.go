@@ -81,7 +81,7 @@ func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaReque
 			"date_modified": dateModifiedAttribute("list"),
 		},
 	}
-	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Where this list's opt-outs go before it is deleted: destroying the list first copies every unsubscribed channel of its contacts into the suppression list (the list cannot tell who made them), and deletes nothing if the copy fails. A list deleted and a new list fed the same people in the same run cannot be ordered by the provider: delete first, then apply the new list.", suppressionNotSelf{})
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Destroying the list first copies every unsubscribed channel of its contacts into the suppression list, and deletes nothing if the copy fails. Delete a list and feed its people to a new one in two applies, not one.", suppressionNotSelf{})
 }
 
 // IdentitySchema: a list is identified by its id (Terraform 1.12+).

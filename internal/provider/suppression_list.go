@@ -23,16 +23,15 @@ import (
 
 // suppressionListDescription says what the suppression list is, for every
 // schema that has the argument.
-const suppressionListDescription = "Id of the account's suppression list: a list of the account that holds every recipient who opted out, unsubscribed on the channels they opted out of, so that an opt-out outlives the list it was made in (the service has no account-wide suppression). " +
-	"A recipient it holds, by `original_id` (one id space across the account's lists, as CRM exports use it) or by the value of the `email` attribute (ignoring letter case and surrounding spaces), is never made or left `SUBSCRIBED` on a suppressed channel, unless `allow_resubscribe` (or `allow_resubscribe_ids`) names it. " +
-	"It is listed once per Terraform command. It cannot be the list this resource manages. See the guide \"Consent across lists\"."
+const suppressionListDescription = "Id of the account's suppression list: a list that holds every recipient who opted out, unsubscribed on the channels they left, so that an opt-out outlives its list. " +
+	"A recipient it holds (by `original_id`, or by `email` ignoring letter case) is never made or left `SUBSCRIBED` on a suppressed channel unless `allow_resubscribe` (or `allow_resubscribe_ids`) names it. " +
+	"It cannot be the list this resource manages. See the guide \"Consent across lists\"."
 
 // suppressionProviderAttribute is the provider block's default.
 func suppressionProviderAttribute() providerschema.StringAttribute {
 	return providerschema.StringAttribute{
 		Optional: true,
-		Description: "The default `suppression_list_id` of `rms_list`, `rms_list_contacts`, `rms_contact`, `rms_list_import` and `rms_run_list_import`, for an account whose suppression list is managed in another configuration; a resource's own `suppression_list_id` takes precedence. " +
-			"It is not applied to a resource that manages the suppression list itself. Also read from `" + envSuppressionListID + "`. " + suppressionListDescription,
+		Description: "The default `suppression_list_id` of every contact resource and import, for a suppression list managed in another configuration; a resource's own value takes precedence, and a resource managing the suppression list itself ignores it. Also read from `" + envSuppressionListID + "`. " + suppressionListDescription,
 		Validators: []validator.String{listIDValidator},
 	}
 }

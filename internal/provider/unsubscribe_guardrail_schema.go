@@ -14,19 +14,21 @@ import (
 // The guardrail's attributes, as the provider block, the resources and the
 // action declare them.
 
-const unsubscribeRuleDescription = "A plan is held back, before anything is written, when, on e-mail or on mobile, it unsubscribes more than `max_unsubscribe` contacts **and** more than `max_unsubscribe_percent` of the contacts subscribed on that channel before the change (a `REPLACE` import, which removes contacts from the list for good: of all the list's contacts); raising either one lets it through. " +
-	"The share is of subscribers, not of every contact the list holds: the service cannot delete a contact, so contacts unsubscribed long ago would make any share look small. Where the service shows no subscription statuses, every contact counts as subscribed and the plan says so. "
+// unsubscribeRuleDescription is the rule both limits share, said once: the
+// details (shares of subscribers, statuses the service does not show,
+// creates, destroys, saved plans) are in the large-lists guide.
+const unsubscribeRuleDescription = "A plan that unsubscribes, on e-mail or on mobile, more than `max_unsubscribe` contacts **and** more than `max_unsubscribe_percent` of that channel's subscribers fails before anything is written; raising either lets it through. See the guide \"Large lists\" (Guardrail on mass unsubscription)."
 
 func maxUnsubscribeDescription(scope, fallback string) string {
-	return unsubscribeRuleDescription + fmt.Sprintf("The number of contacts %s may unsubscribe or remove whatever their share of the list. When not set: %s", scope, fallback)
+	return fmt.Sprintf("The number of contacts %s may unsubscribe or remove whatever their share of the list. When not set: %s ", scope, fallback) + unsubscribeRuleDescription
 }
 
 func maxUnsubscribePercentDescription(scope, fallback string) string {
-	return unsubscribeRuleDescription + fmt.Sprintf("The share, in percent (0 to 100), of a channel's subscribers (of the list's contacts, for a removal) %s may unsubscribe or remove whatever their number. When not set: %s", scope, fallback)
+	return fmt.Sprintf("The share, in percent (0 to 100), of a channel's subscribers (of the list's contacts, for a removal) %s may unsubscribe or remove whatever their number. When not set: %s ", scope, fallback) + unsubscribeRuleDescription
 }
 
 const (
-	resourceLimitFallback = "the provider block's value, else `%v`. A destroy with `on_destroy = \"unsubscribe\"` reads the value set here from the state: raising it takes an apply before the destroy."
+	resourceLimitFallback = "the provider block's value, else `%v`. A destroy reads it from the state: raise it with an apply first."
 	actionLimitFallback   = "the provider block's value, else `%v`."
 )
 
