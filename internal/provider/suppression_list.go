@@ -30,9 +30,9 @@ const suppressionListDescription = "Id of the account's suppression list: a list
 // suppressionProviderAttribute is the provider block's default.
 func suppressionProviderAttribute() providerschema.StringAttribute {
 	return providerschema.StringAttribute{
-		Optional: true,
+		Optional:    true,
 		Description: "The default `suppression_list_id` of every contact resource and import, for a suppression list managed in another configuration; a resource's own value takes precedence, and a resource managing the suppression list itself ignores it. Also read from `" + envSuppressionListID + "`. " + suppressionListDescription,
-		Validators: []validator.String{listIDValidator},
+		Validators:  []validator.String{listIDValidator},
 	}
 }
 
