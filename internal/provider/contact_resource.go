@@ -44,15 +44,14 @@ func (r *contactResource) Metadata(_ context.Context, req resource.MetadataReque
 
 func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	statusDescription := func(what, service string) string {
-		return "The desired subscription status for " + what + ": `SUBSCRIBED` or `UNSUBSCRIBED`. Leave it out to leave the status to the service (it is then only read, and follows what the service shows). A new contact starts `SUBSCRIBED` on the emulator (a double opt-in service may start it `UNSUBSCRIBED` or in a state of its own, such as `PENDING`). " +
-			"Set it to manage it, through the service's subscription-status call. Unsubscribing always works, and a change made elsewhere to anything but an opt-out (a subscription, a `PENDING`) is planned back. " +
-			"**An opt-out made outside Terraform is never undone**: when the recipient unsubscribed (on a hosted opt-out page, say) after Terraform applied `SUBSCRIBED`, or after an import, this keeps its configured `SUBSCRIBED` (no diff), `" + service + "` shows `UNSUBSCRIBED`, the plan warns and names the contact, and the apply sends nothing; set it to `UNSUBSCRIBED` to agree with the recipient, or set `allow_resubscribe = true` to re-subscribe. Changing it in the configuration from `UNSUBSCRIBED` to `SUBSCRIBED` re-subscribes the contact. " +
-			"A service whose contact answers do not show statuses (the interface does not promise them) cannot show drift nor opt-outs: a configured status then keeps its configured value and is sent only when the configuration changes it (and when the contact is created), and an unconfigured one is null."
+		return "The desired subscription status for " + what + ": `SUBSCRIBED` or `UNSUBSCRIBED`; leave it out to leave it to the service (it is then only read). " +
+			"Unsubscribing always works, and a change made elsewhere is planned back, except an opt-out: **an opt-out made outside Terraform is never undone**. The configured `SUBSCRIBED` stays (no diff), `" + service + "` shows `UNSUBSCRIBED`, the plan warns and names the contact, and the apply sends nothing, unless `allow_resubscribe = true`. " +
+			"See Subscription status and opt-outs on this page."
 	}
 	resp.Schema = schema.Schema{
 		Version: onDestroySchemaVersion,
-		Description: "A contact (recipient) of a list, identified in it by `original_id`, with its properties and its e-mail and mobile subscription status.\n\n" +
-			"The service has no call that deletes one contact: **destroy forgets the contact by default** (`on_destroy = \"forget\"`: nothing is written, and the contact stays in the list as it is); with `on_destroy = \"unsubscribe\"` destroy unsubscribes it on the channels the configuration sets a status for. Either way the contact stays in the list (it goes when the list is deleted), and destroy says so in a warning. Creating a contact whose `original_id` already exists in the list fails and tells you to import it, so that nothing is created twice; the exception is a contact this same run has just destroyed (a replacement), which is taken over, with its former subscription states unless the configuration sets them.",
+		Description: "A contact (recipient) of a list, identified in it by `original_id`, with its properties and its e-mail and mobile subscription status. " +
+			"The service has no call that deletes one contact: **destroy forgets the contact by default** (`on_destroy = \"forget\"`), and it stays in the list. See Destroy on this page.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,
@@ -100,9 +99,8 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 					"Set it to `true` only where you have the recipient's consent (a new opt-in collected elsewhere, say): the next plan then sets `SUBSCRIBED` again. Where the service does not show statuses, opt-outs cannot be seen and this has no effect.",
 			},
 			attrOnDestroy: onDestroyAttribute("What destroying this resource, or removing its block, does to the contact: `\"forget\"` (default) writes nothing to the service, and the contact stays in the list with the statuses it has; " +
-				"`\"unsubscribe\"` unsubscribes it on the channels the configuration sets a status for (`email_status`, `mobile_status`), and leaves a channel it leaves to the service as it is. " +
-				"A destroy has no configuration, so the value in the state counts: a changed value takes effect after an apply, and a removed block uses the value last applied. " +
-				"A replacement (a tainted contact, `-replace`, a changed `list_id` or `original_id`; destroy, then create) unsubscribes nobody whatever this says, and the new object takes the contact over with the statuses it had. State written by releases before this argument existed reads as `\"forget\"`."),
+				"`\"unsubscribe\"` unsubscribes it on the channels the configuration sets a status for (`email_status`, `mobile_status`). " +
+				"A destroy reads the value from the state: a changed value takes effect after an apply. A replacement unsubscribes nobody whatever this says. See Destroy on this page."),
 			"service_email_status":  serviceStatusAttribute("e-mail", "email_status"),
 			"service_mobile_status": serviceStatusAttribute("mobile (SMS)", "mobile_status"),
 		},

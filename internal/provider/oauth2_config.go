@@ -59,10 +59,8 @@ func oauth2Attribute() schema.Attribute {
 	return schema.SingleNestedAttribute{
 		Optional: true,
 		Description: "OAuth 2.0 client credentials (RFC 6749, section 4.4), for accounts behind a gateway that issues short-lived bearer tokens; an alternative to `" +
-			attrUsername + "` and `" + attrPassword + "` and to `" + attrToken + "`, never together with them. The provider asks `" + attrOAuth2TokenURL +
-			"` for a token once per run, shares it between all resources, data sources and actions, renews it shortly before it expires (in the last tenth of its life, at most a minute early) and once more when the service refuses it with 401, so an apply that waits longer than a token lives (a large import) goes on. The token is kept in memory only: never logged, never in state or plan files. Each attribute left out is read from its environment variable (`" +
-			envOAuth2TokenURL + "`, `" + envOAuth2ClientID + "`, `" + envOAuth2ClientSecret + "`), and those variables alone configure the client credentials too. Token requests go through the same TLS settings (`" +
-			attrCABundleFile + "`, the client certificate) as the service's calls and count towards `" + attrMaxRequestsPerSecond + "`; the plan-time credentials check asks for a token, so a wrong secret fails the plan.",
+			attrUsername + "` and `" + attrPassword + "` and to `" + attrToken + "`, never together with them. One token per run, shared by every resource, data source and action, renewed before it expires and once on a 401; kept in memory only, never logged nor in state or plan files. " +
+			"Each attribute left out is read from its environment variable, and those variables alone configure the client credentials too. See \"OAuth 2.0 client credentials\" on the provider page.",
 		Attributes: map[string]schema.Attribute{
 			attrOAuth2TokenURL: schema.StringAttribute{
 				Optional:    true,
