@@ -51,9 +51,8 @@ func (a failedRowsLimitArgs) maxFailedRows() int64 {
 }
 
 func maxFailedRowsDescription(then string) string {
-	return fmt.Sprintf("How many rows of the file the service may refuse (a wrong number of fields, an empty identity) before the import is an error. Default `%d`: any refused row is an error, since each is a contact missing from the list. "+
-		"At or below the limit, refused rows are named in a warning. The error comes once the batch has finished: the rows that could be handled are imported (an import cannot be undone), and %s "+
-		"A service that does not report failed rows is not held by the limit.", defaultMaxFailedRows, then)
+	return fmt.Sprintf("How many rows of the file the service may refuse (a wrong number of fields, an empty identity) before the import is an error. Default `%d`: any refused row is an error, since each is a contact missing from the list; at or below the limit, refused rows are named in a warning. "+
+		"The error comes once the batch has finished (the other rows are imported), and %s", defaultMaxFailedRows, then)
 }
 
 var maxFailedRowsValidators = []validator.Int64{int64validator.AtLeast(0)}
@@ -62,13 +61,9 @@ var maxFailedRowsValidators = []validator.Int64{int64validator.AtLeast(0)}
 // changing it changes only what the next judgement allows.
 func failedRowsResourceAttribute() resourceschema.Attribute {
 	return resourceschema.Int64Attribute{
-		Optional: true,
-		Description: maxFailedRowsDescription("the state keeps the import, its batch and its counts (`failed`, `processed`, `affected`). "+
-			"A new import that fails this way is tainted by Terraform, so the next apply runs the file again as a new import: correct the file first, or raise the limit. "+
-			"An apply that resumed an unfinished import keeps it in the state with an error, and the next plan runs the file again as a new import unless the limit is raised to its `failed`. "+
-			"An import whose batch finished while no apply was waiting is judged by the next apply (its plan shows an update), never at plan time.") +
-			" Changing the limit alone does not run a new import.",
-		Validators: maxFailedRowsValidators,
+		Optional:    true,
+		Description: maxFailedRowsDescription("a new import that fails this way is tainted, so the next apply runs the file again as a new import. Changing the limit alone does not run a new import. See Behaviour on this page."),
+		Validators:  maxFailedRowsValidators,
 	}
 }
 
@@ -76,7 +71,7 @@ func failedRowsResourceAttribute() resourceschema.Attribute {
 func failedRowsActionAttribute() actionschema.Attribute {
 	return actionschema.Int64Attribute{
 		Optional:    true,
-		Description: maxFailedRowsDescription("the action fails; invoking it again starts a new import of the file."),
+		Description: maxFailedRowsDescription("the action fails; invoking it again starts a new import of the file. See the guide \"Bulk imports and exports\" (Rows the service refuses)."),
 		Validators:  maxFailedRowsValidators,
 	}
 }

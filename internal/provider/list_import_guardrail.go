@@ -114,9 +114,3 @@ func importIdentities(a listImportArgs) (map[string]bool, error) {
 	defer func() { _ = f.Close() }() // read-only
 	return contactsync.ReadIdentities(bufio.NewReader(f), opts)
 }
-
-// importGuardrailDescription is the guardrail's paragraph in the import's
-// schema descriptions.
-const importGuardrailDescription = "Guardrail: an `UNSUBSCRIBE` import (the file's contacts the list holds subscribed to e-mail) and a `REPLACE` import (the list's contacts the file does not name, removed for good) are counted at plan time with one listing of the list; " +
-	"the plan says how many and what share that is (for `UNSUBSCRIBE`, of the contacts subscribed to e-mail before the import; for `REPLACE`, of all the list's contacts), and fails above `max_unsubscribe` contacts **and** `max_unsubscribe_percent` (default 100 and 10 %). " +
-	"Where the list id or the file is known only during the apply, the plan says it cannot count, and the apply counts before it uploads anything. Counts can change between plan and apply."

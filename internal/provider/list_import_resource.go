@@ -62,11 +62,9 @@ func (r *listImportResource) Metadata(_ context.Context, req resource.MetadataRe
 func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{replaceUnlessImported()}
 	resp.Schema = schema.Schema{
-		Description: "Imports a CSV file into a list (the service's three-step import): creates the import, streams the file to the service, and waits for the batch that applies it. " +
-			"`ADD` adds the file's contacts or updates them, `REPLACE` makes them the whole list, `UNSUBSCRIBE` unsubscribes the contacts with a matching row. " +
-			"A create or upload that gets no answer is read back (the list's imports) and what it made adopted: no import is created twice, no file uploaded twice. " +
-			"A changed file (found at plan time by its SHA-256), changed settings or `triggers` run a new import. Destroying the resource only removes it from the state: the contacts stay as the import left them.\n\n" +
-			importGuardrailDescription,
+		Description: "Imports a CSV file into a list through the service's three-step import (`ADD`, `REPLACE` or `UNSUBSCRIBE`) and waits for the batch that applies it; no import is created, nor file uploaded, twice. " +
+			"A changed file, changed settings or `triggers` run a new import, and `UNSUBSCRIBE` and `REPLACE` imports are held by the guardrail on mass unsubscription. " +
+			"Destroying the resource only removes it from the state (see Behaviour on this page).",
 		Attributes: batchcore.WithAttributes(operation.ListImport, guardrailResourceAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,

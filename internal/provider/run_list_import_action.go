@@ -47,11 +47,9 @@ func (a *runListImportAction) Metadata(_ context.Context, req action.MetadataReq
 
 func (a *runListImportAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "Imports a CSV file into a list each time it is invoked (the service's three-step import: create the import, stream the file, wait for its batch), " +
-			"with `terraform apply -invoke=action.rms_run_list_import.<name>` or from an `action_trigger` in a resource's `lifecycle`, e.g. after an `rms_list` is created. " +
-			"The same import as the `rms_list_import` resource, without state; like it, a create or upload that gets no answer is read back and adopted, not repeated. The wait reports the batch's progress. Requires Terraform 1.14 or later.\n\n" +
-			"Lifecycle events it suits: `after_create` of an `rms_list`, to seed it; `after_update`, to load a changed file; `before_destroy` (Terraform 1.16+) of a list, a last file loaded into another list (an archive list, say) before this one goes. Not `before_create` of the list it imports into: its id is not known yet.\n\n" +
-			importGuardrailDescription,
+		Description: "Imports a CSV file into a list each time it is invoked, with `terraform apply -invoke` or from an `action_trigger`: the three-step import of the `rms_list_import` resource, without state (Terraform 1.14+). " +
+			"A create or upload that gets no answer is read back and adopted, not repeated, and `UNSUBSCRIBE` and `REPLACE` imports are held by the guardrail on mass unsubscription. " +
+			"See the guide \"Bulk imports and exports\" (Actions and the lifecycle events they suit).",
 		Attributes: guardrailActionAttributes(map[string]schema.Attribute{
 			attrMaxFailedRows: failedRowsActionAttribute(),
 			"list_id": schema.StringAttribute{

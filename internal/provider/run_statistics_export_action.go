@@ -41,10 +41,9 @@ func (a *runStatisticsExportAction) Metadata(_ context.Context, req action.Metad
 
 func (a *runStatisticsExportAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "Runs a statistics export each time it is invoked: starts the export, waits for its batch (reporting progress) and, with `output_path`, streams the exported CSV file to a local path. " +
-			"Invoke it with `terraform apply -invoke=action.rms_run_statistics_export.<name>` or from an `action_trigger` in a resource's `lifecycle`. " +
-			"The same export as the `rms_statistics_export` resource, without state (a start that gets no answer is read back and adopted, not repeated); the progress messages name the batch id, which the `rms_batch` data source and the `rms_batch_result_url` ephemeral resource take. Requires Terraform 1.14 or later.\n\n" +
-			"Lifecycle events it suits: `before_destroy` of an `rms_list` (Terraform 1.16+), a last export of the lists' statistics to `output_path` before the list goes (the guide \"Bulk imports and exports\" has the recipe); `after_create` and `after_update`, a report after a change; `after_destroy`, a record that the list is gone. The export covers the whole account for the period (the interface has no per-list export).",
+		Description: "Runs a statistics export each time it is invoked, with `terraform apply -invoke` or from an `action_trigger`: starts the export, waits for its batch and, with `output_path`, streams the CSV file to a local path. " +
+			"The export of the `rms_statistics_export` resource, without state; a start that gets no answer is read back and adopted, not repeated (Terraform 1.14+). " +
+			"See the guide \"Bulk imports and exports\" (Actions and the lifecycle events they suit).",
 		Attributes: map[string]schema.Attribute{
 			"export_type": schema.StringAttribute{
 				Required:    true,

@@ -38,11 +38,9 @@ func (a *sendTransactionalMessageAction) Metadata(_ context.Context, req action.
 
 func (a *sendTransactionalMessageAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) each time it is invoked: " +
-			"with `terraform apply -invoke=action.rms_send_transactional_message.<name>`, or from an `action_trigger` in a resource's `lifecycle`. " +
-			"The same send as the `rms_transactional_message` resource, without state. Requires Terraform 1.14 or later.\n\n" +
-			"Lifecycle events it suits: `after_create` and `after_update`, to announce what was provisioned; `before_destroy` and `after_destroy` (Terraform 1.16+), to warn that something is being decommissioned and to confirm it is gone. A notice should rarely stop infrastructure: give its `action_trigger` `on_failure = continue` (Terraform 1.16+) so a failed send is a warning. Each triggering event sends once more: the send is never repeated within one event.\n\n" +
-			"A send that gets no answer (the connection dropped after the request went out) fails with \"Transactional message outcome unknown\": the service may have sent it. The action keeps no state, so before invoking it again check the service's reports (the trigger's report, or a statistics export of type `SENT` or `MESSAGES`): invoking it again sends another message.",
+		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) each time it is invoked, with `terraform apply -invoke` or from an `action_trigger`: the send of the `rms_transactional_message` resource, without state (Terraform 1.14+). " +
+			"A send that gets no answer fails with \"Transactional message outcome unknown\": check the service's reports before invoking it again, which sends another message. " +
+			"See the guide \"Bulk imports and exports\" (Actions and the lifecycle events they suit).",
 		Attributes: map[string]schema.Attribute{
 			"trigger_id": schema.StringAttribute{
 				Required:    true,
