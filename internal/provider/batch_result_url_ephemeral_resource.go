@@ -41,9 +41,9 @@ func (e *batchResultURLEphemeralResource) Metadata(_ context.Context, req epheme
 
 func (e *batchResultURLEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "Opens the result URL of a finished batch (`GET /batches/{id}/result/url`), e.g. of an `rms_statistics_export`, for use in the same run without writing it to the plan or the state. " +
+		Description: "Opens the result URL of a finished batch (`GET /batches/{id}/result/url`), e.g. of an `rms_statistics_export`, for use in the same run without writing it to the plan or the state (Terraform 1.10+). " +
 			"The URL is short-lived (minutes) and lets anyone holding it fetch the file without credentials. " +
-			"Pass it to arguments that accept ephemeral values (write-only arguments, provider blocks, other ephemeral resources). Requires Terraform 1.10 or later.",
+			"Pass it to arguments that accept ephemeral values (write-only arguments, provider blocks, other ephemeral resources).",
 		Attributes: map[string]schema.Attribute{
 			"batch_id": schema.StringAttribute{
 				Required:    true,

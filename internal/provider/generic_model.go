@@ -35,9 +35,8 @@ type genericResourceModel struct {
 func genericResourceSchema() schema.Schema {
 	return schema.Schema{
 		Description: "Any entity of a domain of the service that follows the generic resource pattern (campaigns, filters, forms, placeholders, properties, scheduled, triggers, auto, ...), whose fields the interface does not show. " +
-			"The entity is written as an HCL object in `body`; plans show a change per key, and only the keys written in `body` are compared with what the service holds, so fields the service adds never cause a diff. " +
-			"The whole entity, server-added fields included, is in `output`. " +
-			"Secret fields (a password, an API key) go in the write-only `sensitive_body` instead of `body` (Terraform 1.11+ or OpenTofu 1.11+), so that they are never stored in plan or state.",
+			"The entity is written as an HCL object in `body`, compared per key and only on the keys written, and read whole into `output`. " +
+			"Secret fields go in the write-only `sensitive_body` (Terraform 1.11+ or OpenTofu 1.11+), never stored in plan or state.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("entity"),
 			"collection": schema.StringAttribute{
@@ -59,10 +58,9 @@ func genericResourceSchema() schema.Schema {
 				Sensitive: true,
 				WriteOnly: true,
 				Description: "Secret fields of the entity as an HCL object, e.g. `{ apiKey = var.api_key }`: write-only (Terraform 1.11 and later, OpenTofu 1.11 and later), so never stored in plan or state. " +
-					"Its top-level keys are laid over `body` on create and on every update, and may not also appear in `body` (a plan-time error names the key). " +
-					"Terraform cannot compare a write-only value: changing only `sensitive_body` plans nothing and sends nothing; change `sensitive_body_version` to send it. Any other update (a change of `body`) sends the configured `sensitive_body` too, so that the entity always gets the secrets with the rest of it. " +
-					"Keys the service echoes back are left out of `output`, and a change made to them outside Terraform is not detected (no drift). A key removed from `sensitive_body` (and not moved to `body`) is removed from the entity by the next update. " +
-					"Required with `sensitive_body_version`.",
+					"Its top-level keys are laid over `body` on create and on every update, and may not also appear in `body`. " +
+					"Changing only `sensitive_body` plans nothing: change `sensitive_body_version` to send it. Keys the service echoes are left out of `output` and of drift detection. " +
+					"Required with `sensitive_body_version`. See Secrets: `sensitive_body` on this page.",
 				Validators: []validator.Dynamic{
 					bodyValidator{},
 					dynamicvalidator.AlsoRequires(path.MatchRoot("sensitive_body_version")),

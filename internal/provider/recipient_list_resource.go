@@ -46,9 +46,9 @@ func (r *recipientListResource) Metadata(_ context.Context, req resource.Metadat
 
 func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A recipient list of the account (the service's Lists domain). Every attribute is updated in place. Destroy deletes the list; the service deletes its contacts with it, and their opt-outs, " +
-			"so a list that holds contacts is deleted (or replaced) only once `deletion_protection = false` has been applied. " +
-			"A list first managed as `rms_resource` (collection `lists`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_list.<name> }` (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
+		Description: "A recipient list of the account (the service's Lists domain); every attribute is updated in place. " +
+			"Destroy deletes the list, and the service deletes its contacts and their opt-outs with it, so a list that holds contacts is deleted (or replaced) only once `deletion_protection = false` has been applied. " +
+			"A list first managed as `rms_resource` (collection `lists`) moves here with `moved { from = rms_resource.<name>  to = rms_list.<name> }`, keeping its id (Terraform 1.8+, OpenTofu 1.10+; see the guide \"Managing any domain with rms_resource\").",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("list"),
 			"name": schema.StringAttribute{

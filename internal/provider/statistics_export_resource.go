@@ -71,11 +71,9 @@ func (r *statisticsExportResource) Metadata(_ context.Context, req resource.Meta
 
 func (r *statisticsExportResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "Runs a statistics export of the account (the service's Batches domain): starts the export, waits for its batch to finish, " +
-			"records its result URL and, with `output_path`, streams the exported CSV file to a local path. " +
-			"A start that gets no answer is read back (the account's exports of the same type and period) and the export it made adopted, never started twice. " +
-			"Changing `export_type`, `period` or `triggers` runs a new export. Destroying the resource only removes it from the state: " +
-			"the service has no call to delete an export, and a downloaded file is left in place.",
+		Description: "Runs a statistics export of the account (the service's Batches domain): starts the export, waits for its batch to finish, records its result URL and, with `output_path`, streams the exported CSV file to a local path. " +
+			"A start that gets no answer is read back and the export it made adopted, never started twice; changing `export_type`, `period` or `triggers` runs a new export. " +
+			"Destroying the resource only removes it from the state (see Behaviour on this page).",
 		Attributes: batchcore.WithAttributes(operation.StatisticsExport, map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,

@@ -54,10 +54,9 @@ func (r *transactionalMessageResource) Metadata(_ context.Context, req resource.
 func (r *transactionalMessageResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	resp.Schema = schema.Schema{
-		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) when created, and again, as a new message, whenever an argument or `triggers` changes (replacement). " +
-			"Useful for a \"provisioning finished\" notice at the end of a pipeline. A sent message cannot be unsent: destroy only removes it from state, with a warning. " +
-			"The service offers no way to read a sent message back, so this resource cannot be imported and does not detect drift. " +
-			"A send whose outcome is unknown (the connection dropped before the answer) is kept in the state with `outcome = \"unknown\"` and a warning on every plan, and is never sent again by a plain retry: only a changed argument or `terraform apply -replace` sends it again.",
+		Description: "Sends one transactional message through a trigger (`POST /{customerid}/triggers/{id}/messages`) when created, and again, as a new message, whenever an argument or `triggers` changes (replacement); destroy only removes it from state. " +
+			"A sent message cannot be read back, so this resource cannot be imported and does not detect drift. " +
+			"A send whose outcome is unknown is kept with `outcome = \"unknown\"` and never sent again by a plain retry (see When the outcome is unknown on this page).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:      true,

@@ -54,10 +54,9 @@ func (r *webhookResource) Metadata(_ context.Context, req resource.MetadataReque
 
 func (r *webhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "A webhook of the account: the service POSTs a signed JSON delivery to `url` for each event kind in `events` (see the service conventions guide for the payload and the `X-RMS-Signature` scheme). " +
-			"The secret is write-only on the service: it is never read back, so a secret changed outside Terraform is not detected, and an imported webhook has no `secret` until the configuration sets it. " +
-			"A webhook first managed as `rms_resource` (collection `webhooks`) moves here without being re-created, keeping its id: replace the block and add `moved { from = rms_resource.<name>  to = rms_webhook.<name> }` (Terraform 1.8+, OpenTofu 1.10+). " +
-			"A secret sent through `rms_resource.sensitive_body` never reached state and cannot move: give it again as `secret_wo` with `secret_wo_version` (or `secret`), and the move is planned as an update that sends it.",
+		Description: "A webhook of the account: the service POSTs a signed JSON delivery to `url` for each event kind in `events`. " +
+			"The secret is write-only on the service: it is never read back, so a secret changed outside Terraform is not detected. " +
+			"See Events and deliveries, The secret and Moving from rms_resource on this page.",
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("webhook"),
 			"url": schema.StringAttribute{
