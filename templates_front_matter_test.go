@@ -16,7 +16,7 @@ const maxFrontMatterSentences = 3
 
 var (
 	sentenceEnd   = regexp.MustCompile(`[.!?]["')]?(\s|$)`)
-	abbreviations = strings.NewReplacer("e.g.", "eg", "i.e.", "ie", "etc.)", "etc)")
+	abbreviations = strings.NewReplacer("e.g.", "eg", "i.e.", "ie", "etc.)", "etc)", "...", "…")
 )
 
 // sentences counts the sentences of a text: ends of sentences followed by
@@ -93,6 +93,7 @@ func TestFrontMatterDescription(t *testing.T) {
 		{"block", "---\npage_title: \"x\"\ndescription: |-\n  One. Two, e.g. this.\n  Three 1.14 `a.csv`.\n---\nbody. more. text.", "One. Two, e.g. this. Three 1.14 `a.csv`.", 3},
 		{"line", "---\ndescription: \"Short one.\"\n---\n", "Short one.", 1},
 		{"four", "---\ndescription: |-\n  A. B. C. D.\n---\n", "A. B. C. D.", 4},
+		{"ellipsis", "---\ndescription: \"Domains (campaigns, ...) and more.\"\n---\n", "Domains (campaigns, ...) and more.", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,7 +31,7 @@ const maxPageSentences = 3
 
 var (
 	sentenceEnd   = regexp.MustCompile(`[.!?]["')]?(\s|$)`)
-	abbreviations = strings.NewReplacer("e.g.", "eg", "i.e.", "ie", "etc.)", "etc)")
+	abbreviations = strings.NewReplacer("e.g.", "eg", "i.e.", "ie", "etc.)", "etc)", "...", "…")
 )
 
 // sentences counts the sentences of a description: ends of sentences
