@@ -132,8 +132,7 @@ func (f *contactsCSVFunction) Definition(_ context.Context, _ function.Definitio
 		Summary: "The contacts of an rms_contacts data source as the CSV text rms_list_contacts reads from source_file.",
 		MarkdownDescription: "Renders the `contacts` of the `rms_contacts` data source as a CSV file in the format of `rms_list_contacts.source_file`: " +
 			"a header `originalId`, a column per property (by attribute name, sorted), `email_status`, `mobile_status`; one row per contact, sorted by originalId. " +
-			"It is for adopting a list of more than 1,000 contacts on Terraform 1.11+: write the text to a file (`terraform output -raw`, or `local_file`) and give it as `source_file`, " +
-			"and the plan after the import has no changes. On Terraform 1.14+ the `rms_export_list_contacts_csv` action writes the same bytes straight from the service. " +
+			"It is for adopting a list of more than 1,000 contacts on Terraform 1.11+: write the text to a file (`terraform output -raw`) and give it as `source_file`; on Terraform 1.14+ the `rms_export_list_contacts_csv` action writes the same bytes straight from the service. " +
 			"The contacts pass through Terraform as a value (and the data source's state): fine for thousands, slow for hundreds of thousands.",
 		Parameters: []function.Parameter{
 			function.ListParameter{

@@ -45,9 +45,8 @@ func (a *exportListContactsCSVAction) Metadata(_ context.Context, req action.Met
 
 func (a *exportListContactsCSVAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Description: "Writes a list's contacts to a local CSV file in the format of `rms_list_contacts.source_file` each time it is invoked " +
-			"(`terraform apply -invoke=action.rms_export_list_contacts_csv.<name>`): the way to adopt a list of more than 1,000 contacts, whose imported `rms_list_contacts` gets no map. " +
-			"Give the file as `source_file` and the plan after the import has no changes. The same bytes as the `provider::rms::contacts_csv` function (Terraform 1.11+) renders from the `rms_contacts` data source. Requires Terraform 1.14 or later.",
+		Description: "Writes a list's contacts to a local CSV file in the format of `rms_list_contacts.source_file` each time it is invoked (`terraform apply -invoke=action.rms_export_list_contacts_csv.<name>`), to adopt a list of more than 1,000 contacts, whose import gets no map: give the file as `source_file`, and the plan after the import has no changes. " +
+			"It writes the same bytes as the `provider::rms::contacts_csv` function (Terraform 1.11+) renders from the `rms_contacts` data source. Requires Terraform 1.14 or later.",
 		Attributes: map[string]schema.Attribute{
 			"list_id": schema.StringAttribute{
 				Required:    true,

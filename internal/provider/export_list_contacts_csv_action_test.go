@@ -99,4 +99,34 @@ resource "rms_list_contacts" "l" {
 	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
 		t.Fatalf("the plan after the import is not empty (exit %d):\n%s", code, out)
 	}
+
+	// A path that cannot be written, and a list that does not exist, fail
+	// the invocation naming the attribute.
+	ws.Configure(env, fmt.Sprintf(`
+action "rms_export_list_contacts_csv" "bad_path" {
+  config {
+    list_id     = %q
+    output_path = "${path.module}/main.tf/list.csv"
+  }
+}
+
+action "rms_export_list_contacts_csv" "no_list" {
+  config {
+    list_id     = "999999"
+    output_path = "${path.module}/none.csv"
+  }
+}
+`, list))
+	for name, want := range map[string][]string{
+		"bad_path": {"rms_export_list_contacts_csv: Unable to write the contacts file", "output_path", "nothing was written to the list"},
+		"no_list":  {"rms_export_list_contacts_csv: Unable to list the contacts of list 999999"},
+	} {
+		out, code := ws.Run("apply", "-auto-approve", "-no-color", "-invoke=action.rms_export_list_contacts_csv."+name)
+		if code == 0 || !acctest.Contains(out, want...) {
+			t.Errorf("invoking %s (exit %d) does not fail saying %q:\n%s", name, code, want, out)
+		}
+	}
+	if _, err := os.Stat(ws.Path("none.csv")); err == nil {
+		t.Errorf("the invocation on a missing list wrote a file")
+	}
 }
