@@ -103,10 +103,11 @@ func adopt(state *listContactsModel, service *contactsync.ServiceList, diags *di
 	state.ContactCount = types.Int64Value(int64(service.Len()))
 }
 
-// sourceFileHint names the block a list too large for a map needs.
+// sourceFileHint names the block a list too large for a map needs, and
+// the two ways to write its file (sourceFileWriters).
 func sourceFileHint(listID string) string {
-	return fmt.Sprintf("Write the list's contacts to a CSV file (an originalId column, then a column per attribute; e.g. from the rms_contacts data source or the service's export) and give it as the input:\n\n"+
-		"  list_id     = %q\n  source_file = \"${path.module}/list-%s.csv\"", listID, listID)
+	return fmt.Sprintf("Write the list's contacts to a CSV file and give it as the input:\n\n"+
+		"  list_id     = %q\n  source_file = \"${path.module}/list-%s.csv\"\n\n%s", listID, listID, sourceFileWriters(listID))
 }
 
 // listContactsInput is the rule "exactly one of contacts and source_file",

@@ -206,6 +206,7 @@ func (p *RMSProvider) Actions(context.Context) []func() action.Action {
 		NewSendTransactionalMessageAction,
 		NewRunListImportAction,
 		NewRunStatisticsExportAction,
+		NewExportListContactsCSVAction,
 	}
 }
 
@@ -221,6 +222,7 @@ func (p *RMSProvider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{
 		functions.NewBatchTime,
 		functions.NewContactImportID,
+		functions.NewContactsCSV,
 		functions.NewDelimiterCode,
 		functions.NewWebhookSignature,
 	}
