@@ -196,6 +196,19 @@ func TestAccListContactsPlannedChanges(t *testing.T) {
 			t.Errorf("terraform %v after the apply exited %d, want 0 (no change):\n%s", args, code, out)
 		}
 	}
+	if out, code := ws.Run("apply", "-refresh-only", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the refresh exited %d:\n%s", code, out)
+	}
+	inst, _ = ws.Instance("rms_list_contacts", "l")
+	refreshed, _ := inst.Attributes["planned_changes"].(map[string]any)
+	for name := range want {
+		if n := count(refreshed, name); n != 0 || refreshed == nil {
+			t.Errorf("after a refresh planned_changes.%s is %d, want 0 (%v)", name, n, refreshed)
+		}
+	}
+	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Errorf("the plan after the refresh exited %d, want 0 (no change):\n%s", code, out)
+	}
 }
 
 func equalJSON(a, b any) bool {
