@@ -358,6 +358,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
+	snap.RecordedOptOuts = maps.Clone(applied.OptedOut) // before this refresh notes its own (list_contacts_optouts_recorded.go)
 	noteSeenOptOuts(ctx, resp.Private, state, book, service, &applied, &resp.Diagnostics)
 	r.data.contacts.Provenance.Refresh(listID, replacementKey(state), applied)
 	allow := state.mayResubscribe(applied)
