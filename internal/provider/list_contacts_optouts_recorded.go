@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
@@ -74,4 +75,18 @@ func planWarning(ctx context.Context, listID string, diff contactsync.Diff, excl
 		return "", ""
 	}
 	return title, msg + recordedOptOutsLine(n)
+}
+
+// warnHonoured is the apply's warning of the opt-outs it kept: it names
+// only those the plan could not name, because the record the plan worked
+// from (seen: its refresh's, as the planned private state carries it) did
+// not hold them yet (opted out since the plan, or a plan whose refresh was
+// skipped); the plan named or counted the others, and the reviewer has
+// read them. now is the record after the apply's own listing.
+func warnHonoured(diags *diag.Diagnostics, listID string, diff contactsync.Diff, exclusive bool, seen map[string][2]bool, now contactsync.Record) {
+	fresh, _ := newOptOuts(diff, seen, now)
+	if len(fresh.OptedOut) == 0 {
+		return
+	}
+	diags.AddWarning("Opt-outs honoured", "Contacts of list "+listID+": "+optOutNotice(fresh.OptedOut, exclusive, "were not re-subscribed")+".")
 }

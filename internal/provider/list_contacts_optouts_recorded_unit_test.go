@@ -33,8 +33,8 @@ func TestPlanWarningRecordedOptOuts(t *testing.T) {
 			recorded: map[string][2]bool{"o-1": email, "o-2": both}, now: map[string][2]bool{"o-1": email, "o-2": both},
 		},
 		{
-			name: "both recorded beside a change: counted in the change's warning",
-			diff: contactsync.Diff{OptedOut: diff.OptedOut, Changes: []contactsync.Change{{ID: "n-1", Create: true}}},
+			name:     "both recorded beside a change: counted in the change's warning",
+			diff:     contactsync.Diff{OptedOut: diff.OptedOut, Changes: []contactsync.Change{{ID: "n-1", Create: true}}},
 			recorded: map[string][2]bool{"o-1": email, "o-2": email}, now: map[string][2]bool{"o-1": email, "o-2": email},
 			title: "Changes to the contacts of list 42", want: []string{`1 to create (new to the list): "n-1"`, "2 opt-outs kept, recorded by earlier applies"}, not: []string{`"o-1"`, `"o-2"`},
 		},

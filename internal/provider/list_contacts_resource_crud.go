@@ -153,6 +153,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		return
 	}
 	applied.Prune(service)
+	seen := maps.Clone(applied.OptedOut) // what the plan knew (warnHonoured)
 	applied.NoteOptOuts(desired, service, plan.isFile())
 	if creating {
 		r.takeReleased(listID, service, &applied)
@@ -285,9 +286,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		n := contactsync.UnmanagedSubscribed(service, desired)
 		out.UnmanagedSubscribed = types.Int64Value(int64(n))
 	}
-	if len(diff.OptedOut) > 0 {
-		diags.AddWarning("Opt-outs honoured", "Contacts of list "+listID+": "+optOutNotice(diff.OptedOut, exclusiveEver(plan, prior), "were not re-subscribed")+".")
-	}
+	warnHonoured(diags, listID, diff, exclusiveEver(plan, prior), seen, applied)
 	ans.done()
 }
 
