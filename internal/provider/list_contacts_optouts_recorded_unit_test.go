@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
@@ -66,6 +68,32 @@ func TestPlanWarningRecordedOptOuts(t *testing.T) {
 			}
 			if len(tc.diff.OptedOut) != 2 {
 				t.Errorf("the diff's opt-outs were changed: %v", tc.diff.OptedOut)
+			}
+		})
+	}
+}
+
+func TestWarnHonouredNamesOnlyWhatThePlanDidNot(t *testing.T) {
+	email := [2]bool{true, false}
+	diff := contactsync.Diff{OptedOut: []string{"o-1", "o-2"}}
+	now := contactsync.Record{OptedOut: map[string][2]bool{"o-1": email, "o-2": email}}
+	for _, tc := range []struct {
+		name string
+		seen map[string][2]bool // the record the plan worked from
+		want string             // "" for no warning
+	}{
+		{name: "the plan knew both: no warning", seen: map[string][2]bool{"o-1": email, "o-2": email}},
+		{name: "o-2 opted out after the plan: named alone", seen: map[string][2]bool{"o-1": email}, want: `1 opted out outside Terraform and were not re-subscribed though the configuration says SUBSCRIBED (set allow_resubscribe only if they agreed): "o-2"`},
+		{name: "a plan without refresh: both named", want: `"o-1", "o-2"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			warnHonoured(&diags, "42", diff, false, tc.seen, now)
+			switch {
+			case tc.want == "" && len(diags) != 0:
+				t.Errorf("want no warning, got %v", diags)
+			case tc.want != "" && (len(diags) != 1 || !strings.Contains(diags[0].Detail(), tc.want)):
+				t.Errorf("want one warning holding %q, got %v", tc.want, diags)
 			}
 		})
 	}
