@@ -39,6 +39,10 @@ type heldSnapshot struct {
 type Snapshot struct {
 	Service *ServiceList
 	File    FileOptions
+	// RecordedOptOuts are the opt-outs the record held before this
+	// refresh noted the listing's (Record.OptedOut as saved): the plan
+	// names only the opt-outs kept that no earlier apply recorded.
+	RecordedOptOuts map[string][2]bool
 }
 
 // Put keeps a refresh's listing of a list, for the input it was made for,

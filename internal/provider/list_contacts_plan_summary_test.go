@@ -140,7 +140,10 @@ func TestAccListContactsPlanSummary(t *testing.T) {
 	}
 	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
 		t.Errorf("the plan after the apply is not empty (exit %d):\n%s", code, out)
-	} else if !acctest.Contains(out, "Opt-outs kept in list "+listID) || acctest.Contains(out, "Changes to the contacts") {
-		t.Errorf("the no-change plan's opt-out notice is not titled as what it is:\n%s", out)
+	} else if acctest.Contains(out, "Opt-outs kept in list "+listID) || acctest.Contains(out, "Changes to the contacts") {
+		// p-05's opt-out was named before the apply, which recorded it
+		// (list_contacts_optouts_recorded.go): a plan with no change
+		// warns of nothing.
+		t.Errorf("the no-change plan warns again of the opt-out the apply recorded:\n%s", out)
 	}
 }

@@ -158,6 +158,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		}
 	}
 	applied.Prune(service)
+	seen := maps.Clone(applied.OptedOut) // what the plan knew (warnHonoured)
 	applied.NoteOptOuts(desired, service, plan.isFile())
 	if creating {
 		r.takeReleased(listID, service, &applied)
@@ -295,9 +296,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		n := contactsync.UnmanagedSubscribed(service, desired)
 		out.UnmanagedSubscribed = types.Int64Value(int64(n))
 	}
-	if len(diff.OptedOut) > 0 {
-		diags.AddWarning("Opt-outs honoured", "Contacts of list "+listID+": "+optOutNotice(diff.OptedOut, exclusiveEver(plan, prior), "were not re-subscribed")+".")
-	}
+	warnHonoured(diags, listID, diff, exclusiveEver(plan, prior), seen, applied)
 	ans.done()
 }
 
@@ -368,6 +367,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	applied, d := readListApplied(ctx, req.Private, state.isFile())
 	resp.Diagnostics.Append(d...)
+	snap.RecordedOptOuts = maps.Clone(applied.OptedOut) // before this refresh notes its own (list_contacts_optouts_recorded.go)
 	noteSeenOptOuts(ctx, resp.Private, state, book, service, &applied, &resp.Diagnostics)
 	r.data.contacts.Provenance.Refresh(listID, replacementKey(state), applied)
 	allow := state.mayResubscribe(applied)

@@ -176,7 +176,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	warnSuppressed(&resp.Diagnostics, plan.ListID.ValueString(), diff.Suppressed, "will stay (or be made)")
 	r.warnUnrecorded(ctx, plan, desired, service, applied, &resp.Diagnostics)
-	if title, msg := planSummary(plan.ListID.ValueString(), diff, exclusiveEver(plan, state)); msg != "" {
+	if title, msg := planWarning(ctx, plan.ListID.ValueString(), diff, exclusiveEver(plan, state), snap.RecordedOptOuts, applied); msg != "" {
 		// The title names the input: Terraform folds warnings of one title
 		// into the first, and resources sharing a list each have theirs.
 		resp.Diagnostics.AddWarning(title+" ("+inputLabel(plan)+")", msg+keptNote(plan, desired, service))
