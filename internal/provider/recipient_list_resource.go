@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 var (
@@ -67,7 +68,7 @@ func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaReque
 			"sender_email": schema.StringAttribute{
 				Optional:    true,
 				Description: "Sender address of messages to this list: a bare e-mail address such as `news@example.com` (the service refuses `Name <address>`). Removing it from the configuration removes it from the list.",
-				Validators:  []validator.String{stringvalidator.LengthAtLeast(3)},
+				Validators:  []validator.String{validators.BareEmail("sender_name")},
 			},
 			attrDeletionProtection: schema.BoolAttribute{
 				Optional: true,
