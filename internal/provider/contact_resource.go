@@ -440,6 +440,13 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if !registerContactManager(ctx, r.data, req, &resp.Diagnostics) {
 		return // an exclusive rms_list_contacts owns the list (list_managers.go)
 	}
+	if !req.Plan.Raw.IsNull() {
+		if plan, err := contactModelOf(ctx, req.Plan.Raw); err == nil {
+			if r.refuseUnknownPropertyKeys(ctx, plan, &resp.Diagnostics); resp.Diagnostics.HasError() {
+				return
+			}
+		}
+	}
 	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && resp.Private != nil {
 		// A create. When it replaces this contact (destroy, then create:
 		// a tainted contact, -replace, a changed list_id or original_id),
