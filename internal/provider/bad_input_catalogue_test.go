@@ -183,8 +183,8 @@ func badInputCatalogue() map[string]badInput {
 		"project looked up by an unknown name": {config: withEnv(`data "rms_project" "p" { name = "Nobody" }`), want: []string{`no project is named "Nobody"`}},
 
 		// rms_contact.
-		"contact property of an unknown attribute":    {config: withEnv(aContact(`  properties = { colour = "red" }`)), want: []string{`unknown contact attribute "colour"`, "name or the id of a contact attribute"}},
-		"contact property of an unknown attribute id": {config: withEnv(aContact(`  properties = { "999" = "x" }`)), want: []string{`unknown contact attribute "999"`}},
+		"contact property of an unknown attribute":    {config: withEnv(aContact(`  properties = { colour = "red" }`)), want: []string{"Unknown contact attribute", `key "colour" names no contact attribute of the account (its attributes: email, mobile, firstname, lastname)`}, empty: []string{"lists"}},
+		"contact property of an unknown attribute id": {config: withEnv(aContact(`  properties = { "999" = "x" }`)), want: []string{"Unknown contact attribute", `key "999" names an attribute id the account does not have`}, empty: []string{"lists"}},
 		"contact e-mail status not an allowed value":  {config: withEnv(aContact(`  email_status = "subscribed"`)), want: []string{"email_status", `value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"]`}},
 		"contact mobile status not an allowed value":  {config: withEnv(aContact(`  mobile_status = "OPTED_OUT"`)), want: []string{"mobile_status", `value must be one of`}},
 		"contact original id empty": {config: withEnv(`resource "rms_contact" "c" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
@@ -61,14 +62,23 @@ func attributesUnreadableDetail(err error) string {
 // does, instead of the service's 400 at apply. A map not known yet is
 // left to the apply; so is an account whose attributes cannot be read now
 // (the plan goes on, as the credentials check lets it when the service is
-// away).
-func (r *contactResource) refuseUnknownPropertyKeys(ctx context.Context, plan contactModel, diags *diag.Diagnostics) {
-	if r.data == nil || r.data.contacts == nil || plan.Properties.IsNull() || plan.Properties.IsUnknown() || len(plan.Properties.Elements()) == 0 {
+// away). Keys the state already has were accepted by the service: a plan
+// that adds no key reads nothing for them (state is null on a create).
+func (r *contactResource) refuseUnknownPropertyKeys(ctx context.Context, plan contactModel, state types.Map, diags *diag.Diagnostics) {
+	if r.data == nil || r.data.contacts == nil || plan.Properties.IsNull() || plan.Properties.IsUnknown() {
 		return
 	}
+	had := state.Elements() // empty for a null or unknown map
 	keys := make([]string, 0, len(plan.Properties.Elements()))
+	added := false
 	for k := range plan.Properties.Elements() {
 		keys = append(keys, k)
+		if _, ok := had[k]; !ok {
+			added = true
+		}
+	}
+	if !added {
+		return
 	}
 	slices.Sort(keys)
 	if _, err := checkPropertyKeys(ctx, r.data.contacts.Attributes, plan.OriginalID.ValueString(), keys, path.Root("properties"), diags); err != nil {
