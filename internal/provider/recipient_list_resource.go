@@ -67,7 +67,7 @@ func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaReque
 			},
 			"sender_email": schema.StringAttribute{
 				Optional:    true,
-				Description: "Sender address of messages to this list: a bare e-mail address such as `news@example.com` (the service refuses `Name <address>`). Removing it from the configuration removes it from the list.",
+				Description: "Sender address of messages to this list: a bare e-mail address such as `news@example.com`; a display name (`Team <team@example.com>`) is refused at plan time, as the service refuses it: the name goes in `sender_name`. Removing it from the configuration removes it from the list.",
 				Validators:  []validator.String{validators.BareEmail("sender_name")},
 			},
 			attrDeletionProtection: schema.BoolAttribute{
