@@ -38,11 +38,16 @@ const CredentialsCheckCall = "GET /rest/{customerid}/" + projectsPath + "?page=0
 // network or TLS failure as it is. Any other answer (404, 405, 410 for a
 // retired domain, ...) refuses the call, not the credentials: it is logged
 // and the check passes, so a service without this domain never blocks a
-// plan the resources could make.
+// plan the resources could make, unless it is a TLS server's refusal of a
+// plain HTTP request (ErrPlainHTTPToTLS): base_url's scheme is wrong, and
+// every call would meet it.
 func (c *Client) CheckCredentials(ctx context.Context) error {
 	q := url.Values{"page": {"0"}, "pageSize": {"1"}}
 	resp, err := c.send(ctx, request{method: http.MethodGet, path: projectsPath, query: q})
 	if err != nil {
+		if apiErr, ok := AsAPIError(err); ok && refusesPlainHTTP(apiErr.StatusCode, apiErr.Body+" "+apiErr.Message) {
+			return fmt.Errorf("checking the credentials: %w", &plainHTTPToTLSError{err: err})
+		}
 		if apiErr, ok := AsAPIError(err); ok && !failsCheck(apiErr) {
 			c.logger.Debug(ctx, "the credentials check was refused for another reason than the credentials; passing", map[string]any{
 				"path": apiErr.Path, "status": apiErr.StatusCode,

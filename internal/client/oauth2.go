@@ -177,9 +177,12 @@ func (o *OAuth2) refusal(err error) error {
 		if re.Response != nil {
 			te.StatusCode = re.Response.StatusCode
 		}
+		if refusesPlainHTTP(te.StatusCode, string(re.Body)) {
+			return &plainHTTPToTLSError{err: te}
+		}
 		return te
 	}
-	return fmt.Errorf("asking %s for an OAuth 2.0 token: %w", o.cfg.TokenURL, err)
+	return &tokenTransportError{url: o.cfg.TokenURL, err: err}
 }
 
 // bind makes token requests go through the client's transport.

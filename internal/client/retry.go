@@ -71,7 +71,7 @@ func neverSent(err error) bool {
 }
 
 // permanentTransportError reports errors a retry cannot fix: certificate
-// problems and redirects we refused.
+// problems, redirects we refused, and TLS spoken to a plain-HTTP server.
 func permanentTransportError(err error) bool {
 	var certErr *tls.CertificateVerificationError
 	var unknownAuth x509.UnknownAuthorityError
@@ -80,7 +80,7 @@ func permanentTransportError(err error) bool {
 	return errors.As(err, &certErr) || errors.As(err, &unknownAuth) ||
 		errors.As(err, &hostErr) || errors.As(err, &invalid) ||
 		errors.Is(err, errRedirect) || errors.Is(err, errInsecureRedirect) ||
-		errors.Is(err, errTooManyRedirects)
+		errors.Is(err, errTooManyRedirects) || errors.Is(err, http.ErrSchemeMismatch)
 }
 
 // backoff honours Retry-After on 429 and 503 (capped at MaxRetryAfter), and

@@ -142,20 +142,24 @@ func badInputCatalogue() map[string]badInput {
 		"customer_id of another account":       {config: withProvider(map[string]string{"customer_id": "4242"}, aProject), want: []string{"Customer id refused by the service", "403 FORBIDDEN", "Check customer_id"}, empty: []string{"projects"}},
 
 		// Connections: credentials, extra headers, client certificates.
-		"no credentials at all":                    {config: withProvider(map[string]string{"username": "", "password": ""}, aProject), want: []string{"Missing credentials", "RMS_USERNAME", "RMS_TOKEN"}},
-		"token and username/password both set":     {config: withProvider(map[string]string{"token": `"t"`}, aProject), want: []string{"Conflicting credentials", "token (or RMS_TOKEN) is set", "one scheme"}},
-		"wrong token":                              {opts: emulator.Options{Token: "right-token", Username: emulator.DefaultUsername}, config: withProvider(map[string]string{"username": "", "password": "", "token": `"wrong-token"`}, aProject), want: []string{"Credentials refused by the service", "401 UNAUTHORIZED", "or token"}, empty: []string{"projects"}},
-		"header the provider owns":                 {config: withProvider(map[string]string{"headers": `{ "authorization" = "Bearer x" }`}, aProject), want: []string{"Invalid header", `header "authorization" is set by the provider itself`}},
-		"header name invalid":                      {config: withProvider(map[string]string{"headers": `{ "X Key" = "x" }`}, aProject), want: []string{"Invalid header", "not a valid HTTP header name"}},
-		"client certificate without its key":       {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`}, aProject), want: []string{"Incomplete client certificate", "client_key_file"}},
-		"client certificate as file and as PEM":    {config: withProvider(map[string]string{"client_certificate_file": `"/a.crt"`, "client_key_file": `"/a.key"`, "client_certificate_pem": `"x"`, "client_key_pem": `"y"`}, aProject), want: []string{"Conflicting client certificate settings", "use one form only"}},
-		"client certificate file missing":          {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`, "client_key_file": `"/nonexistent/client.key"`}, aProject), want: []string{"Unreadable client certificate", "client_certificate_file"}},
-		"oauth2 wrong client secret":               {opts: oauth2Opts(), config: withOAuth2(`"wrong"`, ""), want: []string{"Credentials refused by the service", "invalid_client", "Check oauth2.client_id and oauth2.client_secret"}},
-		"oauth2 without its token URL":             {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ client_id = "ci", client_secret = "s" }`}, aProject), want: []string{"Incomplete OAuth 2.0 client credentials", "RMS_OAUTH2_TOKEN_URL"}},
-		"oauth2 token URL in clear text":           {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "http://auth.example.com/token", client_id = "ci", client_secret = "s" }`}, aProject), want: []string{"Invalid OAuth 2.0 token URL", "plain http"}},
-		"oauth2 and username/password both set":    {opts: oauth2Opts(), config: withOAuth2(`"s3cret"`, "keep-basic"), want: []string{"Conflicting credentials", "oauth2 (or RMS_OAUTH2_CLIENT_ID and RMS_OAUTH2_CLIENT_SECRET) is set", "one scheme"}},
-		"oauth2 scope with a space":                {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "https://auth.example.com/token", client_id = "ci", client_secret = "s", scopes = ["lists contacts"] }`}, aProject), want: []string{"oauth2.scopes", "must be one scope"}},
-		"oauth2 scope in endpoint_params":          {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "https://auth.example.com/token", client_id = "ci", client_secret = "s", endpoint_params = { scope = "lists" } }`}, aProject), want: []string{"Reserved token request parameter", "oauth2.endpoint_params sets \"scope\"", "set oauth2.scopes instead"}},
+		"no credentials at all":                 {config: withProvider(map[string]string{"username": "", "password": ""}, aProject), want: []string{"Missing credentials", "RMS_USERNAME", "RMS_TOKEN"}},
+		"token and username/password both set":  {config: withProvider(map[string]string{"token": `"t"`}, aProject), want: []string{"Conflicting credentials", "token (or RMS_TOKEN) is set", "one scheme"}},
+		"wrong token":                           {opts: emulator.Options{Token: "right-token", Username: emulator.DefaultUsername}, config: withProvider(map[string]string{"username": "", "password": "", "token": `"wrong-token"`}, aProject), want: []string{"Credentials refused by the service", "401 UNAUTHORIZED", "or token"}, empty: []string{"projects"}},
+		"header the provider owns":              {config: withProvider(map[string]string{"headers": `{ "authorization" = "Bearer x" }`}, aProject), want: []string{"Invalid header", `header "authorization" is set by the provider itself`}},
+		"header name invalid":                   {config: withProvider(map[string]string{"headers": `{ "X Key" = "x" }`}, aProject), want: []string{"Invalid header", "not a valid HTTP header name"}},
+		"client certificate without its key":    {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`}, aProject), want: []string{"Incomplete client certificate", "client_key_file"}},
+		"client certificate as file and as PEM": {config: withProvider(map[string]string{"client_certificate_file": `"/a.crt"`, "client_key_file": `"/a.key"`, "client_certificate_pem": `"x"`, "client_key_pem": `"y"`}, aProject), want: []string{"Conflicting client certificate settings", "use one form only"}},
+		"client certificate file missing":       {config: withProvider(map[string]string{"client_certificate_file": `"/nonexistent/client.crt"`, "client_key_file": `"/nonexistent/client.key"`}, aProject), want: []string{"Unreadable client certificate", "client_certificate_file"}},
+		"oauth2 wrong client secret":            {opts: oauth2Opts(), config: withOAuth2(`"wrong"`, ""), want: []string{"Credentials refused by the service", "invalid_client", "Check oauth2.client_id and oauth2.client_secret"}},
+		"oauth2 without its token URL":          {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ client_id = "ci", client_secret = "s" }`}, aProject), want: []string{"Incomplete OAuth 2.0 client credentials", "RMS_OAUTH2_TOKEN_URL"}},
+		"oauth2 token URL in clear text":        {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "http://auth.example.com/token", client_id = "ci", client_secret = "s" }`}, aProject), want: []string{"Invalid OAuth 2.0 token URL", "plain http"}},
+		"oauth2 and username/password both set": {opts: oauth2Opts(), config: withOAuth2(`"s3cret"`, "keep-basic"), want: []string{"Conflicting credentials", "oauth2 (or RMS_OAUTH2_CLIENT_ID and RMS_OAUTH2_CLIENT_SECRET) is set", "one scheme"}},
+		"oauth2 scope with a space":             {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "https://auth.example.com/token", client_id = "ci", client_secret = "s", scopes = ["lists contacts"] }`}, aProject), want: []string{"oauth2.scopes", "must be one scope"}},
+		"oauth2 scope in endpoint_params":       {config: withProvider(map[string]string{"username": "", "password": "", "oauth2": `{ token_url = "https://auth.example.com/token", client_id = "ci", client_secret = "s", endpoint_params = { scope = "lists" } }`}, aProject), want: []string{"Reserved token request parameter", "oauth2.endpoint_params sets \"scope\"", "set oauth2.scopes instead"}},
+		"oauth2 token URL answered 404":         {opts: oauth2Opts(), config: func(env *acctest.Env) string { return oauth2Block(env.URL, env, env.URL+"/oauth/token") + aProject }, want: []string{"Token endpoint refused the token request", "(HTTP 404)", "oauth2.token_url (or RMS_OAUTH2_TOKEN_URL)"}, empty: []string{"projects"}},
+		"base_url https to a plain-HTTP server": {config: func(env *acctest.Env) string {
+			return providerWith(env, map[string]string{"base_url": fmt.Sprintf("%q", strings.Replace(env.URL, "http://", "https://", 1))}) + aProject
+		}, want: []string{"TLS spoken to a plain-HTTP server", "base_url (or RMS_BASE_URL) starts with https://"}, empty: []string{"projects"}},
 		"client certificate PEM not a certificate": {config: withProvider(map[string]string{"client_certificate_pem": `"not a certificate"`, "client_key_pem": `"nor a key"`}, aProject), want: []string{"Invalid client certificate", "client_certificate_pem and client_key_pem"}},
 
 		// Server answers a broken proxy might give.
@@ -175,12 +179,12 @@ func badInputCatalogue() map[string]badInput {
 		"list sender e-mail malformed": {config: withEnv(`resource "rms_list" "l" { 
   name = "L"
   sender_email = "Ada <ada@example.com>"
-}`), want: []string{"Unable to create list", "sender_email"}, empty: []string{"lists"}},
+}`), want: []string{"Invalid e-mail address", `sender_email "Ada <ada@example.com>" is more than a bare e-mail address`, `write "ada@example.com"`}, empty: []string{"lists"}},
 		"project looked up by an unknown name": {config: withEnv(`data "rms_project" "p" { name = "Nobody" }`), want: []string{`no project is named "Nobody"`}},
 
 		// rms_contact.
-		"contact property of an unknown attribute":    {config: withEnv(aContact(`  properties = { colour = "red" }`)), want: []string{`unknown contact attribute "colour"`, "name or the id of a contact attribute"}},
-		"contact property of an unknown attribute id": {config: withEnv(aContact(`  properties = { "999" = "x" }`)), want: []string{`unknown contact attribute "999"`}},
+		"contact property of an unknown attribute":    {config: withEnv(aContact(`  properties = { colour = "red" }`)), want: []string{"Unknown contact attribute", `key "colour" names no contact attribute of the account (its attributes: email, mobile, firstname, lastname)`}, empty: []string{"lists"}},
+		"contact property of an unknown attribute id": {config: withEnv(aContact(`  properties = { "999" = "x" }`)), want: []string{"Unknown contact attribute", `key "999" names an attribute id the account does not have`}, empty: []string{"lists"}},
 		"contact e-mail status not an allowed value":  {config: withEnv(aContact(`  email_status = "subscribed"`)), want: []string{"email_status", `value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"]`}},
 		"contact mobile status not an allowed value":  {config: withEnv(aContact(`  mobile_status = "OPTED_OUT"`)), want: []string{"mobile_status", `value must be one of`}},
 		"contact original id empty": {config: withEnv(`resource "rms_contact" "c" {

@@ -126,8 +126,10 @@ func TestAccContactResource_writesAtTheFloor(t *testing.T) {
 			// answer the create of an existing one as an upsert): the first
 			// with a GET, the rest in one listing of the list, shared.
 			// Each apply also checks the credentials once, as Terraform
-			// configures the provider for it.
-			step("Ada", U, U, map[string]int64{"POST": n, "GET": 2, "check": 1}),
+			// configures the provider for it. The plan of a create checks
+			// its property keys against the account's attributes: one
+			// listing of them per command.
+			step("Ada", U, U, map[string]int64{"POST": n, "GET": 3, "check": 1}),
 			// A status-only update is one subscription-status call, no read.
 			step("Ada", S, U, map[string]int64{"PUT": n, "check": 1}),
 			// A properties-only update is one PUT, no read.

@@ -363,15 +363,15 @@ resource "rms_contact" "test" {
 	}{
 		"unknown attribute key": {
 			config: contact(listID, "n1", `  properties = { colour = "red" }`),
-			want:   []string{"Unable to create contact", `properties = { colour = "red" }`, `unknown contact attribute "colour"`, `(field "properties.colour")`, "name or the id of a contact attribute"},
+			want:   []string{"Unknown contact attribute", `properties = { colour = "red" }`, `properties["colour"]: key "colour" names no contact attribute of the account`},
 		},
 		"unknown attribute id": {
 			config: contact(listID, "n2", `  properties = { "999" = "x" }`),
-			want:   []string{"Unable to create contact", `properties = { "999" = "x" }`, `unknown contact attribute "999"`, `(field "properties.999")`},
+			want:   []string{"Unknown contact attribute", `properties = { "999" = "x" }`, `key "999" names an attribute id the account does not have`},
 		},
 		"one attribute twice": {
 			config: contact(listID, "n3", `  properties = { "3" = "A", firstname = "B" }`),
-			want:   []string{"Unable to create contact", "name the same attribute (id 3)"},
+			want:   []string{"Contact attribute named twice", `Contact "n3" names attribute "firstname" twice: by key "3" and by key "firstname"`},
 		},
 		"invalid email status": {
 			config: contact(listID, "n4", `  email_status = "subscribed"`),

@@ -27,9 +27,11 @@ const credentialsUncheckedNote = "The provider checks its credentials with one r
 // whole configuration is known; Terraform does not configure the provider
 // for `terraform validate` nor to call provider functions.
 //
-// Only an answer about the credentials fails the plan: a refusal (401,
-// 403), or a TLS failure, which a setting fixes (ca_bundle_file, the client
-// certificate) and every call would meet. A service that cannot answer
+// Only an answer about the credentials or the settings fails the plan: a
+// refusal (401, 403), a TLS failure, which a setting fixes (ca_bundle_file,
+// the client certificate) and every call would meet, a token endpoint's
+// client error or a scheme that does not match the server's
+// (credentials_check_settings.go). A service that cannot answer
 // (network errors, 429 or 5xx after the retries) proves nothing either
 // way: the check warns and the plan goes on, so that `terraform plan
 // -refresh=false` still works while the service is away, and a plan that
@@ -58,8 +60,16 @@ func checkCredentials(ctx context.Context, d *providerData, diags *diag.Diagnost
 		diags.AddAttributeError(path.Root(attrCustomerID), "Customer id refused by the service", refused)
 	case client.IsUntrustedCertificate(err) || client.IsClientCertificateRefused(err):
 		diags.AddError("Unable to check the credentials", refused)
+	case settingsFault(err, said, diags):
 	default:
-		if _, ok := client.AsAPIError(err); !ok {
+		_, answered := client.AsAPIError(err)
+		_, atToken := client.Fault(err)
+		switch {
+		case answered || errors.As(err, new(*client.TokenError)):
+		case atToken:
+			said += "\n\nThe token endpoint could not be reached: check that " + attrOAuth2 + "." + attrOAuth2TokenURL + " (or " + envOAuth2TokenURL +
+				") names it and that it can be reached from here."
+		default:
 			said += "\n\nThe service could not be reached: check that " + attrBaseURL + " (or " + envBaseURL +
 				") names the account's server and that it can be reached from here."
 		}

@@ -102,6 +102,11 @@ func TestAccCredentialsCheck_noAnswerWarns(t *testing.T) {
 			provider: providerWith(failing, map[string]string{"base_url": `"http://127.0.0.1:9"`, "max_retries": "0"}),
 			want:     []string{"Warning: Unable to check the credentials", "connection refused", "check that base_url (or RMS_BASE_URL) names the account's server", "got no answer about them"},
 		},
+		"token endpoint unreachable": {
+			provider: providerWith(failing, map[string]string{"max_retries": "0", "username": "", "password": "",
+				"oauth2": `{ token_url = "http://127.0.0.1:9/token", client_id = "ci", client_secret = "s3cret" }`}),
+			want: []string{"Warning: Unable to check the credentials", "connection refused", "The token endpoint could not be reached: check that oauth2.token_url (or RMS_OAUTH2_TOKEN_URL) names it", "got no answer about them"},
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			work := t.TempDir()

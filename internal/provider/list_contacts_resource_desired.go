@@ -50,30 +50,15 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 		w := contactsync.Desired{ID: id, Props: map[string]string{}, Email: knownString(e.EmailStatus), Mobile: knownString(e.MobileStatus)}
 		props, d := stringMap(ctx, e.Properties)
 		diags.Append(d...)
-		keyOf := make(map[string]string, len(props)) // attribute name -> the key that set it
-		for _, k := range contactsync.SortedKeys(props) {
-			name, err := r.resolveKey(ctx, k)
-			if contactsync.IsAttributesUnreadable(err) {
-				// Said once, and no other key is tried: each try would
-				// wait through the client's retries again (a plan while
-				// the service is away would take minutes to fail).
-				diags.AddAttributeError(path.Root("contacts"), "Unable to read the account's contact attributes",
-					"reading the account's contact attributes: "+describeAPIError(errors.Unwrap(err)))
-				return nil, diags
-			}
-			if err != nil {
-				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties").AtMapKey(k), "Unknown contact attribute", err.Error())
-				continue
-			}
-			// Two keys for one attribute would write one value, read back
-			// the other, and change on every apply: refuse, as the file
-			// input and the service (for rms_contact) do.
-			if first, dup := keyOf[name]; dup {
-				diags.AddAttributeError(path.Root("contacts").AtMapKey(id).AtName("properties"), "Contact attribute named twice",
-					fmt.Sprintf("Contact %q names attribute %q twice: by key %q and by key %q. Keep one of the two keys.", id, name, first, k))
-				continue
-			}
-			keyOf[name] = k
+		names, err := checkPropertyKeys(ctx, r.data.contacts.Attributes, id, contactsync.SortedKeys(props), path.Root("contacts").AtMapKey(id).AtName("properties"), &diags)
+		if err != nil {
+			// Said once, and no other contact is tried: each try would
+			// wait through the client's retries again (a plan while the
+			// service is away would take minutes to fail).
+			diags.AddAttributeError(path.Root("contacts"), "Unable to read the account's contact attributes", attributesUnreadableDetail(err))
+			return nil, diags
+		}
+		for k, name := range names {
 			w.Props[name] = props[k]
 		}
 		if o, had := old[id]; had {
@@ -93,15 +78,6 @@ func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsMode
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return contactsync.BookOf(out), diags
-}
-
-// resolveKey is the attribute name of a property key (a name, or an id),
-// which must name an attribute of the account: the service refuses a
-// contact with any other key, so it is refused at plan and again before
-// the apply's first write, never half way through an apply
-// (contactsync.CheckAttributeKey).
-func (r *listContactsResource) resolveKey(ctx context.Context, key string) (string, error) {
-	return contactsync.CheckAttributeKey(ctx, key, r.data.contacts.Attributes)
 }
 
 // contactEntries converts the contacts map; null or unknown is empty.

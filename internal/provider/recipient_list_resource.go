@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/validators"
 )
 
 var (
@@ -66,8 +67,8 @@ func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaReque
 			},
 			"sender_email": schema.StringAttribute{
 				Optional:    true,
-				Description: "Sender address of messages to this list: a bare e-mail address such as `news@example.com` (the service refuses `Name <address>`). Removing it from the configuration removes it from the list.",
-				Validators:  []validator.String{stringvalidator.LengthAtLeast(3)},
+				Description: "Sender address of messages to this list: a bare e-mail address such as `news@example.com`; a display name (`Team <team@example.com>`) is refused at plan time, as the service refuses it: the name goes in `sender_name`. Removing it from the configuration removes it from the list.",
+				Validators:  []validator.String{validators.BareEmail("sender_name")},
 			},
 			attrDeletionProtection: schema.BoolAttribute{
 				Optional: true,

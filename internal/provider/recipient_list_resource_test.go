@@ -134,10 +134,6 @@ func TestAccRecipientListResource_badInput(t *testing.T) {
 			config: env.Config(listConfig("", "", "", "")),
 			want:   acctest.ExpectErrorParts("Attribute name string length must be at least 1"),
 		},
-		"sender email with a display name": {
-			config: env.Config(listConfig("L", "", "", "News <news@example.com>")),
-			want:   acctest.ExpectErrorParts("Unable to create list", "sender_email", "senderEmail must be a bare e-mail address"),
-		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

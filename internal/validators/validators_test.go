@@ -48,6 +48,13 @@ func TestStringValidators(t *testing.T) {
 		{"delimiter two characters", Delimiter(), types.StringValue(",;"), "."},
 		{"delimiter double quote", Delimiter(), types.StringValue(`"`), "."},
 		{"delimiter null", Delimiter(), types.StringNull(), ""},
+		{"e-mail bare", BareEmail("name"), types.StringValue("news@example.com"), ""},
+		{"e-mail unknown", BareEmail("name"), types.StringUnknown(), ""},
+		{"e-mail null", BareEmail("name"), types.StringNull(), ""},
+		{"e-mail display name", BareEmail("name"), types.StringValue("Team <team@example.com>"), `attr "Team <team@example.com>" is more than a bare e-mail address, which is all the service takes: write "team@example.com", and put the name "Team" in name.`},
+		{"e-mail angle brackets", BareEmail("name"), types.StringValue("<team@example.com>"), `write "team@example.com".`},
+		{"e-mail not an address", BareEmail("name"), types.StringValue("team.example.com"), `attr "team.example.com" is not an e-mail address`},
+		{"e-mail two addresses", BareEmail("name"), types.StringValue("a@example.com, b@example.com"), "not an e-mail address"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
