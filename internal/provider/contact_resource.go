@@ -73,7 +73,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"properties": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
-				Description: "Attribute values of the contact. A key is the name of a contact attribute of the account (`email`, `firstname`, ...; the service's Properties domain) or its id written as a string (`\"3\"`); both name the same attribute, and the key you write is kept in state even though the service answers by name, so either form causes no diff. A key that names no attribute of the account is refused at plan time, naming the attributes that exist. Only the keys written here are managed: values the contact has under other attributes are neither shown nor changed. Removing a key removes that value from the contact. After an import, every value the contact holds is in state, so keys the configuration does not list are planned for removal.",
+				Description: "Attribute values of the contact, keyed by a contact attribute's name (`email`, `firstname`, ...) or its id as a string (`\"3\"`); the key you write is kept in state, so either form causes no diff. A key that names no attribute of the account is refused at plan time, naming the attributes that exist. Only the keys written here are managed: values the contact has under other attributes are neither shown nor changed. Removing a key removes that value from the contact. After an import, every value the contact holds is in state, so keys the configuration does not list are planned for removal.",
 			},
 			"email_status": schema.StringAttribute{
 				Optional:      true,
