@@ -153,8 +153,11 @@ func TestRequestsAtTheFloor(t *testing.T) {
 		if got := r.Counts[CheckRoute]; got != r.Checks {
 			t.Errorf("%s %s: %d credentials checks (%s), want %d: one each time Terraform configures the provider", r.Resource, r.Op, got, CheckRoute, r.Checks)
 		}
-		if strings.HasPrefix(r.Resource, "rms_contact") && r.FloorReads == n+r.Checks && r.Counts.Reads() != 2+r.Checks {
-			t.Errorf("%s %s: %d reads, want %d (a GET, then the shared listing, and the credentials checks)", r.Resource, r.Op, r.Counts.Reads(), 2+r.Checks)
+		if got := r.Counts[AttributeRoute]; got != r.AttributeReads {
+			t.Errorf("%s %s: %d listings of the attributes (%s), want %d: one each time Terraform configures the provider, on a plan that adds property keys", r.Resource, r.Op, got, AttributeRoute, r.AttributeReads)
+		}
+		if strings.HasPrefix(r.Resource, "rms_contact") && r.FloorReads == n+r.Checks+r.AttributeReads && r.Counts.Reads() != 2+r.Checks+r.AttributeReads {
+			t.Errorf("%s %s: %d reads, want %d (a GET, then the shared listing, the credentials checks and the attribute listings)", r.Resource, r.Op, r.Counts.Reads(), 2+r.Checks+r.AttributeReads)
 		}
 	}
 }

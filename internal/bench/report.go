@@ -34,7 +34,7 @@ func (r Report) Requests(rows []RequestRow) {
 	r.printf("Counted by the emulator, by route, for each terraform command on N resources of one type. ")
 	r.printf("Floor: one GET per managed object per refresh, one write per create, update or delete; ")
 	r.printf("an update apply and a destroy refresh first, so their floor is 1 read + 1 write; a contact's destroy forgets it (`on_destroy = \"forget\"`, the default) and writes nothing. ")
-	r.printf("Each command also checks the provider's credentials once per time Terraform configures it, whatever N (`%s`: a plan 1, an apply 2, a destroy 3); the floor counts them.\n\n", CheckRoute)
+	r.printf("Each command also checks the provider's credentials once per time Terraform configures it, whatever N (`%s`: a plan 1, an apply 2, a destroy 3); the floor counts them, and a contact's create lists the account's attributes as often, to check new property keys at plan (`%s`).\n\n", CheckRoute, AttributeRoute)
 	r.printf("| resource | N | operation | requests | reads / resource | writes / resource | floor / resource | ratio to floor | requests by route | wall | provider peak RSS |\n")
 	r.printf("|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|\n")
 	for _, row := range rows {

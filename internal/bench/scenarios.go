@@ -99,6 +99,10 @@ var operations = []operation{
 // CheckRoute is the route of the provider's credentials check in Counts.
 const CheckRoute = "GET projects"
 
+// AttributeRoute is the route of the listing of the account's contact
+// attributes a plan makes to check new property keys, in Counts.
+const AttributeRoute = "GET properties"
+
 // requestKind is one resource type measured by the requests scenario.
 type requestKind struct {
 	name string
@@ -111,7 +115,11 @@ type requestKind struct {
 	// forgets: its destroy writes nothing (on_destroy = "forget", the
 	// default: the interface has no DELETE of a contact).
 	forgets bool
-	config  func(e *Emulator, listID string, n, version int) string
+	// checksKeys: a plan that adds property keys checks them against the
+	// account's attributes, one listing of them per time Terraform
+	// configures the provider, whatever N (AttributeRoute).
+	checksKeys bool
+	config     func(e *Emulator, listID string, n, version int) string
 }
 
 var requestKinds = []requestKind{
@@ -119,9 +127,9 @@ var requestKinds = []requestKind{
 		config: func(e *Emulator, _ string, n, v int) string { return projectsConfig(e, n, v) }},
 	{name: "rms_list", note: "update changes description",
 		config: func(e *Emulator, _ string, n, v int) string { return listsConfig(e, n, v) }},
-	{name: "rms_contact", note: "properties only; update changes a property; destroy forgets", list: true, createReads: 1, forgets: true,
+	{name: "rms_contact", note: "properties only; update changes a property; destroy forgets", list: true, createReads: 1, forgets: true, checksKeys: true,
 		config: func(e *Emulator, l string, n, v int) string { return contactsConfig(e, l, n, v, false) }},
-	{name: "rms_contact + statuses", note: "email_status and mobile_status UNSUBSCRIBED; update re-subscribes e-mail; destroy forgets", list: true, createReads: 1, forgets: true,
+	{name: "rms_contact + statuses", note: "email_status and mobile_status UNSUBSCRIBED; update re-subscribes e-mail; destroy forgets", list: true, createReads: 1, forgets: true, checksKeys: true,
 		config: func(e *Emulator, l string, n, v int) string { return contactsConfig(e, l, n, v, true) }},
 }
 
@@ -137,9 +145,13 @@ type RequestRow struct {
 	FloorWrites int64
 	// Checks is the credentials checks the command makes whatever N (one
 	// per time Terraform configures the provider), part of FloorReads.
-	Checks  int64
-	Wall    time.Duration
-	PeakRSS int64
+	Checks int64
+	// AttributeReads is the listings of the account's attributes the
+	// command makes to check new property keys at plan, whatever N (one
+	// per time Terraform configures the provider), part of FloorReads.
+	AttributeReads int64
+	Wall           time.Duration
+	PeakRSS        int64
 }
 
 // Ratio is requests sent over the floor.
@@ -201,12 +213,17 @@ func (b *Bench) requestsOf(ctx context.Context, k requestKind, n int) ([]Request
 		if op.name == "destroy" && k.forgets {
 			floorWrites = 0
 		}
+		var attributeReads int64
 		if op.version == 0 && op.floorWrites > 0 { // the create
 			floorReads += k.createReads * int64(n)
+			if k.checksKeys {
+				attributeReads = op.checks
+				floorReads += attributeReads
+			}
 		}
 		rows = append(rows, RequestRow{
 			Resource: k.name, Note: k.note, N: n, Op: op.name, Command: run.Command(), Counts: delta,
-			FloorReads: floorReads, FloorWrites: floorWrites, Checks: op.checks,
+			FloorReads: floorReads, FloorWrites: floorWrites, Checks: op.checks, AttributeReads: attributeReads,
 			Wall: run.Wall, PeakRSS: run.ProviderPeakRSS,
 		})
 	}
