@@ -31,6 +31,7 @@ type listContactsModel struct {
 	OnDestroy           types.String   `tfsdk:"on_destroy"`
 	SuppressionListID   types.String   `tfsdk:"suppression_list_id"`
 	UnrecordedOptOuts   types.Int64    `tfsdk:"unrecorded_opt_outs"`
+	PlannedChanges      types.Object   `tfsdk:"planned_changes"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
@@ -31,35 +30,28 @@ func (k changeKind) String() string {
 	return fmt.Sprintf("%d %s: %s", k.n, k.label, firstNames(k.first, k.n))
 }
 
-// changeKinds sorts a diff's changes by what they do to people. A contact
-// can be of several kinds (its properties change and it is subscribed).
-func changeKinds(diff contactsync.Diff) []changeKind {
-	create := changeKind{label: "to create (new to the list)"}
-	subscribe := changeKind{label: "to subscribe (e-mail or mobile), as the input says"}
-	unsubscribe := changeKind{label: "to unsubscribe (e-mail or mobile), as the input says"}
-	exclusive := changeKind{label: "to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list; the apply unsubscribes nobody this plan did not count)"}
-	properties := changeKind{label: "with properties to change"}
-	for _, c := range diff.Changes {
-		switch {
-		case c.Create:
-			create.add(c.ID)
-			continue
-		case c.Unsubscribe:
-			exclusive.add(c.ID)
-			continue
-		}
-		if c.Status.Status == client.StatusSubscribed || c.Status.MobileStatus == client.StatusSubscribed {
-			subscribe.add(c.ID)
-		}
-		if c.Status.Status == client.StatusUnsubscribed || c.Status.MobileStatus == client.StatusUnsubscribed {
-			unsubscribe.add(c.ID)
-		}
-		if len(c.Set) > 0 || len(c.Remove) > 0 {
-			properties.add(c.ID)
-		}
+// changeKindSet are the kinds of change the warning prints, in its order.
+type changeKindSet struct {
+	create, subscribe, unsubscribe, exclusive, properties changeKind
+}
+
+func newChangeKindSet() changeKindSet {
+	return changeKindSet{
+		create:      changeKind{label: "to create (new to the list)"},
+		subscribe:   changeKind{label: "to subscribe (e-mail or mobile), as the input says"},
+		unsubscribe: changeKind{label: "to unsubscribe (e-mail or mobile), as the input says"},
+		exclusive:   changeKind{label: "to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list; the apply unsubscribes nobody this plan did not count)"},
+		properties:  changeKind{label: "with properties to change"},
 	}
+}
+
+// changeKinds sorts a diff's changes by what they do to people (walked by
+// tallyChanges, which also counts planned_changes). A contact can be of
+// several kinds (its properties change and it is subscribed).
+func changeKinds(diff contactsync.Diff) []changeKind {
+	kinds, _ := tallyChanges(diff)
 	var out []changeKind
-	for _, k := range []changeKind{create, subscribe, unsubscribe, exclusive, properties} {
+	for _, k := range []changeKind{kinds.create, kinds.subscribe, kinds.unsubscribe, kinds.exclusive, kinds.properties} {
 		if k.n > 0 {
 			out = append(out, k)
 		}

@@ -211,6 +211,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock},
 	}
 	resp.Schema.Attributes[attrUnrecordedOptOuts] = unrecordedOptOutsAttribute()
+	resp.Schema.Attributes[attrPlannedChanges] = plannedChangesAttribute(listContactsPlannedChangesDescription)
 	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Where opt-outs go and which are honoured: an opt-out of this list's contacts that the suppression list does not hold yet makes the plan an update (`unrecorded_opt_outs`), whose apply copies it there; a contact the suppression list holds is created unsubscribed on its suppressed channels and never re-subscribed on them.")
 }
 

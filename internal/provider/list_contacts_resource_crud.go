@@ -165,6 +165,11 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		return
 	}
 	diff := contactsync.Compare(desired, service, opts)
+	if out.PlannedChanges.IsUnknown() || out.PlannedChanges.IsNull() {
+		// The plan could not count (list_contacts_planned_changes.go): the
+		// state holds what this apply counts before it writes.
+		out.PlannedChanges = plannedChangesOf(diff, service.Len()).value()
+	}
 	add, change, unsub := diff.Counts()
 	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
 	if !r.guardExclusiveApply(plan, service, diff, diags) || !r.guardExclusiveCounted(ctx, plan, prior, desired, counted, diff, diags) {
@@ -395,6 +400,8 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.UnrecordedOptOuts = r.refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
+	state.PlannedChanges = plannedChangesZero() // a refresh plans nothing (list_contacts_planned_changes.go)
+	resp.Diagnostics.Append(recordRefreshedListing(ctx, resp.Private, state, service, countedAgainst, refreshed, adopting(ctx, req.Private))...)
 	state.ID = types.StringValue(listID)
 	// Kept by the input of the state as refreshed (an adoption fills the
 	// map above), which the plan reads as its prior state.

@@ -49,6 +49,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// The refresh's digest of the source file is for this plan only
 	// (list_contacts_file_digest.go): it is read below, and no apply saves it.
 	defer func() { resp.Diagnostics.Append(dropRefreshedFile(ctx, resp.Private)...) }()
+	defer func() { resp.Diagnostics.Append(dropPrivateKey(ctx, resp.Private, privateRefreshedListing)...) }()
 	prior := types.MapNull(listContactEntryType)
 	if state != nil && !adopting(ctx, req.Private) {
 		// (An adopted list's map is the service's until the first apply:
@@ -80,6 +81,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if plan.Exclusive.ValueBool() {
 			plan.UnmanagedSubscribed = types.Int64Value(0)
 		}
+		plan.PlannedChanges = plannedChangesUnknown()
 		setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
 		r.guardExclusiveUnknown(ctx, req.Private, plan, state, &resp.Diagnostics)
 		return
@@ -128,6 +130,10 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	default:
 		plan.UnmanagedSubscribed = state.UnmanagedSubscribed
 	}
+	plan.PlannedChanges = plannedChangesUnknown() // counted below, where the plan can
+	if !changed {
+		plan.PlannedChanges = keptPlannedChanges(state)
+	}
 	setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
 
 	if !listed {
@@ -139,6 +145,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if changed && state != nil && plan.isFile() && !inRun {
 			resp.Diagnostics.AddWarning("Contacts to change not counted",
 				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false): this plan works from the state, and the apply reads the list and writes what differs.")
+		}
+		if changed && state != nil && !resp.Diagnostics.HasError() {
+			r.recountUnlisted(ctx, req, resp, plan, *state, desired)
 		}
 		r.guardExclusiveUnlisted(ctx, req.Private, plan, state, desired, changed, inRun, &resp.Diagnostics)
 		return
@@ -162,6 +171,9 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	diff := contactsync.Compare(desired, service, opts)
+	if changed {
+		setPlannedChanges(ctx, resp, plannedChangesOf(diff, service.Len()).value())
+	}
 	warnSuppressed(&resp.Diagnostics, plan.ListID.ValueString(), diff.Suppressed, "will stay (or be made)")
 	r.warnUnrecorded(ctx, plan, desired, service, applied, &resp.Diagnostics)
 	if title, msg := planSummary(plan.ListID.ValueString(), diff, exclusiveEver(plan, state)); msg != "" {
