@@ -1,7 +1,6 @@
 package provider_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -66,7 +65,7 @@ func cutPolicyPlan(t *testing.T, showJSON string, ids map[string]string) []byte 
 		if rc.Type != "rms_list_contacts" {
 			continue
 		}
-		rc.Change.After = keepOnly(rc.Change.After, "planned_changes")
+		rc.Change.After = renameIDs(keepOnly(rc.Change.After, "planned_changes"), ids)
 		rc.Change.AfterUnknown = keepOnly(rc.Change.AfterUnknown, "planned_changes")
 		cut.ResourceChanges = append(cut.ResourceChanges, rc)
 	}
@@ -74,10 +73,36 @@ func cutPolicyPlan(t *testing.T, showJSON string, ids map[string]string) []byte 
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, name := range ids {
-		out = bytes.ReplaceAll(out, []byte(id), []byte(name))
-	}
 	return append(out, '\n')
+}
+
+// renameIDs replaces every string value of m that is one of ids' keys by
+// its fixed name; numbers are left alone, so an id such as "1" does not
+// touch a count.
+func renameIDs(m map[string]any, ids map[string]string) map[string]any {
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if name, ok := ids[x]; ok {
+				return name
+			}
+		case map[string]any:
+			for k, e := range x {
+				x[k] = walk(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		}
+		return v
+	}
+	if m == nil {
+		return nil
+	}
+	walk(m)
+	return m
 }
 
 // checkPolicyGolden compares a cut plan with its golden file, or rewrites
