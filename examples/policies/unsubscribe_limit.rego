@@ -1,7 +1,7 @@
 # An example policy for `terraform show -json PLANFILE` (OPA v1 syntax):
 # it holds a plan that unsubscribes more than max_unsubscribe_percent of a
-# list on e-mail or on mobile, and a plan whose counts of people changed are
-# not known at plan time. It reads planned_changes, the counts that
+# list on e-mail or on mobile, and a plan whose unsubscribe counts are not
+# known at plan time. It reads planned_changes, the counts that
 # rms_list_contacts and rms_list_import plan.
 #
 #   opa eval --fail-defined -d unsubscribe_limit.rego -i plan.json 'data.rms.plan.deny[msg]'
@@ -29,17 +29,36 @@ changes contains rc if {
 	action in {"create", "update"}
 }
 
-# counts_unknown holds when any count is unknown at plan time (the list id or
-# the input known only during the apply): after_unknown marks it true, the
-# whole attribute or one of its fields.
+# unknown_counts are the counts of a change not known at plan time (the
+# resource's create, a list id or input known only during the apply,
+# -refresh=false), as paths: after_unknown marks them true, the whole
+# attribute ("planned_changes") or one of its fields.
+unknown_counts(rc) := {concat(".", array.concat(["planned_changes"], p)) |
+	walk(object.get(rc.change, ["after_unknown", "planned_changes"], false), [p, true])
+}
+
+# counts_unknown holds when a count this policy reads is unknown: then
+# nothing shows the change is small. Counts it does not read (created, say)
+# may be unknown, and so may list_size when both channels' unsubscribe
+# counts are known zeros (an ADD import): such a change unsubscribes nobody.
+counts_unknown(rc) if "planned_changes" in unknown_counts(rc)
+
 counts_unknown(rc) if {
-	walk(rc.change.after_unknown.planned_changes, [_, true])
+	some channel in channels
+	some field in ["", ".unsubscribed", ".unsubscribed_by_exclusive"]
+	concat("", ["planned_changes.", channel, field]) in unknown_counts(rc)
+}
+
+counts_unknown(rc) if {
+	"planned_changes.list_size" in unknown_counts(rc)
+	some channel in channels
+	unsubscribed(rc.change.after.planned_changes, channel) > 0
 }
 
 # counts_missing holds when the plan carries no counts at all (a provider
 # version without planned_changes): nothing proves the change is small.
 counts_missing(rc) if {
-	not counts_unknown(rc)
+	not "planned_changes" in unknown_counts(rc)
 	not is_object(object.get(rc.change, ["after", "planned_changes"], null))
 }
 
@@ -51,8 +70,8 @@ deny contains msg if {
 	some rc in changes
 	counts_unknown(rc)
 	msg := sprintf(
-		"%s: the counts of contacts changed are not known at plan time (planned_changes is unknown): plan again once the list id and the input are known, or approve this plan by hand",
-		[rc.address],
+		"%s: the counts of contacts changed are not known at plan time (unknown: %s): plan again once the list id and the input are known, or approve this plan by hand",
+		[rc.address, concat(", ", sort(unknown_counts(rc)))],
 	)
 }
 

@@ -27,7 +27,7 @@ test_golden_unknown_counts_are_held if {
 	msgs := plan.deny with input as data.testdata.unknown
 	count(msgs) == 1
 	some msg in msgs
-	contains(msg, "rms_list_contacts.members: the counts of contacts changed are not known at plan time")
+	msg == "rms_list_contacts.members: the counts of contacts changed are not known at plan time (unknown: planned_changes): plan again once the list id and the input are known, or approve this plan by hand"
 }
 
 # The rule's edges, on plans written here.
@@ -89,20 +89,57 @@ test_other_resources_are_ignored if {
 	count(plan.deny) == 0 with input as inp
 }
 
-test_one_unknown_field_is_held if {
-	inp := {"resource_changes": [{
-		"address": "rms_list_import.i",
-		"type": "rms_list_import",
-		"change": {
-			"actions": ["create"],
-			"after": {"planned_changes": {"email": {}, "mobile": {}}},
-			"after_unknown": {"planned_changes": {"list_size": true, "email": {}, "mobile": {}}},
+import_change(after_pc, unknown_pc) := {"resource_changes": [{
+	"address": "rms_list_import.i",
+	"type": "rms_list_import",
+	"change": {
+		"actions": ["create"],
+		"after": {"planned_changes": after_pc},
+		"after_unknown": {"planned_changes": unknown_pc},
+	},
+}]}
+
+test_an_unknown_unsubscribe_count_is_held if {
+	inp := import_change(
+		{
+			"email": {"subscribed": 0, "unsubscribed_by_exclusive": 0},
+			"mobile": {"subscribed": 0, "unsubscribed": 0, "unsubscribed_by_exclusive": 0},
 		},
-	}]}
+		{"list_size": true, "email": {"unsubscribed": true}, "mobile": {}},
+	)
+	msgs := plan.deny with input as inp
+	msgs == {"rms_list_import.i: the counts of contacts changed are not known at plan time (unknown: planned_changes.email.unsubscribed, planned_changes.list_size): plan again once the list id and the input are known, or approve this plan by hand"}
+}
+
+test_an_unknown_channel_is_held if {
+	inp := import_change({"mobile": {"unsubscribed": 0, "unsubscribed_by_exclusive": 0}}, {"email": true, "mobile": {}})
+	count(plan.deny) == 1 with input as inp
+}
+
+# An ADD import: it unsubscribes nobody, whatever the list's size.
+test_unknown_size_with_no_unsubscription_passes if {
+	inp := import_change(
+		{
+			"email": {"unsubscribed": 0, "unsubscribed_by_exclusive": 0},
+			"mobile": {"unsubscribed": 0, "unsubscribed_by_exclusive": 0},
+		},
+		{"list_size": true, "created": true, "email": {"subscribed": true}, "mobile": {"subscribed": true}},
+	)
+	count(plan.deny) == 0 with input as inp
+}
+
+test_unknown_size_with_an_unsubscription_is_held if {
+	inp := import_change(
+		{
+			"email": {"unsubscribed": 3, "unsubscribed_by_exclusive": 0},
+			"mobile": {"unsubscribed": 0, "unsubscribed_by_exclusive": 0},
+		},
+		{"list_size": true, "email": {}, "mobile": {}},
+	)
 	msgs := plan.deny with input as inp
 	count(msgs) == 1
 	some msg in msgs
-	startswith(msg, "rms_list_import.i: the counts of contacts changed are not known")
+	contains(msg, "(unknown: planned_changes.list_size)")
 }
 
 test_missing_counts_are_held if {
