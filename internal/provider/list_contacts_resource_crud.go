@@ -138,6 +138,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	// second import of the same rows must not run beside them. One that
 	// failed on the service is reported and left behind: the listing below
 	// shows what it did not do, and this apply writes it.
+	service, heldBook, held := r.takeFinalPlanListing(plan, desired, !creating && len(pending) == 0)
 	for len(pending) > 0 {
 		if !w.resume(ctx, pending[0], diags) {
 			ans.waitCutShort()
@@ -146,11 +147,15 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 		pending = pending[1:]
 	}
 
-	service, err := r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired))
-	if err != nil {
-		r.listError(diags, listID, err)
-		ans.stopped()
-		return
+	var err error
+	if held {
+		desired = heldBook
+	} else {
+		if service, err = r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired)); err != nil {
+			r.listError(diags, listID, err)
+			ans.stopped()
+			return
+		}
 	}
 	applied.Prune(service)
 	applied.NoteOptOuts(desired, service, plan.isFile())

@@ -212,7 +212,8 @@ func fileModel(file string) listContactsModel {
 		IdentityColumn: types.StringNull(), Exclusive: types.BoolValue(false), AllowResubscribe: types.BoolValue(false), AllowResubscribeIDs: types.SetNull(types.StringType), KeepIDs: types.SetNull(types.StringType),
 		BatchThreshold: types.Int64Value(defaultBatchThreshold), ContactCount: types.Int64Value(1),
 		DesiredSHA256: types.StringValue("before"), ServiceSHA256: types.StringValue("before"), UnmanagedSubscribed: types.Int64Value(0),
-		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType})},
+		PlannedChanges: types.ObjectNull(plannedChangesType.AttrTypes),
+		Timeouts:       timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType})},
 	}
 }
 

@@ -19,6 +19,7 @@ type listImportModel struct {
 	Processed       types.Int64    `tfsdk:"processed"`
 	Affected        types.Int64    `tfsdk:"affected"`
 	Failed          types.Int64    `tfsdk:"failed"`
+	PlannedChanges  types.Object   `tfsdk:"planned_changes"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 	batchcore.Model                // batch_id, status, total, started_at, finished_at
 }

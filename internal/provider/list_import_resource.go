@@ -143,6 +143,7 @@ func (r *listImportResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"timeouts": batchcore.TimeoutsBlock(ctx, operation.ListImport, ""),
 		},
 	}
+	resp.Schema.Attributes[attrPlannedChanges] = listImportPlannedChangesAttribute()
 	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Rows of recipients the suppression list holds are held back from an `ADD` or `REPLACE` upload and written by single calls, unsubscribed on their suppressed channels (an `ADD` before its upload, a `REPLACE` once its batch has finished); the plan counts them and names the first, and refused rows keep their numbers in your file. A `REPLACE` first copies the opt-outs of the contacts it removes there.")
 }
 
@@ -173,6 +174,7 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 		var plan listImportModel
 		if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); !resp.Diagnostics.HasError() {
 			resp.Diagnostics.Append(notePlannedFile(ctx, plan, resp.Private)...)
+			planImportChanges(ctx, plan, resp)
 		}
 	}
 	if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
@@ -224,6 +226,7 @@ func (r *listImportResource) Create(ctx context.Context, req resource.CreateRequ
 	defer doneSup()
 
 	m := plan
+	m.PlannedChanges = appliedImportChanges(plan.PlannedChanges)
 	saved := func() bool {
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		return !resp.Diagnostics.HasError()

@@ -203,7 +203,7 @@ func TestAccListImportResource_add(t *testing.T) {
 				ImportStateIdFunc: func(*terraform.State) (string, error) { return list + "/ADD/" + importID + "/" + batchID, nil },
 				ImportStateVerify: true,
 				// Only the configuration knows these; the next apply adopts them.
-				ImportStateVerifyIgnore: []string{"file", "content_sha256", "delimiter", "encoding", "triggers", "timeouts", "max_failed_rows"},
+				ImportStateVerifyIgnore: []string{"file", "content_sha256", "delimiter", "encoding", "triggers", "timeouts", "max_failed_rows", "planned_changes"},
 			},
 		},
 	})
