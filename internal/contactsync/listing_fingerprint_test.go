@@ -1,6 +1,7 @@
 package contactsync
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -45,5 +46,20 @@ func TestFingerprintOf(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkFingerprintOf100k is what a refresh of a 100,000-contact list
+// adds for the fingerprint (statuses only, as for contacts a map does not
+// name).
+func BenchmarkFingerprintOf100k(b *testing.B) {
+	s := NewServiceList(nil, false)
+	for i := range 100_000 {
+		s.Add(strconv.Itoa(i), ServiceContact{Email: client.StatusSubscribed, Mobile: client.StatusUnsubscribed})
+	}
+	none := func(string) bool { return false }
+	b.ResetTimer()
+	for b.Loop() {
+		FingerprintOf(s, none)
 	}
 }

@@ -11,8 +11,19 @@ import (
 )
 
 // plannedChangesIn is planned_changes of one resource in the JSON of a
-// saved plan (terraform show -json), as a policy reads it.
+// saved plan (terraform show -json), as a policy reads it; it must be known.
 func plannedChangesIn(t *testing.T, ws *acctest.Workspace, planFile, address string) map[string]any {
+	t.Helper()
+	pc, known := plannedChangesOfPlan(t, ws, planFile, address)
+	if !known {
+		t.Fatalf("planned_changes of %s is unknown in the plan JSON", address)
+	}
+	return pc
+}
+
+// plannedChangesOfPlan is planned_changes of one resource in the JSON of
+// a saved plan, and whether it is known.
+func plannedChangesOfPlan(t *testing.T, ws *acctest.Workspace, planFile, address string) (map[string]any, bool) {
 	t.Helper()
 	out, code := ws.Run("show", "-json", planFile)
 	if code != 0 {
@@ -35,16 +46,16 @@ func plannedChangesIn(t *testing.T, ws *acctest.Workspace, planFile, address str
 			continue
 		}
 		if rc.Change.AfterUnknown["planned_changes"] == true {
-			t.Fatalf("planned_changes of %s is unknown in the plan JSON", address)
+			return nil, false
 		}
 		pc, ok := rc.Change.After["planned_changes"].(map[string]any)
 		if !ok {
 			t.Fatalf("the plan JSON of %s carries no planned_changes: %v", address, rc.Change.After["planned_changes"])
 		}
-		return pc
+		return pc, true
 	}
 	t.Fatalf("the plan JSON has no change of %s:\n%s", address, out)
-	return nil
+	return nil, false
 }
 
 // findJSON is where the JSON document of terraform's output begins (the
@@ -196,6 +207,19 @@ func TestAccListContactsPlannedChanges(t *testing.T) {
 			t.Errorf("terraform %v after the apply exited %d, want 0 (no change):\n%s", args, code, out)
 		}
 	}
+	if out, code := ws.Run("apply", "-refresh-only", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the refresh exited %d:\n%s", code, out)
+	}
+	inst, _ = ws.Instance("rms_list_contacts", "l")
+	refreshed, _ := inst.Attributes["planned_changes"].(map[string]any)
+	for name := range want {
+		if n := count(refreshed, name); n != 0 || refreshed == nil {
+			t.Errorf("after a refresh planned_changes.%s is %d, want 0 (%v)", name, n, refreshed)
+		}
+	}
+	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Errorf("the plan after the refresh exited %d, want 0 (no change):\n%s", code, out)
+	}
 }
 
 func equalJSON(a, b any) bool {
@@ -250,5 +274,39 @@ func TestAccListContactsPlannedChangesListChanged(t *testing.T) {
 	got := listContactsOf(t, env, listID)
 	if got["b"].Properties["firstname"] != "Benjamin" || got["c"].Status != "SUBSCRIBED" || got["a"].Status != "UNSUBSCRIBED" {
 		t.Errorf("after the apply planned again the service holds %v", got)
+	}
+}
+
+// TestAccListContactsPlannedChangesNoRefresh: a plan made with
+// -refresh=false cannot count: planned_changes is unknown in its JSON (a
+// policy holds it); its apply goes through and the state holds what the
+// apply counted.
+func TestAccListContactsPlannedChangesNoRefresh(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	contacts := map[string]listContact{"a": {email: "SUBSCRIBED"}}
+	ws.Configure(env, listContactsConfig(listID, contacts, ""))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the first apply exited %d:\n%s", code, out)
+	}
+	contacts["b"] = listContact{email: "SUBSCRIBED"}
+	ws.Configure(env, listContactsConfig(listID, contacts, ""))
+	if out, code := ws.Run("plan", "-refresh=false", "-out=p.tfplan", "-no-color"); code != 0 {
+		t.Fatalf("the plan exited %d:\n%s", code, out)
+	}
+	if pc, known := plannedChangesOfPlan(t, ws, "p.tfplan", "rms_list_contacts.c"); known {
+		t.Fatalf("planned_changes of a plan made with -refresh=false is known: %v", pc)
+	}
+	if out, code := ws.Run("apply", "-no-color", "p.tfplan"); code != 0 {
+		t.Fatalf("the apply exited %d:\n%s", code, out)
+	}
+	if got := listContactsOf(t, env, listID); got["b"].Status != "SUBSCRIBED" {
+		t.Fatalf("b is %q on the service after the apply, want SUBSCRIBED", got["b"].Status)
+	}
+	inst, _ := ws.Instance("rms_list_contacts", "c")
+	if saved, _ := inst.Attributes["planned_changes"].(map[string]any); count(saved, "created") != 1 || count(saved, "list_size") != 1 {
+		t.Errorf("the state holds planned_changes %v, want what the apply counted: 1 created, a list of 1", saved)
 	}
 }

@@ -110,7 +110,7 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 	if now != got.Fingerprint {
 		tflog.Info(ctx, "list contacts: the list changed since the plan's refresh", map[string]any{"list_id": listID, "refreshed": got.Fingerprint.String(), "now": now.String()})
 		resp.Diagnostics.AddError("Contacts of list "+listID+" changed since the plan",
-			fmt.Sprintf("The contacts of list %s are not as the plan's refresh read them (%d contacts then, %d now, or their statuses or properties changed): the counts the plan showed (planned_changes) no longer hold. Nothing was written. "+
+			fmt.Sprintf("The contacts of list %s are not as the refresh before the plan read them (%d contacts then, %d now, or their statuses or properties changed): the counts the plan showed (planned_changes) no longer hold. Nothing was written. "+
 				"Plan again (terraform plan, with its refresh) and review the new plan.", listID, got.Fingerprint.Count, now.Count))
 		return
 	}
