@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Checks that installing from source works exactly as README.md says. It
 # copies the tree as a clean checkout has it (tracked files and new ones
-# not ignored; no bin/), gives the commands a fresh HOME (no
-# ~/.terraformrc, no plugin cache) and a TF_CLI_CONFIG_FILE naming a
-# missing file (as on many CI images), and runs the shell block of README.md
-# between the markers "install-check: begin" and "install-check: end" as
-# written, in one shell. Then, through the CLI configuration that block
-# exported and without `terraform init`, it applies examples/quickstart
-# against the bin/rms-emulator the block built, and destroys.
+# not ignored; no bin/), and runs each of README.md's two install blocks as
+# written, in one shell, with a fresh HOME (no ~/.terraformrc, no plugin
+# cache):
+#
+# - the block between "install-mirror-check: begin" and "...: end" (make
+#   install-mirror) with no CLI configuration at all; then, in a copy of
+#   examples/quickstart, `terraform init` must install rms-labs/rms from
+#   Terraform's implied local mirror and write a lock file naming it, and
+#   apply and destroy must work against the bin/rms-emulator it built;
+# - the block between "install-check: begin" and "...: end" (make
+#   dev-install) with TF_CLI_CONFIG_FILE naming a missing file (as on many
+#   CI images); then, through the CLI configuration that block exported and
+#   without `terraform init`, examples/quickstart is applied and destroyed.
 #
 # Go's caches stay the caller's (a cold build would take minutes); the
 # terraform used is scripts/check-terraform.sh's, first on PATH.
@@ -18,9 +24,16 @@ export CHECKPOINT_DISABLE=1
 
 fail() { echo "install-check: $*" >&2; exit 1; }
 
-# The README block, without its fence lines.
-block="$(awk '/<!-- install-check: begin -->/{on=1; next} /<!-- install-check: end -->/{on=0} on && !/^```/' "$root/README.md")"
-[[ -n "$block" ]] || fail "README.md has no block between <!-- install-check: begin --> and <!-- install-check: end -->"
+# readme_block prints README.md's block between the markers
+# "<!-- $1: begin -->" and "<!-- $1: end -->", without its fence lines.
+readme_block() {
+  local b
+  b="$(awk -v m="$1" '$0 == "<!-- " m ": begin -->" {on=1; next} $0 == "<!-- " m ": end -->" {on=0} on && !/^```/' "$root/README.md")"
+  [[ -n "$b" ]] || fail "README.md has no block between <!-- $1: begin --> and <!-- $1: end -->"
+  printf '%s\n' "$b"
+}
+block="$(readme_block install-check)"
+mirror_block="$(readme_block install-mirror-check)"
 
 tf_bin="$(bash "$root/scripts/check-terraform.sh")"
 # The commands run in an empty environment but for PATH, a fresh HOME, Go's
@@ -54,6 +67,63 @@ mkdir -p "$src" "$work/home"
   tar --null -T - -cf -) | tar -C "$src" -xf -
 [[ ! -e "$src/bin" ]] || fail "the copy has a bin/ folder: is bin/ tracked?"
 
+start_emulator() {
+  rm -f "$work/emulator.url"
+  "$src/bin/rms-emulator" -addr 127.0.0.1:0 -port-file "$work/emulator.url" >"$work/emulator.log" 2>&1 &
+  emulator_pid=$!
+  for _ in $(seq 1 100); do
+    [[ -s "$work/emulator.url" ]] && break
+    kill -0 "$emulator_pid" 2>/dev/null || { cat "$work/emulator.log" >&2; fail "the emulator stopped"; }
+    sleep 0.1
+  done
+  [[ -s "$work/emulator.url" ]] || { cat "$work/emulator.log" >&2; fail "the emulator did not start"; }
+}
+
+stop_emulator() {
+  kill "$emulator_pid" 2>/dev/null || true
+  wait "$emulator_pid" 2>/dev/null || true
+  emulator_pid=""
+}
+
+# The mirror first: its HOME has no CLI configuration, and TF_CLI_CONFIG_FILE
+# is not set at all, so Terraform's implied local mirror is on.
+echo "==> running the README's mirror block in $src:"
+printf '%s\n' "$mirror_block" | sed 's/^/    /'
+mkdir -p "$work/mirror-home"
+printf 'set -euo pipefail\ncd "%s"\n%s\n' "$src" "$mirror_block" >"$work/mirror-block.sh"
+env -i "${base_env[@]}" HOME="$work/mirror-home" bash "$work/mirror-block.sh" >"$work/mirror-block.log" 2>&1 ||
+  { cat "$work/mirror-block.log" >&2; fail "the README's mirror block failed"; }
+cat "$work/mirror-block.log"
+[[ -x "$src/bin/rms-emulator" ]] || fail "the README's mirror block did not make bin/rms-emulator"
+
+start_emulator
+quick="$work/quickstart-mirror"
+cp -R "$src/examples/quickstart" "$quick"
+run_mirror_tf() {
+  env -i "${base_env[@]}" HOME="$work/mirror-home" RMS_BASE_URL="$(cat "$work/emulator.url")" RMS_CUSTOMER_ID=1000 \
+    RMS_USERNAME=rms RMS_PASSWORD=rms-password RMS_BATCH_POLL_INTERVAL=1s \
+    terraform -chdir="$quick" "$@" -input=false -no-color >"$work/tf.log" 2>&1 ||
+    { cat "$work/tf.log" >&2; fail "terraform $1 failed in a copy of examples/quickstart with the mirror"; }
+  ! grep -q "Provider development overrides are in effect" "$work/tf.log" ||
+    { cat "$work/tf.log" >&2; fail "terraform $1 took the provider from dev overrides, not the mirror"; }
+}
+echo "==> terraform init with the implied local mirror (no CLI configuration)"
+run_mirror_tf init
+grep -E "Installing rms-labs/rms|Installed rms-labs/rms" "$work/tf.log" || { cat "$work/tf.log" >&2; fail "terraform init did not install rms-labs/rms"; }
+lock="$quick/.terraform.lock.hcl"
+[[ -f "$lock" ]] || fail "terraform init wrote no .terraform.lock.hcl"
+grep -q 'provider "registry.terraform.io/rms-labs/rms"' "$lock" || { cat "$lock" >&2; fail "the lock file does not name rms-labs/rms"; }
+mirror_version="$(sed -n 's/^MIRROR_VERSION *?= *//p' "$root/GNUmakefile")"
+[[ -n "$mirror_version" ]] || fail "GNUmakefile sets no MIRROR_VERSION"
+grep -q "version *= *\"$mirror_version\"" "$lock" || { cat "$lock" >&2; fail "the lock file does not hold version $mirror_version"; }
+echo "lock file: rms-labs/rms $mirror_version"
+echo "==> terraform apply and destroy with the mirror"
+run_mirror_tf apply -auto-approve
+grep -E "^Apply complete" "$work/tf.log"
+run_mirror_tf destroy -auto-approve
+grep -E "^Destroy complete" "$work/tf.log"
+stop_emulator
+
 echo "==> running the README's install block in $src:"
 printf '%s\n' "$block" | sed 's/^/    /'
 cat >"$work/block.sh" <<EOF
@@ -78,14 +148,7 @@ for f in bin/terraform-provider-rms bin/rms-emulator bin/dev.tfrc; do
 done
 
 echo "==> starting bin/rms-emulator"
-"$src/bin/rms-emulator" -addr 127.0.0.1:0 -port-file "$work/emulator.url" >"$work/emulator.log" 2>&1 &
-emulator_pid=$!
-for _ in $(seq 1 100); do
-  [[ -s "$work/emulator.url" ]] && break
-  kill -0 "$emulator_pid" 2>/dev/null || { cat "$work/emulator.log" >&2; fail "the emulator stopped"; }
-  sleep 0.1
-done
-[[ -s "$work/emulator.url" ]] || { cat "$work/emulator.log" >&2; fail "the emulator did not start"; }
+start_emulator
 
 # The emulator's default account, as the README gives it.
 run_tf() {
