@@ -22,7 +22,7 @@ type Attributes struct {
 	// byName indexes names (name -> true), built on first use after each
 	// read: every property key of a map input is checked against it.
 	byName map[string]bool
-	// absent are names attributeOf found missing after a fresh read: not
+	// absent are names AttributeOf found missing after a fresh read: not
 	// read again for each plan of a file whose identity column is no
 	// attribute (the default originalId).
 	absent map[string]bool

@@ -13,7 +13,7 @@ import (
 
 // rms_list_contacts compares what the configuration wants (Desired,
 // from the map or the file) with one listing of the list (ServiceContact)
-// and turns the difference into contactChanges. Everything here is pure, so
+// and turns the difference into Changes. Everything here is pure, so
 // the rules (consent above all) are unit-tested without a service.
 
 // Desired is one contact as the configuration wants it. Props are

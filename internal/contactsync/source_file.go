@@ -154,7 +154,7 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 // of the account would pass the plan and fail at apply (the service's
 // "unknown contact attribute"), so it is refused when the file is read,
 // naming the right spelling. rms_list_contacts (status columns included)
-// and rms_list_import (CheckImportColumns) apply the same rule.
+// and rms_list_import (CheckImportSource) apply the same rule.
 
 // misspelledColumn refuses a column h that is no attribute of the account
 // but differs only in case from the identity column, a status column

@@ -20,8 +20,8 @@ import (
 //	                                  in proportion to time)
 //
 // where duration = max(BatchMinDuration, total/BatchRowsPerSecond). Progress
-// is computed from Options.Now whenever the account is touched (advanceAll
-// runs before every request), so an import changes the list at the pace of
+// is computed from Options.Now whenever the account is touched (advanceBatches
+// runs before every request that reads or changes batches), so an import changes the list at the pace of
 // the clock even for a client that never polls, no goroutine runs between
 // requests, and a fake clock drives everything in tests.
 //

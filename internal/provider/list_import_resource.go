@@ -310,7 +310,7 @@ func (r *listImportResource) Update(ctx context.Context, req resource.UpdateRequ
 	m.Delimiter, m.Encoding, m.IdentityColumn, m.Triggers, m.ContentSHA256 = plan.Delimiter, plan.Encoding, plan.IdentityColumn, plan.Triggers, plan.ContentSHA256
 	m.unsubscribeLimitArgs, m.failedRowsLimitArgs = plan.unsubscribeLimitArgs, plan.failedRowsLimitArgs
 	// A limit raised to the rows an earlier resumed import refused accepts
-	// them (redoRefusedRows planned no new import), and says so.
+	// them (planRedoRefusedRows planned no new import), and says so.
 	wasRefused := refusedRowsMarked(ctx, req.Private)
 	resp.Diagnostics.Append(forgetUnjudged(ctx, resp.Private)...)
 	resp.Diagnostics.Append(markRefusedRows(ctx, resp.Private, false)...)

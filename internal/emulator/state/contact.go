@@ -63,7 +63,7 @@ type ContactInput struct {
 	Props        map[string]*string
 	Status       string
 	MobileStatus string
-	// InitialStatus and initialMobileStatus, when set, are the states of a
+	// InitialStatus and InitialMobileStatus, when set, are the states of a
 	// new contact whose input gives none (wire profiles double-opt-in and
 	// status-other); they never change an existing contact.
 	InitialStatus       string

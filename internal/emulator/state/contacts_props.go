@@ -47,7 +47,7 @@ func uvarintOf(s string) (uint64, int) {
 	return x, len(s)
 }
 
-// packProps builds a propSet from values by attribute id.
+// packProps builds a PropSet from values by attribute id.
 func packProps(vals map[int64]string) PropSet {
 	ids := make([]int64, 0, len(vals))
 	size := 0

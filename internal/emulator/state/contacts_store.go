@@ -11,8 +11,8 @@ import (
 
 // The contacts of the lists, and the small API every feature that changes
 // them goes through: the HTTP handlers of contacts.go, the test seeding hooks
-// of contacts_seed.go and, later, bulk imports (add = upsert, replace = replaceContacts,
-// unsubscribe = setContactStatus). The rules live here, not in handlers.
+// of contacts_seed.go and, later, bulk imports (add = upsert, replace = ReplaceContacts,
+// unsubscribe = SetContactStatus). The rules live here, not in handlers.
 
 // listLocked returns the contacts of an existing list, creating the holder on
 // first use, or a 404 when the list does not exist. The caller holds mu (for

@@ -234,7 +234,7 @@ func (st *Store) AllocID() int64 {
 }
 
 // LastID is the last id handed out (the snapshot's nextId): ids of areas
-// that take theirs from allocID are at most this.
+// that take theirs from AllocID are at most this.
 func (st *Store) LastID() int64 {
 	st.RLock()
 	defer st.RUnlock()

@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// Reading a contactRecord fast: a restore reads a million of them, and
+// Reading a ContactRecord fast: a restore reads a million of them, and
 // encoding/json's reflection (a map per record) costs more than the rest
 // of the restore together. parseContactRecord reads the form
-// appendContactRecord writes, in any key order; anything else (an unknown
+// AppendContactRecord writes, in any key order; anything else (an unknown
 // key, a value of another type, a repeated key) is left to encoding/json,
 // whose errors name the problem. It allocates only what the contact keeps:
 // values repeated from record to record (states, timestamps) come from a
@@ -44,7 +44,7 @@ func (r *recentStrings) get(b []byte) string {
 	return s
 }
 
-// RecordFields is a contactRecord as read, before it is checked.
+// RecordFields is a ContactRecord as read, before it is checked.
 type RecordFields struct {
 	id                               int64
 	originalID, status, mobileStatus string
@@ -54,7 +54,7 @@ type RecordFields struct {
 	hasBadKey                        bool
 }
 
-// FieldsOf is rec as recordFields.
+// FieldsOf is rec as RecordFields.
 func FieldsOf(rec *ContactRecord) RecordFields {
 	f := RecordFields{id: rec.ID, originalID: rec.OriginalID, status: rec.Status, mobileStatus: rec.MobileStatus,
 		dateCreated: rec.DateCreated, dateModified: rec.DateModified}

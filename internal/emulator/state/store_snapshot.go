@@ -4,7 +4,7 @@ package state
 // counter, contacts and sent messages. The contacts are never gathered into
 // one document: they are written one record at a time from the stored
 // (immutable) contacts, and restored one record at a time into a
-// storeBuilder, so a list of a million costs no more than the list itself.
+// Builder, so a list of a million costs no more than the list itself.
 
 import (
 	"encoding/json"
@@ -20,7 +20,7 @@ import (
 // Snapshot is the "store" part without its contacts:
 //
 //	{ "nextId": 17, "collections": { "<key>": [entity, ...] },
-//	  "contacts": { "<list id>": [contactRecord, ...] }, "messages": [...] }
+//	  "contacts": { "<list id>": [ContactRecord, ...] }, "messages": [...] }
 //
 // Collections keep their entities in id order; contacts are keyed by list id
 // and keep their order of creation, with property values keyed by attribute
@@ -114,7 +114,7 @@ func (st *Store) TakeDeltaLocked() []ListDelta {
 	return out
 }
 
-// AppendContactRecord appends c as a contactRecord in JSON. It is written
+// AppendContactRecord appends c as a ContactRecord in JSON. It is written
 // by hand: encoding/json would build a map per contact.
 func AppendContactRecord(b []byte, c *Contact) []byte {
 	b = append(b, `{"id":`...)

@@ -44,7 +44,7 @@ type Operation struct {
 }
 
 // Wait is the wait for one of the operation's batches, as a resource does
-// it; an action adapts it (ForAction).
+// it; an action adapts it (actionWait in internal/provider).
 func (op Operation) Wait(batchID string, timeout time.Duration, creating bool) Wait {
 	return Wait{
 		What: op.What, ID: batchID, Timeout: timeout, Creating: creating,
