@@ -48,7 +48,7 @@ func TestAttributesSpelling(t *testing.T) {
 
 // TestCheckAttributeKey: a contact's property key names an attribute of
 // the account by name or id, exactly as spelled; any other key is refused
-// naming the attributes that exist (issue 33: at plan, not half way
+// naming the attributes that exist (at plan, not half way
 // through an apply).
 func TestCheckAttributeKey(t *testing.T) {
 	a := LoadedAttributes(map[string]string{"1": "email", "3": "firstname", "10": "lastname"})

@@ -272,7 +272,7 @@ func TestParseSourceFile(t *testing.T) {
 		{name: "mobile status column in another case", file: "originalId,MOBILE_STATUS\na,\n", wantErr: `rename the column to "mobile_status"`},
 		{name: "attribute in another case", file: "originalId,FirstName\na,Ann\n", wantErr: `column "FirstName" names no contact attribute of the account; its attribute "firstname" differs only in letter case`},
 		{name: "identity column in another case", file: "OriginalID,email\na,a@x\n", wantErr: `the header row has no identity column "originalId": column "OriginalID" differs only in letter case (column names are matched exactly, in letter case too, as the service matches them); rename the column to "originalId", or set identity_column = "OriginalID"`},
-		// Issue 33: a column that is no attribute of the account is refused
+		// A column that is no attribute of the account is refused
 		// when the file is read (at plan), naming the attributes that exist.
 		{name: "no such attribute", file: "originalId,firstname,shoe_size\na,Ann,42\n", wantErr: `column "shoe_size" names no contact attribute of the account (its attributes: email, firstname, lastname); rename the column to one of them, remove it, or add the attribute to the account first`},
 		{name: "column named twice", file: "originalId,email_status,email_status\na,,\n", wantErr: `names column "email_status" twice`},

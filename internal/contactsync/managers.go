@@ -9,7 +9,7 @@ import (
 // the plans of this run met, per list. exclusive = true means a resource
 // owns its list: it unsubscribes every contact its input does not name, so
 // a second resource of the configuration on the same list would have its
-// contacts unsubscribed (issue 42). Terraform plans resources
+// contacts unsubscribed. Terraform plans resources
 // concurrently, so each plan registers its resource before it checks: of
 // two resources on a list, whichever plans second sees the first.
 type Managers struct {

@@ -16,7 +16,7 @@ import "sync"
 // resources that share a list read it each for their own input (a listing
 // is held against one file, or keeps the properties of one map's
 // contacts), so one resource's plan must neither take nor overwrite
-// another's (issue 42). Resources of one list and one input read it the
+// another's. Resources of one list and one input read it the
 // same way: they share one snapshot, held once, and counted, so that each
 // of their plans finds it and the last one lets it go.
 type Snapshots struct {

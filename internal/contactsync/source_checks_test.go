@@ -93,7 +93,7 @@ func TestDecodedReaderNoReplacement(t *testing.T) {
 // is refused naming the right spelling, a column naming no attribute is
 // refused naming the attributes that exist, an attribute is named once,
 // and a status column, which the service's import does not have, is
-// refused naming rms_list_contacts (issue 33).
+// refused naming rms_list_contacts.
 func TestCheckImportSourceColumns(t *testing.T) {
 	known := fakeAttributes{"1": "email", "3": "firstname", "4": "lastname"}
 	cases := []struct {

@@ -225,7 +225,7 @@ func badInputCatalogue() map[string]badInput {
 		},
 
 		// rms_list_contacts and rms_list_import: input the service refuses,
-		// refused at plan (issue 33), nothing written.
+		// refused at plan, nothing written.
 		"list contacts property of an unknown attribute": {config: withEnv(`resource "rms_list_contacts" "c" {
   list_id  = "5"
   contacts = { a = { properties = { shoe_size = "42" } } }
@@ -239,7 +239,7 @@ func badInputCatalogue() map[string]badInput {
   contacts              = { "m-03" = { email_status = "SUBSCRIBED" } }
   allow_resubscribe_ids = ["m-O3"]
 }`), want: []string{"Unknown contact in allow_resubscribe_ids", `"m-O3" is neither a contact of the input`, `Did you mean "m-03"?`}, empty: []string{"lists"}},
-		// The account's suppression list (issue 41).
+		// The account's suppression list.
 		"suppression list is the managed list": {config: withEnv(`resource "rms_list_contacts" "c" {
   list_id             = "5"
   suppression_list_id = "5"

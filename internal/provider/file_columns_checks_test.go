@@ -14,7 +14,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// Issue 33, "Every check the plan can make, at plan": a column or key that
+// Every check the plan can make, at plan: a column or key that
 // is no attribute of the account, a status column an import cannot take,
 // an attribute named twice on a new list. Each is refused at plan, naming
 // what is wrong and what exists, and nothing is written to the service;
@@ -110,7 +110,7 @@ resource "rms_list_contacts" "c" {
 // TestAccListContactsUnknownAttributeRefusedBeforeWrites: where the plan
 // cannot read the input (the file's path is known only at apply), the
 // apply refuses a column that is no attribute before its first write. Ten
-// rows, below batch_threshold: before issue 33 the five rows with a shoe
+// rows, below batch_threshold: before this check the five rows with a shoe
 // size failed and the five without were written ("5 of 10 contact changes
 // ... failed; the others were made").
 func TestAccListContactsUnknownAttributeRefusedBeforeWrites(t *testing.T) {
@@ -185,7 +185,7 @@ resource "terraform_data" "path" {
 // TestAccListImportStatusColumns: the same CSV with status columns means
 // its statuses to rms_list_contacts, and is refused by rms_list_import at
 // plan, before any import is created, naming the reason (the service's
-// import has no status columns) and the alternatives (issue 33).
+// import has no status columns) and the alternatives.
 func TestAccListImportStatusColumns(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)

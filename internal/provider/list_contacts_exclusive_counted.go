@@ -11,7 +11,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// An exclusive apply unsubscribes nobody the plan did not count (issue 41).
+// An exclusive apply unsubscribes nobody the plan did not count.
 //
 // What the plan counted must reach the apply, which runs in another
 // provider process after Terraform plans the resource once more. The only

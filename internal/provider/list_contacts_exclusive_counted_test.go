@@ -14,7 +14,7 @@ import (
 // TestAccListContactsExclusiveNewList: rms_list and an exclusive
 // rms_list_contacts made in one run (the list id known only during the
 // apply) apply with the default limits: the new list is empty, so there is
-// nobody to unsubscribe (issue 41; refused at plan before).
+// nobody to unsubscribe (refused at plan before).
 func TestAccListContactsExclusiveNewList(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{

@@ -9,7 +9,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// Issue 42, cases 3 and 7: an opt-out the resource has seen outlives the
+// An opt-out the resource has seen outlives the
 // contact's stay in the list, and allow_resubscribe_ids allows once. Both
 // run through the CLI (acctest.Workspace), as a pipeline does, so that
 // the plan's words are read as a reviewer reads them.

@@ -7,7 +7,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// Issue 43, point 2: a kept opt-out is named on every plan until an apply
+// A kept opt-out is named on every plan until an apply
 // has recorded it (a plan alone records nothing); after that a plan counts
 // it in one line without naming it, and a plan with no change says
 // nothing of it; a new opt-out is named again, alone. For a map, a file

@@ -11,7 +11,7 @@ import (
 
 // Moving rms_list_contacts to another list with create_before_destroy and
 // on_destroy = "unsubscribe" unsubscribes nobody on the old list, as the
-// default order does (issue 42, case 1): the deposed object's destroy runs
+// default order does: the deposed object's destroy runs
 // after the create, finds the create by its input, and lets the old list
 // be. The plan says nothing of unsubscribing. A recipient's opt-out on the
 // old list stays there; it does not reach the new list in this order (the

@@ -199,7 +199,7 @@ func listContactsModifyPlanDiags(t *testing.T, state, plan *listContactsModel, l
 
 // knownAttributes is an attribute cache that needs no service, holding
 // the emulator's standard attributes: a file's columns must name them
-// (issue 33), and none is named originalId (the identity column).
+// (at plan), and none is named originalId (the identity column).
 func knownAttributes() *contactsync.Attributes {
 	return contactsync.LoadedAttributes(map[string]string{"1": "email", "2": "mobile", "3": "firstname", "4": "lastname"})
 }
@@ -304,7 +304,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 	})
 	// exclusive without a count the apply can hold to, or with values known
 	// only at apply: the plan says it could not count, and that it
-	// unsubscribes nobody it could not count (issue 41: no refusal).
+	// unsubscribes nobody it could not count (no refusal).
 	uncounted := func(t *testing.T, resp resource.ModifyPlanResponse, parts ...string) {
 		t.Helper()
 		for _, d := range resp.Diagnostics {

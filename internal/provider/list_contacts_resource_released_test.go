@@ -33,7 +33,7 @@ func TestAccListContactsReleasedComeBackMap(t *testing.T) {
 		"ada": sub("ada@example.com"), "bob": sub("bob@example.com"), "opt": sub("opt@example.com"),
 		"zed": {props: map[string]string{"email": "zed@example.com"}}, // statuses left to the service
 	}
-	// A create that unsubscribes needs a limit set explicitly (issue 41).
+	// A create that unsubscribes needs a limit set explicitly.
 	const exclusive = "  exclusive = true\n  max_unsubscribe = 2\n"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),

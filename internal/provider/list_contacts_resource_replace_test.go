@@ -202,7 +202,7 @@ func TestAccListContactsReplaceKeepsProvenance(t *testing.T) {
 				"zed": {props: map[string]string{"email": "zed@example.com"}},
 			}
 			// A create that unsubscribes needs a limit set explicitly (it
-			// cannot hold to its plan's count: issue 41).
+			// cannot hold to its plan's count).
 			extra := "  exclusive = true\n  max_unsubscribe = 1\n" + order.lifecycle
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories(),

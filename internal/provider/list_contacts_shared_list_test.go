@@ -14,7 +14,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// Resources that share a list (issue 42, case 2). The refresh of each
+// Resources that share a list. The refresh of each
 // keeps its listing for its own plan; plans of one configuration against
 // one service say the same thing however Terraform orders them.
 

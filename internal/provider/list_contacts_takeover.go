@@ -247,7 +247,7 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 // replacement that moved to another list in the create_before_destroy
 // order looks its own list up, finds nothing, and would otherwise run an
 // ordinary destroy, unsubscribing the old list with on_destroy =
-// "unsubscribe" (issue 42).
+// "unsubscribe".
 func (r *listContactsResource) noteCreatedInput(plan listContactsModel) {
 	if key := replacementKey(plan); key != "" {
 		r.data.contacts.Provenance.Create(key, nil)

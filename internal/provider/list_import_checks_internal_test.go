@@ -34,7 +34,7 @@ func (offlineAttributes) Known(context.Context) ([]string, error) {
 
 // TestCheckImportArgs: what the plan leaves to the apply (a file not made
 // yet, attributes that cannot be read) the apply refuses before it creates
-// the import; a file the rules refuse is refused at both (issue 33).
+// the import; a file the rules refuse is refused at both.
 func TestCheckImportArgs(t *testing.T) {
 	known := knownAttributes()
 	args := func(file, content string) listImportArgs {

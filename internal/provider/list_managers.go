@@ -13,7 +13,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// Resources that share a list (issue 42). exclusive = true means the
+// Resources that share a list. exclusive = true means the
 // resource owns its list; another contact resource of the configuration on
 // the same list (rms_list_contacts, rms_contact) is refused at plan, naming
 // both, unless keep_ids of the exclusive one names its contacts. Each plan

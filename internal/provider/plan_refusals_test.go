@@ -18,7 +18,7 @@ import (
 // during the apply (here the output of a terraform_data made in the same
 // run; a data source's computed attribute under depends_on is the same), an
 // exclusive plan cannot count what it unsubscribes: it promises to
-// unsubscribe nobody it could not count (issue 41: no longer refused), and
+// unsubscribe nobody it could not count (no longer refused), and
 // the apply, finding 29 subscribed contacts the input does not name, stops
 // before its first write: no status changed, no contact made, no import,
 // no request but reads. With a limit set explicitly, the apply counts on

@@ -154,9 +154,10 @@ func suppressionEnv(t *testing.T) (*acctest.Env, *requestLog, string) {
 	return env, log, sup
 }
 
-// The third "Done when" of issue 41: the same people through an ADD import
-// and an rms_contact (a new original id whose e-mail, in other letter
-// case, is a suppressed one) into a third list stay unsubscribed on the
+// The account's suppression list holds across kinds: the same people
+// through an ADD import and an rms_contact (a new original id whose
+// e-mail, in other letter case, is a suppressed one) into a third list
+// stay unsubscribed on the
 // channels they opted out of; no import batch row and no status write
 // subscribed them; everyone else is subscribed; the next plan is empty.
 func TestAccSuppression_importAndContactHonourIt(t *testing.T) {

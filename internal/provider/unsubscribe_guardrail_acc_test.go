@@ -170,7 +170,7 @@ func TestAccUnsubscribeGuardrailExclusiveCreate(t *testing.T) {
 // TestAccUnsubscribeGuardrailExclusiveUnknownList: where the list id is
 // known only during the apply, the plan cannot count: it promises to
 // unsubscribe nobody it could not count, and the apply stops before it
-// writes anything (issue 41); with a limit set explicitly, the apply counts
+// writes anything; with a limit set explicitly, the apply counts
 // on its own listing, fails before anything is written above the limit and
 // goes through within it.
 func TestAccUnsubscribeGuardrailExclusiveUnknownList(t *testing.T) {
@@ -295,7 +295,7 @@ func TestAccUnsubscribeGuardrailDestroyProviderLimit(t *testing.T) {
 	})
 }
 
-// TestAccUnsubscribeGuardrailSubscribersOnly (issue 32, case 5): a list of
+// TestAccUnsubscribeGuardrailSubscribersOnly: a list of
 // 1,450 contacts unsubscribed long ago and 150 subscribers; a header-only
 // export with exclusive would unsubscribe every subscriber. Counted out of
 // all 1,600 contacts that is 9.4 %, under the default 10 %; counted, as it
