@@ -1,10 +1,9 @@
 package acctest
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/config"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+	"github.com/rms-labs/terraform-provider-rms/internal/outofband"
 )
 
 // Env is one emulator serving one test.
@@ -144,38 +144,25 @@ func (e *Env) Config(hcl ...string) string {
 
 // Do sends a raw request below /rest/{customerid}/ as an out-of-band user of
 // the account would, and decodes a JSON answer into out when out is not nil.
-// It returns the status code.
+// It returns the status code. It takes no context of the test's: a cleanup
+// may call it after the test's context ended.
 func (e *Env) Do(t testing.TB, method, path string, body any, out any) int {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatalf("encoding body: %v", err)
-		}
-		rd = bytes.NewReader(b)
+	status, raw, err := e.account().JSON(context.Background(), method, path, body)
+	if err != nil && status == 0 { // an answer cut short is still an answer, as far as it goes
+		t.Fatal(err)
 	}
-	req, err := http.NewRequest(method, fmt.Sprintf("%s/rest/%d/%s", e.URL, e.CustomerID, strings.TrimPrefix(path, "/")), rd)
-	if err != nil {
-		t.Fatalf("building request: %v", err)
-	}
-	req.SetBasicAuth(e.Username, e.Password)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	raw, _ := io.ReadAll(resp.Body)
-	if out != nil && resp.StatusCode < 300 && len(raw) > 0 {
+	if out != nil && status < 300 && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			t.Fatalf("%s %s: decoding %q: %v", method, path, raw, err)
 		}
 	}
-	return resp.StatusCode
+	return status
+}
+
+// account is the emulator's account as an out-of-band user reaches it.
+func (e *Env) account() outofband.Account {
+	return outofband.Account{Base: fmt.Sprintf("%s/rest/%d", e.URL, e.CustomerID), Username: e.Username, Password: e.Password}
 }
 
 // MustDo is Do that fails the test unless the status is 2xx.
@@ -203,27 +190,18 @@ func (e *Env) Inspect(t testing.TB, path string, out any) {
 	t.Fatalf("GET %s kept failing", path)
 }
 
-// try is one GET that reports transport errors instead of failing the test.
+// try is one request that reports transport errors instead of failing the
+// test; an answer of 2xx that out cannot hold (an injected unreadable one)
+// is an error too, so that Inspect asks again.
 func (e *Env) try(method, path string, out any) (int, error) {
-	req, err := http.NewRequest(method, fmt.Sprintf("%s/rest/%d/%s", e.URL, e.CustomerID, strings.TrimPrefix(path, "/")), nil)
+	status, raw, err := e.account().JSON(context.Background(), method, path, nil)
 	if err != nil {
 		return 0, err
 	}
-	req.SetBasicAuth(e.Username, e.Password)
-	req.Header.Set("Accept", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return 0, err
-	}
-	if resp.StatusCode < 300 && out != nil {
+	if status < 300 && out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
 			return 0, err
 		}
 	}
-	return resp.StatusCode, nil
+	return status, nil
 }

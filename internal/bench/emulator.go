@@ -1,21 +1,21 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+	"github.com/rms-labs/terraform-provider-rms/internal/outofband"
 )
 
 // Emulator is an rms emulator served on a loopback port by this process,
@@ -122,31 +122,13 @@ func (e *Emulator) Events(since time.Time) []Event {
 // Do sends one request below /rest/{customerid}/ as an out-of-band user of
 // the account would (to set up lists, say), decoding a JSON answer into out.
 func (e *Emulator) Do(ctx context.Context, method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, fmt.Sprintf("%s/rest/%d/%s", e.URL, e.CustomerID, strings.TrimPrefix(path, "/")), rd)
-	if err != nil {
+	acc := outofband.Account{Base: fmt.Sprintf("%s/rest/%d", e.URL, e.CustomerID), Username: e.Username, Password: e.Password}
+	status, raw, err := acc.JSON(ctx, method, path, body)
+	if err != nil && status == 0 {
 		return err
 	}
-	req.SetBasicAuth(e.Username, e.Password)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer func() { _ = resp.Body.Close() }() // read to the end: Close has nothing to report
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: status %d: %s", method, path, resp.StatusCode, raw)
+	if status >= 300 {
+		return fmt.Errorf("%s %s: status %d: %s", method, path, status, raw)
 	}
 	if out != nil && len(raw) > 0 {
 		return json.Unmarshal(raw, out)
@@ -252,21 +234,16 @@ func Route(path string) string {
 		switch {
 		case i > 0 && segs[i-1] == "contacts" && s != "":
 			segs[i] = "{originalId}"
-		case isDigits(s):
+		case isID(s):
 			segs[i] = "{id}"
 		}
 	}
 	return strings.Join(segs, "/")
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+// isID reports whether a path segment is an id of the service: a decimal
+// number.
+func isID(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+	"github.com/rms-labs/terraform-provider-rms/internal/outofband"
 )
 
 // The emulator scenario: rms-emulator, as a separate process with
@@ -183,7 +184,7 @@ func writeScaleCSV(path string, n int) (int64, error) {
 // emuProcess is one rms-emulator process.
 type emuProcess struct {
 	cmd     *exec.Cmd
-	base    string // http://127.0.0.1:port/rest/<customer id>
+	account outofband.Account // http://127.0.0.1:port/rest/<customer id>
 	portF   string
 	command string
 	exited  chan error
@@ -205,7 +206,10 @@ func startEmuProcess(ctx context.Context, bin, dir, dataDir string) (*emuProcess
 	for {
 		raw, err := os.ReadFile(portF)
 		if err == nil && len(bytes.TrimSpace(raw)) > 0 { // written atomically
-			p.base = strings.TrimSpace(string(raw)) + "/rest/" + strconv.FormatInt(emulator.DefaultCustomerID, 10)
+			p.account = outofband.Account{
+				Base:     strings.TrimSpace(string(raw)) + "/rest/" + strconv.FormatInt(emulator.DefaultCustomerID, 10),
+				Username: emulator.DefaultUsername, Password: emulator.DefaultPassword,
+			}
 			return p, nil
 		}
 		select {
@@ -263,38 +267,27 @@ func (p *emuProcess) kill() {
 	}
 }
 
+// do sends one request to the process's account, a JSON body when body is
+// not nil, and decodes the answer into out when out is not nil.
 func (p *emuProcess) do(ctx context.Context, method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(raw)
-	}
-	return p.send(ctx, method, path, "application/json", rd, out)
+	status, raw, err := p.account.JSON(ctx, method, path, body)
+	return answer(method, path, status, raw, err, out)
 }
 
+// send is do with a body of another type (an import's CSV file).
 func (p *emuProcess) send(ctx context.Context, method, path, contentType string, body io.Reader, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, p.base+path, body)
+	status, raw, err := p.account.Send(ctx, method, path, contentType, body)
+	return answer(method, path, status, raw, err, out)
+}
+
+// answer is a request's outcome as one error: not sent or not read, not
+// 2xx, or not the JSON out expects.
+func answer(method, path string, status int, raw []byte, err error, out any) error {
 	if err != nil {
 		return err
 	}
-	req.SetBasicAuth(emulator.DefaultUsername, emulator.DefaultPassword)
-	if body != nil {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = resp.Body.Close() }() // read to the end below
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, raw)
+	if status >= 300 {
+		return fmt.Errorf("%s %s: %d %s: %s", method, path, status, http.StatusText(status), raw)
 	}
 	if out != nil {
 		return json.Unmarshal(raw, out)
