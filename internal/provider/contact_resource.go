@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
-	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 var (
@@ -132,149 +130,6 @@ func (r *contactResource) IdentitySchema(_ context.Context, _ resource.IdentityS
 
 func (r *contactResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	plan, ok := readModel[contactModel](ctx, req.Plan, r.data, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	listID, originalID := plan.ListID.ValueString(), plan.OriginalID.ValueString()
-	props, diags := stringMap(ctx, plan.Properties)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
-	// A contact the suppression list holds is created unsubscribed on
-	// those channels, in the create call itself (contact_suppression.go).
-	sup, err := r.suppressionOf(ctx, plan, props, nil)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root(attrSuppressionListID), "Unable to check the contact against the suppression list",
-			fmt.Sprintf("Contact %q of list %s: %s\n\nNothing was created; apply again.", originalID, listID, describeAPIError(err)))
-		return
-	}
-	if sup != nil {
-		want = suppressedWant(want, sup.held, plan.AllowResubscribe.ValueBool())
-	}
-	exists, err := r.data.contacts.Listings.Exists(ctx, listID, originalID)
-	if err != nil {
-		r.addContactError(&resp.Diagnostics, "Unable to check whether the contact exists", listID, err)
-		return
-	}
-	r.data.contacts.Listings.Wrote(listID, originalID)
-
-	// The configured states go in the create body, so a contact with
-	// statuses takes one call; applyStatus below sets them with a second
-	// call only when the answer does not show the service took them.
-	var c *client.Contact
-	if exists {
-		err = client.ErrConflict
-	} else {
-		c, err = r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{
-			OriginalID: originalID, Properties: props, Status: want.Status, MobileStatus: want.MobileStatus,
-		})
-	}
-	switch {
-	case errors.Is(err, client.ErrConflict):
-		released, ok := r.data.contacts.Released.Take(listID, originalID)
-		if !ok {
-			said := ""
-			if err != client.ErrConflict { //nolint:errorlint // the bare sentinel carries no message of the service; a wrapped one does
-				said = "\n\nThe service said: " + err.Error()
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("original_id"), "Contact already exists",
-				fmt.Sprintf("List %s already has a contact with original_id %q, and Terraform does not create a contact twice. "+
-					"To manage that contact, import it: `terraform import <address of this resource> %s` "+
-					"(e.g. `terraform import rms_contact.example %s`), or add an import block with id = %q. Otherwise choose another original_id.%s",
-					listID, originalID, contactImportID(listID, originalID), contactImportID(listID, originalID), contactImportID(listID, originalID), said))
-			return
-		}
-		// This run destroyed the contact a moment ago (a replacement): take
-		// it over, and give it back its states unless they are configured.
-		// A configured SUBSCRIBED the recipient had opted out of before
-		// is not sent (what Terraform applied before is not known here:
-		// the opt-out is honoured, and the next plan warns).
-		tflog.Info(ctx, "taking over a contact this run released", map[string]any{"list_id": listID, "original_id": originalID})
-		allow := plan.AllowResubscribe.ValueBool()
-		if want.Status == "" || contactsync.Decide(want.Status, "", released.Status, allow).OptedOut {
-			want.Status = released.Status
-		}
-		if want.MobileStatus == "" || contactsync.Decide(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
-			want.MobileStatus = released.MobileStatus
-		}
-		if sup != nil {
-			want = suppressedWant(want, sup.held, allow)
-		}
-		if !client.PathSafeID(originalID) {
-			if c = r.takeOverPathUnsafe(ctx, listID, originalID, props, want, released, &resp.Diagnostics); c == nil {
-				return
-			}
-			break
-		}
-		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
-		if err != nil {
-			r.addContactError(&resp.Diagnostics, "Unable to take over the existing contact", listID, err)
-			return
-		}
-	case err != nil:
-		if _, made := client.MadeID(err); made {
-			// The service made the contact but its answer could not be
-			// read: record it (tainted, as the error makes it) rather than
-			// leave it behind unmanaged.
-			saveUnreadContact(ctx, plan, &resp.State, &resp.Diagnostics)
-		}
-		r.addContactError(&resp.Diagnostics, "Unable to create contact", listID, err)
-		return
-	}
-	tflog.Info(ctx, "created contact", map[string]any{"list_id": listID, "original_id": originalID})
-
-	// The contact exists now: save it before the next call, so that a
-	// failure there leaves it in state with what the server holds. What
-	// the configuration asks for is what Terraform applies to it: the
-	// consent rule compares later opt-outs with that.
-	writeApplied(ctx, resp.Private, configuredStatus(plan), &resp.Diagnostics)
-	state, diags := r.toModel(ctx, c, plan)
-	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// A new contact has no opt-out of its own to honour (one this run
-	// released is dealt with above): the wanted states are sent unless it
-	// already has them. When one differs, every wanted state is sent in
-	// one call.
-	current := statusOf(c)
-	if !client.PathSafeID(originalID) {
-		// The create body carried the statuses, and no later call can
-		// set them (contact_path_unsafe.go): say where the service
-		// shows others.
-		warnPathUnsafeCreateStatus(originalID, want, current, &resp.Diagnostics)
-		keepDesired(&state, plan)
-		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-		return
-	}
-	if (want.Status == "" || want.Status == current.Status) && (want.MobileStatus == "" || want.MobileStatus == current.MobileStatus) {
-		// State holds the configured statuses even where a taken-over
-		// contact's opt-out kept the service from being asked for them.
-		keepDesired(&state, plan)
-		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-		return
-	}
-	r.applyStatus(ctx, listID, originalID, want, plan, plan, &resp.State, &resp.Diagnostics)
-}
-
-// saveUnreadContact saves a contact the service made whose answer could not
-// be read: what the plan asked for, and null where only the service could
-// say (its dates, a status the configuration leaves to it).
-func saveUnreadContact(ctx context.Context, plan contactModel, state stateSetter, diags *diag.Diagnostics) {
-	plan.ID = types.StringValue(contactImportID(plan.ListID.ValueString(), plan.OriginalID.ValueString()))
-	plan.EmailStatus = statusOrPrior("", plan.EmailStatus)
-	plan.MobileStatus = statusOrPrior("", plan.MobileStatus)
-	plan.DateCreated, plan.DateModified = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
-	plan.ServiceEmailStatus, plan.ServiceMobileStatus = types.StringNull(), types.StringNull()
-	diags.Append(state.Set(ctx, plan)...)
 }
 
 // statusOf is the subscription states a contact answer holds.
