@@ -150,10 +150,10 @@ func (r *contactResource) applyStatus(ctx context.Context, listID, originalID st
 		updated, err = r.data.client.LookupContact(ctx, listID, originalID)
 	}
 	if err != nil {
-		r.addContactError(diags, "Unable to set the subscription status", listID, err)
+		addContactError(diags, "Unable to set the subscription status", listID, err)
 		return true
 	}
-	m, d := r.toModel(ctx, updated, plan)
+	m, d := toContactModel(ctx, r.data, updated, plan)
 	keepDesired(&m, config)
 	diags.Append(d...)
 	diags.Append(state.Set(ctx, m)...)
@@ -185,7 +185,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
 		return
 	}
-	m, diags := r.toModel(ctx, c, state)
+	m, diags := toContactModel(ctx, r.data, c, state)
 	resp.Diagnostics.Append(diags...)
 	applied, recorded := readApplied(ctx, req.Private)
 	if learned := honourOptOuts(&m, state, applied, recorded); learned != nil {
@@ -238,22 +238,22 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
 	if !client.PathSafeID(originalID) {
 		// No call addresses this contact by its id (contact_path_unsafe.go).
-		r.updatePathUnsafe(ctx, plan, state, config, statusToSend(config, allow, applied, recorded, current), &resp.State, &resp.Diagnostics)
+		updatePathUnsafe(ctx, r.data, plan, state, config, statusToSend(config, allow, applied, recorded, current), &resp.State, &resp.Diagnostics)
 		return
 	}
 	called := false
 	if !plan.Properties.Equal(state.Properties) {
-		patch, diags := r.propertiesPatch(ctx, plan.Properties, state.Properties)
+		patch, diags := propertiesPatch(ctx, r.data, plan.Properties, state.Properties)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 		c, err := r.data.client.UpdateContactProperties(ctx, listID, originalID, patch)
 		if err != nil {
-			r.addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
+			addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
 			return
 		}
-		m, diags := r.toModel(ctx, c, plan)
+		m, diags := toContactModel(ctx, r.data, c, plan)
 		keepDesired(&m, config)
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
@@ -275,10 +275,10 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// service does, date_modified included.
 	c, err := r.data.client.LookupContact(ctx, listID, originalID)
 	if err != nil {
-		r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
+		addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
 		return
 	}
-	m, diags := r.toModel(ctx, c, plan)
+	m, diags := toContactModel(ctx, r.data, c, plan)
 	keepDesired(&m, config)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
@@ -338,7 +338,7 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	applied, recorded := readApplied(ctx, req.Private)
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
-	r.refusePathUnsafeUpdate(ctx, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
+	refusePathUnsafeUpdate(ctx, r.data, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
 	// A status the configuration no longer sets follows the service; where
 	// Read kept a desired value for it (an opt-out honoured while it was
 	// configured), plan what the service shows: the update sends nothing
@@ -373,7 +373,7 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // from state into plan: every planned key with its value, and null for each
 // attribute in state that the plan no longer names (compared by attribute,
 // so rewriting "3" as "firstname" is not a removal).
-func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types.Map) (map[string]*string, diag.Diagnostics) {
+func propertiesPatch(ctx context.Context, data *providerData, plan, state types.Map) (map[string]*string, diag.Diagnostics) {
 	want, diags := stringMap(ctx, plan)
 	old, d := stringMap(ctx, state)
 	diags.Append(d...)
@@ -383,7 +383,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 	patch := pointerMap(want)
 	kept := map[string]bool{}
 	for k := range want {
-		name, ok, err := r.data.contacts.Attributes.NameOf(ctx, k)
+		name, ok, err := data.contacts.Attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -396,7 +396,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 		if _, planned := want[k]; planned {
 			continue
 		}
-		name, ok, err := r.data.contacts.Attributes.NameOf(ctx, k)
+		name, ok, err := data.contacts.Attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -453,7 +453,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 	r.data.contacts.Listings.Wrote(listID, originalID)
 	if !client.PathSafeID(originalID) {
 		// No call addresses this contact by its id (contact_path_unsafe.go).
-		if !r.destroyPathUnsafe(ctx, listID, originalID, send, &resp.Diagnostics) {
+		if !destroyPathUnsafe(ctx, r.data, listID, originalID, send, &resp.Diagnostics) {
 			return
 		}
 	} else {
@@ -528,17 +528,17 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
 }
 
-// toModel copies what the server holds into the model; properties keep the
-// keys of prior (the user's names or ids), see managedProperties.
-func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
-	props, diags := managedProperties(ctx, r.data.contacts.Attributes, c.Properties, prior.Properties)
+// toContactModel copies what the server holds into the model; properties
+// keep the keys of prior (the user's names or ids), see managedProperties.
+func toContactModel(ctx context.Context, data *providerData, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
+	props, diags := managedProperties(ctx, data.contacts.Attributes, c.Properties, prior.Properties)
 	listID := prior.ListID.ValueString()
 	return contactFields(listID, c, props, prior), diags
 }
 
 // addContactError reports a failed contact call on the attribute it concerns:
 // the service's field, or list_id when the list does not exist.
-func (r *contactResource) addContactError(diags *diag.Diagnostics, summary, listID string, err error) {
+func addContactError(diags *diag.Diagnostics, summary, listID string, err error) {
 	apiErr, isAPI := client.AsAPIError(err)
 	if isAPI && errors.Is(err, client.ErrNotFound) {
 		diags.AddAttributeError(path.Root("list_id"), summary,

@@ -92,7 +92,7 @@ func (cr *contactCreation) createOrTakeOver(ctx context.Context, state stateSett
 	data := cr.r.data
 	exists, err := data.contacts.Listings.Exists(ctx, cr.listID, cr.originalID)
 	if err != nil {
-		cr.r.addContactError(cr.diags, "Unable to check whether the contact exists", cr.listID, err)
+		addContactError(cr.diags, "Unable to check whether the contact exists", cr.listID, err)
 		return nil, false
 	}
 	data.contacts.Listings.Wrote(cr.listID, cr.originalID)
@@ -118,7 +118,7 @@ func (cr *contactCreation) createOrTakeOver(ctx context.Context, state stateSett
 			// leave it behind unmanaged.
 			saveUnreadContact(ctx, cr.plan, state, cr.diags)
 		}
-		cr.r.addContactError(cr.diags, "Unable to create contact", cr.listID, err)
+		addContactError(cr.diags, "Unable to create contact", cr.listID, err)
 		return nil, false
 	}
 	return c, true
@@ -148,12 +148,12 @@ func (cr *contactCreation) takeOver(ctx context.Context, conflict error) (*clien
 		cr.want = suppressedWant(cr.want, cr.sup.held, allow)
 	}
 	if !client.PathSafeID(cr.originalID) {
-		c := cr.r.takeOverPathUnsafe(ctx, cr.listID, cr.originalID, cr.props, cr.want, released, cr.diags)
+		c := takeOverPathUnsafe(ctx, cr.r.data, cr.listID, cr.originalID, cr.props, cr.want, released, cr.diags)
 		return c, c != nil
 	}
 	c, err := cr.r.data.client.UpdateContactProperties(ctx, cr.listID, cr.originalID, pointerMap(cr.props))
 	if err != nil {
-		cr.r.addContactError(cr.diags, "Unable to take over the existing contact", cr.listID, err)
+		addContactError(cr.diags, "Unable to take over the existing contact", cr.listID, err)
 		return nil, false
 	}
 	return c, true
@@ -182,7 +182,7 @@ func (cr *contactCreation) refuseExisting(conflict error) {
 // that.
 func (cr *contactCreation) save(ctx context.Context, c *client.Contact, resp *resource.CreateResponse) {
 	writeApplied(ctx, resp.Private, configuredStatus(cr.plan), &resp.Diagnostics)
-	state, diags := cr.r.toModel(ctx, c, cr.plan)
+	state, diags := toContactModel(ctx, cr.r.data, c, cr.plan)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
