@@ -36,7 +36,7 @@ func BenchmarkContactToModel(b *testing.B) {
 	c := benchContact()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, diags := r.toModel(ctx, c, prior); diags.HasError() {
+		if _, diags := toContactModel(ctx, r.data, c, prior); diags.HasError() {
 			b.Fatal(diags)
 		}
 	}

@@ -32,18 +32,18 @@ const pathUnsafeImportTimeout = 10 * time.Minute
 // pathUnsafeChange is the change an update of a contact whose id a path
 // cannot carry writes: the property patch by attribute name and the
 // statuses the consent rule sends.
-func (r *contactResource) pathUnsafeChange(ctx context.Context, originalID string, plan, state types.Map, send client.SubscriptionStatus) (contactsync.Change, diag.Diagnostics) {
+func pathUnsafeChange(ctx context.Context, data *providerData, originalID string, plan, state types.Map, send client.SubscriptionStatus) (contactsync.Change, diag.Diagnostics) {
 	ch := contactsync.Change{ID: originalID, Status: send}
 	if plan.IsUnknown() || plan.Equal(state) {
 		return ch, nil
 	}
-	patch, diags := r.propertiesPatch(ctx, plan, state)
+	patch, diags := propertiesPatch(ctx, data, plan, state)
 	if diags.HasError() {
 		return ch, diags
 	}
 	for _, key := range contactsync.SortedKeys(patch) {
 		name := key
-		if n, ok, err := r.data.contacts.Attributes.NameOf(ctx, key); err == nil && ok {
+		if n, ok, err := data.contacts.Attributes.NameOf(ctx, key); err == nil && ok {
 			name = n // an import file names its columns by attribute name
 		}
 		if v := patch[key]; v == nil {
@@ -61,12 +61,12 @@ func (r *contactResource) pathUnsafeChange(ctx context.Context, originalID strin
 // refusePathUnsafeUpdate refuses, at plan, an update of a contact whose
 // original_id a path cannot carry that no call carrying the id in a body
 // can write.
-func (r *contactResource) refusePathUnsafeUpdate(ctx context.Context, plan, state contactModel, send client.SubscriptionStatus, diags *diag.Diagnostics) {
+func refusePathUnsafeUpdate(ctx context.Context, data *providerData, plan, state contactModel, send client.SubscriptionStatus, diags *diag.Diagnostics) {
 	originalID := state.OriginalID.ValueString()
-	if client.PathSafeID(originalID) || r.data == nil || r.data.contacts == nil {
+	if client.PathSafeID(originalID) || data == nil || data.contacts == nil {
 		return
 	}
-	ch, d := r.pathUnsafeChange(ctx, originalID, plan.Properties, state.Properties, send)
+	ch, d := pathUnsafeChange(ctx, data, originalID, plan.Properties, state.Properties, send)
 	diags.Append(d...)
 	_, _, unwritable := contactsync.SplitPathUnsafe([]contactsync.Change{ch})
 	if len(unwritable) == 0 {
@@ -82,9 +82,9 @@ func (r *contactResource) refusePathUnsafeUpdate(ctx context.Context, plan, stat
 
 // updatePathUnsafe writes an update of a contact whose original_id a path
 // cannot carry by import rows, then reads it from the listing into state.
-func (r *contactResource) updatePathUnsafe(ctx context.Context, plan, state, config contactModel, send client.SubscriptionStatus, out stateSetter, diags *diag.Diagnostics) {
+func updatePathUnsafe(ctx context.Context, data *providerData, plan, state, config contactModel, send client.SubscriptionStatus, out stateSetter, diags *diag.Diagnostics) {
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
-	ch, d := r.pathUnsafeChange(ctx, originalID, plan.Properties, state.Properties, send)
+	ch, d := pathUnsafeChange(ctx, data, originalID, plan.Properties, state.Properties, send)
 	diags.Append(d...)
 	if diags.HasError() {
 		return
@@ -92,7 +92,7 @@ func (r *contactResource) updatePathUnsafe(ctx context.Context, plan, state, con
 	if !ch.Empty() {
 		ctx, cancel := context.WithTimeout(ctx, pathUnsafeImportTimeout)
 		defer cancel()
-		w := &contactWriter{data: r.data, listID: listID, timeout: pathUnsafeImportTimeout, fileAttr: path.Root("original_id")}
+		w := &contactWriter{data: data, listID: listID, timeout: pathUnsafeImportTimeout, fileAttr: path.Root("original_id")}
 		if _, finished := w.writeChanges(ctx, []contactsync.Change{ch}, func(string) {}, diags); !finished && !diags.HasError() {
 			diags.AddError("Contact update not confirmed",
 				fmt.Sprintf("The import batch that writes contact %q of list %s did not finish within %s; it goes on on the service. The next plan reads the contact and shows what is left.", originalID, listID, pathUnsafeImportTimeout))
@@ -101,12 +101,12 @@ func (r *contactResource) updatePathUnsafe(ctx context.Context, plan, state, con
 			return
 		}
 	}
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := data.client.LookupContact(ctx, listID, originalID)
 	if err != nil {
-		r.addContactError(diags, "Unable to read contact", listID, err)
+		addContactError(diags, "Unable to read contact", listID, err)
 		return
 	}
-	m, d := r.toModel(ctx, c, plan)
+	m, d := toContactModel(ctx, data, c, plan)
 	keepDesired(&m, config)
 	diags.Append(d...)
 	diags.Append(out.Set(ctx, m)...)
@@ -116,10 +116,10 @@ func (r *contactResource) updatePathUnsafe(ctx context.Context, plan, state, con
 // original_id a path cannot carry: e-mail by an UNSUBSCRIBE import row;
 // mobile, which no such call reaches, is left and named in a warning. It
 // reports whether the contact's e-mail was unsubscribed as send asks.
-func (r *contactResource) destroyPathUnsafe(ctx context.Context, listID, originalID string, send client.SubscriptionStatus, diags *diag.Diagnostics) bool {
+func destroyPathUnsafe(ctx context.Context, data *providerData, listID, originalID string, send client.SubscriptionStatus, diags *diag.Diagnostics) bool {
 	ctx, cancel := context.WithTimeout(ctx, pathUnsafeImportTimeout)
 	defer cancel()
-	w := &contactWriter{data: r.data, listID: listID, timeout: pathUnsafeImportTimeout, destroying: true, fileAttr: path.Root("original_id")}
+	w := &contactWriter{data: data, listID: listID, timeout: pathUnsafeImportTimeout, destroying: true, fileAttr: path.Root("original_id")}
 	_, finished := w.writeChanges(ctx, []contactsync.Change{{ID: originalID, Status: send}}, func(string) {}, diags)
 	if !finished && !diags.HasError() {
 		diags.AddError("Contact not unsubscribed",
@@ -152,7 +152,7 @@ func warnPathUnsafeCreateStatus(originalID string, want, got client.Subscription
 // original_id a path cannot carry: the configured values by an ADD import
 // row, a configured e-mail UNSUBSCRIBED by an UNSUBSCRIBE row, and the
 // contact read from the listing (nil after an error).
-func (r *contactResource) takeOverPathUnsafe(ctx context.Context, listID, originalID string, props map[string]string, want, had client.SubscriptionStatus, diags *diag.Diagnostics) *client.Contact {
+func takeOverPathUnsafe(ctx context.Context, data *providerData, listID, originalID string, props map[string]string, want, had client.SubscriptionStatus, diags *diag.Diagnostics) *client.Contact {
 	ch := contactsync.Change{ID: originalID}
 	for k, v := range props {
 		if v == "" {
@@ -161,7 +161,7 @@ func (r *contactResource) takeOverPathUnsafe(ctx context.Context, listID, origin
 		if ch.Set == nil {
 			ch.Set = map[string]string{}
 		}
-		if n, ok, err := r.data.contacts.Attributes.NameOf(ctx, k); err == nil && ok {
+		if n, ok, err := data.contacts.Attributes.NameOf(ctx, k); err == nil && ok {
 			k = n
 		}
 		ch.Set[k] = v
@@ -172,7 +172,7 @@ func (r *contactResource) takeOverPathUnsafe(ctx context.Context, listID, origin
 	if !ch.Empty() {
 		ctx, cancel := context.WithTimeout(ctx, pathUnsafeImportTimeout)
 		defer cancel()
-		w := &contactWriter{data: r.data, listID: listID, timeout: pathUnsafeImportTimeout, fileAttr: path.Root("original_id")}
+		w := &contactWriter{data: data, listID: listID, timeout: pathUnsafeImportTimeout, fileAttr: path.Root("original_id")}
 		if _, finished := w.writeChanges(ctx, []contactsync.Change{ch}, func(string) {}, diags); !finished && !diags.HasError() {
 			diags.AddError("Unable to take over the existing contact",
 				fmt.Sprintf("The import batch that writes contact %q of list %s did not finish within %s; it goes on on the service.", originalID, listID, pathUnsafeImportTimeout))
@@ -181,9 +181,9 @@ func (r *contactResource) takeOverPathUnsafe(ctx context.Context, listID, origin
 			return nil
 		}
 	}
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := data.client.LookupContact(ctx, listID, originalID)
 	if err != nil {
-		r.addContactError(diags, "Unable to take over the existing contact", listID, err)
+		addContactError(diags, "Unable to take over the existing contact", listID, err)
 		return nil
 	}
 	return c

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
-	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 var (
@@ -134,149 +132,6 @@ func (r *contactResource) Configure(_ context.Context, req resource.ConfigureReq
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	plan, ok := readModel[contactModel](ctx, req.Plan, r.data, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	listID, originalID := plan.ListID.ValueString(), plan.OriginalID.ValueString()
-	props, diags := stringMap(ctx, plan.Properties)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	want := client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}
-	// A contact the suppression list holds is created unsubscribed on
-	// those channels, in the create call itself (contact_suppression.go).
-	sup, err := r.suppressionOf(ctx, plan, props, nil)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root(attrSuppressionListID), "Unable to check the contact against the suppression list",
-			fmt.Sprintf("Contact %q of list %s: %s\n\nNothing was created; apply again.", originalID, listID, describeAPIError(err)))
-		return
-	}
-	if sup != nil {
-		want = suppressedWant(want, sup.held, plan.AllowResubscribe.ValueBool())
-	}
-	exists, err := r.data.contacts.Listings.Exists(ctx, listID, originalID)
-	if err != nil {
-		r.addContactError(&resp.Diagnostics, "Unable to check whether the contact exists", listID, err)
-		return
-	}
-	r.data.contacts.Listings.Wrote(listID, originalID)
-
-	// The configured states go in the create body, so a contact with
-	// statuses takes one call; applyStatus below sets them with a second
-	// call only when the answer does not show the service took them.
-	var c *client.Contact
-	if exists {
-		err = client.ErrConflict
-	} else {
-		c, err = r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{
-			OriginalID: originalID, Properties: props, Status: want.Status, MobileStatus: want.MobileStatus,
-		})
-	}
-	switch {
-	case errors.Is(err, client.ErrConflict):
-		released, ok := r.data.contacts.Released.Take(listID, originalID)
-		if !ok {
-			said := ""
-			if err != client.ErrConflict { //nolint:errorlint // the bare sentinel carries no message of the service; a wrapped one does
-				said = "\n\nThe service said: " + err.Error()
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("original_id"), "Contact already exists",
-				fmt.Sprintf("List %s already has a contact with original_id %q, and Terraform does not create a contact twice. "+
-					"To manage that contact, import it: `terraform import <address of this resource> %s` "+
-					"(e.g. `terraform import rms_contact.example %s`), or add an import block with id = %q. Otherwise choose another original_id.%s",
-					listID, originalID, contactImportID(listID, originalID), contactImportID(listID, originalID), contactImportID(listID, originalID), said))
-			return
-		}
-		// This run destroyed the contact a moment ago (a replacement): take
-		// it over, and give it back its states unless they are configured.
-		// A configured SUBSCRIBED the recipient had opted out of before
-		// is not sent (what Terraform applied before is not known here:
-		// the opt-out is honoured, and the next plan warns).
-		tflog.Info(ctx, "taking over a contact this run released", map[string]any{"list_id": listID, "original_id": originalID})
-		allow := plan.AllowResubscribe.ValueBool()
-		if want.Status == "" || contactsync.Decide(want.Status, "", released.Status, allow).OptedOut {
-			want.Status = released.Status
-		}
-		if want.MobileStatus == "" || contactsync.Decide(want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
-			want.MobileStatus = released.MobileStatus
-		}
-		if sup != nil {
-			want = suppressedWant(want, sup.held, allow)
-		}
-		if !client.PathSafeID(originalID) {
-			if c = r.takeOverPathUnsafe(ctx, listID, originalID, props, want, released, &resp.Diagnostics); c == nil {
-				return
-			}
-			break
-		}
-		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
-		if err != nil {
-			r.addContactError(&resp.Diagnostics, "Unable to take over the existing contact", listID, err)
-			return
-		}
-	case err != nil:
-		if _, made := client.MadeID(err); made {
-			// The service made the contact but its answer could not be
-			// read: record it (tainted, as the error makes it) rather than
-			// leave it behind unmanaged.
-			saveUnreadContact(ctx, plan, &resp.State, &resp.Diagnostics)
-		}
-		r.addContactError(&resp.Diagnostics, "Unable to create contact", listID, err)
-		return
-	}
-	tflog.Info(ctx, "created contact", map[string]any{"list_id": listID, "original_id": originalID})
-
-	// The contact exists now: save it before the next call, so that a
-	// failure there leaves it in state with what the server holds. What
-	// the configuration asks for is what Terraform applies to it: the
-	// consent rule compares later opt-outs with that.
-	writeApplied(ctx, resp.Private, configuredStatus(plan), &resp.Diagnostics)
-	state, diags := r.toModel(ctx, c, plan)
-	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-	setIdentity(ctx, resp.Identity, contactIdentity(state), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// A new contact has no opt-out of its own to honour (one this run
-	// released is dealt with above): the wanted states are sent unless it
-	// already has them. When one differs, every wanted state is sent in
-	// one call.
-	current := statusOf(c)
-	if !client.PathSafeID(originalID) {
-		// The create body carried the statuses, and no later call can
-		// set them (contact_path_unsafe.go): say where the service
-		// shows others.
-		warnPathUnsafeCreateStatus(originalID, want, current, &resp.Diagnostics)
-		keepDesired(&state, plan)
-		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-		return
-	}
-	if (want.Status == "" || want.Status == current.Status) && (want.MobileStatus == "" || want.MobileStatus == current.MobileStatus) {
-		// State holds the configured statuses even where a taken-over
-		// contact's opt-out kept the service from being asked for them.
-		keepDesired(&state, plan)
-		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
-		return
-	}
-	r.applyStatus(ctx, listID, originalID, want, plan, plan, &resp.State, &resp.Diagnostics)
-}
-
-// saveUnreadContact saves a contact the service made whose answer could not
-// be read: what the plan asked for, and null where only the service could
-// say (its dates, a status the configuration leaves to it).
-func saveUnreadContact(ctx context.Context, plan contactModel, state stateSetter, diags *diag.Diagnostics) {
-	plan.ID = types.StringValue(contactImportID(plan.ListID.ValueString(), plan.OriginalID.ValueString()))
-	plan.EmailStatus = statusOrPrior("", plan.EmailStatus)
-	plan.MobileStatus = statusOrPrior("", plan.MobileStatus)
-	plan.DateCreated, plan.DateModified = timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
-	plan.ServiceEmailStatus, plan.ServiceMobileStatus = types.StringNull(), types.StringNull()
-	diags.Append(state.Set(ctx, plan)...)
-}
-
 // statusOf is the subscription states a contact answer holds.
 func statusOf(c *client.Contact) client.SubscriptionStatus {
 	return client.SubscriptionStatus{Status: c.Status, MobileStatus: c.MobileStatus}
@@ -295,10 +150,10 @@ func (r *contactResource) applyStatus(ctx context.Context, listID, originalID st
 		updated, err = r.data.client.LookupContact(ctx, listID, originalID)
 	}
 	if err != nil {
-		r.addContactError(diags, "Unable to set the subscription status", listID, err)
+		addContactError(diags, "Unable to set the subscription status", listID, err)
 		return true
 	}
-	m, d := r.toModel(ctx, updated, plan)
+	m, d := toContactModel(ctx, r.data, updated, plan)
 	keepDesired(&m, config)
 	diags.Append(d...)
 	diags.Append(state.Set(ctx, m)...)
@@ -330,7 +185,7 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 		addAPIError(&resp.Diagnostics, "Unable to read contact", err, nil)
 		return
 	}
-	m, diags := r.toModel(ctx, c, state)
+	m, diags := toContactModel(ctx, r.data, c, state)
 	resp.Diagnostics.Append(diags...)
 	applied, recorded := readApplied(ctx, req.Private)
 	if learned := honourOptOuts(&m, state, applied, recorded); learned != nil {
@@ -383,22 +238,22 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
 	if !client.PathSafeID(originalID) {
 		// No call addresses this contact by its id (contact_path_unsafe.go).
-		r.updatePathUnsafe(ctx, plan, state, config, statusToSend(config, allow, applied, recorded, current), &resp.State, &resp.Diagnostics)
+		updatePathUnsafe(ctx, r.data, plan, state, config, statusToSend(config, allow, applied, recorded, current), &resp.State, &resp.Diagnostics)
 		return
 	}
 	called := false
 	if !plan.Properties.Equal(state.Properties) {
-		patch, diags := r.propertiesPatch(ctx, plan.Properties, state.Properties)
+		patch, diags := propertiesPatch(ctx, r.data, plan.Properties, state.Properties)
 		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 		c, err := r.data.client.UpdateContactProperties(ctx, listID, originalID, patch)
 		if err != nil {
-			r.addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
+			addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
 			return
 		}
-		m, diags := r.toModel(ctx, c, plan)
+		m, diags := toContactModel(ctx, r.data, c, plan)
 		keepDesired(&m, config)
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
@@ -420,10 +275,10 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// service does, date_modified included.
 	c, err := r.data.client.LookupContact(ctx, listID, originalID)
 	if err != nil {
-		r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
+		addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
 		return
 	}
-	m, diags := r.toModel(ctx, c, plan)
+	m, diags := toContactModel(ctx, r.data, c, plan)
 	keepDesired(&m, config)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
@@ -483,7 +338,7 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	applied, recorded := readApplied(ctx, req.Private)
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
-	r.refusePathUnsafeUpdate(ctx, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
+	refusePathUnsafeUpdate(ctx, r.data, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
 	// A status the configuration no longer sets follows the service; where
 	// Read kept a desired value for it (an opt-out honoured while it was
 	// configured), plan what the service shows: the update sends nothing
@@ -518,7 +373,7 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // from state into plan: every planned key with its value, and null for each
 // attribute in state that the plan no longer names (compared by attribute,
 // so rewriting "3" as "firstname" is not a removal).
-func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types.Map) (map[string]*string, diag.Diagnostics) {
+func propertiesPatch(ctx context.Context, data *providerData, plan, state types.Map) (map[string]*string, diag.Diagnostics) {
 	want, diags := stringMap(ctx, plan)
 	old, d := stringMap(ctx, state)
 	diags.Append(d...)
@@ -528,7 +383,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 	patch := pointerMap(want)
 	kept := map[string]bool{}
 	for k := range want {
-		name, ok, err := r.data.contacts.Attributes.NameOf(ctx, k)
+		name, ok, err := data.contacts.Attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -541,7 +396,7 @@ func (r *contactResource) propertiesPatch(ctx context.Context, plan, state types
 		if _, planned := want[k]; planned {
 			continue
 		}
-		name, ok, err := r.data.contacts.Attributes.NameOf(ctx, k)
+		name, ok, err := data.contacts.Attributes.NameOf(ctx, k)
 		if err != nil {
 			diags.AddError("Unable to read the account's contact attributes", describeAPIError(err))
 			return nil, diags
@@ -598,7 +453,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 	r.data.contacts.Listings.Wrote(listID, originalID)
 	if !client.PathSafeID(originalID) {
 		// No call addresses this contact by its id (contact_path_unsafe.go).
-		if !r.destroyPathUnsafe(ctx, listID, originalID, send, &resp.Diagnostics) {
+		if !destroyPathUnsafe(ctx, r.data, listID, originalID, send, &resp.Diagnostics) {
 			return
 		}
 	} else {
@@ -673,17 +528,17 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	setIdentity(ctx, resp.Identity, contactIdentity(m), &resp.Diagnostics)
 }
 
-// toModel copies what the server holds into the model; properties keep the
-// keys of prior (the user's names or ids), see managedProperties.
-func (r *contactResource) toModel(ctx context.Context, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
-	props, diags := managedProperties(ctx, r.data.contacts.Attributes, c.Properties, prior.Properties)
+// toContactModel copies what the server holds into the model; properties
+// keep the keys of prior (the user's names or ids), see managedProperties.
+func toContactModel(ctx context.Context, data *providerData, c *client.Contact, prior contactModel) (contactModel, diag.Diagnostics) {
+	props, diags := managedProperties(ctx, data.contacts.Attributes, c.Properties, prior.Properties)
 	listID := prior.ListID.ValueString()
 	return contactFields(listID, c, props, prior), diags
 }
 
 // addContactError reports a failed contact call on the attribute it concerns:
 // the service's field, or list_id when the list does not exist.
-func (r *contactResource) addContactError(diags *diag.Diagnostics, summary, listID string, err error) {
+func addContactError(diags *diag.Diagnostics, summary, listID string, err error) {
 	apiErr, isAPI := client.AsAPIError(err)
 	if isAPI && errors.Is(err, client.ErrNotFound) {
 		diags.AddAttributeError(path.Root("list_id"), summary,

@@ -19,9 +19,10 @@
 //
 // A file is named for what it holds:
 //
-//   - provider.go, provider_config.go, connection_config.go, tls_config.go:
-//     the provider, its configuration and the client it makes, all reading
-//     the provider block of provider_model.go;
+//   - provider.go, provider_config.go, provider_settings.go,
+//     connection_config.go, tls_config.go: the provider, its configuration
+//     and the client it makes, all reading the provider block of
+//     provider_model.go;
 //     configured_data.go how everything else reaches that client.
 //   - One file per Terraform type and kind: *_resource.go, *_data_source.go,
 //     *_ephemeral_resource.go, *_action.go, and *_query.go for the list

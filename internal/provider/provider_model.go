@@ -10,8 +10,8 @@ import (
 
 // The provider block: its attributes, their environment variables, and how
 // a setting falls back from one to the other. Everything that resolves the
-// block (provider_config.go, connection_config.go, tls_config.go,
-// unsubscribe_guardrail.go) reads it from here.
+// block (provider_config.go, provider_settings.go, connection_config.go,
+// tls_config.go, unsubscribe_guardrail.go) reads it from here.
 
 const (
 	attrBaseURL              = "base_url"

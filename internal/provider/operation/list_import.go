@@ -2,10 +2,7 @@ package operation
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -14,7 +11,6 @@ import (
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
-	"github.com/rms-labs/terraform-provider-rms/internal/provider/apidiag"
 	"github.com/rms-labs/terraform-provider-rms/internal/provider/batchcore"
 )
 
@@ -82,6 +78,17 @@ func StartListImport(ctx context.Context, c *client.Client, listings *contactsyn
 	if run.Encoding == "" {
 		run.Encoding = ImportDefaultEncoding
 	}
+	importID, ok := createImport(ctx, c, run, diags)
+	if !ok {
+		return "", false
+	}
+	return uploadImportFile(ctx, c, run, importID, diags)
+}
+
+// createImport runs step 1: it creates the import with the run's
+// settings and hands its id to run.Created, and says whether the run goes
+// on.
+func createImport(ctx context.Context, c *client.Client, run ListImportRun, diags *diag.Diagnostics) (client.ID, bool) {
 	code, err := client.DelimiterCode(run.Delimiter)
 	if err != nil { // the validator ran at plan time; this is a safety net
 		diags.AddAttributeError(path.Root("delimiter"), "Invalid delimiter", err.Error())
@@ -96,67 +103,30 @@ func StartListImport(ctx context.Context, c *client.Client, listings *contactsyn
 		Type:           run.Type,
 		IdentityColumn: run.IdentityColumn,
 	})
-	var amb *client.AmbiguousError
-	if errors.As(err, &amb) {
-		diags.AddError("Unable to tell which import was created",
-			fmt.Sprintf("Creating the %s import into list %s got no answer, and reading the list's imports back found %d imports with the same settings created just now and no file yet (import ids %s): the provider cannot tell which one this run made, so it uses none and creates none. "+
-				"An import without a file has not changed the list.\n\n%s", run.Type, run.ListID, len(amb.IDs), strings.Join(amb.IDs, ", "), run.RetryNote))
-		return "", false
-	}
-	if client.IsUncertain(err) {
-		// Checked before a 404: the 404 may be the imports listing's (a
-		// service without it), not the list's.
-		diags.AddError("Unable to create the import",
-			fmt.Sprintf("%s\n\nCreating the %s import into list %s may have made an import (without its file, so the list is unchanged), which could not be read back by the list's imports. Nothing is uploaded; an import without a file has no effect and needs no clean-up. %s",
-				apidiag.Describe(err), run.Type, run.ListID, run.RetryNote))
-		return "", false
-	}
-	if client.IsNotFound(err) {
-		diags.AddAttributeError(path.Root("list_id"), "List not found",
-			fmt.Sprintf("No list has id %q in this account: %s", run.ListID, apidiag.Describe(err)))
-		return "", false
-	}
 	if err != nil {
-		apidiag.Add(diags, "Unable to create the import", err, importFields)
+		addCreateImportError(diags, run, err)
 		return "", false
 	}
 	tflog.Info(ctx, "created list import", map[string]any{"import_id": importID.String(), "list_id": run.ListID, "type": run.Type})
 	if run.Created != nil && !run.Created(importID.String()) {
 		return "", false
 	}
+	return importID, true
+}
 
+// uploadImportFile runs step 2: it uploads the file of the import, which
+// starts its batch, and hands the batch to run.Uploaded. It answers the
+// batch, and "" with ok when the service took the file without naming one
+// (a warning says how to attach it): no failure, the import is kept
+// without a batch to wait on.
+func uploadImportFile(ctx context.Context, c *client.Client, run ListImportRun, importID client.ID, diags *diag.Diagnostics) (batchID string, ok bool) {
 	batch, err := c.UploadImportOnce(ctx, run.ListID, importID.String(), run.Body)
 	if client.IsActed(err) {
-		// The service took the file (it answered with success) but named no
-		// batch, and it has no listing of imports to find it by. Uploading
-		// again would import the file twice: keep what is known and say
-		// how to attach the batch. The raw error, not describeAPIError: the
-		// hint for the listing's 404 ("re-created by the next apply") would
-		// be wrong here.
-		diags.AddWarning("Import file accepted, its batch unknown",
-			fmt.Sprintf("The service accepted the file of import %s into list %s but its answer named no batch, and the list's imports could not be read back to find it: %s\n\n"+
-				"The file is not uploaded again. Terraform records the import without its batch, so status and counts stay unknown. To follow the batch, find its id in the service and run "+
-				"`terraform import rms_list_import.<name> %s/%s/%s/<batch_id>` (after `terraform state rm` of this one).",
-				importID, run.ListID, err, run.ListID, run.Type, importID))
+		warnBatchUnknown(diags, run, importID, err)
 		return "", true
 	}
 	if err != nil {
-		detail := apidiag.Describe(err) + "\n\n" + run.RetryNote
-		if client.IsUncertain(err) {
-			// Every read-back found the import without a batch, or could not
-			// be made: name the import, so that a batch that did start can be
-			// found and imported rather than the file imported again.
-			diags.AddError("Unable to upload the import file",
-				fmt.Sprintf("%s\n\nThe upload of import %s into list %s got no answer. If the service received it, the import now has a batch (GET .../lists/%s/imports shows its batchId): "+
-					"import it with `terraform import rms_list_import.<name> %s/%s/%s/<batch_id>` instead of importing the file again. %s",
-					apidiag.Describe(err), importID, run.ListID, run.ListID, run.ListID, run.Type, importID, run.RetryNote))
-			return "", false
-		}
-		if errors.Is(err, client.ErrMalformed) && client.RefusedField(err) == "" {
-			diags.AddAttributeError(run.FileAttr, "Import file refused", detail)
-		} else {
-			apidiag.Add(diags, "Unable to upload the import file", err, importFields)
-		}
+		addUploadError(diags, run, importID, err)
 		return "", false
 	}
 	tflog.Info(ctx, "uploaded list import file", map[string]any{"import_id": importID.String(), "batch_id": batch.String()})
