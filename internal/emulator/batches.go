@@ -106,7 +106,7 @@ type batchView struct {
 	Total      int64  `json:"total"`
 	Failed     int64  `json:"failed"`
 	// FailedRows names the first rows that failed (an import's, see
-	// imports.go); failed counts them all.
+	// imports_job.go); failed counts them all.
 	FailedRows []failedRow `json:"failedRows,omitempty"`
 	Status     string      `json:"status"`
 	Error      string      `json:"error,omitempty"`
@@ -414,6 +414,6 @@ type importBatchRecord struct {
 	ImportID   int64  `json:"importId"`
 	ImportType string `json:"importType"`
 	Total      int64  `json:"total"`
-	// FailedRows are the rows the batch names as failed (imports.go).
+	// FailedRows are the rows the batch names as failed (imports_job.go).
 	FailedRows []failedRow `json:"failedRows,omitempty"`
 }

@@ -31,10 +31,11 @@ func New(opts Options) *Server {
 		knownCollections: maps.Clone(genericDomains),
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
-		hooks:            newDeliverer(opts, targets),
 	}
+	hooks := newDeliverer(opts, targets)
+	b.eventSink = &webhookEvents{store: b.store, now: b.now, hooks: hooks}
 	b.store.PreloadProperties(b.now())
-	s := &Server{base: b, counter: newRequestCounter(), tokens: newTokenIssuer(opts)}
+	s := &Server{base: b, hooks: hooks, counter: newRequestCounter(), tokens: newTokenIssuer(opts)}
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
 	}
