@@ -108,7 +108,7 @@ func listStatistics(s *exportsAPI, _, _ time.Time) statisticsTable {
 	t := statisticsTable{header: []string{"listId", "name", "contacts", "unsubscribed", "dateCreated", "dateModified"}}
 	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		total, unsubscribed := s.store.ContactCounts(id)
+		total, unsubscribed := s.store.Contacts.Counts(id)
 		t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, "name"),
 			strconv.Itoa(total), strconv.Itoa(unsubscribed), entityString(e, "dateCreated"), entityString(e, "dateModified")})
 	}
@@ -121,7 +121,7 @@ func optOuts(s *exportsAPI, from, to time.Time) statisticsTable {
 	t := statisticsTable{header: eventHeader}
 	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		for _, c := range s.store.UnsubscribedContacts(id) {
+		for _, c := range s.store.Contacts.Unsubscribed(id) {
 			at, err := time.Parse(time.RFC3339, c.DateModified())
 			if err != nil || at.Before(from.Truncate(time.Second)) || at.After(to) {
 				continue

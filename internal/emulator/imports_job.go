@@ -61,21 +61,21 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 		}
 		switch j.typ {
 		case "ADD":
-			before := j.s.store.ContactRef(j.listID, fields[0])
-			if _, _, err := j.s.store.UpsertContact(j.listID, j.input(fields, true), now, true); err != nil {
+			before := j.s.store.Contacts.Ref(j.listID, fields[0])
+			if _, _, err := j.s.store.Contacts.Upsert(j.listID, j.input(fields, true), now, true); err != nil {
 				failed++
 				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.Message)
 			} else {
 				affected++
-				j.events.note(before, j.s.store.ContactRef(j.listID, fields[0]))
+				j.events.note(before, j.s.store.Contacts.Ref(j.listID, fields[0]))
 			}
 		case "UNSUBSCRIBE":
-			before := j.s.store.ContactRef(j.listID, fields[0])
-			_, err := j.s.store.SetContactStatus(j.listID, fields[0], state.StatusUnsubscribed, "", now)
+			before := j.s.store.Contacts.Ref(j.listID, fields[0])
+			_, err := j.s.store.Contacts.SetStatus(j.listID, fields[0], state.StatusUnsubscribed, "", now)
 			switch {
 			case err == nil:
 				affected++
-				j.events.note(before, j.s.store.ContactRef(j.listID, fields[0]))
+				j.events.note(before, j.s.store.Contacts.Ref(j.listID, fields[0]))
 			case err.Status == http.StatusNotFound && j.s.listExists(j.listID):
 				// No contact has this row's identity: nothing to do.
 			default:
@@ -103,11 +103,11 @@ func (j *importJob) finish() (affected int64, failure string) {
 			ins = append(ins, j.input(fields, false))
 		}
 	}
-	old := j.s.store.ListHolder(j.listID)
-	if err := j.s.store.ReplaceContacts(j.listID, ins, j.s.now()); err != nil {
+	old := j.s.store.Contacts.ListHolder(j.listID)
+	if err := j.s.store.Contacts.Replace(j.listID, ins, j.s.now()); err != nil {
 		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.Message
 	}
-	j.events.noteListChange(old, j.s.store.ListHolder(j.listID))
+	j.events.noteListChange(old, j.s.store.Contacts.ListHolder(j.listID))
 	return int64(len(ins)), ""
 }
 
