@@ -137,25 +137,22 @@ func (s *importsAPI) newImportJob(imp *listImport, header []string) (*importJob,
 	if imp.typ == "UNSUBSCRIBE" {
 		return job, nil // only the identity matters
 	}
-	st := s.store
-	st.RLock()
-	defer st.RUnlock()
+	ids, names := s.store.ResolveProperties(header)
 	columnOf := map[int64]string{} // attribute id -> the column that named it
 	for i, h := range header {
-		id, ok := st.ResolvePropertyLocked(h)
+		id := ids[i]
 		switch {
-		case ok && columnOf[id] != "":
+		case id != 0 && columnOf[id] != "":
 			// As a contact body naming one attribute twice: which value
 			// would win is not shown, so neither does.
 			return nil, apierr.Errorf(http.StatusBadRequest, "columns %q and %q of the import file name the same contact attribute (id %d); give it once", columnOf[id], h, id)
-		case ok:
+		case id != 0:
 			columnOf[id] = h
 			job.columns = append(job.columns, i)
 			job.attrKeys = append(job.attrKeys, strconv.FormatInt(id, 10))
 		case i == job.identityIdx:
 			// An identity column need not be an attribute.
 		default:
-			names := st.PropertyNamesLocked()
 			known := make([]string, 0, len(names))
 			for _, id := range slices.Sorted(maps.Keys(names)) {
 				known = append(known, names[id])
