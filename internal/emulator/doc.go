@@ -32,9 +32,10 @@
 //     wire profiles), contacts_seed.go and seed.go (seeding from Go);
 //   - contact attributes: properties.go;
 //   - imports (importsAPI): imports.go (the steps, the interface's values),
-//     imports_routes.go, imports_registry.go (the imports made),
-//     imports_csv.go (reading the file), imports_job.go (the batch's work),
-//     imports_rows.go (the parsed rows, kept compactly), imports_snapshot.go;
+//     imports_routes.go, imports_view.go (an import as the listing shows
+//     it), imports_csv.go (reading the file), imports_job.go (the batch's
+//     work), imports_rows.go (the parsed rows, kept compactly),
+//     imports_snapshot.go; the imports made are state.Imports;
 //   - statistics exports (exportsAPI): exports.go, exports_routes.go,
 //     exports_results.go (the stand-in object storage their files download
 //     from), exports_snapshot.go;

@@ -68,7 +68,6 @@ const defaultIdentityColumn = "originalId"
 // changes contacts.
 type importsAPI struct {
 	*base
-	imports     *importRegistry
 	batchesAPI  *batchesAPI
 	contactsAPI *contactsAPI
 }

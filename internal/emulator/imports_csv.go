@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
@@ -47,9 +48,9 @@ func decodeImport(body io.Reader, enc string) io.Reader {
 // parseImport reads the file row by row into an import job. Only a file
 // that cannot be read at all is an error (400); bad rows are kept as such
 // and counted when the batch handles them.
-func (s *importsAPI) parseImport(body io.Reader, imp *listImport) (*importJob, *apierr.Error) {
-	cr := csv.NewReader(decodeImport(body, imp.encoding))
-	cr.Comma = imp.delimiter
+func (s *importsAPI) parseImport(body io.Reader, imp state.Import) (*importJob, *apierr.Error) {
+	cr := csv.NewReader(decodeImport(body, imp.Encoding))
+	cr.Comma = imp.Delimiter
 	cr.FieldsPerRecord = -1 // a row with the wrong number of fields is a bad row, not a bad file
 	cr.ReuseRecord = true
 
@@ -58,7 +59,7 @@ func (s *importsAPI) parseImport(body io.Reader, imp *listImport) (*importJob, *
 		return nil, apierr.Errorf(http.StatusBadRequest, "the import file is empty; its first row must name the columns")
 	}
 	if err != nil {
-		return nil, fileError(err, 1, imp.encoding)
+		return nil, fileError(err, 1, imp.Encoding)
 	}
 	header = slices.Clone(header)
 	job, aerr := s.newImportJob(imp, header)
@@ -72,7 +73,7 @@ func (s *importsAPI) parseImport(body io.Reader, imp *listImport) (*importJob, *
 			break
 		}
 		if err != nil {
-			return nil, fileError(err, line, imp.encoding)
+			return nil, fileError(err, line, imp.Encoding)
 		}
 		if len(record) != len(header) {
 			noun := "fields"
@@ -111,7 +112,7 @@ func fileError(err error, row int, enc string) *apierr.Error {
 
 // newImportJob maps the header onto the identity column and the attribute
 // columns.
-func (s *importsAPI) newImportJob(imp *listImport, header []string) (*importJob, *apierr.Error) {
+func (s *importsAPI) newImportJob(imp state.Import, header []string) (*importJob, *apierr.Error) {
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
@@ -125,16 +126,16 @@ func (s *importsAPI) newImportJob(imp *listImport, header []string) (*importJob,
 		}
 		seen[h] = true
 	}
-	job := &importJob{s: s, listID: imp.listID, importID: imp.id, typ: imp.typ, identityIdx: slices.Index(header, imp.identity)}
-	job.events = s.contactsAPI.newContactEventBatch(imp.listID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.id, 10), "importType": imp.typ})
+	job := &importJob{s: s, listID: imp.ListID, importID: imp.ID, typ: imp.Type, identityIdx: slices.Index(header, imp.Identity)}
+	job.events = s.contactsAPI.newContactEventBatch(imp.ListID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.ID, 10), "importType": imp.Type})
 	if job.identityIdx < 0 {
-		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.identity, strings.Join(header, ", "))
-		if imp.identity == defaultIdentityColumn {
+		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.Identity, strings.Join(header, ", "))
+		if imp.Identity == defaultIdentityColumn {
 			return nil, apierr.Errorf(http.StatusBadRequest, "%s; add an originalId column, or name the identifying column with identityColumn", msg)
 		}
 		return nil, apierr.FieldError("identityColumn", "%s", msg)
 	}
-	if imp.typ == "UNSUBSCRIBE" {
+	if imp.Type == "UNSUBSCRIBE" {
 		return job, nil // only the identity matters
 	}
 	ids, names := s.store.ResolveProperties(header)

@@ -3,10 +3,8 @@ package emulator
 // The routes of imports: steps 1 and 2 (imports.go tells them) and the listing.
 
 import (
-	"cmp"
 	"mime"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -68,18 +66,13 @@ func (s *importsAPI) createImport(w http.ResponseWriter, r *http.Request) *apier
 		}
 		identity, given = strings.TrimSpace(v), strings.TrimSpace(v)
 	}
-	imp := &listImport{id: s.store.AllocID(), listID: listID, delimiter: delimiter, encoding: enc, typ: typ,
-		identity: identity, identityGiven: given, created: s.now()}
-	s.imports.mu.Lock()
-	s.imports.byID[imp.id] = imp
-	s.imports.mu.Unlock()
-	s.writeJSON(w, http.StatusCreated, map[string]string{"id": strconv.FormatInt(imp.id, 10)})
+	imp := s.store.Imports.Create(state.Import{ListID: listID, Delimiter: delimiter, Encoding: enc, Type: typ,
+		Identity: identity, IdentityGiven: given, Created: s.now()})
+	s.writeJSON(w, http.StatusCreated, map[string]string{"id": strconv.FormatInt(imp.ID, 10)})
 	return nil
 }
 
-// importView is an import as GET .../lists/{listId}/imports shows it: ids
-// as strings (as step 1 answers them), the request fields as the service
-// holds them (delimiter as its decimal code; identityColumn null when the
+// listImports answers the list's imports in ascending id order (the order
 // they were created), paged like every collection.
 func (s *importsAPI) listImports(w http.ResponseWriter, r *http.Request) *apierr.Error {
 	if err := s.refuseListing(r); err != nil {
@@ -93,21 +86,13 @@ func (s *importsAPI) listImports(w http.ResponseWriter, r *http.Request) *apierr
 	if err != nil {
 		return err
 	}
-	s.imports.mu.Lock()
-	var all []*listImport
-	for _, imp := range s.imports.byID {
-		if imp.listID == listID {
-			all = append(all, imp)
-		}
-	}
-	slices.SortFunc(all, func(a, b *listImport) int { return cmp.Compare(a.id, b.id) })
+	all := s.store.Imports.OfList(listID)
 	views := []importView{}
 	if from := pageOffset(page, pageSize); from < len(all) {
 		for _, imp := range all[from:min(len(all), from+pageSize)] {
-			views = append(views, imp.view())
+			views = append(views, viewOfImport(imp))
 		}
 	}
-	s.imports.mu.Unlock()
 	s.setTotal(w, len(all))
 	s.writeJSON(w, http.StatusOK, views)
 	return nil
@@ -149,7 +134,7 @@ func (s *importsAPI) uploadImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	batchID := int64(0)
-	defer func() { s.releaseImport(imp, batchID) }()
+	defer func() { s.store.Imports.Release(imp.ID, batchID) }()
 
 	if mt, _, perr := mime.ParseMediaType(r.Header.Get("Content-Type")); perr != nil || mt != "text/csv" {
 		s.writeError(w, apierr.Errorf(http.StatusUnsupportedMediaType, "the import file must be sent with Content-Type: text/csv; got %q", r.Header.Get("Content-Type")))
@@ -162,43 +147,29 @@ func (s *importsAPI) uploadImport(w http.ResponseWriter, r *http.Request) {
 	}
 	b := s.batchesAPI.startBatch(batchTypeImport, job)
 	batchID = b.id
-	s.log.Info("import started", "import", imp.id, "list", imp.listID, "type", imp.typ, "batch", b.id, "rows", job.total())
+	s.log.Info("import started", "import", imp.ID, "list", imp.ListID, "type", imp.Type, "batch", b.id, "rows", job.total())
 	w.Header().Set("Location", s.batchesAPI.batchPath(b.id))
 	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
 }
 
 // claimImport finds the import of the path and marks it as being uploaded,
 // so that two uploads of one import cannot both run.
-func (s *importsAPI) claimImport(r *http.Request) (*listImport, *apierr.Error) {
+func (s *importsAPI) claimImport(r *http.Request) (state.Import, *apierr.Error) {
 	listID, err := s.importListID(r)
 	if err != nil {
-		return nil, err
+		return state.Import{}, err
 	}
 	raw := r.PathValue("id")
 	id, ok := parseID(raw)
-	s.imports.mu.Lock()
-	defer s.imports.mu.Unlock()
-	imp := s.imports.byID[id]
-	if !ok || imp == nil || imp.listID != listID {
-		return nil, apierr.Errorf(http.StatusNotFound, "no import with id %q in list %d; create one with POST .../lists/%d/imports", raw, listID, listID)
+	var imp state.Import
+	found := false
+	if ok {
+		imp, found, err = s.store.Imports.Claim(listID, id)
 	}
-	switch {
-	case imp.batchID != 0:
-		return nil, apierr.Errorf(http.StatusConflict, "import %d was already uploaded (batch %d); create a new import to upload another file", id, imp.batchID)
-	case imp.uploading:
-		return nil, apierr.Errorf(http.StatusConflict, "import %d is being uploaded by another request", id)
+	if !found {
+		return state.Import{}, apierr.Errorf(http.StatusNotFound, "no import with id %q in list %d; create one with POST .../lists/%d/imports", raw, listID, listID)
 	}
-	imp.uploading = true
-	return imp, nil
-}
-
-// releaseImport ends an upload: a successful one records its batch; a
-// refused one leaves the import free to be uploaded again.
-func (s *importsAPI) releaseImport(imp *listImport, batchID int64) {
-	s.imports.mu.Lock()
-	defer s.imports.mu.Unlock()
-	imp.uploading = false
-	imp.batchID = batchID
+	return imp, err
 }
 
 func (s *importsAPI) listExists(id int64) bool {

@@ -51,12 +51,15 @@ type Store struct {
 
 	// Contacts holds the contacts of each list (contacts_store.go).
 	Contacts *Contacts
+	// Imports holds the imports of lists (imports.go).
+	Imports *Imports
 }
 
 // NewStore returns an empty account: no entities, no contacts, no messages.
 func NewStore() *Store {
 	st := &Store{colls: make(map[string]*collection)}
 	st.Contacts = &Contacts{st: st, lists: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
+	st.Imports = &Imports{st: st, byID: map[int64]*Import{}}
 	return st
 }
 
