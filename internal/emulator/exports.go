@@ -226,6 +226,5 @@ func (j *exportJob) writeCSV(w io.Writer) error {
 // stand-in object storage their files download from.
 type exportsAPI struct {
 	*base
-	objects    *objectStore
 	batchesAPI *batchesAPI
 }

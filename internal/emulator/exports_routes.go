@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 func (s *exportsAPI) registerExports() {
@@ -127,15 +128,7 @@ func (s *exportsAPI) mintResultURL(r *http.Request, id int64) string {
 	_, _ = rand.Read(raw[:]) // crypto/rand.Read never fails
 	token := hex.EncodeToString(raw[:])
 	now := s.opts.Now()
-	objs := s.objects
-	objs.mu.Lock()
-	for t, l := range objs.links {
-		if now.Sub(l.expires) > keepExpired {
-			delete(objs.links, t)
-		}
-	}
-	objs.links[token] = resultLink{batchID: id, expires: now.Add(s.opts.ResultURLTTL)}
-	objs.mu.Unlock()
+	s.store.ResultLinks.Add(token, state.ResultLink{BatchID: id, Expires: now.Add(s.opts.ResultURLTTL)}, now, keepExpired)
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
@@ -147,22 +140,26 @@ func (s *exportsAPI) registerObjectStore() {
 	s.handle("GET "+objectStorePrefix+"{token}", s.serveObject)
 }
 
+// hasResult reports whether token was minted here (expired or not), so
+// that a front serving several accounts finds the one that serves it.
+func (s *exportsAPI) hasResult(token string) bool {
+	_, ok := s.store.ResultLinks.Get(token)
+	return ok
+}
+
 // serveObject streams an export file to a holder of a valid token.
 func (s *exportsAPI) serveObject(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
-	objs := s.objects
-	objs.mu.Lock()
-	link, ok := objs.links[token]
-	objs.mu.Unlock()
+	link, ok := s.store.ResultLinks.Get(token)
 	if !ok {
 		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
 	}
-	if now := s.opts.Now(); !now.Before(link.expires) {
-		s.writeError(w, apierr.Errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.expires.UTC().Format(time.RFC3339), link.batchID))
+	if now := s.opts.Now(); !now.Before(link.Expires) {
+		s.writeError(w, apierr.Errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.Expires.UTC().Format(time.RFC3339), link.BatchID))
 		return
 	}
-	b, ok := s.batchesAPI.batch(link.batchID)
+	b, ok := s.batchesAPI.batch(link.BatchID)
 	if !ok {
 		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return

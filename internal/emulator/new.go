@@ -42,7 +42,7 @@ func New(opts Options) *Server {
 	s.batchesAPI = &batchesAPI{base: b, batches: newBatchEngine()}
 	s.contactsAPI = &contactsAPI{base: b}
 	s.importsAPI = &importsAPI{base: b, batchesAPI: s.batchesAPI, contactsAPI: s.contactsAPI}
-	s.exportsAPI = &exportsAPI{base: b, objects: newObjectStore(), batchesAPI: s.batchesAPI}
+	s.exportsAPI = &exportsAPI{base: b, batchesAPI: s.batchesAPI}
 	s.webhooksAPI = &webhooksAPI{base: b}
 	s.triggersAPI = &triggersAPI{base: b}
 	s.genericAPI = &genericAPI{base: b, contactsAPI: s.contactsAPI}

@@ -53,6 +53,8 @@ type Store struct {
 	Contacts *Contacts
 	// Imports holds the imports of lists (imports.go).
 	Imports *Imports
+	// ResultLinks holds the URLs of export results (export_results.go).
+	ResultLinks *ResultLinks
 }
 
 // NewStore returns an empty account: no entities, no contacts, no messages.
@@ -60,6 +62,7 @@ func NewStore() *Store {
 	st := &Store{colls: make(map[string]*collection)}
 	st.Contacts = &Contacts{st: st, lists: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
 	st.Imports = &Imports{st: st, byID: map[int64]*Import{}}
+	st.ResultLinks = &ResultLinks{st: st, links: map[string]ResultLink{}}
 	return st
 }
 
