@@ -1,7 +1,10 @@
 // Package state is what one emulated account holds: its collections of
-// entities (one id counter for the whole account), the contacts of each
-// list with the changes since they were last saved, the attributes contact
-// properties resolve through, and the transactional messages sent. It also
+// entities (one id counter for the whole account), the attributes contact
+// properties resolve through, and the transactional messages sent, in
+// Store; and each other domain in a store of its own that Store holds and
+// the handlers reach through its field: the contacts of each list with the
+// changes since they were last saved (Contacts), the imports of lists
+// (Imports), the URLs of export results (ResultLinks). It also
 // keeps the data directory (DataDir, Persister): a snapshot whose store part
 // is written and read in a compact form (Snapshot, ContactRecord, Builder)
 // beside the parts other areas hand it, and a journal of changes after it.
@@ -12,7 +15,9 @@
 // It knows no HTTP request, wire profile or fault; of the emulator it
 // imports only internal/emulator/apierr.
 //
-// One RWMutex guards all of it (Store embeds it): the emulator favours
-// obvious correctness over throughput. Methods named ...Locked expect the
-// caller to hold it; the others take it themselves.
+// One RWMutex guards all of it (Store embeds it, the domains' stores share
+// it): the emulator favours obvious correctness over throughput. Methods
+// named ...Locked expect the caller to hold it (within the package, or a
+// check the store runs under it); the others take it themselves, and the
+// handlers call only those.
 package state
