@@ -39,9 +39,10 @@
 //   - statistics exports (exportsAPI): exports.go, exports_routes.go,
 //     exports_results.go (the stand-in object storage their files download
 //     from), exports_snapshot.go;
-//   - batches, which run imports and exports (batchesAPI): batches.go (the
-//     engine, which knows no kind of work: each saves and restores its own),
-//     batches_routes.go, batches_wire.go, batches_snapshot.go;
+//   - batches, which run imports and exports (batchesAPI): batches.go
+//     (starting them, the clock, their view; the batches themselves are
+//     state.Batches, which knows no kind of work: each saves and restores
+//     its own), batches_routes.go, batches_wire.go, batches_snapshot.go;
 //   - webhooks (webhooksAPI) and their deliveries: webhooks.go,
 //     webhooks_events.go (the account's events to their subscribers),
 //     webhooks_delivery.go, webhooks_health.go, webhooks_targets.go;

@@ -184,9 +184,9 @@ func (j *exportJob) describeRequest(v *batchView) {
 	v.ExportType, v.Period = j.exportType, j.period
 }
 
-func (j *exportJob) total() int64 { return int64(len(j.table.rows)) + j.extraRows }
+func (j *exportJob) Total() int64 { return int64(len(j.table.rows)) + j.extraRows }
 
-func (j *exportJob) process(from, to int64) (int64, int64) { return to - from, 0 }
+func (j *exportJob) Process(from, to int64) (int64, int64) { return to - from, 0 }
 
 // writeCSV writes the file: header, rows, extra rows. It streams, so a file of
 // millions of extra rows costs no memory, and it is deterministic, so every

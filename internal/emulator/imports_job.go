@@ -19,11 +19,11 @@ type importJob struct {
 	attrKeys    []string // their attribute ids, as property keys
 	rows        importRows
 	good        int64              // rows handled that were not bad (REPLACE applies them at the end)
-	failedRows  []failedRow        // the first maxFailedRowsShown rows that failed, in order
+	failedRows  []state.FailedRow  // the first maxFailedRowsShown rows that failed, in order
 	events      *contactEventBatch // contact webhook events, bounded (contacts_events.go)
 }
 
-func (j *importJob) total() int64 { return j.rows.n }
+func (j *importJob) Total() int64 { return j.rows.n }
 
 func (j *importJob) describeRequest(v *batchView) {
 	v.ListID, v.ImportID = strconv.FormatInt(j.listID, 10), strconv.FormatInt(j.importID, 10)
@@ -41,7 +41,7 @@ const maxFailedRowsShown = 10
 // failed for reason.
 func (j *importJob) fail(i int64, reason string) {
 	if len(j.failedRows) < maxFailedRowsShown {
-		j.failedRows = append(j.failedRows, failedRow{Row: i + 2, Reason: reason})
+		j.failedRows = append(j.failedRows, state.FailedRow{Row: i + 2, Reason: reason})
 	}
 }
 
@@ -49,8 +49,8 @@ func (j *importJob) eventData() map[string]any {
 	return map[string]any{"listId": strconv.FormatInt(j.listID, 10), "importId": strconv.FormatInt(j.importID, 10), "importType": j.typ}
 }
 
-// process handles rows [from, to), which always follow the previous call's.
-func (j *importJob) process(from, to int64) (affected, failed int64) {
+// Process handles rows [from, to), which always follow the previous call's.
+func (j *importJob) Process(from, to int64) (affected, failed int64) {
 	now := j.s.now()
 	for i := from; i < to; i++ {
 		fields, reason, ok := j.rows.next()
@@ -89,8 +89,8 @@ func (j *importJob) process(from, to int64) (affected, failed int64) {
 	return affected, failed
 }
 
-// finish applies a REPLACE, all rows at once, and releases the rows.
-func (j *importJob) finish() (affected int64, failure string) {
+// Finish applies a REPLACE, all rows at once, and releases the rows.
+func (j *importJob) Finish() (affected int64, failure string) {
 	defer func() { j.rows = importRows{n: j.rows.n} }()
 	defer j.events.end()
 	if j.typ != "REPLACE" {

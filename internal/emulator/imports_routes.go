@@ -146,10 +146,10 @@ func (s *importsAPI) uploadImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := s.batchesAPI.startBatch(batchTypeImport, job)
-	batchID = b.id
-	s.log.Info("import started", "import", imp.ID, "list", imp.ListID, "type", imp.Type, "batch", b.id, "rows", job.total())
-	w.Header().Set("Location", s.batchesAPI.batchPath(b.id))
-	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
+	batchID = b.ID
+	s.log.Info("import started", "import", imp.ID, "list", imp.ListID, "type", imp.Type, "batch", b.ID, "rows", job.Total())
+	w.Header().Set("Location", s.batchesAPI.batchPath(b.ID))
+	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.ID, 10)})
 }
 
 // claimImport finds the import of the path and marks it as being uploaded,

@@ -2,7 +2,8 @@ package emulator
 
 // The imports' share of a snapshot: an IMPORT batch's work, and the checks
 // of the "imports" part, which the state keeps (state/imports_snapshot.go).
-// What is kept of an import's batch and why is told in batches_snapshot.go.
+// What is kept of an import's batch and why is told in
+// state/batches_snapshot.go.
 
 import (
 	"encoding/json"
@@ -14,7 +15,7 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
-func (s *importsAPI) importWorkFromRecord(rec batchRecord, nextID int64) (batchWork, error) {
+func (s *importsAPI) importWorkFromRecord(rec state.BatchRecord, nextID int64) (state.Work, error) {
 	r := rec.Import
 	switch {
 	case r == nil || rec.Export != nil:
@@ -52,12 +53,10 @@ func checkImportRequest(imp state.Import) error {
 // checkImportBatch checks that an uploaded import's batch is an IMPORT
 // batch of this import (the batches part is restored first).
 func (s *importsAPI) checkImportBatch(imp state.Import) error {
-	s.batchesAPI.batches.mu.Lock()
-	b, ok := s.batchesAPI.batches.byID[imp.BatchID]
-	s.batchesAPI.batches.mu.Unlock()
+	b, ok := s.store.Batches.Get(imp.BatchID)
 	job, isImport := (*importJob)(nil), false
 	if ok {
-		job, isImport = b.work.(*importJob)
+		job, isImport = b.Work.(*importJob)
 	}
 	if !isImport || job.importID != imp.ID || job.listID != imp.ListID {
 		return fmt.Errorf("batchId %d is not an IMPORT batch of this import in the batches part", imp.BatchID)
@@ -71,19 +70,19 @@ func (s *importsAPI) restoreImports(raw json.RawMessage) error {
 	return s.store.Imports.Restore(raw, defaultIdentityColumn, checkImportRequest, s.checkImportBatch)
 }
 
-// recordInto writes the import's part of its batch's record.
-func (j *importJob) recordInto(rec *batchRecord) {
-	rec.Import = &importBatchRecord{ListID: j.listID, ImportID: j.importID, ImportType: j.typ, Total: j.total(), FailedRows: j.failedRows}
+// RecordInto writes the import's part of its batch's record.
+func (j *importJob) RecordInto(rec *state.BatchRecord) {
+	rec.Import = &state.ImportBatchRecord{ListID: j.listID, ImportID: j.importID, ImportType: j.typ, Total: j.Total(), FailedRows: j.failedRows}
 }
 
-// cutByRestart ends an import that still had rows to apply, or a REPLACE
+// CutByRestart ends an import that still had rows to apply, or a REPLACE
 // not yet applied: its rows were not kept over the restart.
-func (j *importJob) cutByRestart(processed int64, failure string) (string, bool) {
-	if processed >= j.total() && (j.typ != "REPLACE" || failure != "") {
+func (j *importJob) CutByRestart(processed int64, failure string) (string, bool) {
+	if processed >= j.Total() && (j.typ != "REPLACE" || failure != "") {
 		return "", false
 	}
 	if j.typ == "REPLACE" {
-		return fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", processed, j.total()), true
+		return fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", processed, j.Total()), true
 	}
-	return fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", processed, j.total()), true
+	return fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", processed, j.Total()), true
 }

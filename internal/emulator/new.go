@@ -39,7 +39,7 @@ func New(opts Options) *Server {
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
 	}
-	s.batchesAPI = &batchesAPI{base: b, batches: newBatchEngine()}
+	s.batchesAPI = &batchesAPI{base: b}
 	s.contactsAPI = &contactsAPI{base: b}
 	s.importsAPI = &importsAPI{base: b, batchesAPI: s.batchesAPI, contactsAPI: s.contactsAPI}
 	s.exportsAPI = &exportsAPI{base: b, batchesAPI: s.batchesAPI}
@@ -48,9 +48,9 @@ func New(opts Options) *Server {
 	s.genericAPI = &genericAPI{base: b, contactsAPI: s.contactsAPI}
 	s.docsAPI = &docsAPI{base: b}
 	s.tokensAPI = &tokensAPI{base: b, tokens: s.tokens}
-	s.batchesAPI.restorers = map[string]workRestorer{
+	s.batchesAPI.restorers = map[string]state.WorkRestorer{
 		batchTypeImport: s.importsAPI.importWorkFromRecord,
-		batchTypeStatExport: func(rec batchRecord, _ int64) (batchWork, error) {
+		batchTypeStatExport: func(rec state.BatchRecord, _ int64) (state.Work, error) {
 			return exportWorkFromRecord(rec)
 		},
 	}

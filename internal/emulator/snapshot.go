@@ -66,8 +66,9 @@ const DefaultSnapshotDelay = state.DefaultSnapshotDelay
 // "Adding an area's state" above).
 func (s *Server) snapshotParts() []state.Part {
 	return []state.Part{
-		// batches_snapshot.go; batches before imports, which refer to them.
-		{Name: "batches", Save: s.batchesAPI.saveBatches, Restore: s.batchesAPI.restoreBatches},
+		// state/batches_snapshot.go; batches before imports, which refer
+		// to them.
+		{Name: "batches", Save: s.store.Batches.Save, Restore: s.batchesAPI.restoreBatches},
 		// state/imports_snapshot.go, checked by imports_snapshot.go.
 		{Name: "imports", Save: s.store.Imports.Save, Restore: s.importsAPI.restoreImports},
 	}

@@ -4,7 +4,8 @@
 // Store; and each other domain in a store of its own that Store holds and
 // the handlers reach through its field: the contacts of each list with the
 // changes since they were last saved (Contacts), the imports of lists
-// (Imports), the URLs of export results (ResultLinks). It also
+// (Imports), the URLs of export results (ResultLinks), and the batches
+// that run imports and exports (Batches). It also
 // keeps the data directory (DataDir, Persister): a snapshot whose store part
 // is written and read in a compact form (Snapshot, ContactRecord, Builder)
 // beside the parts other areas hand it, and a journal of changes after it.
@@ -16,7 +17,8 @@
 // imports only internal/emulator/apierr.
 //
 // One RWMutex guards all of it (Store embeds it, the domains' stores share
-// it): the emulator favours obvious correctness over throughput. Methods
+// it; Batches alone has its own, as a batch's work changes contacts under
+// the account's): the emulator favours obvious correctness over throughput. Methods
 // named ...Locked expect the caller to hold it (within the package, or a
 // check the store runs under it); the others take it themselves, and the
 // handlers call only those.

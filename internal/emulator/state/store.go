@@ -55,6 +55,8 @@ type Store struct {
 	Imports *Imports
 	// ResultLinks holds the URLs of export results (export_results.go).
 	ResultLinks *ResultLinks
+	// Batches holds the batches, with a lock of their own (batches.go).
+	Batches *Batches
 }
 
 // NewStore returns an empty account: no entities, no contacts, no messages.
@@ -63,6 +65,7 @@ func NewStore() *Store {
 	st.Contacts = &Contacts{st: st, lists: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
 	st.Imports = &Imports{st: st, byID: map[int64]*Import{}}
 	st.ResultLinks = &ResultLinks{st: st, links: map[string]ResultLink{}}
+	st.Batches = &Batches{st: st, byID: map[int64]*Batch{}, active: map[int64]*Batch{}}
 	return st
 }
 
