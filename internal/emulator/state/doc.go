@@ -1,13 +1,14 @@
 // Package state is what one emulated account holds: its collections of
-// entities (one id counter for the whole account), the attributes contact
-// properties resolve through, and the transactional messages sent, in
-// Store; and each other domain in a store of its own that Store holds and
-// the handlers reach through its field: the contacts of each list with the
-// changes since they were last saved (Contacts), the imports of lists
-// (Imports), the URLs of export results (ResultLinks), and the batches
-// that run imports and exports (Batches). It also
-// keeps the data directory (DataDir, Persister): a snapshot whose store part
-// is written and read in a compact form (Snapshot, ContactRecord, Builder)
+// entities (one id counter for the whole account) and the attributes
+// contact properties resolve through, in Store; and each other domain in a
+// store of its own that Store holds and the handlers reach through its
+// field: the transactional messages sent (Messages), the contacts of each
+// list with the changes since they were last saved (Contacts), the imports
+// of lists (Imports), the URLs of export results (ResultLinks), and the
+// batches that run imports and exports (Batches). It also keeps the data
+// directory (DataDir, Persister): a snapshot whose store part is written
+// and read in a compact form (Snapshot, ContactRecord, Builder), the
+// batches' and imports' parts (batches_snapshot.go, imports_snapshot.go)
 // beside the parts other areas hand it, and a journal of changes after it.
 //
 // It sits below the HTTP handlers of internal/emulator, which call its API

@@ -38,17 +38,16 @@ func NestedKey(parent Ref, sub string) string {
 
 // Store is the account's data: the generic collections and the account's
 // ids itself, and each other domain in a store of its own (Contacts, ...),
-// which the handlers reach through its field. One RWMutex guards all of it,
-// so that a snapshot sees every domain at one moment: the emulator favours
-// obvious correctness over throughput.
+// which the handlers reach through its field. One RWMutex guards all of it
+// but the batches, so that a snapshot sees every domain at one moment: the
+// emulator favours obvious correctness over throughput.
 type Store struct {
 	sync.RWMutex
 	nextID int64 // last id handed out; one counter for the whole account
 	colls  map[string]*collection
-	// messages are the transactional messages sent through triggers, in
-	// order (triggers.go).
-	messages []SentMessage
 
+	// Messages holds the transactional messages sent (messages.go).
+	Messages *Messages
 	// Contacts holds the contacts of each list (contacts_store.go).
 	Contacts *Contacts
 	// Imports holds the imports of lists (imports.go).
@@ -63,6 +62,7 @@ type Store struct {
 func NewStore() *Store {
 	st := &Store{colls: make(map[string]*collection)}
 	st.Contacts = &Contacts{st: st, lists: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
+	st.Messages = &Messages{st: st}
 	st.Imports = &Imports{st: st, byID: map[int64]*Import{}}
 	st.ResultLinks = &ResultLinks{st: st, links: map[string]ResultLink{}}
 	st.Batches = &Batches{st: st, byID: map[int64]*Batch{}, active: map[int64]*Batch{}}

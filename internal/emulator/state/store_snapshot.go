@@ -45,7 +45,7 @@ func (st *Store) CaptureLocked(full bool) (Snapshot, []ListCapture) {
 	snap := Snapshot{
 		NextID:      st.nextID,
 		Collections: make(map[string][]Entity, len(st.colls)),
-		Messages:    slices.Clone(st.messages),
+		Messages:    slices.Clone(st.Messages.list),
 	}
 	for key, c := range st.colls {
 		items := make([]Entity, 0, len(c.order))
@@ -378,7 +378,7 @@ func (b *Builder) Finish(st *Store) error {
 	st.nextID = snap.NextID
 	st.colls = colls
 	st.Contacts.lists = b.Contacts
-	st.messages = snap.Messages
+	st.Messages.list = snap.Messages
 	st.Contacts.dirty = map[int64]*listDirty{}
 	return nil
 }
