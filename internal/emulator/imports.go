@@ -65,6 +65,7 @@ var (
 // not given: the contact's originalId itself.
 const defaultIdentityColumn = "originalId"
 
+// importsAPI serves the imports of lists; their work runs as batches and
 // changes contacts.
 type importsAPI struct {
 	*base

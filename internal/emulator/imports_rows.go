@@ -49,5 +49,3 @@ func (r *importRows) next() ([]string, string, bool) {
 	}
 	return fields, "", true
 }
-
-// importsAPI serves the imports of lists; their work runs as batches and

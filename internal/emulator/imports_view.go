@@ -1,5 +1,7 @@
 package emulator
 
+// How GET .../lists/{listId}/imports shows an import.
+
 import (
 	"strconv"
 
