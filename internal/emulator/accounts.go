@@ -93,7 +93,7 @@ func (a *Accounts) route(r *http.Request) *Server {
 	case strings.HasPrefix(r.URL.Path, objectStorePrefix):
 		token := strings.TrimPrefix(r.URL.Path, objectStorePrefix)
 		for _, s := range a.servers {
-			if s.exportsAPI.objects.has(token) {
+			if s.exportsAPI.hasResult(token) {
 				return s
 			}
 		}

@@ -3,7 +3,6 @@ package emulator
 import (
 	"log/slog"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
@@ -11,7 +10,7 @@ import (
 
 // base is what the handlers of every domain share: the options, the
 // account's state, the mux they register on (and what it learned of the
-// routes), the webhook deliverer, and the hook that brings the data
+// routes), where the account's events go, and the hook that brings the data
 // directory up to date after a change. Its methods are the shared HTTP
 // plumbing (mux.go, respond.go, errors.go, wire_behaviour.go,
 // validation.go, wire_errors.go) and the clock; it knows no domain.
@@ -34,8 +33,10 @@ type base struct {
 	explicitSubs map[string]bool
 	// mandatory is this server's copy of mandatoryFields.
 	mandatory map[string][]string
-	// hooks delivers webhook events in the background until Close.
-	hooks *deliverer
+	// eventSink takes the events the handlers emit (a contact unsubscribed,
+	// a batch finished); the Server delivers them to webhooks
+	// (webhooks_events.go).
+	eventSink
 	// onChange is called after every request that may have changed the
 	// account; Open sets it to bring the data directory up to date.
 	onChange func()
@@ -55,20 +56,8 @@ func (s *base) now() string {
 	return s.opts.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 }
 
-// emit delivers event to every active webhook subscribed to it.
-func (s *base) emit(event string, data map[string]any) {
-	hooks, _, _ := s.store.Page(nil, webhooksKey, 0, int(^uint(0)>>1))
-	occurredAt := s.now()
-	for _, h := range hooks {
-		if active, _ := h["active"].(bool); !active {
-			continue
-		}
-		events, _ := h["events"].([]any)
-		if !slices.Contains(events, any(event)) {
-			continue
-		}
-		url, _ := h["url"].(string)
-		secret, _ := h["secret"].(string)
-		s.hooks.start(h["id"].(int64), url, secret, event, occurredAt, data)
-	}
+// eventSink takes the account's events: emit sends event, with data, to
+// whoever subscribed to it.
+type eventSink interface {
+	emit(event string, data map[string]any)
 }

@@ -4,10 +4,10 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 // Batches are the service's asynchronous jobs: imports (type IMPORT) and
@@ -20,10 +20,13 @@ import (
 //	                                  in proportion to time)
 //
 // where duration = max(BatchMinDuration, total/BatchRowsPerSecond). Progress
-// is computed from Options.Now whenever the account is touched (advanceBatches
-// runs before every request that reads or changes batches), so an import changes the list at the pace of
-// the clock even for a client that never polls, no goroutine runs between
-// requests, and a fake clock drives everything in tests.
+// is computed from Options.Now whenever the account is touched
+// (advanceBatches runs before every request), so an import changes the list
+// at the pace of the clock even for a client that never polls, no goroutine
+// runs between requests, and a fake clock drives everything in tests. The
+// batches and their timeline are the state's (state.Batches, which knows no
+// kind of work); this file starts them, brings them up to the clock and
+// shows them.
 //
 // When a batch finishes, the webhooks subscribed to import.finished or
 // export.finished receive its counts, its error if any, and what the work
@@ -45,43 +48,6 @@ const (
 	batchStatusFinished  = "FINISHED"
 	batchesCollectionKey = "batches"
 )
-
-// batchWork is what a batch does, one row at a time.
-type batchWork interface {
-	// total is the number of rows the batch handles.
-	total() int64
-	// process handles rows [from, to) in order and reports how many of them
-	// changed something (affected) and how many could not be handled
-	// (failed). It is called with increasing, adjacent ranges, never
-	// concurrently for one batch.
-	process(from, to int64) (affected, failed int64)
-}
-
-// batchFinisher is work with a last step, run once when all rows are
-// handled and no fault was injected: it may affect more rows (a replace
-// import applies its rows at once) or fail the batch with a reason.
-type batchFinisher interface {
-	finish() (affected int64, failure string)
-}
-
-// batch is one job and its progress.
-type batch struct {
-	id        int64
-	typ       string
-	submitted time.Time
-	startAt   time.Time     // end of PENDING
-	duration  time.Duration // length of IN_PROGRESS
-	work      batchWork
-	failure   string // injected fault, reported once finished
-
-	mu        sync.Mutex // guards the fields below and calls of work.process
-	processed int64
-	affected  int64
-	failed    int64
-	finished  bool
-	announced bool      // the finished event was emitted
-	seen      time.Time // clock at the last advance
-}
 
 // batchEvents are the webhook events emitted when a batch of a type
 // finishes (successfully or not; the payload's error says which).
@@ -106,10 +72,10 @@ type batchView struct {
 	Total      int64  `json:"total"`
 	Failed     int64  `json:"failed"`
 	// FailedRows names the first rows that failed (an import's, see
-	// imports.go); failed counts them all.
-	FailedRows []failedRow `json:"failedRows,omitempty"`
-	Status     string      `json:"status"`
-	Error      string      `json:"error,omitempty"`
+	// imports_job.go); failed counts them all.
+	FailedRows []state.FailedRow `json:"failedRows,omitempty"`
+	Status     string            `json:"status"`
+	Error      string            `json:"error,omitempty"`
 	// Added fields (see the conventions guide, "Reading back what a write
 	// made"): when the batch was accepted, as RFC 3339, and the request
 	// that started it, so that a client can recognise its own batch.
@@ -127,23 +93,12 @@ type requestDescriber interface {
 	describeRequest(v *batchView)
 }
 
-// batchEngine holds the account's batches.
-type batchEngine struct {
-	mu     sync.Mutex
-	byID   map[int64]*batch
-	active map[int64]*batch // not yet finished
-}
-
-func newBatchEngine() *batchEngine {
-	return &batchEngine{byID: map[int64]*batch{}, active: map[int64]*batch{}}
-}
-
 // startBatch registers a new batch of typ doing work, with the account's
 // next id, and brings it up to date (a batch with no pending time and no
 // duration finishes here).
-func (s *batchesAPI) startBatch(typ string, work batchWork) *batch {
+func (s *batchesAPI) startBatch(typ string, work state.Work) *state.Batch {
 	now := s.opts.Now()
-	total := work.total()
+	total := work.Total()
 	duration := s.opts.BatchMinDuration
 	if s.opts.BatchRowsPerSecond > 0 {
 		secs := float64(total) / s.opts.BatchRowsPerSecond
@@ -151,52 +106,21 @@ func (s *batchesAPI) startBatch(typ string, work batchWork) *batch {
 			duration = d
 		}
 	}
-	b := &batch{
-		id:        s.store.AllocID(),
-		typ:       typ,
-		submitted: now,
-		startAt:   now.Add(s.opts.BatchPendingFor),
-		duration:  duration,
-		work:      work,
-		seen:      now,
-	}
+	failure := ""
 	if s.opts.BatchError != nil {
-		b.failure = s.opts.BatchError(typ)
+		failure = s.opts.BatchError(typ)
 	}
-	e := s.batches
-	e.mu.Lock()
-	e.byID[b.id] = b
-	e.active[b.id] = b
-	e.mu.Unlock()
+	b := state.NewBatch(typ, work, now, s.opts.BatchPendingFor, duration, failure)
+	s.store.Batches.Start(b)
 	s.advanceBatches()
 	return b
 }
 
 // advanceBatches brings every unfinished batch up to the clock.
 func (s *batchesAPI) advanceBatches() {
-	e := s.batches
-	e.mu.Lock()
-	if len(e.active) == 0 {
-		e.mu.Unlock()
-		return
-	}
-	pending := make([]*batch, 0, len(e.active))
-	for _, b := range e.active {
-		pending = append(pending, b)
-	}
-	e.mu.Unlock()
-
-	now := s.opts.Now()
-	moved := false
-	for _, b := range pending {
-		finished, progressed := b.advance(now)
-		moved = moved || progressed
-		if finished {
-			e.mu.Lock()
-			delete(e.active, b.id)
-			e.mu.Unlock()
-			s.announceFinished(b)
-		}
+	finished, moved := s.store.Batches.Advance(s.opts.Now())
+	for _, b := range finished {
+		s.announceFinished(b)
 	}
 	if moved {
 		// Progress with the clock happens outside the handlers that
@@ -208,16 +132,13 @@ func (s *batchesAPI) advanceBatches() {
 
 // announceFinished emits the batch's finished event to the webhooks, once
 // even when concurrent requests saw it finish together.
-func (s *batchesAPI) announceFinished(b *batch) {
-	b.mu.Lock()
-	first := !b.announced
-	b.announced = true
-	b.mu.Unlock()
-	event, ok := batchEvents[b.typ]
+func (s *batchesAPI) announceFinished(b *state.Batch) {
+	first := b.Announce()
+	event, ok := batchEvents[b.Type]
 	if !first || !ok {
 		return
 	}
-	v := b.view(s.opts.CustomerID)
+	v := viewOfBatch(b, s.opts.CustomerID)
 	data := map[string]any{
 		"batchId": strconv.FormatInt(v.ID, 10), "type": v.Type, "status": v.Status,
 		"total": v.Total, "processed": v.Processed, "affected": v.Affected, "failed": v.Failed,
@@ -225,7 +146,7 @@ func (s *batchesAPI) announceFinished(b *batch) {
 	if v.Error != "" {
 		data["error"] = v.Error
 	}
-	if d, ok := b.work.(eventDescriber); ok {
+	if d, ok := b.Work.(eventDescriber); ok {
 		for k, val := range d.eventData() {
 			data[k] = val
 		}
@@ -234,90 +155,37 @@ func (s *batchesAPI) announceFinished(b *batch) {
 }
 
 // batch returns the batch with id, brought up to the clock.
-func (s *batchesAPI) batch(id int64) (*batch, bool) {
+func (s *batchesAPI) batch(id int64) (*state.Batch, bool) {
 	s.advanceBatches()
-	e := s.batches
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	b, ok := e.byID[id]
-	return b, ok
+	return s.store.Batches.Get(id)
 }
 
-// due is how many rows the timeline says are handled at now.
-func (b *batch) due(now time.Time, total int64) int64 {
-	if now.Before(b.startAt) {
-		return 0
-	}
-	elapsed := now.Sub(b.startAt)
-	if b.duration <= 0 || elapsed >= b.duration {
-		return total
-	}
-	n := int64(float64(total) * float64(elapsed) / float64(b.duration))
-	return min(max(n, 0), total)
-}
-
-// advance handles the rows due at now and reports whether the batch is
-// finished, and whether anything a snapshot keeps changed: its counts, its
-// status (judged from seen) or its end.
-func (b *batch) advance(now time.Time) (finished, progressed bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.finished {
-		return true, false
-	}
-	wasPending := b.seen.Before(b.startAt)
-	processed := b.processed
-	defer func() {
-		progressed = b.finished || b.processed != processed || wasPending != b.seen.Before(b.startAt)
-	}()
-	if now.After(b.seen) {
-		b.seen = now
-	}
-	total := b.work.total()
-	if target := b.due(now, total); target > b.processed {
-		affected, failed := b.work.process(b.processed, target)
-		b.affected += affected
-		b.failed += failed
-		b.processed = target
-	}
-	if b.processed == total && !now.Before(b.startAt.Add(b.duration)) {
-		b.finished = true
-		if f, ok := b.work.(batchFinisher); ok && b.failure == "" {
-			affected, failure := f.finish()
-			b.affected += affected
-			b.failure = failure
-		}
-	}
-	return b.finished, false // progressed: set by the deferred function
-}
-
-// view is the batch as the service shows it.
-func (b *batch) view(customerID int64) batchView {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// viewOfBatch is the batch as the service shows it.
+func viewOfBatch(b *state.Batch, customerID int64) batchView {
+	p := b.Progress()
 	v := batchView{
-		ID:         b.id,
-		Type:       b.typ,
+		ID:         b.ID,
+		Type:       b.Type,
 		CustomerID: customerID,
-		StartTime:  b.submitted.UnixMilli(),
-		Affected:   b.affected,
-		Processed:  b.processed,
-		Total:      b.work.total(),
-		Failed:     b.failed,
+		StartTime:  b.Submitted.UnixMilli(),
+		Affected:   p.Affected,
+		Processed:  p.Processed,
+		Total:      b.Work.Total(),
+		Failed:     p.Failed,
 		Status:     batchStatusPending,
 
-		DateCreated: b.submitted.UTC().Truncate(time.Second).Format(time.RFC3339),
+		DateCreated: b.Submitted.UTC().Truncate(time.Second).Format(time.RFC3339),
 	}
-	if d, ok := b.work.(requestDescriber); ok {
+	if d, ok := b.Work.(requestDescriber); ok {
 		d.describeRequest(&v)
 	}
 	switch {
-	case b.finished:
+	case p.Finished:
 		v.Status = batchStatusFinished
-		end := b.startAt.Add(b.duration).UnixMilli()
+		end := p.End.UnixMilli()
 		v.EndTime = &end
-		v.Error = b.failure
-	case !b.seen.Before(b.startAt):
+		v.Error = p.Failure
+	case p.Running:
 		// Judged at the last advance, so the status never runs ahead of
 		// the counts.
 		v.Status = batchStatusRunning
@@ -329,7 +197,7 @@ func (b *batch) view(customerID int64) batchView {
 var batchTypes = []string{batchTypeImport, batchTypeStatExport}
 
 // lookupBatch finds the batch named by the {batchId} path value.
-func (s *batchesAPI) lookupBatch(r *http.Request) (*batch, *apierr.Error) {
+func (s *batchesAPI) lookupBatch(r *http.Request) (*state.Batch, *apierr.Error) {
 	raw := r.PathValue("batchId")
 	id, ok := parseID(raw)
 	if !ok {
@@ -351,69 +219,7 @@ func (s *batchesAPI) batchPath(id int64) string {
 // domains whose work is a batch (imports, statistics exports).
 type batchesAPI struct {
 	*base
-	batches *batchEngine
 	// restorers make the work of each type of batch from its record in the
 	// data directory; the domain whose work it is registers it (New).
-	restorers map[string]workRestorer
-}
-
-// savedWork is batch work that the data directory can hold: it writes its
-// own part of the batch's record, which the restorer its domain registered
-// for the batch's type reads back.
-type savedWork interface {
-	recordInto(rec *batchRecord)
-}
-
-// restartable is batch work that a restart can cut short: cutByRestart says
-// whether a batch restored unfinished, with processed rows applied and
-// failure as its error so far, must end, and with which error.
-type restartable interface {
-	cutByRestart(processed int64, failure string) (string, bool)
-}
-
-// workRestorer makes a batch's work again from its record; nextID is the
-// store's, which every id the record names is at most.
-type workRestorer func(rec batchRecord, nextID int64) (batchWork, error)
-
-// failedRow is a row of the file the batch could not handle: its number in
-// the file (the header is row 1) and why.
-type failedRow struct {
-	Row    int64  `json:"row"`
-	Reason string `json:"reason"`
-}
-
-type batchRecord struct {
-	ID        int64  `json:"id"`
-	Type      string `json:"type"`
-	Submitted string `json:"submitted"` // RFC 3339 with fractions: exact
-	StartAt   string `json:"startAt"`   // end of PENDING
-	EndAt     string `json:"endAt"`     // end of IN_PROGRESS (the view's endTime once finished)
-	Seen      string `json:"seen"`      // clock at the last advance
-	Processed int64  `json:"processed"`
-	Affected  int64  `json:"affected"`
-	Failed    int64  `json:"failed"`
-	Finished  bool   `json:"finished"`
-	// Error is the reason the batch failed: an injected fault
-	// (Options.BatchError, reported once finished) or a failure of its
-	// last step.
-	Error  string             `json:"error,omitempty"`
-	Import *importBatchRecord `json:"import,omitempty"`
-	Export *exportBatchRecord `json:"export,omitempty"`
-}
-
-type exportBatchRecord struct {
-	ExportType string     `json:"exportType"`
-	Period     string     `json:"period"`
-	Header     []string   `json:"header"`
-	Rows       [][]string `json:"rows"`
-	ExtraRows  int64      `json:"extraRows"`
-}
-
-type importBatchRecord struct {
-	ListID     int64  `json:"listId"`
-	ImportID   int64  `json:"importId"`
-	ImportType string `json:"importType"`
-	Total      int64  `json:"total"`
-	// FailedRows are the rows the batch names as failed (imports.go).
-	FailedRows []failedRow `json:"failedRows,omitempty"`
+	restorers map[string]state.WorkRestorer
 }

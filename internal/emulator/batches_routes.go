@@ -3,7 +3,6 @@ package emulator
 // The routes of the batches domain: listing batches and reading one.
 
 import (
-	"cmp"
 	"net/http"
 	"slices"
 	"strings"
@@ -33,20 +32,11 @@ func (s *batchesAPI) listBatches(w http.ResponseWriter, r *http.Request) *apierr
 		return apierr.FieldError("type", "type %q is not a batch type; one of %s", typ, strings.Join(batchTypes, ", "))
 	}
 	s.advanceBatches()
-	e := s.batches
-	e.mu.Lock()
-	all := make([]*batch, 0, len(e.byID))
-	for _, b := range e.byID {
-		if typ == "" || b.typ == typ {
-			all = append(all, b)
-		}
-	}
-	e.mu.Unlock()
-	slices.SortFunc(all, func(a, b *batch) int { return cmp.Compare(a.id, b.id) })
+	all := s.store.Batches.All(typ)
 	views := []any{}
 	if from := pageOffset(page, pageSize); from < len(all) {
 		for _, b := range all[from:min(len(all), from+pageSize)] {
-			views = append(views, s.presentBatch(b.view(s.opts.CustomerID)))
+			views = append(views, s.presentBatch(viewOfBatch(b, s.opts.CustomerID)))
 		}
 	}
 	s.setTotal(w, len(all))
@@ -59,6 +49,6 @@ func (s *batchesAPI) getBatch(w http.ResponseWriter, r *http.Request) *apierr.Er
 	if err != nil {
 		return err
 	}
-	s.writeJSON(w, http.StatusOK, s.presentBatch(b.view(s.opts.CustomerID)))
+	s.writeJSON(w, http.StatusOK, s.presentBatch(viewOfBatch(b, s.opts.CustomerID)))
 	return nil
 }

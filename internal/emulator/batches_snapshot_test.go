@@ -150,7 +150,12 @@ func TestDataDirWrittenAfterBatchProgress(t *testing.T) {
 		synctest.Wait()                                      // and its write
 		state := filepath.Join(dir, StateFileName)
 		var doc struct{ Parts map[string]json.RawMessage }
-		var part batchesSnapshot
+		var part struct {
+			Batches []struct {
+				ID       int64
+				Finished bool
+			}
+		}
 		b, err := os.ReadFile(state)
 		if err != nil || json.Unmarshal(b, &doc) != nil || json.Unmarshal(doc.Parts["batches"], &part) != nil ||
 			len(part.Batches) != 1 || strconv.FormatInt(part.Batches[0].ID, 10) != id || !part.Batches[0].Finished {

@@ -228,8 +228,8 @@ type rowsWork struct {
 	calls [][2]int64
 }
 
-func (w *rowsWork) total() int64 { return w.n }
-func (w *rowsWork) process(from, to int64) (int64, int64) {
+func (w *rowsWork) Total() int64 { return w.n }
+func (w *rowsWork) Process(from, to int64) (int64, int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.calls = append(w.calls, [2]int64{from, to})
@@ -252,7 +252,7 @@ func TestBatchProcessesEachRowOnceUnderConcurrency(t *testing.T) {
 		s := New(Options{BatchRowsPerSecond: 10})
 		work := &rowsWork{n: 300}
 		b := s.batchesAPI.startBatch(batchTypeImport, work)
-		id := strconv.FormatInt(b.id, 10)
+		id := strconv.FormatInt(b.ID, 10)
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
@@ -281,31 +281,6 @@ func TestBatchProcessesEachRowOnceUnderConcurrency(t *testing.T) {
 		// An import batch has no result file.
 		wantError(t, do(t, s, http.MethodGet, "/rest/1000/batches/"+id+"/result/url", nil, withHeader("Accept", "text/plain")),
 			ErrorBody{Status: 404, Code: CodeNotFound, Message: "batch " + id + " is an IMPORT batch; only statistics exports have a result"})
-	})
-}
-
-// A request that read the clock before another request moved the batch
-// further (advanceBatches reads it before taking the batch's lock) moves
-// nothing back and hands out no row twice. The interleaving that leads
-// there is timed by the scheduler, so the test makes it by hand.
-func TestBatchAdvanceWithAnEarlierClockChangesNothing(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		s := New(Options{BatchRowsPerSecond: 10})
-		work := &rowsWork{n: 300}
-		b := s.batchesAPI.startBatch(batchTypeImport, work)
-		later, earlier := b.startAt.Add(20*time.Second), b.startAt.Add(10*time.Second)
-		if finished, progressed := b.advance(later); finished || !progressed {
-			t.Fatalf("advance(+20s) = finished %v, progressed %v; want progress, unfinished", finished, progressed)
-		}
-		if finished, progressed := b.advance(earlier); finished || progressed {
-			t.Errorf("advance(+10s) after +20s = finished %v, progressed %v; want neither", finished, progressed)
-		}
-		if diff := cmp.Diff([][2]int64{{0, 200}}, work.calls); diff != "" {
-			t.Errorf("rows handed out (-want +got):\n%s", diff)
-		}
-		if v := b.view(1000); v.Processed != 200 || v.Status != "IN_PROGRESS" {
-			t.Errorf("batch = %+v, want 200 processed, IN_PROGRESS", v)
-		}
 	})
 }
 

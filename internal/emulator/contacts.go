@@ -45,7 +45,7 @@ func (s *contactsAPI) listContacts(w http.ResponseWriter, r *http.Request) *apie
 	if err != nil {
 		return err
 	}
-	p, err := s.store.ContactPage(listID, pageOffset(page, pageSize), pageSize)
+	p, err := s.store.Contacts.Page(listID, pageOffset(page, pageSize), pageSize)
 	if err != nil {
 		return err
 	}
@@ -82,12 +82,12 @@ func (s *contactsAPI) createContact(w http.ResponseWriter, r *http.Request) *api
 	}
 	in = s.contactCreateInput(in)
 	if s.opts.Wire.Has(WireContactUpsert) {
-		before := s.store.ContactRef(listID, in.OriginalID)
-		c, created, err := s.store.UpsertContact(listID, in, s.now(), true)
+		before := s.store.Contacts.Ref(listID, in.OriginalID)
+		c, created, err := s.store.Contacts.Upsert(listID, in, s.now(), true)
 		if err != nil {
 			return err
 		}
-		s.emitContactChange(listID, before, s.store.ContactRef(listID, c.OriginalID))
+		s.emitContactChange(listID, before, s.store.Contacts.Ref(listID, c.OriginalID))
 		if !created {
 			s.writeJSON(w, http.StatusOK, s.presentContact(c))
 			return nil
@@ -95,14 +95,14 @@ func (s *contactsAPI) createContact(w http.ResponseWriter, r *http.Request) *api
 		s.writeCreatedContact(w, listID, c)
 		return nil
 	}
-	c, err := s.store.CreateContact(listID, in, s.now())
+	c, err := s.store.Contacts.Create(listID, in, s.now())
 	if err != nil {
 		if err.Status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
 			return apierr.FieldError("originalId", "originalId already exists in this list")
 		}
 		return err
 	}
-	s.emitContactChange(listID, nil, s.store.ContactRef(listID, c.OriginalID))
+	s.emitContactChange(listID, nil, s.store.Contacts.Ref(listID, c.OriginalID))
 	s.writeCreatedContact(w, listID, c)
 	return nil
 }
@@ -118,7 +118,7 @@ func (s *contactsAPI) getContact(w http.ResponseWriter, r *http.Request) *apierr
 	if err != nil {
 		return err
 	}
-	c, err := s.store.GetContact(listID, r.PathValue("originalId"))
+	c, err := s.store.Contacts.Get(listID, r.PathValue("originalId"))
 	if err != nil {
 		return err
 	}
@@ -147,12 +147,12 @@ func (s *contactsAPI) updateContact(w http.ResponseWriter, r *http.Request) *api
 	if in.OriginalID != "" && in.OriginalID != originalID {
 		return apierr.FieldError("originalId", "originalId identifies the contact and cannot be changed (path %q, body %q)", originalID, in.OriginalID)
 	}
-	before := s.store.ContactRef(listID, originalID)
-	c, err := s.store.UpdateContactProperties(listID, originalID, in.Props, s.now())
+	before := s.store.Contacts.Ref(listID, originalID)
+	c, err := s.store.Contacts.UpdateProperties(listID, originalID, in.Props, s.now())
 	if err != nil {
 		return err
 	}
-	s.emitContactChange(listID, before, s.store.ContactRef(listID, originalID))
+	s.emitContactChange(listID, before, s.store.Contacts.Ref(listID, originalID))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }
@@ -179,12 +179,12 @@ func (s *contactsAPI) putSubscriptionStatus(w http.ResponseWriter, r *http.Reque
 	if status == "" && mobileStatus == "" {
 		return apierr.FieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
 	}
-	before := s.store.ContactRef(listID, r.PathValue("originalId"))
-	c, err := s.store.SetContactStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
+	before := s.store.Contacts.Ref(listID, r.PathValue("originalId"))
+	c, err := s.store.Contacts.SetStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
 	if err != nil {
 		return err
 	}
-	s.emitContactChange(listID, before, s.store.ContactRef(listID, r.PathValue("originalId")))
+	s.emitContactChange(listID, before, s.store.Contacts.Ref(listID, r.PathValue("originalId")))
 	s.writeJSON(w, http.StatusOK, s.presentContact(c))
 	return nil
 }

@@ -3,7 +3,7 @@ package emulator
 import (
 	"maps"
 	"strconv"
-	"sync"
+	"sync/atomic"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
@@ -36,7 +36,8 @@ import (
 // Events are found by comparing a contact before and after the write:
 // stored contacts are never modified in place, so holding the old pointer is
 // a snapshot. The handlers and the import job take both around their store
-// call; the store itself is unchanged.
+// call, and read them through the store (state/contacts_changes.go), which
+// takes its own lock.
 
 // contactEventsPerBatch bounds the single events of one kind per batch.
 const contactEventsPerBatch = 100
@@ -76,9 +77,7 @@ func contactChangeKinds(before, after *state.Contact) (kinds, channels []string)
 // it (after the change; before it for contact.deleted) and where it came
 // from.
 func (s *contactsAPI) contactEventData(listID int64, c *state.Contact, channel string, extra map[string]any) map[string]any {
-	s.store.RLock()
-	v := c.View(s.store.PropertyNamesLocked())
-	s.store.RUnlock()
+	v := s.store.Contacts.View(c)
 	data := map[string]any{
 		"listId": strconv.FormatInt(listID, 10), "originalId": v.OriginalID, "contactId": v.ID,
 		"properties": v.Properties, "status": v.Status, "mobileStatus": v.MobileStatus,
@@ -109,23 +108,29 @@ type contactEventBatch struct {
 	listID int64
 	extra  map[string]any // source and ids, in every event of the batch
 
-	mu    sync.Mutex
-	count map[string]int64
+	// count holds a counter for each kind of contact event, made up front
+	// and never changed after, so that the rows of one batch, which may
+	// note changes concurrently, count without a lock.
+	count map[string]*atomic.Int64
 }
 
+// contactEventTypes are the kinds of contact event, in the order a batch
+// sends its summaries.
+var contactEventTypes = []string{"contact.created", "contact.updated", "contact.subscribed", "contact.unsubscribed", "contact.deleted"}
+
 func (s *contactsAPI) newContactEventBatch(listID int64, extra map[string]any) *contactEventBatch {
-	return &contactEventBatch{s: s, listID: listID, extra: extra, count: map[string]int64{}}
+	count := make(map[string]*atomic.Int64, len(contactEventTypes))
+	for _, kind := range contactEventTypes {
+		count[kind] = new(atomic.Int64)
+	}
+	return &contactEventBatch{s: s, listID: listID, extra: extra, count: count}
 }
 
 // note records a change and sends its events while the bound allows.
 func (b *contactEventBatch) note(before, after *state.Contact) {
 	kinds, channels := contactChangeKinds(before, after)
 	for i, kind := range kinds {
-		b.mu.Lock()
-		b.count[kind]++
-		send := b.count[kind] <= contactEventsPerBatch
-		b.mu.Unlock()
-		if !send {
+		if b.count[kind].Add(1) > contactEventsPerBatch {
 			continue
 		}
 		c := after
@@ -138,10 +143,8 @@ func (b *contactEventBatch) note(before, after *state.Contact) {
 
 // end sends one summary event of each kind that went over the bound.
 func (b *contactEventBatch) end() {
-	b.mu.Lock()
-	counts := maps.Clone(b.count)
-	b.mu.Unlock()
-	for kind, n := range counts {
+	for _, kind := range contactEventTypes {
+		n := b.count[kind].Load()
 		if n <= contactEventsPerBatch {
 			continue
 		}
@@ -152,31 +155,10 @@ func (b *contactEventBatch) end() {
 }
 
 // noteListChange records what happened to a list between two states of its
-// contacts holder: REPLACE builds a new holder and never changes the old
-// one. next may be changed by concurrent writes, so it is read locked.
+// contacts holder (state.Contacts.Changes).
 func (b *contactEventBatch) noteListChange(old, next *state.ListContacts) {
-	type change struct{ before, after *state.Contact }
-	var changes []change
-	b.s.store.RLock()
-	if next != nil {
-		for _, oid := range next.Order {
-			var before *state.Contact
-			if old != nil {
-				before = old.ByID[oid]
-			}
-			changes = append(changes, change{before, next.ByID[oid]})
-		}
-	}
-	if old != nil {
-		for _, oid := range old.Order {
-			if next == nil || next.ByID[oid] == nil {
-				changes = append(changes, change{old.ByID[oid], nil})
-			}
-		}
-	}
-	b.s.store.RUnlock()
-	for _, c := range changes {
-		b.note(c.before, c.after)
+	for _, c := range b.s.store.Contacts.Changes(old, next) {
+		b.note(c.Before, c.After)
 	}
 }
 

@@ -206,10 +206,10 @@ func TestSubscriptionStatusTransitions(t *testing.T) {
 	// use, from either state.
 	id := mustInt(t, listID)
 	for _, from := range []string{S, U} {
-		if _, err := s.store.SetContactStatus(id, "c", from, "", s.now()); err != nil {
+		if _, err := s.store.Contacts.SetStatus(id, "c", from, "", s.now()); err != nil {
 			t.Fatal(err)
 		}
-		c, err := s.store.SetContactStatus(id, "c", U, U, s.now())
+		c, err := s.store.Contacts.SetStatus(id, "c", U, U, s.now())
 		if err != nil || c.Status != U || c.MobileStatus != U {
 			t.Errorf("unsubscribe from %s: %+v, %v", from, c, err)
 		}
@@ -355,7 +355,7 @@ func TestListDeletionRemovesContacts(t *testing.T) {
 	wantStatus(t, do(t, s, http.MethodDelete, "/rest/1000/lists/"+listID, nil), http.StatusNoContent)
 	wantError(t, do(t, s, http.MethodGet, base+"/c", nil), ErrorBody{404, CodeNotFound, "no list with id " + listID, ""})
 	wantError(t, do(t, s, http.MethodGet, base, nil), ErrorBody{404, CodeNotFound, "no list with id " + listID, ""})
-	if s.store.ListHolder(mustInt(t, listID)) != nil {
+	if s.store.Contacts.ListHolder(mustInt(t, listID)) != nil {
 		t.Error("the deleted list's contacts are still stored")
 	}
 	wantStatus(t, do(t, s, http.MethodGet, other+"/c", nil), http.StatusOK)

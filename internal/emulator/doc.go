@@ -13,8 +13,8 @@
 //     that keeps it up to date); its refusals, and the handlers', are the
 //     one error type of the package apierr;
 //   - the HTTP handlers, grouped by domain, one type each on the plumbing
-//     they share (base.go: the options, the state, the mux and the webhook
-//     deliverer, with registration in mux.go, ids.go, paging.go, media.go,
+//     they share (base.go: the options, the state, the mux and where events
+//     go, with registration in mux.go, ids.go, paging.go, media.go,
 //     validation.go, respond.go, errors.go and the wire profiles, wire*.go);
 //   - the account put together: server.go (the Server type), new.go (New and
 //     the routes of routes.go), pipeline.go (faults.go, auth.go, retired.go
@@ -31,14 +31,20 @@
 //     contacts_events.go (their webhook events), contacts_wire.go (their
 //     wire profiles), contacts_seed.go and seed.go (seeding from Go);
 //   - contact attributes: properties.go;
-//   - imports (importsAPI): imports.go, imports_snapshot.go;
+//   - imports (importsAPI): imports.go (the steps, the interface's values),
+//     imports_routes.go, imports_view.go (an import as the listing shows
+//     it), imports_csv.go (reading the file), imports_job.go (the batch's
+//     work), imports_rows.go (the parsed rows, kept compactly),
+//     imports_snapshot.go; the imports made are state.Imports;
 //   - statistics exports (exportsAPI): exports.go, exports_routes.go,
 //     exports_results.go (the stand-in object storage their files download
 //     from), exports_snapshot.go;
-//   - batches, which run imports and exports (batchesAPI): batches.go (the
-//     engine, which knows no kind of work: each saves and restores its own),
-//     batches_routes.go, batches_wire.go, batches_snapshot.go;
+//   - batches, which run imports and exports (batchesAPI): batches.go
+//     (starting them, the clock, their view; the batches themselves are
+//     state.Batches, which knows no kind of work: each saves and restores
+//     its own), batches_routes.go, batches_wire.go, batches_snapshot.go;
 //   - webhooks (webhooksAPI) and their deliveries: webhooks.go,
+//     webhooks_events.go (the account's events to their subscribers),
 //     webhooks_delivery.go, webhooks_health.go, webhooks_targets.go;
 //   - triggers and transactional messages (triggersAPI): triggers.go;
 //   - the generic resource pattern, nested collections included

@@ -108,7 +108,7 @@ func listStatistics(s *exportsAPI, _, _ time.Time) statisticsTable {
 	t := statisticsTable{header: []string{"listId", "name", "contacts", "unsubscribed", "dateCreated", "dateModified"}}
 	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		total, unsubscribed := s.store.ContactCounts(id)
+		total, unsubscribed := s.store.Contacts.Counts(id)
 		t.rows = append(t.rows, []string{entityString(e, "id"), entityString(e, "name"),
 			strconv.Itoa(total), strconv.Itoa(unsubscribed), entityString(e, "dateCreated"), entityString(e, "dateModified")})
 	}
@@ -121,7 +121,7 @@ func optOuts(s *exportsAPI, from, to time.Time) statisticsTable {
 	t := statisticsTable{header: eventHeader}
 	for _, e := range s.allEntities(state.ListsKey) {
 		id, _ := e["id"].(int64)
-		for _, c := range s.store.UnsubscribedContacts(id) {
+		for _, c := range s.store.Contacts.Unsubscribed(id) {
 			at, err := time.Parse(time.RFC3339, c.DateModified())
 			if err != nil || at.Before(from.Truncate(time.Second)) || at.After(to) {
 				continue
@@ -184,9 +184,9 @@ func (j *exportJob) describeRequest(v *batchView) {
 	v.ExportType, v.Period = j.exportType, j.period
 }
 
-func (j *exportJob) total() int64 { return int64(len(j.table.rows)) + j.extraRows }
+func (j *exportJob) Total() int64 { return int64(len(j.table.rows)) + j.extraRows }
 
-func (j *exportJob) process(from, to int64) (int64, int64) { return to - from, 0 }
+func (j *exportJob) Process(from, to int64) (int64, int64) { return to - from, 0 }
 
 // writeCSV writes the file: header, rows, extra rows. It streams, so a file of
 // millions of extra rows costs no memory, and it is deterministic, so every
@@ -226,6 +226,5 @@ func (j *exportJob) writeCSV(w io.Writer) error {
 // stand-in object storage their files download from.
 type exportsAPI struct {
 	*base
-	objects    *objectStore
 	batchesAPI *batchesAPI
 }

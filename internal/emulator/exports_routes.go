@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator/apierr"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
 func (s *exportsAPI) registerExports() {
@@ -43,29 +44,29 @@ func (s *exportsAPI) startStatisticsExport(w http.ResponseWriter, r *http.Reques
 		extraRows:  s.opts.StatisticsExportExtraRows,
 	}
 	b := s.batchesAPI.startBatch(batchTypeStatExport, job)
-	s.log.Info("statistics export started", "batch", b.id, "exportType", exportType, "period", period, "rows", job.total())
-	w.Header().Set("Location", s.batchesAPI.batchPath(b.id))
-	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.id, 10)})
+	s.log.Info("statistics export started", "batch", b.ID, "exportType", exportType, "period", period, "rows", job.Total())
+	w.Header().Set("Location", s.batchesAPI.batchPath(b.ID))
+	s.writeJSON(w, http.StatusAccepted, map[string]string{"batchId": strconv.FormatInt(b.ID, 10)})
 	return nil
 }
 
 // exportResult finds the finished export named by the path, or says why its
 // result is not available: 404 for an unknown batch or one that is not an
 // export, 409 for an export not yet finished or failed.
-func (s *exportsAPI) exportResult(r *http.Request) (*batch, *apierr.Error) {
+func (s *exportsAPI) exportResult(r *http.Request) (*state.Batch, *apierr.Error) {
 	b, err := s.batchesAPI.lookupBatch(r)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := b.work.(*exportJob); !ok {
-		return nil, apierr.Errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.id, b.typ)
+	if _, ok := b.Work.(*exportJob); !ok {
+		return nil, apierr.Errorf(http.StatusNotFound, "batch %d is an %s batch; only statistics exports have a result", b.ID, b.Type)
 	}
-	v := b.view(s.opts.CustomerID)
+	v := viewOfBatch(b, s.opts.CustomerID)
 	if v.Status != batchStatusFinished {
-		return nil, apierr.Errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.id, v.Status)
+		return nil, apierr.Errorf(http.StatusConflict, "batch %d is %s; its result is available once it is FINISHED", b.ID, v.Status)
 	}
 	if v.Error != "" {
-		return nil, apierr.Errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.id, v.Error)
+		return nil, apierr.Errorf(http.StatusConflict, "batch %d failed and has no result: %s", b.ID, v.Error)
 	}
 	return b, nil
 }
@@ -82,7 +83,7 @@ func (s *exportsAPI) serveResultURL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
-		s.writeJSON(w, http.StatusOK, map[string]string{"url": s.mintResultURL(r, b.id)})
+		s.writeJSON(w, http.StatusOK, map[string]string{"url": s.mintResultURL(r, b.ID)})
 		return
 	}
 	if !accepts(r, "text/plain") {
@@ -94,7 +95,7 @@ func (s *exportsAPI) serveResultURL(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	u := s.mintResultURL(r, b.id)
+	u := s.mintResultURL(r, b.ID)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
@@ -112,10 +113,10 @@ func (s *exportsAPI) serveResultRedirect(w http.ResponseWriter, r *http.Request)
 	}
 	if s.opts.Wire.Has(WireResultDirect) {
 		// result-direct: the file itself instead of a redirect.
-		s.writeExportFile(w, r, b, b.work.(*exportJob))
+		s.writeExportFile(w, r, b, b.Work.(*exportJob))
 		return
 	}
-	w.Header().Set("Location", s.mintResultURL(r, b.id))
+	w.Header().Set("Location", s.mintResultURL(r, b.ID))
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusFound)
 }
@@ -127,15 +128,7 @@ func (s *exportsAPI) mintResultURL(r *http.Request, id int64) string {
 	_, _ = rand.Read(raw[:]) // crypto/rand.Read never fails
 	token := hex.EncodeToString(raw[:])
 	now := s.opts.Now()
-	objs := s.objects
-	objs.mu.Lock()
-	for t, l := range objs.links {
-		if now.Sub(l.expires) > keepExpired {
-			delete(objs.links, t)
-		}
-	}
-	objs.links[token] = resultLink{batchID: id, expires: now.Add(s.opts.ResultURLTTL)}
-	objs.mu.Unlock()
+	s.store.ResultLinks.Add(token, state.ResultLink{BatchID: id, Expires: now.Add(s.opts.ResultURLTTL)}, now, keepExpired)
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
@@ -147,27 +140,31 @@ func (s *exportsAPI) registerObjectStore() {
 	s.handle("GET "+objectStorePrefix+"{token}", s.serveObject)
 }
 
+// hasResult reports whether token was minted here (expired or not), so
+// that a front serving several accounts finds the one that serves it.
+func (s *exportsAPI) hasResult(token string) bool {
+	_, ok := s.store.ResultLinks.Get(token)
+	return ok
+}
+
 // serveObject streams an export file to a holder of a valid token.
 func (s *exportsAPI) serveObject(w http.ResponseWriter, r *http.Request) {
 	token := r.PathValue("token")
-	objs := s.objects
-	objs.mu.Lock()
-	link, ok := objs.links[token]
-	objs.mu.Unlock()
+	link, ok := s.store.ResultLinks.Get(token)
 	if !ok {
 		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
 	}
-	if now := s.opts.Now(); !now.Before(link.expires) {
-		s.writeError(w, apierr.Errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.expires.UTC().Format(time.RFC3339), link.batchID))
+	if now := s.opts.Now(); !now.Before(link.Expires) {
+		s.writeError(w, apierr.Errorf(http.StatusGone, "this result URL expired at %s; ask for a new one with GET .../batches/%d/result/url", link.Expires.UTC().Format(time.RFC3339), link.BatchID))
 		return
 	}
-	b, ok := s.batchesAPI.batch(link.batchID)
+	b, ok := s.batchesAPI.batch(link.BatchID)
 	if !ok {
 		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
 	}
-	job, ok := b.work.(*exportJob)
+	job, ok := b.Work.(*exportJob)
 	if !ok {
 		s.writeError(w, apierr.Errorf(http.StatusNotFound, "no object at this URL"))
 		return
@@ -176,9 +173,9 @@ func (s *exportsAPI) serveObject(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeExportFile streams an export's file as the answer.
-func (s *exportsAPI) writeExportFile(w http.ResponseWriter, r *http.Request, b *batch, job *exportJob) {
+func (s *exportsAPI) writeExportFile(w http.ResponseWriter, r *http.Request, b *state.Batch, job *exportJob) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="statistics-`+strconv.FormatInt(b.id, 10)+`.csv"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="statistics-`+strconv.FormatInt(b.ID, 10)+`.csv"`)
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
@@ -186,6 +183,6 @@ func (s *exportsAPI) writeExportFile(w http.ResponseWriter, r *http.Request, b *
 	}
 	if err := job.writeCSV(w); err != nil {
 		// The status is sent; a client sees a truncated body.
-		s.log.Debug("writing export file", "batch", b.id, "error", err)
+		s.log.Debug("writing export file", "batch", b.ID, "error", err)
 	}
 }

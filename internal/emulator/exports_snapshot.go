@@ -1,15 +1,17 @@
 package emulator
 
 // The statistics exports' share of a snapshot: a STAT_EXPORT batch's work.
-// What is kept of an export and why is told in batches_snapshot.go.
+// What is kept of an export and why is told in state/batches_snapshot.go.
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
-func exportWorkFromRecord(rec batchRecord) (*exportJob, error) {
+func exportWorkFromRecord(rec state.BatchRecord) (*exportJob, error) {
 	r := rec.Export
 	switch {
 	case r == nil || rec.Import != nil:
@@ -36,12 +38,12 @@ func exportWorkFromRecord(rec batchRecord) (*exportJob, error) {
 		table: statisticsTable{header: r.Header, rows: rows}, extraRows: r.ExtraRows}, nil
 }
 
-// recordInto writes the export's part of its batch's record.
-func (j *exportJob) recordInto(rec *batchRecord) {
+// RecordInto writes the export's part of its batch's record.
+func (j *exportJob) RecordInto(rec *state.BatchRecord) {
 	rows := j.table.rows
 	if rows == nil {
 		rows = [][]string{}
 	}
-	rec.Export = &exportBatchRecord{ExportType: j.exportType, Period: j.period,
+	rec.Export = &state.ExportBatchRecord{ExportType: j.exportType, Period: j.period,
 		Header: j.table.header, Rows: rows, ExtraRows: j.extraRows}
 }

@@ -58,7 +58,7 @@ func TestStatisticsExportValidation(t *testing.T) {
 	wantErrorCode(t, do(t, s, http.MethodPost, "/rest/1000/batches/exports/statistics", `{"exportType":"OPENS","period":"TODAY"}`,
 		withHeader("Accept", "text/plain")), http.StatusNotAcceptable, CodeNotAcceptable)
 	// Nothing was started by the refused requests.
-	if n := len(s.batchesAPI.batches.byID); n != 0 {
+	if n := len(s.store.Batches.All("")); n != 0 {
 		t.Errorf("%d batches started by refused requests", n)
 	}
 	for _, p := range periodOrder {

@@ -178,7 +178,7 @@ func (s *genericAPI) genericDelete(w http.ResponseWriter, r *http.Request) *apie
 	raw, id, ok := itemID(r)
 	var contacts *state.ListContacts // a deleted list's, for contact.deleted
 	if ok && t.key == state.ListsKey {
-		contacts = s.store.ListHolder(id)
+		contacts = s.store.Contacts.ListHolder(id)
 	}
 	if !ok || !s.store.Delete(t.key, id) {
 		return apierr.Errorf(http.StatusNotFound, "no entity with id %q in %s", raw, t.path)

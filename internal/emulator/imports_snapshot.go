@@ -1,19 +1,21 @@
 package emulator
 
-// The imports' share of a snapshot: an IMPORT batch's work, and the "imports"
-// part. What is kept of an import and why is told in batches_snapshot.go.
+// The imports' share of a snapshot: an IMPORT batch's work, and the checks
+// of the "imports" part, which the state keeps (state/imports_snapshot.go).
+// What is kept of an import's batch and why is told in
+// state/batches_snapshot.go.
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator/state"
 )
 
-func (s *importsAPI) importWorkFromRecord(rec batchRecord, nextID int64) (batchWork, error) {
+func (s *importsAPI) importWorkFromRecord(rec state.BatchRecord, nextID int64) (state.Work, error) {
 	r := rec.Import
 	switch {
 	case r == nil || rec.Export != nil:
@@ -33,120 +35,54 @@ func (s *importsAPI) importWorkFromRecord(rec batchRecord, nextID int64) (batchW
 	return &importJob{s: s, listID: r.ListID, importID: r.ImportID, typ: r.ImportType, rows: importRows{n: r.Total}, failedRows: r.FailedRows}, nil
 }
 
-// importsSnapshot is the "imports" part: every import made by step 1, in id
-// order, with the request as the service holds it. An upload in progress at
-// the save is not recorded: the import is kept free to be uploaded again.
-type importsSnapshot struct {
-	Imports []importRecord `json:"imports"`
-}
-
-type importRecord struct {
-	ID        int64  `json:"id"`
-	ListID    int64  `json:"listId"`
-	Delimiter int    `json:"delimiter"` // decimal code
-	Encoding  string `json:"encoding"`
-	Type      string `json:"type"`
-	// IdentityColumn is as the request gave it; null when it was left out.
-	IdentityColumn *string `json:"identityColumn"`
-	DateCreated    string  `json:"dateCreated"`
-	BatchID        int64   `json:"batchId,omitempty"` // 0 until uploaded
-}
-
-func (s *importsAPI) saveImports() (any, error) {
-	s.imports.mu.Lock()
-	defer s.imports.mu.Unlock()
-	snap := importsSnapshot{Imports: make([]importRecord, 0, len(s.imports.byID))}
-	for _, imp := range s.imports.byID {
-		rec := importRecord{ID: imp.id, ListID: imp.listID, Delimiter: int(imp.delimiter), Encoding: imp.encoding,
-			Type: imp.typ, DateCreated: imp.created, BatchID: imp.batchID}
-		if imp.identityGiven != "" {
-			given := imp.identityGiven
-			rec.IdentityColumn = &given
-		}
-		snap.Imports = append(snap.Imports, rec)
+// checkImportRequest checks a restored import's request as step 1 checks
+// one (state.Imports.Restore).
+func checkImportRequest(imp state.Import) error {
+	if _, err := delimiterField(map[string]any{"delimiter": strconv.Itoa(int(imp.Delimiter))}); err != nil {
+		return fmt.Errorf("delimiter %d: %s", imp.Delimiter, err.Message)
 	}
-	slices.SortFunc(snap.Imports, func(a, b importRecord) int { return cmp.Compare(a.ID, b.ID) })
-	return snap, nil
-}
-
-// restoreImports replaces the account's imports with the part's, after
-// checking them as step 1 checks a request, and that an uploaded import's
-// batch is an IMPORT batch of this import (the batches part is restored
-// first).
-func (s *importsAPI) restoreImports(raw json.RawMessage) error {
-	var snap importsSnapshot
-	if err := decodeStrict(raw, &snap); err != nil {
-		return err
+	if !slices.Contains(importEncodings, imp.Encoding) {
+		return fmt.Errorf("encoding %q is not one of %s", imp.Encoding, strings.Join(importEncodings, ", "))
 	}
-	nextID := s.store.LastID()
-	byID := map[int64]*listImport{}
-	var prev int64
-	for i, rec := range snap.Imports {
-		where := fmt.Sprintf("imports[%d] (id %d)", i, rec.ID)
-		if rec.ID <= 0 || rec.ID > nextID {
-			return fmt.Errorf("%s: id is outside 1..nextId of the store (%d)", where, nextID)
-		}
-		if rec.ID <= prev {
-			return fmt.Errorf("%s: id is repeated or not in ascending order", where)
-		}
-		prev = rec.ID
-		if rec.ListID <= 0 {
-			return fmt.Errorf("%s: listId %d is not a list id", where, rec.ListID)
-		}
-		if _, err := delimiterField(map[string]any{"delimiter": strconv.Itoa(rec.Delimiter)}); err != nil {
-			return fmt.Errorf("%s: delimiter %d: %s", where, rec.Delimiter, err.Message)
-		}
-		if !slices.Contains(importEncodings, rec.Encoding) {
-			return fmt.Errorf("%s: encoding %q is not one of %s", where, rec.Encoding, strings.Join(importEncodings, ", "))
-		}
-		if !slices.Contains(importTypes, rec.Type) {
-			return fmt.Errorf("%s: type %q is not one of %s", where, rec.Type, strings.Join(importTypes, ", "))
-		}
-		if _, err := time.Parse(time.RFC3339, rec.DateCreated); err != nil {
-			return fmt.Errorf("%s: dateCreated %q is not an RFC 3339 time", where, rec.DateCreated)
-		}
-		imp := &listImport{id: rec.ID, listID: rec.ListID, delimiter: rune(rec.Delimiter), encoding: rec.Encoding,
-			typ: rec.Type, identity: defaultIdentityColumn, created: rec.DateCreated, batchID: rec.BatchID}
-		if rec.IdentityColumn != nil {
-			v := strings.TrimSpace(*rec.IdentityColumn)
-			if v == "" {
-				return fmt.Errorf("%s: identityColumn is blank; null when the request left it out", where)
-			}
-			imp.identity, imp.identityGiven = v, v
-		}
-		if rec.BatchID != 0 {
-			s.batchesAPI.batches.mu.Lock()
-			b, ok := s.batchesAPI.batches.byID[rec.BatchID]
-			s.batchesAPI.batches.mu.Unlock()
-			job, isImport := (*importJob)(nil), false
-			if ok {
-				job, isImport = b.work.(*importJob)
-			}
-			if !isImport || job.importID != rec.ID || job.listID != rec.ListID {
-				return fmt.Errorf("%s: batchId %d is not an IMPORT batch of this import in the batches part", where, rec.BatchID)
-			}
-		}
-		byID[imp.id] = imp
+	if !slices.Contains(importTypes, imp.Type) {
+		return fmt.Errorf("type %q is not one of %s", imp.Type, strings.Join(importTypes, ", "))
 	}
-	s.imports.mu.Lock()
-	defer s.imports.mu.Unlock()
-	s.imports.byID = byID
 	return nil
 }
 
-// recordInto writes the import's part of its batch's record.
-func (j *importJob) recordInto(rec *batchRecord) {
-	rec.Import = &importBatchRecord{ListID: j.listID, ImportID: j.importID, ImportType: j.typ, Total: j.total(), FailedRows: j.failedRows}
+// checkImportBatch checks that an uploaded import's batch is an IMPORT
+// batch of this import (the batches part is restored first).
+func (s *importsAPI) checkImportBatch(imp state.Import) error {
+	b, ok := s.store.Batches.Get(imp.BatchID)
+	job, isImport := (*importJob)(nil), false
+	if ok {
+		job, isImport = b.Work.(*importJob)
+	}
+	if !isImport || job.importID != imp.ID || job.listID != imp.ListID {
+		return fmt.Errorf("batchId %d is not an IMPORT batch of this import in the batches part", imp.BatchID)
+	}
+	return nil
 }
 
-// cutByRestart ends an import that still had rows to apply, or a REPLACE
+// restoreImports replaces the account's imports with the part's
+// (state.Imports.Restore).
+func (s *importsAPI) restoreImports(raw json.RawMessage) error {
+	return s.store.Imports.Restore(raw, defaultIdentityColumn, checkImportRequest, s.checkImportBatch)
+}
+
+// RecordInto writes the import's part of its batch's record.
+func (j *importJob) RecordInto(rec *state.BatchRecord) {
+	rec.Import = &state.ImportBatchRecord{ListID: j.listID, ImportID: j.importID, ImportType: j.typ, Total: j.Total(), FailedRows: j.failedRows}
+}
+
+// CutByRestart ends an import that still had rows to apply, or a REPLACE
 // not yet applied: its rows were not kept over the restart.
-func (j *importJob) cutByRestart(processed int64, failure string) (string, bool) {
-	if processed >= j.total() && (j.typ != "REPLACE" || failure != "") {
+func (j *importJob) CutByRestart(processed int64, failure string) (string, bool) {
+	if processed >= j.Total() && (j.typ != "REPLACE" || failure != "") {
 		return "", false
 	}
 	if j.typ == "REPLACE" {
-		return fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", processed, j.total()), true
+		return fmt.Sprintf("the emulator restarted while this import was running: the REPLACE was not applied (%d of its %d rows had been read); upload the file again with a new import", processed, j.Total()), true
 	}
-	return fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", processed, j.total()), true
+	return fmt.Sprintf("the emulator restarted while this import was running: %d of its %d rows were applied, the rest were not; upload the file again with a new import", processed, j.Total()), true
 }

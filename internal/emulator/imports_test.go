@@ -188,7 +188,7 @@ func TestImportAddAppliesRowsAsTheBatchProgresses(t *testing.T) {
 		if v.Status != "FINISHED" || v.Processed != 5 || v.Affected != 3 || v.Failed != 2 || v.Error != "" {
 			t.Errorf("finished batch = %+v, want 5 processed, 3 affected, 2 failed", v)
 		}
-		wantRows := []failedRow{
+		wantRows := []state.FailedRow{
 			{Row: 4, Reason: "4 fields where the header has 3"},
 			{Row: 5, Reason: `the identity column "originalId" is empty`},
 		}
@@ -447,7 +447,7 @@ func TestImportLargeFile(t *testing.T) {
 		t.Errorf("list holds %s contacts, want %d", rec.Header().Get("X-Total-Count"), n)
 	}
 	b, _ := s.batchesAPI.batch(mustParseID(t, started["batchId"]))
-	if job := b.work.(*importJob); job.rows.buf != nil {
+	if job := b.Work.(*importJob); job.rows.buf != nil {
 		t.Error("a finished import keeps its rows")
 	}
 }

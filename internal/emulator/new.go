@@ -31,25 +31,26 @@ func New(opts Options) *Server {
 		knownCollections: maps.Clone(genericDomains),
 		explicitSubs:     map[string]bool{},
 		mandatory:        maps.Clone(mandatoryFields),
-		hooks:            newDeliverer(opts, targets),
 	}
+	hooks := newDeliverer(opts, targets)
+	b.eventSink = &webhookEvents{store: b.store, now: b.now, hooks: hooks}
 	b.store.PreloadProperties(b.now())
-	s := &Server{base: b, counter: newRequestCounter(), tokens: newTokenIssuer(opts)}
+	s := &Server{base: b, hooks: hooks, counter: newRequestCounter(), tokens: newTokenIssuer(opts)}
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
 	}
-	s.batchesAPI = &batchesAPI{base: b, batches: newBatchEngine()}
+	s.batchesAPI = &batchesAPI{base: b}
 	s.contactsAPI = &contactsAPI{base: b}
-	s.importsAPI = &importsAPI{base: b, imports: newImportRegistry(), batchesAPI: s.batchesAPI, contactsAPI: s.contactsAPI}
-	s.exportsAPI = &exportsAPI{base: b, objects: newObjectStore(), batchesAPI: s.batchesAPI}
+	s.importsAPI = &importsAPI{base: b, batchesAPI: s.batchesAPI, contactsAPI: s.contactsAPI}
+	s.exportsAPI = &exportsAPI{base: b, batchesAPI: s.batchesAPI}
 	s.webhooksAPI = &webhooksAPI{base: b}
 	s.triggersAPI = &triggersAPI{base: b}
 	s.genericAPI = &genericAPI{base: b, contactsAPI: s.contactsAPI}
 	s.docsAPI = &docsAPI{base: b}
 	s.tokensAPI = &tokensAPI{base: b, tokens: s.tokens}
-	s.batchesAPI.restorers = map[string]workRestorer{
+	s.batchesAPI.restorers = map[string]state.WorkRestorer{
 		batchTypeImport: s.importsAPI.importWorkFromRecord,
-		batchTypeStatExport: func(rec batchRecord, _ int64) (batchWork, error) {
+		batchTypeStatExport: func(rec state.BatchRecord, _ int64) (state.Work, error) {
 			return exportWorkFromRecord(rec)
 		},
 	}

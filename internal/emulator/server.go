@@ -19,6 +19,8 @@ type Server struct {
 	docsAPI     *docsAPI
 	tokensAPI   *tokensAPI
 
+	// hooks delivers webhook events in the background until Close.
+	hooks   *deliverer
 	counter *requestCounter
 	faults  *faultInjector // nil when no fault is configured
 	tokens  *tokenIssuer   // OAuth 2.0 clients and the tokens issued to them

@@ -27,7 +27,7 @@ func (s *Server) Requests() RequestStats {
 // SentMessages returns every transactional message the account has sent, in
 // order, for tests and tools that check what a configuration sent.
 func (s *Server) SentMessages() []SentMessage {
-	return s.store.SentMessages(time.Time{})
+	return s.store.Messages.Since(time.Time{})
 }
 
 // Emit reports that event happened with data as its payload. Every active

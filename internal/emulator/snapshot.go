@@ -19,7 +19,8 @@ import (
 // part (state/store_snapshot.go); batches (imports' and statistics
 // exports') and the imports of lists are the "batches" and "imports" parts
 // (batches_snapshot.go, with the work of each kind of batch in
-// imports_snapshot.go and exports_snapshot.go).
+// imports_snapshot.go and exports_snapshot.go; the imports of lists are
+// the state's, state.Imports, saved by state/imports_snapshot.go).
 //
 // How the data directory keeps them (a snapshot and a journal of changes
 // after it, each streamed, and a crash mid-save leaving a restorable
@@ -65,9 +66,11 @@ const DefaultSnapshotDelay = state.DefaultSnapshotDelay
 // "Adding an area's state" above).
 func (s *Server) snapshotParts() []state.Part {
 	return []state.Part{
-		// batches_snapshot.go; batches before imports, which refer to them.
-		{Name: "batches", Save: s.batchesAPI.saveBatches, Restore: s.batchesAPI.restoreBatches},
-		{Name: "imports", Save: s.importsAPI.saveImports, Restore: s.importsAPI.restoreImports},
+		// state/batches_snapshot.go; batches before imports, which refer
+		// to them.
+		{Name: "batches", Save: s.store.Batches.Save, Restore: s.batchesAPI.restoreBatches},
+		// state/imports_snapshot.go, checked by imports_snapshot.go.
+		{Name: "imports", Save: s.store.Imports.Save, Restore: s.importsAPI.restoreImports},
 	}
 }
 

@@ -59,7 +59,7 @@ func (s *triggersAPI) sendMessage(w http.ResponseWriter, r *http.Request) *apier
 	msg.Channel = channel
 	msg.Status = "SENT"
 	msg.SentAt = s.opts.Now().UTC().Truncate(time.Second)
-	msg = s.store.AddMessage(msg)
+	msg = s.store.Messages.Add(msg)
 
 	answer := map[string]any{
 		"id":        msg.ID,

@@ -37,7 +37,7 @@ func TestSendTransactionalMessage(t *testing.T) {
 		if !msgs[1].SentAt.Equal(t0.Add(time.Minute)) || msgs[1].ID <= msgs[0].ID {
 			t.Errorf("second message = %+v", msgs[1])
 		}
-		if n := len(s.store.SentMessages(t0.Add(time.Minute))); n != 1 {
+		if n := len(s.store.Messages.Since(t0.Add(time.Minute))); n != 1 {
 			t.Errorf("%d messages since the second send, want 1", n)
 		}
 		// Each send emits message.sent.

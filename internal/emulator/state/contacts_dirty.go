@@ -17,56 +17,56 @@ const (
 
 // dirtyLocked returns the list's changes, starting them at the list's
 // present end. The caller holds mu for writing.
-func (st *Store) dirtyLocked(listID int64) *listDirty {
-	d := st.dirty[listID]
+func (cs *Contacts) dirtyLocked(listID int64) *listDirty {
+	d := cs.dirty[listID]
 	if d == nil {
 		from := 0
-		if lc := st.contacts[listID]; lc != nil {
+		if lc := cs.lists[listID]; lc != nil {
 			from = len(lc.Order)
 		}
 		d = &listDirty{from: from, oids: map[string]struct{}{}}
-		st.dirty[listID] = d
+		cs.dirty[listID] = d
 	}
 	return d
 }
 
 // markAddedLocked notes that a contact is about to be appended to the list.
-func (st *Store) markAddedLocked(listID int64) { st.dirtyLocked(listID) }
+func (cs *Contacts) markAddedLocked(listID int64) { cs.dirtyLocked(listID) }
 
 // markChangedLocked notes that an existing contact changed.
-func (st *Store) markChangedLocked(listID int64, originalID string) {
-	d := st.dirtyLocked(listID)
+func (cs *Contacts) markChangedLocked(listID int64, originalID string) {
+	d := cs.dirtyLocked(listID)
 	if d.all {
 		return
 	}
 	d.oids[originalID] = struct{}{}
-	if n := len(d.oids); n > wholeListMin && n > len(st.contacts[listID].Order)/wholeListShare {
+	if n := len(d.oids); n > wholeListMin && n > len(cs.lists[listID].Order)/wholeListShare {
 		d.all, d.oids = true, nil
 	}
 }
 
 // markAllLocked notes that the list is to be saved whole.
-func (st *Store) markAllLocked(listID int64) {
-	d := st.dirtyLocked(listID)
+func (cs *Contacts) markAllLocked(listID int64) {
+	d := cs.dirtyLocked(listID)
 	d.all, d.oids = true, nil
 }
 
-// MarkAllListsDirty makes the next save write every list whole (after a
+// MarkAllDirty makes the next save write every list whole (after a
 // save that failed).
-func (st *Store) MarkAllListsDirty() {
-	st.Lock()
-	defer st.Unlock()
-	for listID := range st.contacts {
-		st.markAllLocked(listID)
+func (cs *Contacts) MarkAllDirty() {
+	cs.st.Lock()
+	defer cs.st.Unlock()
+	for listID := range cs.lists {
+		cs.markAllLocked(listID)
 	}
 }
 
-// ContactCount is the number of contacts of all lists.
-func (st *Store) ContactCount() int {
-	st.RLock()
-	defer st.RUnlock()
+// Count is the number of contacts of all lists.
+func (cs *Contacts) Count() int {
+	cs.st.RLock()
+	defer cs.st.RUnlock()
 	n := 0
-	for _, lc := range st.contacts {
+	for _, lc := range cs.lists {
 		n += len(lc.Order)
 	}
 	return n

@@ -11,21 +11,33 @@ import (
 
 // The contacts of the lists, and the small API every feature that changes
 // them goes through: the HTTP handlers of contacts.go, the test seeding hooks
-// of contacts_seed.go and, later, bulk imports (add = upsert, replace = ReplaceContacts,
-// unsubscribe = SetContactStatus). The rules live here, not in handlers.
+// of contacts_seed.go and bulk imports (add = Upsert, replace = Replace,
+// unsubscribe = SetStatus). The rules live here, not in handlers.
+
+// Contacts is the account's contacts, list by list: a store of its own over
+// the account's one lock (Store), so that its methods are read apart from the
+// generic collections'.
+type Contacts struct {
+	st *Store
+	// lists holds the contacts of each list by list id.
+	lists map[int64]*ListContacts
+	// dirty is what changed in each list's contacts since the data
+	// directory last saved them (persist.go journals only that).
+	dirty map[int64]*listDirty
+}
 
 // listLocked returns the contacts of an existing list, creating the holder on
 // first use, or a 404 when the list does not exist. The caller holds mu (for
 // writing when create is true).
-func (st *Store) listLocked(listID int64, create bool) (*ListContacts, *apierr.Error) {
-	if !st.hasLocked(ListsKey, listID) {
+func (cs *Contacts) listLocked(listID int64, create bool) (*ListContacts, *apierr.Error) {
+	if !cs.st.hasLocked(ListsKey, listID) {
 		return nil, apierr.Errorf(http.StatusNotFound, "no list with id %d", listID)
 	}
-	lc := st.contacts[listID]
+	lc := cs.lists[listID]
 	if lc == nil {
 		lc = &ListContacts{ByID: map[string]*Contact{}}
 		if create {
-			st.contacts[listID] = lc
+			cs.lists[listID] = lc
 		}
 	}
 	return lc, nil
@@ -34,13 +46,13 @@ func (st *Store) listLocked(listID int64, create bool) (*ListContacts, *apierr.E
 // resolvePropsLocked turns raw keys into attribute ids. An unknown key, or
 // two keys naming one attribute, is a validation error naming
 // "properties.<key>". The caller holds mu.
-func (st *Store) resolvePropsLocked(props map[string]*string) (map[int64]*string, *apierr.Error) {
+func (cs *Contacts) resolvePropsLocked(props map[string]*string) (map[int64]*string, *apierr.Error) {
 	out := make(map[int64]*string, len(props))
 	keyOf := make(map[int64]string, len(props))
 	// Sorted keys make the error for a body with several bad keys
 	// deterministic.
 	for _, key := range slices.Sorted(maps.Keys(props)) {
-		id, ok := st.ResolvePropertyLocked(key)
+		id, ok := cs.st.ResolvePropertyLocked(key)
 		if !ok {
 			return nil, apierr.FieldError("properties."+key, "unknown contact attribute %q: give the name or the id of a property of the account (GET /properties lists them)", key)
 		}
@@ -55,11 +67,11 @@ func (st *Store) resolvePropsLocked(props map[string]*string) (map[int64]*string
 
 // newContactLocked builds a new contact from in; the caller holds mu and
 // has resolved props.
-func (st *Store) newContactLocked(in ContactInput, props map[int64]*string, now string) *Contact {
-	st.nextID++
+func (cs *Contacts) newContactLocked(in ContactInput, props map[int64]*string, now string) *Contact {
+	cs.st.nextID++
 	stamp := stampOf(now)
 	c := &Contact{
-		ID: st.nextID, OriginalID: in.OriginalID, Props: PropSet("").With(props),
+		ID: cs.st.nextID, OriginalID: in.OriginalID, Props: PropSet("").With(props),
 		Status: StatusSubscribed, MobileStatus: StatusSubscribed,
 		Created: stamp, Modified: stamp,
 	}
@@ -76,10 +88,10 @@ func (st *Store) newContactLocked(in ContactInput, props map[int64]*string, now 
 	return c
 }
 
-// CreateContact adds a new contact to a list: 404 when the list does not
+// Create adds a new contact to a list: 404 when the list does not
 // exist, 409 when the originalId is taken, 400 for a bad key or status.
-func (st *Store) CreateContact(listID int64, in ContactInput, now string) (ContactView, *apierr.Error) {
-	v, created, err := st.UpsertContact(listID, in, now, false)
+func (cs *Contacts) Create(listID int64, in ContactInput, now string) (ContactView, *apierr.Error) {
+	v, created, err := cs.Upsert(listID, in, now, false)
 	if err == nil && !created {
 		return ContactView{}, &apierr.Error{Status: http.StatusConflict, Field: "originalId",
 			Message: "a contact with originalId " + strconv.Quote(in.OriginalID) + " already exists in list " + strconv.FormatInt(listID, 10)}
@@ -87,27 +99,27 @@ func (st *Store) CreateContact(listID int64, in ContactInput, now string) (Conta
 	return v, err
 }
 
-// UpsertContact adds a contact, or, when the originalId exists and merge is
+// Upsert adds a contact, or, when the originalId exists and merge is
 // true, merges props into it and applies the statuses given. With merge
 // false an existing contact is left alone and created is false.
-func (st *Store) UpsertContact(listID int64, in ContactInput, now string, merge bool) (v ContactView, created bool, err *apierr.Error) {
+func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool) (v ContactView, created bool, err *apierr.Error) {
 	if in.OriginalID == "" {
 		return ContactView{}, false, apierr.FieldError("originalId", "originalId is mandatory")
 	}
 	if err := checkInputStatus(in); err != nil {
 		return ContactView{}, false, err
 	}
-	st.Lock()
-	defer st.Unlock()
-	lc, err := st.listLocked(listID, true)
+	cs.st.Lock()
+	defer cs.st.Unlock()
+	lc, err := cs.listLocked(listID, true)
 	if err != nil {
 		return ContactView{}, false, err
 	}
-	props, err := st.resolvePropsLocked(in.Props)
+	props, err := cs.resolvePropsLocked(in.Props)
 	if err != nil {
 		return ContactView{}, false, err
 	}
-	names := st.PropertyNamesLocked()
+	names := cs.st.PropertyNamesLocked()
 	if old, exists := lc.ByID[in.OriginalID]; exists {
 		if !merge {
 			return old.View(names), false, nil
@@ -115,21 +127,21 @@ func (st *Store) UpsertContact(listID int64, in ContactInput, now string, merge 
 		c := old.withProps(props, now)
 		c.applyStatus(in.Status, in.MobileStatus, now)
 		lc.ByID[in.OriginalID] = c
-		st.markChangedLocked(listID, in.OriginalID)
+		cs.markChangedLocked(listID, in.OriginalID)
 		return c.View(names), false, nil
 	}
-	c := st.newContactLocked(in, props, now)
-	st.markAddedLocked(listID)
+	c := cs.newContactLocked(in, props, now)
+	cs.markAddedLocked(listID)
 	lc.Order = append(lc.Order, in.OriginalID)
 	lc.ByID[in.OriginalID] = c
 	return c.View(names), true, nil
 }
 
-// GetContact returns one contact; 404 when the list or contact is unknown.
-func (st *Store) GetContact(listID int64, originalID string) (ContactView, *apierr.Error) {
-	st.RLock()
-	defer st.RUnlock()
-	lc, err := st.listLocked(listID, false)
+// Get returns one contact; 404 when the list or contact is unknown.
+func (cs *Contacts) Get(listID int64, originalID string) (ContactView, *apierr.Error) {
+	cs.st.RLock()
+	defer cs.st.RUnlock()
+	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactView{}, err
 	}
@@ -137,18 +149,18 @@ func (st *Store) GetContact(listID int64, originalID string) (ContactView, *apie
 	if !ok {
 		return ContactView{}, noContact(listID, originalID)
 	}
-	return c.View(st.PropertyNamesLocked()), nil
+	return c.View(cs.st.PropertyNamesLocked()), nil
 }
 
 func noContact(listID int64, originalID string) *apierr.Error {
 	return apierr.Errorf(http.StatusNotFound, "no contact with originalId %q in list %d", originalID, listID)
 }
 
-// UpdateContactProperties merges props into an existing contact.
-func (st *Store) UpdateContactProperties(listID int64, originalID string, props map[string]*string, now string) (ContactView, *apierr.Error) {
-	st.Lock()
-	defer st.Unlock()
-	lc, err := st.listLocked(listID, false)
+// UpdateProperties merges props into an existing contact.
+func (cs *Contacts) UpdateProperties(listID int64, originalID string, props map[string]*string, now string) (ContactView, *apierr.Error) {
+	cs.st.Lock()
+	defer cs.st.Unlock()
+	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactView{}, err
 	}
@@ -156,27 +168,27 @@ func (st *Store) UpdateContactProperties(listID int64, originalID string, props 
 	if !ok {
 		return ContactView{}, noContact(listID, originalID)
 	}
-	resolved, err := st.resolvePropsLocked(props)
+	resolved, err := cs.resolvePropsLocked(props)
 	if err != nil {
 		return ContactView{}, err
 	}
 	c := old.withProps(resolved, now)
 	lc.ByID[originalID] = c
-	st.markChangedLocked(listID, originalID)
-	return c.View(st.PropertyNamesLocked()), nil
+	cs.markChangedLocked(listID, originalID)
+	return c.View(cs.st.PropertyNamesLocked()), nil
 }
 
-// SetContactStatus is the interface's subscription transition: each
+// SetStatus is the interface's subscription transition: each
 // non-empty state replaces the stored one (SUBSCRIBED <-> UNSUBSCRIBED, and
 // setting the state a contact already has changes nothing but
 // dateModified).
-func (st *Store) SetContactStatus(listID int64, originalID, status, mobileStatus, now string) (ContactView, *apierr.Error) {
+func (cs *Contacts) SetStatus(listID int64, originalID, status, mobileStatus, now string) (ContactView, *apierr.Error) {
 	if err := checkInputStatus(ContactInput{Status: status, MobileStatus: mobileStatus}); err != nil {
 		return ContactView{}, err
 	}
-	st.Lock()
-	defer st.Unlock()
-	lc, err := st.listLocked(listID, false)
+	cs.st.Lock()
+	defer cs.st.Unlock()
+	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactView{}, err
 	}
@@ -187,16 +199,16 @@ func (st *Store) SetContactStatus(listID int64, originalID, status, mobileStatus
 	c := *old
 	c.applyStatus(status, mobileStatus, now)
 	lc.ByID[originalID] = &c
-	st.markChangedLocked(listID, originalID)
-	return c.View(st.PropertyNamesLocked()), nil
+	cs.markChangedLocked(listID, originalID)
+	return c.View(cs.st.PropertyNamesLocked()), nil
 }
 
-// ReplaceContacts makes ins the whole content of a list, atomically: nothing
+// Replace makes ins the whole content of a list, atomically: nothing
 // changes when one input is bad. A contact that stays keeps its id,
 // dateCreated and states (unless the input gives states) and takes the
 // input's properties whole; a later input with the same originalId merges
 // into the earlier one.
-func (st *Store) ReplaceContacts(listID int64, ins []ContactInput, now string) *apierr.Error {
+func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string) *apierr.Error {
 	for _, in := range ins {
 		if in.OriginalID == "" {
 			return apierr.FieldError("originalId", "originalId is mandatory")
@@ -205,15 +217,15 @@ func (st *Store) ReplaceContacts(listID int64, ins []ContactInput, now string) *
 			return err
 		}
 	}
-	st.Lock()
-	defer st.Unlock()
-	old, err := st.listLocked(listID, true)
+	cs.st.Lock()
+	defer cs.st.Unlock()
+	old, err := cs.listLocked(listID, true)
 	if err != nil {
 		return err
 	}
 	next := &ListContacts{ByID: make(map[string]*Contact, len(ins))}
 	for _, in := range ins {
-		props, err := st.resolvePropsLocked(in.Props)
+		props, err := cs.resolvePropsLocked(in.Props)
 		if err != nil {
 			return err
 		}
@@ -229,24 +241,24 @@ func (st *Store) ReplaceContacts(listID int64, ins []ContactInput, now string) *
 			c = c.withProps(props, now)
 			c.applyStatus(in.Status, in.MobileStatus, now)
 		} else {
-			c = st.newContactLocked(in, props, now)
+			c = cs.newContactLocked(in, props, now)
 		}
 		next.Order = append(next.Order, in.OriginalID)
 		next.ByID[in.OriginalID] = c
 	}
-	st.contacts[listID] = next
-	st.markAllLocked(listID)
+	cs.lists[listID] = next
+	cs.markAllLocked(listID)
 	return nil
 }
 
-// ContactPage returns the contacts of a list from offset, at most limit of
+// Page returns the contacts of a list from offset, at most limit of
 // them, in order of creation, with the number of contacts in the list and
 // the account's attributes to show them with. Only pointers are copied:
 // stored contacts are never modified in place.
-func (st *Store) ContactPage(listID int64, offset, limit int) (ContactsPage, *apierr.Error) {
-	st.RLock()
-	defer st.RUnlock()
-	lc, err := st.listLocked(listID, false)
+func (cs *Contacts) Page(listID int64, offset, limit int) (ContactsPage, *apierr.Error) {
+	cs.st.RLock()
+	defer cs.st.RUnlock()
+	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactsPage{}, err
 	}
@@ -254,7 +266,7 @@ func (st *Store) ContactPage(listID int64, offset, limit int) (ContactsPage, *ap
 	if offset >= page.Total {
 		return page, nil
 	}
-	for id, name := range st.PropertyNamesLocked() {
+	for id, name := range cs.st.PropertyNamesLocked() {
 		page.Keys = append(page.Keys, PropKey{ID: id, Key: name})
 	}
 	SortPropKeys(page.Keys)
@@ -266,29 +278,29 @@ func (st *Store) ContactPage(listID int64, offset, limit int) (ContactsPage, *ap
 	return page, nil
 }
 
-// ContactRef returns the stored contact (never modified in place) or nil.
-func (st *Store) ContactRef(listID int64, originalID string) *Contact {
-	st.RLock()
-	defer st.RUnlock()
-	if lc := st.contacts[listID]; lc != nil {
+// Ref returns the stored contact (never modified in place) or nil.
+func (cs *Contacts) Ref(listID int64, originalID string) *Contact {
+	cs.st.RLock()
+	defer cs.st.RUnlock()
+	if lc := cs.lists[listID]; lc != nil {
 		return lc.ByID[originalID]
 	}
 	return nil
 }
 
 // ListHolder returns a list's contacts holder (nil when it has none).
-func (st *Store) ListHolder(listID int64) *ListContacts {
-	st.RLock()
-	defer st.RUnlock()
-	return st.contacts[listID]
+func (cs *Contacts) ListHolder(listID int64) *ListContacts {
+	cs.st.RLock()
+	defer cs.st.RUnlock()
+	return cs.lists[listID]
 }
 
-// ContactCounts is the number of contacts of a list and of those
+// Counts is the number of contacts of a list and of those
 // unsubscribed from e-mail.
-func (st *Store) ContactCounts(listID int64) (total, unsubscribed int) {
-	st.RLock()
-	defer st.RUnlock()
-	lc := st.contacts[listID]
+func (cs *Contacts) Counts(listID int64) (total, unsubscribed int) {
+	cs.st.RLock()
+	defer cs.st.RUnlock()
+	lc := cs.lists[listID]
 	if lc == nil {
 		return 0, 0
 	}
@@ -300,13 +312,13 @@ func (st *Store) ContactCounts(listID int64) (total, unsubscribed int) {
 	return len(lc.Order), unsubscribed
 }
 
-// UnsubscribedContacts returns the list's contacts unsubscribed from e-mail,
+// Unsubscribed returns the list's contacts unsubscribed from e-mail,
 // in order of creation. Stored contacts are never modified in place, so the
 // pointers stay valid outside the lock.
-func (st *Store) UnsubscribedContacts(listID int64) []*Contact {
-	st.RLock()
-	defer st.RUnlock()
-	lc := st.contacts[listID]
+func (cs *Contacts) Unsubscribed(listID int64) []*Contact {
+	cs.st.RLock()
+	defer cs.st.RUnlock()
+	lc := cs.lists[listID]
 	if lc == nil {
 		return nil
 	}

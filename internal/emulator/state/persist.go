@@ -147,14 +147,14 @@ func (p *Persister) save() error {
 	err := p.saveChanges()
 	if err != nil {
 		// What the failed save took is saved by the next one, whole.
-		p.d.store.MarkAllListsDirty()
+		p.d.store.Contacts.MarkAllDirty()
 		p.pending.Store(true)
 	}
 	return err
 }
 
 func (p *Persister) saveChanges() error {
-	if p.journalAbove >= 0 && p.d.store.ContactCount() <= p.journalAbove {
+	if p.journalAbove >= 0 && p.d.store.Contacts.Count() <= p.journalAbove {
 		return p.compact(false)
 	}
 	c, err := p.d.capture(false, true)

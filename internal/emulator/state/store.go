@@ -36,25 +36,37 @@ func NestedKey(parent Ref, sub string) string {
 	return parent.Key + "/" + strconv.FormatInt(parent.ID, 10) + "/" + sub
 }
 
-// Store is the account's data. One RWMutex guards all of it: the emulator
-// favours obvious correctness over throughput.
+// Store is the account's data: the generic collections and the account's
+// ids itself, and each other domain in a store of its own (Contacts, ...),
+// which the handlers reach through its field. One RWMutex guards all of it
+// but the batches, so that a snapshot sees every domain at one moment: the
+// emulator favours obvious correctness over throughput.
 type Store struct {
 	sync.RWMutex
 	nextID int64 // last id handed out; one counter for the whole account
 	colls  map[string]*collection
-	// contacts holds the contacts of each list by list id (contacts_store.go).
-	contacts map[int64]*ListContacts
-	// messages are the transactional messages sent through triggers, in
-	// order (triggers.go).
-	messages []SentMessage
-	// dirty is what changed in each list's contacts since the data
-	// directory last saved them (persist.go journals only that).
-	dirty map[int64]*listDirty
+
+	// Messages holds the transactional messages sent (messages.go).
+	Messages *Messages
+	// Contacts holds the contacts of each list (contacts_store.go).
+	Contacts *Contacts
+	// Imports holds the imports of lists (imports.go).
+	Imports *Imports
+	// ResultLinks holds the URLs of export results (export_results.go).
+	ResultLinks *ResultLinks
+	// Batches holds the batches, with a lock of their own (batches.go).
+	Batches *Batches
 }
 
 // NewStore returns an empty account: no entities, no contacts, no messages.
 func NewStore() *Store {
-	return &Store{colls: make(map[string]*collection), contacts: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
+	st := &Store{colls: make(map[string]*collection)}
+	st.Contacts = &Contacts{st: st, lists: make(map[int64]*ListContacts), dirty: map[int64]*listDirty{}}
+	st.Messages = &Messages{st: st}
+	st.Imports = &Imports{st: st, byID: map[int64]*Import{}}
+	st.ResultLinks = &ResultLinks{st: st, links: map[string]ResultLink{}}
+	st.Batches = &Batches{st: st, byID: map[int64]*Batch{}, active: map[int64]*Batch{}}
+	return st
 }
 
 // existsLocked reports whether parent names a stored entity; a zero ref (no
@@ -211,8 +223,8 @@ func (st *Store) Delete(key string, id int64) bool {
 	delete(c.items, id)
 	c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
 	if key == ListsKey {
-		delete(st.contacts, id)
-		delete(st.dirty, id) // the list's absence is saved with the collections
+		delete(st.Contacts.lists, id)
+		delete(st.Contacts.dirty, id) // the list's absence is saved with the collections
 	}
 	prefix := key + "/" + strconv.FormatInt(id, 10) + "/"
 	for k := range st.colls {

@@ -74,3 +74,18 @@ func AllDigits(s string) bool {
 	}
 	return true
 }
+
+// ResolveProperties finds the attribute each key names, as
+// ResolvePropertyLocked does (0 where none), and returns the account's
+// attribute names with them, both read at one moment.
+func (st *Store) ResolveProperties(keys []string) (ids []int64, names map[int64]string) {
+	st.RLock()
+	defer st.RUnlock()
+	ids = make([]int64, len(keys))
+	for i, k := range keys {
+		if id, ok := st.ResolvePropertyLocked(k); ok {
+			ids[i] = id
+		}
+	}
+	return ids, st.PropertyNamesLocked()
+}

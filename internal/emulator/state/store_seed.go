@@ -38,8 +38,8 @@ func (s *Seeder) ClaimID(id int64) { s.st.nextID = max(s.st.nextID, id) }
 // List gives the list id an empty set of contacts, which Contact fills,
 // saved whole at the next save.
 func (s *Seeder) List(id int64) {
-	s.st.contacts[id] = &ListContacts{ByID: map[string]*Contact{}}
-	s.st.markAllLocked(id)
+	s.st.Contacts.lists[id] = &ListContacts{ByID: map[string]*Contact{}}
+	s.st.Contacts.markAllLocked(id)
 }
 
 // Contact appends a contact made from in to a list of List, with the id
@@ -47,14 +47,14 @@ func (s *Seeder) List(id int64) {
 // has a contact of in's originalId; err is a bad status or property key.
 func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func() int64) (dup bool, err *apierr.Error) {
 	st := s.st
-	lc := st.contacts[listID]
+	lc := st.Contacts.lists[listID]
 	if _, ok := lc.ByID[in.OriginalID]; ok {
 		return true, nil
 	}
 	if err := checkInputStatus(in); err != nil {
 		return false, err
 	}
-	props, err := st.resolvePropsLocked(in.Props)
+	props, err := st.Contacts.resolvePropsLocked(in.Props)
 	if err != nil {
 		return false, err
 	}

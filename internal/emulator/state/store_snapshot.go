@@ -45,7 +45,7 @@ func (st *Store) CaptureLocked(full bool) (Snapshot, []ListCapture) {
 	snap := Snapshot{
 		NextID:      st.nextID,
 		Collections: make(map[string][]Entity, len(st.colls)),
-		Messages:    slices.Clone(st.messages),
+		Messages:    slices.Clone(st.Messages.list),
 	}
 	for key, c := range st.colls {
 		items := make([]Entity, 0, len(c.order))
@@ -60,9 +60,9 @@ func (st *Store) CaptureLocked(full bool) (Snapshot, []ListCapture) {
 	if !full {
 		return snap, nil
 	}
-	lists := make([]ListCapture, 0, len(st.contacts))
-	for _, listID := range slices.Sorted(maps.Keys(st.contacts)) {
-		lc := st.contacts[listID]
+	lists := make([]ListCapture, 0, len(st.Contacts.lists))
+	for _, listID := range slices.Sorted(maps.Keys(st.Contacts.lists)) {
+		lc := st.Contacts.lists[listID]
 		cs := make([]*Contact, len(lc.Order))
 		for i, oid := range lc.Order {
 			cs[i] = lc.ByID[oid]
@@ -84,8 +84,8 @@ type ListDelta struct {
 // anew. The caller holds mu for writing.
 func (st *Store) TakeDeltaLocked() []ListDelta {
 	var out []ListDelta
-	for _, listID := range slices.Sorted(maps.Keys(st.dirty)) {
-		d, lc := st.dirty[listID], st.contacts[listID]
+	for _, listID := range slices.Sorted(maps.Keys(st.Contacts.dirty)) {
+		d, lc := st.Contacts.dirty[listID], st.Contacts.lists[listID]
 		if lc == nil {
 			continue
 		}
@@ -110,7 +110,7 @@ func (st *Store) TakeDeltaLocked() []ListDelta {
 		}
 		out = append(out, ListDelta{ID: listID, Contacts: cs})
 	}
-	st.dirty = map[int64]*listDirty{}
+	st.Contacts.dirty = map[int64]*listDirty{}
 	return out
 }
 
@@ -377,9 +377,9 @@ func (b *Builder) Finish(st *Store) error {
 	defer st.Unlock()
 	st.nextID = snap.NextID
 	st.colls = colls
-	st.contacts = b.Contacts
-	st.messages = snap.Messages
-	st.dirty = map[int64]*listDirty{}
+	st.Contacts.lists = b.Contacts
+	st.Messages.list = snap.Messages
+	st.Contacts.dirty = map[int64]*listDirty{}
 	return nil
 }
 
