@@ -116,7 +116,7 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
-	diffOpts := plan.diffOptions(applied)
+	diffOpts := plan.rules().Options(applied)
 	if resp.Diagnostics.HasError() || !r.withSuppression(ctx, plan, &diffOpts, &resp.Diagnostics) {
 		return
 	}

@@ -90,22 +90,19 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	creating := prior == nil
 	listID := plan.ListID.ValueString()
-	w := &contactWriter{data: r.data, listID: listID, creating: creating, timeout: timeout}
 	priorContacts := types.MapNull(listContactEntryType)
 	if prior != nil {
 		priorContacts = prior.Contacts
 	}
-
 	// Every per-contact input the service refuses is refused here, before
 	// the first write (and at plan, by the same desiredOf), so that an
-	// apply never stops half way on input it could have refused (issue
-	// 33). The service's contact calls refuse: an empty originalId (a map
-	// key; a file's empty identity), a property key that names no
-	// attribute of the account or names one twice (a map's keys, a file's
-	// columns: contactsync.CheckAttributeKey, contactsync/file_columns.go),
-	// and a status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
+	// apply never stops half way on input it could have refused. The
+	// service's contact calls refuse: an empty originalId (a map key; a
+	// file's empty identity), a property key that names no attribute of
+	// the account or names one twice (a map's keys, a file's columns:
+	// contactsync.CheckAttributeKey, contactsync/file_columns.go), and a
+	// status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
 	// validators; a file's status cells). The interface constrains no
 	// property value (any string), so there is nothing else to check.
 	desired, d := r.desiredOf(ctx, plan, priorContacts)
@@ -113,209 +110,81 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	if diags.HasError() {
 		return
 	}
-	// A file rewritten after the plan would make the apply write contacts
-	// nobody reviewed, and Terraform would then report the new digest as
-	// an inconsistent result: refuse before anything is written, as
-	// rms_list_import does.
+	out, ok := r.plannedOut(plan, desired, diags)
+	if !ok {
+		return
+	}
+	in := contactsync.ApplyInput{
+		ListID: listID, Creating: prior == nil, File: plan.isFile(), Rules: plan.rules(), Desired: desired,
+		Record: applied, Pending: pending, BatchThreshold: plan.BatchThreshold.ValueInt64(),
+		Released: r.data.contacts.Released, Provenance: r.data.contacts.Provenance, Log: providerLogger{},
+	}
+	// A listing the final plan made serves an update that resumes no batch
+	// (batches change the list).
+	if service, book, held := r.takeFinalPlanListing(plan, desired, prior != nil && len(pending) == 0); held {
+		in.Held, in.HeldBook = service, book
+	}
+	port := &listApplyPort{r: r, plan: plan, prior: prior, counted: counted, private: private, diags: diags,
+		w: &contactWriter{data: r.data, listID: listID, creating: prior == nil, timeout: timeout}}
+	res := contactsync.Apply(ctx, in, port)
+	ans := &listContactsAnswer{ctx: ctx, prior: prior, out: &out, applied: &res.Record, pending: &res.Pending, private: private,
+		state: state, identity: identity, diags: diags, wrote: res.Wrote}
+	answerApply(ans, plan, res)
+}
+
+// plannedOut is the state an apply answers with, before it writes. A file
+// rewritten after the plan would make the apply write contacts nobody
+// reviewed, and Terraform would then report the new digest as an
+// inconsistent result: it is refused before anything is written, as
+// rms_list_import does.
+func (r *listContactsResource) plannedOut(plan listContactsModel, desired *contactsync.Book, diags *diag.Diagnostics) (listContactsModel, bool) {
 	out := plan
-	out.ID = types.StringValue(listID)
+	out.ID = types.StringValue(plan.ListID.ValueString())
 	out.ContactCount = types.Int64Value(int64(desired.Len()))
 	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
 	if plan.isFile() {
 		digest := contactsync.DesiredDigest(desired)
 		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, digest); err != nil {
 			diags.AddAttributeError(path.Root("source_file"), "Source file changed after the plan", err.Error())
-			return
+			return out, false
 		}
 		out.DesiredSHA256 = types.StringValue(digest)
 		out.ServiceSHA256 = types.StringValue("")
 	}
 	out.UnmanagedSubscribed = types.Int64Value(0)
 	out.UnrecordedOptOuts = r.plannedUnrecorded(plan)
-	ans := &listContactsAnswer{ctx: ctx, prior: prior, out: &out, applied: &applied, pending: &pending, private: private, state: state, identity: identity, diags: diags}
-
-	// Batches an earlier apply stopped waiting for are waited for first: a
-	// second import of the same rows must not run beside them. One that
-	// failed on the service is reported and left behind: the listing below
-	// shows what it did not do, and this apply writes it.
-	service, heldBook, held := r.takeFinalPlanListing(plan, desired, !creating && len(pending) == 0)
-	for len(pending) > 0 {
-		if !w.resume(ctx, pending[0], diags) {
-			ans.waitCutShort()
-			return
-		}
-		pending = pending[1:]
-	}
-
-	var err error
-	if held {
-		desired = heldBook
-	} else {
-		if service, err = r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired)); err != nil {
-			r.listError(diags, listID, err)
-			ans.stopped()
-			return
-		}
-	}
-	applied.Prune(service)
-	seen := maps.Clone(applied.OptedOut) // what the plan knew (warnHonoured)
-	applied.NoteOptOuts(desired, service, plan.isFile())
-	if creating {
-		r.takeReleased(listID, service, &applied)
-	}
-	opts := plan.diffOptions(applied)
-	opts.Restore = applied.Restore
-	opts.KeptOptOuts = applied.KeptOptOuts()
-	if !r.withSuppression(ctx, plan, &opts, diags) {
-		ans.stopped()
-		return
-	}
-	diff := contactsync.Compare(desired, service, opts)
-	if out.PlannedChanges.IsUnknown() || out.PlannedChanges.IsNull() {
-		// The plan could not count (list_contacts_planned_changes.go): the
-		// state holds what this apply counts before it writes.
-		out.PlannedChanges = plannedChangesOf(diff, service.Len()).value()
-	}
-	add, change, unsub := diff.Counts()
-	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
-	if !r.guardExclusiveApply(plan, service, diff, diags) || !r.guardExclusiveCounted(ctx, plan, prior, desired, counted, diff, diags) {
-		ans.stopped() // nothing written: no release recorded, the state as it was
-		return
-	}
-	// Opt-outs are copied into the suppression list before anything else
-	// is written: a failure then leaves the list as it was.
-	if !r.recordOptOuts(ctx, plan, desired, service, applied, diags) {
-		ans.stopped()
-		return
-	}
-	// Terraform's own unsubscriptions are recorded once the guardrail let
-	// the apply go on and before they are made, so that an apply cut short
-	// mid-way still knows them; Prune settles the record by what the
-	// service shows afterwards, channel by channel.
-	// The unsubscriptions the input asks for are noted pending the same
-	// way, so that an input changed back before the next apply re-subscribes
-	// them instead of taking them for opt-outs.
-	for _, ch := range diff.Changes {
-		if ch.Unsubscribe {
-			s, _ := service.Get(ch.ID)
-			applied.Release(ch.ID, s)
-		} else {
-			applied.MarkPending(ch.ID, ch.Status)
-		}
-	}
-	ans.wrote = len(diff.Changes) > 0
-
-	var created map[string]bool
-	started := func(id string) {
-		pending = append(pending, id)
-		diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
-	}
-	if int64(len(diff.Changes)) > plan.BatchThreshold.ValueInt64() {
-		var rows []contactsync.Change
-		var unsubscribe []string
-		rows, unsubscribe, created = contactsync.ImportPlan(diff.Changes)
-		if len(rows) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return contactsync.WriteAddImport(f, rows) }, started, diags) {
-			ans.waitCutShort()
-			return
-		}
-		if len(unsubscribe) > 0 && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, unsubscribe) }, started, diags) {
-			ans.waitCutShort()
-			return
-		}
-		pending = nil
-		// The rest goes by single calls. Where every batch reported all its
-		// rows done and no contact it created needs its status checked, the
-		// rest is what the imports were not asked to do; otherwise what the
-		// imports did is read back, not assumed, and anything they left
-		// undone goes by single calls too.
-		left, needRead := contactsync.AfterImports(diff.Changes)
-		if !needRead && !w.unconfirmed {
-			diff.Changes = left
-		} else {
-			if service, err = r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired)); err != nil {
-				w.readBackFailed(diags, err)
-				ans.waitCutShort()
-				return
-			}
-			opts.Fresh = created
-			diff = contactsync.Compare(desired, service, opts)
-		}
-	}
-	// Contacts whose id a URL path cannot carry go by import rows even
-	// below batch_threshold (list_contacts_path_unsafe.go).
-	failed, finished := w.writeChanges(ctx, diff.Changes, started, diags)
-	if !finished {
-		ans.waitCutShort()
-		return
-	}
-	pending = nil
-	warnKeptOptOuts(diags, listID, applied, diff.Kept)
-	warnRejoined(diags, listID, diff.Rejoined)
-	warnSuppressed(diags, listID, diff.Suppressed, "were kept (or made)")
-	if creating {
-		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired, service, applied))
-	}
-
-	// The applied statuses: what this apply wanted, except for contacts
-	// whose write failed, which keep what was recorded before, and their
-	// pending unsubscriptions (a failed write may have acted).
-	next := contactsync.Record{File: plan.isFile(), Released: maps.Clone(applied.Released)}
-	next.NoteApplied(desired)
-	for id := range failed {
-		if st, ok := applied.Contacts[id]; ok {
-			next.Contacts[id] = st
-		} else {
-			delete(next.Contacts, id)
-		}
-		if before, ok := applied.Released[id]; ok {
-			next.Released[id] = before
-		}
-		if p, ok := applied.Pending[id]; ok {
-			if next.Pending == nil {
-				next.Pending = map[string][2]string{}
-			}
-			next.Pending[id] = p
-		}
-	}
-	if len(failed) > 0 {
-		// The opt-outs a replaced list carried stay until every contact
-		// is written: a contact whose create failed is added by the next
-		// apply, and must start unsubscribed there too.
-		next.OptOuts = applied.OptOuts
-	}
-	rememberOptOuts(&next, applied, plan, diff, failed)
-	applied = next
-	if len(failed) > 0 {
-		ans.stopped()
-		return
-	}
-	if plan.isFile() {
-		out.ServiceSHA256 = out.DesiredSHA256
-	}
-	if !plan.Exclusive.ValueBool() {
-		n := contactsync.UnmanagedSubscribed(service, desired)
-		out.UnmanagedSubscribed = types.Int64Value(int64(n))
-	}
-	warnHonoured(diags, listID, diff, exclusiveEver(plan, prior), seen, applied)
-	ans.done()
+	return out, true
 }
 
-// takeReleased records, as released by Terraform, the contacts this run's
-// destroy of the list unsubscribed (a replacement whose destroy half could
-// not hand them over): the diff then gives them the status the input says,
-// or the one they had before, and the consent rule does not take
-// Terraform's own unsubscribing for their opt-out.
-func (r *listContactsResource) takeReleased(listID string, service *contactsync.ServiceList, applied *contactsync.Record) {
-	for id, s := range service.All() {
-		st, ok := r.data.contacts.Released.Take(listID, id)
-		if !ok {
-			continue
+// answerApply maps what contactsync.Apply left onto the answer: the
+// counts the plan could not make, the warnings of the writes, and the
+// state by how the apply ended (list_contacts_answer.go).
+func answerApply(ans *listContactsAnswer, plan listContactsModel, res contactsync.ApplyOutcome) {
+	out, diags, listID := ans.out, ans.diags, plan.ListID.ValueString()
+	if res.Planned != nil && (out.PlannedChanges.IsUnknown() || out.PlannedChanges.IsNull()) {
+		// The plan could not count (list_contacts_planned_changes.go): the
+		// state holds what this apply counts before it writes.
+		out.PlannedChanges = plannedChangesOf(*res.Planned, res.PlannedOf).value()
+	}
+	if res.Finished {
+		warnKeptOptOuts(diags, listID, res.Settled, res.Diff.Kept)
+		warnRejoined(diags, listID, res.Diff.Rejoined)
+		warnSuppressed(diags, listID, res.Diff.Suppressed, "were kept (or made)")
+	}
+	switch res.End {
+	case contactsync.ApplyCutShort:
+		ans.waitCutShort()
+	case contactsync.ApplyStopped:
+		ans.stopped()
+	default:
+		if plan.isFile() {
+			out.ServiceSHA256 = out.DesiredSHA256
 		}
-		if s.Email == st.Status && s.Mobile == st.MobileStatus {
-			continue // destroyed with on_destroy = "forget": nothing was unsubscribed
+		if !plan.Exclusive.ValueBool() {
+			out.UnmanagedSubscribed = types.Int64Value(int64(contactsync.UnmanagedSubscribed(res.Service, res.Desired)))
 		}
-		delete(applied.Released, id) // the statuses before this run's destroy are the ones to restore
-		applied.Release(id, contactsync.ServiceContact{Email: st.Status, Mobile: st.MobileStatus})
+		warnHonoured(diags, listID, res.Diff, exclusiveEver(plan, ans.prior), res.Seen, res.Record)
+		ans.done()
 	}
 }
 
@@ -370,7 +239,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	snap.RecordedOptOuts = maps.Clone(applied.OptedOut) // before this refresh notes its own (list_contacts_optouts_recorded.go)
 	noteSeenOptOuts(ctx, resp.Private, state, book, service, &applied, &resp.Diagnostics)
 	r.data.contacts.Provenance.Refresh(listID, replacementKey(state), applied)
-	allow := state.mayResubscribe(applied)
+	allow := state.rules().MayResubscribe(applied)
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
 	// What exclusive may unsubscribe, for the apply (list_contacts_exclusive_counted.go).

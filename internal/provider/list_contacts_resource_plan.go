@@ -166,7 +166,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
-	opts := plan.diffOptions(applied)
+	opts := plan.rules().Options(applied)
 	if !r.withSuppression(ctx, plan, &opts, &resp.Diagnostics) {
 		return
 	}
