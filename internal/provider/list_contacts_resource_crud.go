@@ -207,20 +207,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	listID := state.ListID.ValueString()
 	ident := listContactsIdentity{ListID: state.ListID}
-	// A file is read first, and the listing held against it: only the
-	// contacts that differ from the file keep their properties, so a
-	// list of a million contacts is compared in little memory.
-	var book *contactsync.Book
-	var unreadable diag.Diagnostics
-	if state.isFile() {
-		book, unreadable = r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
-		if book != nil {
-			// The file's digest is needed once the listing is done: it is
-			// computed beside the listing (a book computes it once).
-			go contactsync.DesiredDigest(book)
-		}
-	}
-	service, err := r.data.contacts.List(ctx, listID, r.readListOptions(ctx, req.Private, state, book))
+	book, unreadable, service, err := r.refreshReads(ctx, req.Private, state)
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
 		removeGone(ctx, resp, ident)
@@ -284,6 +271,23 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
 }
 
+// refreshReads reads what a refresh compares: a file first, and the
+// listing held against it, so that only the contacts that differ from the
+// file keep their properties and a list of a million contacts is compared
+// in little memory. unreadable holds why the file could not be read.
+func (r *listContactsResource) refreshReads(ctx context.Context, private privateGetter, state listContactsModel) (book *contactsync.Book, unreadable diag.Diagnostics, service *contactsync.ServiceList, err error) {
+	if state.isFile() {
+		book, unreadable = r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+		if book != nil {
+			// The file's digest is needed once the listing is done: it is
+			// computed beside the listing (a book computes it once).
+			go contactsync.DesiredDigest(book)
+		}
+	}
+	service, err = r.data.contacts.List(ctx, state.ListID.ValueString(), r.readListOptions(ctx, private, state, book))
+	return book, unreadable, service, err
+}
+
 // Delete forgets the contacts (on_destroy = "forget", the default: nothing
 // is written), or, with on_destroy = "unsubscribe", unsubscribes the
 // channels the input manages (destroyTargetsOf): by single calls, or above
@@ -323,7 +327,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 			return
 		}
 	}
-	pending = nil
+	// The batches finished: unsubscribeOnDestroy starts with none pending.
 	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		resp.Diagnostics.AddWarning("Contacts forgotten, not unsubscribed",
@@ -346,44 +350,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		checkUnsubscribeLimit(&resp.Diagnostics, c, l, guardTarget{Destroy: true})
 		return
 	}
-	for id, before := range t.Before {
-		r.data.contacts.Released.Add(listID, id, before)
-	}
-	// What destroy unsubscribes is recorded as released before it writes,
-	// with its batch, in the private state a failed destroy leaves: the
-	// next destroy resumes the batch instead of importing again, and an
-	// apply that keeps the resource after all brings the contacts back.
-	applied, d := readListApplied(ctx, req.Private, state.isFile())
-	resp.Diagnostics.Append(d...)
-	t.release(&applied, service)
-	keep := func() {
-		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateApplied, applied)...)
-		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateBatches, pending)...)
-	}
-	keep()
-	started := func(id string) {
-		pending = append(pending, id)
-		keep()
-	}
-	byImport := int64(t.contacts()) > state.BatchThreshold.ValueInt64() && len(t.Email) > 0
-	if byImport && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, t.Email) }, started, &resp.Diagnostics) {
-		resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again, and an apply that keeps the resource brings the contacts back.")
-		return
-	}
-	// The import unsubscribes e-mail only; mobile goes by single calls.
-	if _, finished := wr.writeChanges(ctx, t.changes(byImport), started, &resp.Diagnostics); !finished {
-		resp.Diagnostics.AddError("Contacts not unsubscribed", "An UNSUBSCRIBE import of destroy (for contacts whose id a URL path cannot carry) did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again.")
-		return
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if t.contacts() == 0 {
-		return
-	}
-	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
-		fmt.Sprintf("The service has no call that deletes a contact. Destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribed %d contacts from e-mail and %d from mobile, the channels its input set; they are no longer managed by Terraform, but they remain in the list (they go with the list).",
-			listID, onDestroyUnsubscribe, len(t.Email), len(t.Mobile)))
+	wr.unsubscribeOnDestroy(ctx, state, t, service, req.Private, resp)
 }
 
 // forget is destroy with on_destroy = "forget": nothing is written. An
@@ -521,4 +488,49 @@ func fileChangedSincePlan(file string, planned types.String, got string) error {
 		return nil
 	}
 	return fmt.Errorf("%s changed after the plan was made (the SHA-256 of its contacts is %s, the plan has %s); nothing was written. Plan and apply again", file, got, planned.ValueString())
+}
+
+// unsubscribeOnDestroy unsubscribes what destroy targets (on_destroy =
+// "unsubscribe"), by an import above batch_threshold, after the batches of
+// the resource were waited for.
+func (w *contactWriter) unsubscribeOnDestroy(ctx context.Context, state listContactsModel, t destroyTargets, service *contactsync.ServiceList, private privateGetter, resp *resource.DeleteResponse) {
+	var pending []string
+	for id, before := range t.Before {
+		w.data.contacts.Released.Add(w.listID, id, before)
+	}
+	// What destroy unsubscribes is recorded as released before it writes,
+	// with its batch, in the private state a failed destroy leaves: the
+	// next destroy resumes the batch instead of importing again, and an
+	// apply that keeps the resource after all brings the contacts back.
+	applied, d := readListApplied(ctx, private, state.isFile())
+	resp.Diagnostics.Append(d...)
+	t.release(&applied, service)
+	keep := func() {
+		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateApplied, applied)...)
+		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateBatches, pending)...)
+	}
+	keep()
+	started := func(id string) {
+		pending = append(pending, id)
+		keep()
+	}
+	byImport := int64(t.contacts()) > state.BatchThreshold.ValueInt64() && len(t.Email) > 0
+	if byImport && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, t.Email) }, started, &resp.Diagnostics) {
+		resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again, and an apply that keeps the resource brings the contacts back.")
+		return
+	}
+	// The import unsubscribes e-mail only; mobile goes by single calls.
+	if _, finished := w.writeChanges(ctx, t.changes(byImport), started, &resp.Diagnostics); !finished {
+		resp.Diagnostics.AddError("Contacts not unsubscribed", "An UNSUBSCRIBE import of destroy (for contacts whose id a URL path cannot carry) did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again.")
+		return
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if t.contacts() == 0 {
+		return
+	}
+	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
+		fmt.Sprintf("The service has no call that deletes a contact. Destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribed %d contacts from e-mail and %d from mobile, the channels its input set; they are no longer managed by Terraform, but they remain in the list (they go with the list).",
+			w.listID, onDestroyUnsubscribe, len(t.Email), len(t.Mobile)))
 }
