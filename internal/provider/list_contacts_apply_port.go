@@ -45,7 +45,7 @@ func (p *listApplyPort) Resume(ctx context.Context, batchID string) error {
 func (p *listApplyPort) List(ctx context.Context, desired *contactsync.Book) (*contactsync.ServiceList, error) {
 	service, err := p.r.data.contacts.List(ctx, p.w.listID, listOptionsOf(p.plan, desired))
 	if err != nil {
-		p.r.listError(p.diags, p.w.listID, err)
+		listError(p.diags, p.w.listID, err)
 		return nil, errReported
 	}
 	return service, nil
@@ -61,16 +61,16 @@ func (p *listApplyPort) ReadBack(ctx context.Context, desired *contactsync.Book)
 }
 
 func (p *listApplyPort) Suppress(ctx context.Context, opts *contactsync.Options) error {
-	return reported(p.r.withSuppression(ctx, p.plan, opts, p.diags))
+	return reported(listSuppressionOf(p.r.data).withSuppression(ctx, p.plan, opts, p.diags))
 }
 
 func (p *listApplyPort) Guard(ctx context.Context, desired *contactsync.Book, service *contactsync.ServiceList, diff contactsync.Diff) error {
-	return reported(p.r.guardExclusiveApply(p.plan, service, diff, p.diags) &&
-		p.r.guardExclusiveCounted(ctx, p.plan, p.prior, desired, p.counted, diff, p.diags))
+	return reported(listGuardOf(p.r.data).guardExclusiveApply(p.plan, service, diff, p.diags) &&
+		listGuardOf(p.r.data).guardExclusiveCounted(ctx, p.plan, p.prior, desired, p.counted, diff, p.diags))
 }
 
 func (p *listApplyPort) RecordOptOuts(ctx context.Context, desired *contactsync.Book, service *contactsync.ServiceList, rec contactsync.Record) error {
-	return reported(p.r.recordOptOuts(ctx, p.plan, desired, service, rec, p.diags))
+	return reported(listSuppressionOf(p.r.data).recordOptOuts(ctx, p.plan, desired, service, rec, p.diags))
 }
 
 func (p *listApplyPort) Import(ctx context.Context, action string, write func(io.Writer) error, started func(string)) (bool, error) {

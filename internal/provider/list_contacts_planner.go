@@ -36,7 +36,7 @@ func (p *listContactsPlanner) planUnknown(ctx context.Context) {
 		// A list made in the same apply: what the input wants needs
 		// the account's attributes, not the list, so the plan shows it
 		// and the apply cannot take a file rewritten since.
-		desired, d := p.r.desiredOf(ctx, plan, p.prior)
+		desired, d := listReaderOf(p.r.data).desiredOf(ctx, plan, p.prior)
 		diags.Append(d...)
 		if diags.HasError() {
 			return
@@ -55,7 +55,7 @@ func (p *listContactsPlanner) planUnknown(ctx context.Context) {
 	}
 	plan.PlannedChanges = plannedChangesUnknown()
 	setListContacts(ctx, &p.resp.Plan, plan, diags)
-	p.r.guardExclusiveUnknown(ctx, p.req.Private, plan, p.state, diags)
+	listGuardOf(p.r.data).guardExclusiveUnknown(ctx, p.req.Private, plan, p.state, diags)
 }
 
 // desired is what the input wants. The refresh of this run listed the
@@ -68,7 +68,7 @@ func (p *listContactsPlanner) desired(ctx context.Context, snap contactsync.Snap
 		desired = snap.Service.Book()
 	} else {
 		var d diag.Diagnostics
-		desired, d = p.r.desiredOf(ctx, plan, p.prior)
+		desired, d = listReaderOf(p.r.data).desiredOf(ctx, plan, p.prior)
 		diags.Append(d...)
 		if diags.HasError() {
 			return nil, false
@@ -132,7 +132,7 @@ func (p *listContactsPlanner) planUnlisted(ctx context.Context, desired *contact
 	if changed && state != nil && !diags.HasError() {
 		p.r.recountUnlisted(ctx, p.req, p.resp, plan, *state, desired)
 	}
-	p.r.guardExclusiveUnlisted(ctx, p.req.Private, plan, state, desired, changed, inRun, diags)
+	listGuardOf(p.r.data).guardExclusiveUnlisted(ctx, p.req.Private, plan, state, desired, changed, inRun, diags)
 }
 
 // planListed names, from the refresh's listing, what the apply will
@@ -155,7 +155,7 @@ func (p *listContactsPlanner) planListed(ctx context.Context, snap contactsync.S
 	applied, d := readListApplied(ctx, p.req.Private, plan.isFile())
 	diags.Append(d...)
 	opts := plan.rules().Options(applied)
-	if !r.withSuppression(ctx, plan, &opts, diags) {
+	if !listSuppressionOf(r.data).withSuppression(ctx, plan, &opts, diags) {
 		return
 	}
 	diff := contactsync.Compare(desired, service, opts)
@@ -163,13 +163,13 @@ func (p *listContactsPlanner) planListed(ctx context.Context, snap contactsync.S
 		setPlannedChanges(ctx, p.resp, plannedChangesOf(diff, service.Len()).value())
 	}
 	warnSuppressed(diags, listID, diff.Suppressed, "will stay (or be made)")
-	r.warnUnrecorded(ctx, plan, desired, service, applied, diags)
+	listSuppressionOf(r.data).warnUnrecorded(ctx, plan, desired, service, applied, diags)
 	if title, msg := planWarning(ctx, listID, diff, exclusiveEver(plan, p.state), snap.RecordedOptOuts, applied); msg != "" {
 		// The title names the input: Terraform folds warnings of one title
 		// into the first, and resources sharing a list each have theirs.
 		diags.AddWarning(title+" ("+inputLabel(plan)+")", msg+keptNote(plan, desired, service))
 	}
-	r.guardExclusivePlan(plan, service, diff, diags)
+	listGuardOf(r.data).guardExclusivePlan(plan, service, diff, diags)
 	refusePathUnsafe(plan, diff, diags)
 	warnMobileOutOfReach(plan, desired, service, diags)
 }

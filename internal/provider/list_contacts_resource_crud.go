@@ -36,9 +36,9 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	// will find this create and let the list be.
 	listID := plan.ListID.ValueString()
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
-	applied = r.withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
+	applied = listTakeoverOf(r.data).withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
 	r.apply(ctx, plan, nil, applied, nil, nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
-	r.noteCreatedInput(plan)
+	listTakeoverOf(r.data).noteCreatedInput(plan)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -105,7 +105,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	// status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
 	// validators; a file's status cells). The interface constrains no
 	// property value (any string), so there is nothing else to check.
-	desired, d := r.desiredOf(ctx, plan, priorContacts)
+	desired, d := listReaderOf(r.data).desiredOf(ctx, plan, priorContacts)
 	diags.Append(d...)
 	if diags.HasError() {
 		return
@@ -121,7 +121,7 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	}
 	// A listing the final plan made serves an update that resumes no batch
 	// (batches change the list).
-	if service, book, held := r.takeFinalPlanListing(plan, desired, prior != nil && len(pending) == 0); held {
+	if service, book, held := listReaderOf(r.data).takeFinalPlanListing(plan, desired, prior != nil && len(pending) == 0); held {
 		in.Held, in.HeldBook = service, book
 	}
 	port := &listApplyPort{r: r, plan: plan, prior: prior, counted: counted, private: private, diags: diags,
@@ -152,7 +152,7 @@ func (r *listContactsResource) plannedOut(plan listContactsModel, desired *conta
 		out.ServiceSHA256 = types.StringValue("")
 	}
 	out.UnmanagedSubscribed = types.Int64Value(0)
-	out.UnrecordedOptOuts = r.plannedUnrecorded(plan)
+	out.UnrecordedOptOuts = listSuppressionOf(r.data).plannedUnrecorded(plan)
 	return out, true
 }
 
@@ -188,7 +188,7 @@ func answerApply(ans *listContactsAnswer, plan listContactsModel, res contactsyn
 	}
 }
 
-func (r *listContactsResource) listError(diags *diag.Diagnostics, listID string, err error) {
+func listError(diags *diag.Diagnostics, listID string, err error) {
 	if client.IsNotFound(err) {
 		diags.AddAttributeError(path.Root("list_id"), "List not found",
 			fmt.Sprintf("No list has id %q in this account: %s", listID, describeAPIError(err)))
@@ -207,7 +207,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	listID := state.ListID.ValueString()
 	ident := listContactsIdentity{ListID: state.ListID}
-	book, unreadable, service, err := r.refreshReads(ctx, req.Private, state)
+	book, unreadable, service, err := listReaderOf(r.data).refreshReads(ctx, req.Private, state)
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
 		removeGone(ctx, resp, ident)
@@ -251,7 +251,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 			countedAgainst = nil
 			adopt(&state, service, &resp.Diagnostics)
 		}
-		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)
+		state.Contacts, d = listReaderOf(r.data).refreshedEntries(ctx, state.Contacts, service, applied, allow)
 		resp.Diagnostics.Append(d...)
 		book = keysBook(ctx, state.Contacts)
 	}
@@ -260,7 +260,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		n -= len(contactsync.KeptSubscribed(service, book, state.keepIDs())) // not drift: keep_ids spares them
 	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
-	state.UnrecordedOptOuts = r.refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
+	state.UnrecordedOptOuts = listSuppressionOf(r.data).refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
 	state.PlannedChanges = plannedChangesZero() // a refresh plans nothing (list_contacts_planned_changes.go)
 	resp.Diagnostics.Append(recordRefreshedListing(ctx, resp.Private, state, service, countedAgainst, refreshed, adopting(ctx, req.Private))...)
 	state.ID = types.StringValue(listID)
@@ -275,7 +275,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 // listing held against it, so that only the contacts that differ from the
 // file keep their properties and a list of a million contacts is compared
 // in little memory. unreadable holds why the file could not be read.
-func (r *listContactsResource) refreshReads(ctx context.Context, private privateGetter, state listContactsModel) (book *contactsync.Book, unreadable diag.Diagnostics, service *contactsync.ServiceList, err error) {
+func (r listReader) refreshReads(ctx context.Context, private privateGetter, state listContactsModel) (book *contactsync.Book, unreadable diag.Diagnostics, service *contactsync.ServiceList, err error) {
 	if state.isFile() {
 		book, unreadable = r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
 		if book != nil {
@@ -307,7 +307,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	listID := state.ListID.ValueString()
-	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) || r.handedOverElsewhere(ctx, state) {
+	if listTakeoverOf(r.data).handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) || listTakeoverOf(r.data).handedOverElsewhere(ctx, state) {
 		return
 	}
 	pending, d := readBatches(ctx, req.Private)
@@ -328,7 +328,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		}
 	}
 	// The batches finished: unsubscribeOnDestroy starts with none pending.
-	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+	desired, d := listReaderOf(r.data).desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		resp.Diagnostics.AddWarning("Contacts forgotten, not unsubscribed",
 			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it managed; they were left as they are: %s", listID, d.Errors()[0].Detail()))
@@ -346,7 +346,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	// The limits are checked again on this listing: counts can change
 	// between plan and destroy, and the plan may have counted nothing.
 	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
-	if l := r.limits(state); l.exceeds(c) {
+	if l := listGuardOf(r.data).limits(state); l.exceeds(c) {
 		checkUnsubscribeLimit(&resp.Diagnostics, c, l, guardTarget{Destroy: true})
 		return
 	}
@@ -380,7 +380,7 @@ func (r *listContactsResource) forget(ctx context.Context, listID string, pendin
 // and nobody is unsubscribed; the replaced object's consent record goes to
 // the create half, when it manages the same list, and the old list's
 // opt-outs when it manages another (a replaced rms_list).
-func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
+func (r listTakeover) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
 	if note, ok := readTakeover(ctx, planned); ok {
 		switch {
 		case note.ListID != listID:
@@ -458,7 +458,7 @@ func listOptionsOf(m listContactsModel, desired *contactsync.Book) contactsync.L
 // a map, keeping the properties of the contacts the state names; for an
 // adoption (an import's first refresh), of every contact while the list is
 // small enough for adopt to fill the map.
-func (r *listContactsResource) readListOptions(ctx context.Context, p privateGetter, state listContactsModel, book *contactsync.Book) contactsync.ListOptions {
+func (r listReader) readListOptions(ctx context.Context, p privateGetter, state listContactsModel, book *contactsync.Book) contactsync.ListOptions {
 	if state.isFile() {
 		return contactsync.ListOptions{Against: book}
 	}

@@ -34,7 +34,7 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		p.planUnknown(ctx)
 		return
 	}
-	snap, listed := r.takeSnapshot(p.plan, p.state)
+	snap, listed := listReaderOf(r.data).takeSnapshot(p.plan, p.state)
 	desired, ok := p.desired(ctx, snap, listed)
 	if !ok {
 		return
@@ -61,7 +61,7 @@ func (r *listContactsResource) startPlan(ctx context.Context, req resource.Modif
 		return nil, false
 	}
 	if req.State.Raw.IsNull() {
-		r.noteTakeover(ctx, p.plan, resp)
+		listTakeoverOf(r.data).noteTakeover(ctx, p.plan, resp)
 	} else {
 		p.state = &listContactsModel{}
 		resp.Diagnostics.Append(req.State.Get(ctx, p.state)...)
@@ -70,9 +70,9 @@ func (r *listContactsResource) startPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.HasError() {
 		return nil, false
 	}
-	r.warnOptOutsToKeep(ctx, req.Private, p.plan, p.state, &resp.Diagnostics)
-	p.plan.UnrecordedOptOuts = r.plannedUnrecorded(p.plan)
-	if !r.suppressionReadable(ctx, p.plan, &resp.Diagnostics) {
+	listTakeoverOf(r.data).warnOptOutsToKeep(ctx, req.Private, p.plan, p.state, &resp.Diagnostics)
+	p.plan.UnrecordedOptOuts = listSuppressionOf(r.data).plannedUnrecorded(p.plan)
+	if !listSuppressionOf(r.data).suppressionReadable(ctx, p.plan, &resp.Diagnostics) {
 		return nil, false
 	}
 	if p.state != nil && !adopting(ctx, req.Private) {
@@ -87,7 +87,7 @@ func (r *listContactsResource) startPlan(ctx context.Context, req resource.Modif
 // (list_contacts_takeover.go): if this create replaces an object, its
 // destroy half finds the note and unsubscribes nobody. A create that
 // replaces nothing never shows the note to anyone.
-func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
+func (r listTakeover) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
 	note := contactsync.TakeoverNote{}
 	if plan.ListID.IsUnknown() {
 		note.Key = replacementKey(plan)
@@ -138,14 +138,14 @@ func (r *listContactsResource) planDestroy(ctx context.Context, req resource.Mod
 	}
 	pending, d := readBatches(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
-	r.planDestroyGuard(ctx, state, pending, &resp.Diagnostics)
+	listGuardOf(r.data).planDestroyGuard(ctx, state, pending, &resp.Diagnostics)
 }
 
 // takeSnapshot takes the listing this resource's refresh made, kept by its
 // list and its input (contactsync.Snapshots): another resource on the same
 // list never takes this one's, nor this one its. A create, or a plan that
 // moves to another list, has none of its own for the planned list.
-func (r *listContactsResource) takeSnapshot(plan listContactsModel, state *listContactsModel) (contactsync.Snapshot, bool) {
+func (r listReader) takeSnapshot(plan listContactsModel, state *listContactsModel) (contactsync.Snapshot, bool) {
 	if state == nil || !plan.ListID.Equal(state.ListID) {
 		return contactsync.Snapshot{}, false
 	}
