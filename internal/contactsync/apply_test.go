@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // fakePort is a ListPort that answers from one listing, fails at the step
@@ -178,4 +180,33 @@ func boolInt(b bool) int64 {
 		return 1
 	}
 	return 0
+}
+
+// TestApplyCreateTakesReleased: a create takes over what this run's destroy
+// of the list released (Terraform's own unsubscription, not an opt-out),
+// writes the status back, and notes the takeover for a deposed destroy.
+func TestApplyCreateTakesReleased(t *testing.T) {
+	desired := BookOf([]Desired{{ID: "a", Email: sub}})
+	service := listAgainst(desired, map[string]ServiceContact{"a": {Email: unsub, Mobile: sub}})
+	released, prov := NewReleased(), NewProvenance()
+	released.Add("7", "a", client.SubscriptionStatus{Status: sub, MobileStatus: sub})
+	port := &fakePort{service: service}
+	got := Apply(context.Background(), ApplyInput{
+		ListID: "7", Creating: true, Desired: desired, BatchThreshold: 100, Released: released, Provenance: prov,
+	}, port)
+	if got.End != ApplyDone {
+		t.Fatalf("end = %d (err %v)", got.End, got.Err)
+	}
+	if len(port.written) != 1 || port.written[0].ID != "a" || port.written[0].Status.Status != sub {
+		t.Errorf("written = %+v, want a re-subscribed", port.written)
+	}
+	if r := got.Record.Contacts["a"]; r[0] != sub {
+		t.Errorf("record of a = %v, want e-mail applied SUBSCRIBED", r)
+	}
+	if _, ok := released.Take("7", "a"); ok {
+		t.Error("the release was not taken")
+	}
+	if _, ok := prov.CreatedInRun("7"); !ok {
+		t.Error("the create did not note its takeover")
+	}
 }
