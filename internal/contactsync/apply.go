@@ -76,13 +76,13 @@ type ApplyInput struct {
 type ApplyEnd int
 
 const (
-	// ApplyDone: every change was written.
+	// ApplyDone is an apply that wrote every change.
 	ApplyDone ApplyEnd = iota
-	// ApplyStopped: a step failed or a guardrail refused; the rest was not
-	// written.
+	// ApplyStopped is an apply a failed step or a guardrail stopped: the
+	// rest was not written.
 	ApplyStopped
-	// ApplyCutShort: a wait for a batch ended early or the batch failed;
-	// Pending holds the batches a later apply resumes.
+	// ApplyCutShort is an apply whose wait for a batch ended early, or
+	// whose batch failed: Pending holds the batches a later apply resumes.
 	ApplyCutShort
 )
 
