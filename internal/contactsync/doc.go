@@ -2,7 +2,8 @@
 // rms_list_contacts decide and read, without Terraform. It owns the consent
 // rule (an opt-out made outside Terraform is never undone silently), the
 // comparison of the desired contacts with a listing of the list and its
-// digests, the consent record kept in private state, the CSV source file
+// digests, the consent record kept in private state and the ordered steps
+// of an apply of a list's contacts that keep it true (Apply), the CSV source file
 // reader (encodings, delimiters, header checks) and the files of the import
 // batches, the attribute name/id cache, the listings of a list's contacts,
 // and one Run per provider run that holds what those share.

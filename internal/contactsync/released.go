@@ -1,8 +1,6 @@
 package contactsync
 
 import (
-	"sync"
-
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
@@ -14,31 +12,21 @@ import (
 // of refusing it, and restores its states unless the configuration sets
 // them. Contacts not released in this run are never taken over.
 type Released struct {
-	mu       sync.Mutex
-	contacts map[string]client.SubscriptionStatus
+	contacts handoff[string, client.SubscriptionStatus]
 }
 
 // NewReleased returns an empty set of released contacts.
-func NewReleased() *Released {
-	return &Released{contacts: map[string]client.SubscriptionStatus{}}
-}
+func NewReleased() *Released { return &Released{} }
 
 // Add notes that this run released the contact, with the status it had
 // before.
 func (r *Released) Add(listID, originalID string, st client.SubscriptionStatus) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.contacts[contactKey(listID, originalID)] = st
+	r.contacts.Put(contactKey(listID, originalID), st)
 }
 
 // Take removes and returns a released contact.
 func (r *Released) Take(listID, originalID string) (client.SubscriptionStatus, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	key := contactKey(listID, originalID)
-	st, ok := r.contacts[key]
-	delete(r.contacts, key)
-	return st, ok
+	return r.contacts.Take(contactKey(listID, originalID))
 }
 
 // contactKey names one contact of one list in the run's maps: the list id

@@ -34,8 +34,7 @@ type Run struct {
 	files  sourceFiles
 	gcOnce sync.Once // heldLargeBook
 
-	mu           sync.Mutex
-	suppressions map[string]*Suppression // by list id (suppression.go)
+	suppressions handoff[string, *Suppression] // by list id (suppression.go)
 }
 
 // RunOptions are the provider's settings a Run needs.

@@ -1,7 +1,5 @@
 package contactsync
 
-import "sync"
-
 // Snapshots hands the listing a refresh made to the plan that
 // follows it in the same provider run (terraform plan refreshes and plans
 // in one provider process), so that a plan costs one listing and can still
@@ -20,8 +18,7 @@ import "sync"
 // same way: they share one snapshot, held once, and counted, so that each
 // of their plans finds it and the last one lets it go.
 type Snapshots struct {
-	mu    sync.Mutex
-	lists map[snapshotKey]*heldSnapshot
+	lists handoff[snapshotKey, heldSnapshot]
 }
 
 // snapshotKey names the snapshot of one input on one list.
@@ -49,33 +46,20 @@ type Snapshot struct {
 // for the plan that follows. A later listing of the same list and input
 // replaces the one held (the newer reading), and one more plan may take it.
 func (s *Snapshots) Put(listID, input string, snap Snapshot) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lists == nil {
-		s.lists = map[snapshotKey]*heldSnapshot{}
-	}
-	k := snapshotKey{listID, input}
-	h := s.lists[k]
-	if h == nil {
-		h = &heldSnapshot{}
-		s.lists[k] = h
-	}
-	h.snap = snap
-	h.refs++
+	s.lists.Update(snapshotKey{listID, input}, func(h heldSnapshot, _ bool) (heldSnapshot, bool) {
+		return heldSnapshot{snap: snap, refs: h.refs + 1}, true
+	})
 }
 
 // Take hands the listing of a list for an input over, once per Put: the
 // last plan to take it lets it go.
 func (s *Snapshots) Take(listID, input string) (Snapshot, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := snapshotKey{listID, input}
-	h, ok := s.lists[k]
-	if !ok {
-		return Snapshot{}, false
-	}
-	if h.refs--; h.refs <= 0 {
-		delete(s.lists, k)
-	}
-	return h.snap, true
+	var snap Snapshot
+	var found bool
+	s.lists.Update(snapshotKey{listID, input}, func(h heldSnapshot, ok bool) (heldSnapshot, bool) {
+		snap, found = h.snap, ok
+		h.refs--
+		return h, ok && h.refs > 0
+	})
+	return snap, found
 }

@@ -52,8 +52,8 @@ func TestSnapshotsByInput(t *testing.T) {
 					t.Errorf("take %d (%s, %s) = %v, want %v", i, tk.list, tk.input, ok, tk.want)
 				}
 			}
-			if len(s.lists) != 0 && tt.name != "another list is another snapshot" {
-				t.Errorf("%d snapshots left after every plan took its own", len(s.lists))
+			if s.lists.Len() != 0 && tt.name != "another list is another snapshot" {
+				t.Errorf("%d snapshots left after every plan took its own", s.lists.Len())
 			}
 		})
 	}

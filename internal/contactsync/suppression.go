@@ -127,16 +127,14 @@ type Suppression struct {
 // Suppression is the suppression list listID of this run: one per id, so
 // every resource of the run shares its one listing.
 func (r *Run) Suppression(listID string) *Suppression {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.suppressions == nil {
-		r.suppressions = map[string]*Suppression{}
-	}
-	s := r.suppressions[listID]
-	if s == nil {
-		s = &Suppression{run: r, listID: listID}
-		r.suppressions[listID] = s
-	}
+	var s *Suppression
+	r.suppressions.Update(listID, func(held *Suppression, _ bool) (*Suppression, bool) {
+		if held == nil {
+			held = &Suppression{run: r, listID: listID}
+		}
+		s = held
+		return held, true
+	})
 	return s
 }
 

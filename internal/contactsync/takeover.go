@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -110,26 +109,22 @@ func (o *CarriedOptOuts) Merge(other CarriedOptOuts) {
 //     by the new list id or, when the plan could not know it, by the
 //     replacement key of the new object's input.
 type Provenance struct {
-	mu        sync.Mutex
-	refreshed map[string]map[string]Record // list id, input (ReplacementKey)
-	carried   map[string]Record
-	created   map[string]map[string][2]string
-	optOuts   map[string]CarriedOptOuts
+	refreshed handoff[string, map[string]Record] // list id, input (ReplacementKey)
+	carried   handoff[string, Record]
+	created   handoff[string, map[string][2]string]
+	optOuts   handoff[string, CarriedOptOuts]
 }
 
 // NewProvenance returns the provenance of one provider run, empty.
-func NewProvenance() *Provenance {
-	return &Provenance{refreshed: map[string]map[string]Record{}, carried: map[string]Record{}, created: map[string]map[string][2]string{}, optOuts: map[string]CarriedOptOuts{}}
-}
+func NewProvenance() *Provenance { return &Provenance{} }
 
 // CarryOptOuts leaves a destroy half's opt-outs for the create half that
 // follows it in this run, under key (a list id or a ReplacementKey).
 func (p *Provenance) CarryOptOuts(key string, o CarriedOptOuts) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	cur := p.optOuts[key]
-	cur.Merge(o)
-	p.optOuts[key] = cur
+	p.optOuts.Update(key, func(cur CarriedOptOuts, _ bool) (CarriedOptOuts, bool) {
+		cur.Merge(o)
+		return cur, true
+	})
 }
 
 // OptOuts are the opt-outs carried for a create under any of keys (its
@@ -138,12 +133,13 @@ func (p *Provenance) CarryOptOuts(key string, o CarriedOptOuts) {
 // share a file) cannot be told apart, and each then keeps every opt-out
 // of either list, which errs on the side of consent.
 func (p *Provenance) OptOuts(keys ...string) (CarriedOptOuts, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	var out CarriedOptOuts
 	found := false
 	for _, k := range keys {
-		if o, ok := p.optOuts[k]; ok && k != "" {
+		if k == "" {
+			continue
+		}
+		if o, ok := p.optOuts.Get(k); ok {
 			out.Merge(o)
 			found = true
 		}
@@ -154,12 +150,13 @@ func (p *Provenance) OptOuts(keys ...string) (CarriedOptOuts, bool) {
 // Refresh keeps the record a refresh of the list settled for an input
 // (ReplacementKey), for the plan that follows it in this run.
 func (p *Provenance) Refresh(listID, input string, rec Record) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.refreshed[listID] == nil {
-		p.refreshed[listID] = map[string]Record{}
-	}
-	p.refreshed[listID][input] = rec
+	p.refreshed.Update(listID, func(byInput map[string]Record, _ bool) (map[string]Record, bool) {
+		if byInput == nil {
+			byInput = map[string]Record{}
+		}
+		byInput[input] = rec
+		return byInput, true
+	})
 }
 
 // TakeRefreshed hands the record Refresh kept for the list and input over,
@@ -168,58 +165,50 @@ func (p *Provenance) Refresh(listID, input string, rec Record) {
 // did, it gets none (the create then errs on the side of consent) rather
 // than another resource's.
 func (p *Provenance) TakeRefreshed(listID, input string) (Record, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	byInput := p.refreshed[listID]
-	rec, ok := byInput[input]
-	if !ok && len(byInput) == 1 {
-		for input, rec = range byInput {
-			ok = true
+	var rec Record
+	var found bool
+	p.refreshed.Update(listID, func(byInput map[string]Record, ok bool) (map[string]Record, bool) {
+		key := input
+		rec, found = byInput[key]
+		if !found && len(byInput) == 1 {
+			for key, rec = range byInput {
+				found = true
+			}
 		}
-	}
-	if ok {
-		delete(byInput, input)
-	}
-	return rec, ok
+		if found {
+			delete(byInput, key)
+		}
+		return byInput, ok
+	})
+	return rec, found
 }
 
 // Carry leaves a destroy half's record for the create half that follows
 // it in this run.
-func (p *Provenance) Carry(listID string, rec Record) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.carried[listID] = rec
-}
+func (p *Provenance) Carry(listID string, rec Record) { p.carried.Put(listID, rec) }
 
 // TakeCarried hands the record Carry left over, once.
-func (p *Provenance) TakeCarried(listID string) (Record, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	rec, ok := p.carried[listID]
-	delete(p.carried, listID)
-	return rec, ok
-}
+func (p *Provenance) TakeCarried(listID string) (Record, bool) { return p.carried.Take(listID) }
 
 // Create notes that a create of this run took the list over; heldBack
 // are the contacts whose status it could not give without the old object's
 // record, with the statuses the input wants ("" a channel left to the
 // service).
 func (p *Provenance) Create(listID string, heldBack map[string][2]string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.created[listID] = heldBack
+	p.created.Put(listID, heldBack)
 }
 
 // CreatedInRun reports whether a create of this run took the list over, and
-// hands its held-back contacts to the caller (once).
+// hands its held-back contacts to the caller (once: the list stays noted
+// as taken over).
 func (p *Provenance) CreatedInRun(listID string) (map[string][2]string, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	held, ok := p.created[listID]
-	if ok {
-		p.created[listID] = nil
-	}
-	return held, ok
+	var held map[string][2]string
+	var found bool
+	p.created.Update(listID, func(h map[string][2]string, ok bool) (map[string][2]string, bool) {
+		held, found = h, ok
+		return nil, ok
+	})
+	return held, found
 }
 
 // GivenBack is what a deposed object's destroy sends to the contacts a

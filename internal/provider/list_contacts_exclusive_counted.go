@@ -79,7 +79,7 @@ func exclusiveUnsubscribed(diff contactsync.Diff) []string {
 // the plan did not count (see above), before its first write. prior is the
 // state the count was made against (nil for a create), counted the count
 // (nil without one). It reports whether the apply may write.
-func (r *listContactsResource) guardExclusiveCounted(ctx context.Context, plan listContactsModel, prior *listContactsModel, desired *contactsync.Book, counted *contactsync.Counted, diff contactsync.Diff, diags *diag.Diagnostics) bool {
+func (r listGuard) guardExclusiveCounted(ctx context.Context, plan listContactsModel, prior *listContactsModel, desired *contactsync.Book, counted *contactsync.Counted, diff contactsync.Diff, diags *diag.Diagnostics) bool {
 	if !plan.Exclusive.ValueBool() {
 		return true
 	}

@@ -84,18 +84,11 @@ func idSet(set types.Set) map[string]bool {
 	return ids
 }
 
-// mayResubscribe says whether an apply may undo a contact's opt-out:
-// allow_resubscribe for all, allow_resubscribe_ids for the contacts named
-// whose one re-subscription no apply has used yet (applied.Resubscribed).
-func (m listContactsModel) mayResubscribe(applied contactsync.Record) func(id string) bool {
-	all, ids := m.AllowResubscribe.ValueBool(), applied.Unused(m.resubscribeIDs())
-	return func(id string) bool { return all || ids[id] }
-}
-
-// diffOptions are the options of a diff of this model's contacts.
-func (m listContactsModel) diffOptions(applied contactsync.Record) contactsync.Options {
-	return contactsync.Options{Applied: applied.Lookup, AllowResubscribe: m.AllowResubscribe.ValueBool(), Resubscribe: applied.Unused(m.resubscribeIDs()),
-		Exclusive: m.Exclusive.ValueBool(), SeenOptOuts: applied.SeenOptOuts(), Keep: m.keepIDs()}
+// rules are the settings of the input that decide its diff and what its
+// consent record remembers.
+func (m listContactsModel) rules() contactsync.InputRules {
+	return contactsync.InputRules{Exclusive: m.Exclusive.ValueBool(), AllowResubscribe: m.AllowResubscribe.ValueBool(),
+		ResubscribeIDs: m.resubscribeIDs(), Keep: m.keepIDs()}
 }
 
 func (m listContactsModel) fileOptions() contactsync.FileOptions {

@@ -94,7 +94,7 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 	}
 	service, err := r.data.contacts.List(ctx, listID, opts)
 	if err != nil {
-		r.listError(&resp.Diagnostics, listID, err)
+		listError(&resp.Diagnostics, listID, err)
 		return
 	}
 	var now contactsync.Fingerprint
@@ -116,8 +116,8 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
-	diffOpts := plan.diffOptions(applied)
-	if resp.Diagnostics.HasError() || !r.withSuppression(ctx, plan, &diffOpts, &resp.Diagnostics) {
+	diffOpts := plan.rules().Options(applied)
+	if resp.Diagnostics.HasError() || !listSuppressionOf(r.data).withSuppression(ctx, plan, &diffOpts, &resp.Diagnostics) {
 		return
 	}
 	diff := contactsync.Compare(desired, service, diffOpts)
@@ -138,7 +138,7 @@ func finalPlanKey(m listContactsModel) string { return "final plan:" + replaceme
 // (recountUnlisted), if it serves: an update that resumed no batch (they
 // change the list), for the same input; for a file, the book it was held
 // against replaces desired, which the listing must be compared with.
-func (r *listContactsResource) takeFinalPlanListing(plan listContactsModel, desired *contactsync.Book, serves bool) (*contactsync.ServiceList, *contactsync.Book, bool) {
+func (r listReader) takeFinalPlanListing(plan listContactsModel, desired *contactsync.Book, serves bool) (*contactsync.ServiceList, *contactsync.Book, bool) {
 	snap, ok := r.data.contacts.Snapshots.Take(plan.ListID.ValueString(), finalPlanKey(plan))
 	if !ok || !serves {
 		return nil, desired, false

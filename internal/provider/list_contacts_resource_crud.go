@@ -36,9 +36,9 @@ func (r *listContactsResource) Create(ctx context.Context, req resource.CreateRe
 	// will find this create and let the list be.
 	listID := plan.ListID.ValueString()
 	applied, _ := r.data.contacts.Provenance.TakeCarried(listID)
-	applied = r.withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
+	applied = listTakeoverOf(r.data).withCarriedOptOuts(plan, applied.ForInput(plan.isFile()))
 	r.apply(ctx, plan, nil, applied, nil, nil, resp.Private, timeout, &resp.State, resp.Identity, &resp.Diagnostics)
-	r.noteCreatedInput(plan)
+	listTakeoverOf(r.data).noteCreatedInput(plan)
 }
 
 func (r *listContactsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -90,236 +90,105 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	creating := prior == nil
 	listID := plan.ListID.ValueString()
-	w := &contactWriter{data: r.data, listID: listID, creating: creating, timeout: timeout}
 	priorContacts := types.MapNull(listContactEntryType)
 	if prior != nil {
 		priorContacts = prior.Contacts
 	}
-
 	// Every per-contact input the service refuses is refused here, before
 	// the first write (and at plan, by the same desiredOf), so that an
-	// apply never stops half way on input it could have refused (issue
-	// 33). The service's contact calls refuse: an empty originalId (a map
-	// key; a file's empty identity), a property key that names no
-	// attribute of the account or names one twice (a map's keys, a file's
-	// columns: contactsync.CheckAttributeKey, contactsync/file_columns.go),
-	// and a status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
+	// apply never stops half way on input it could have refused. The
+	// service's contact calls refuse: an empty originalId (a map key; a
+	// file's empty identity), a property key that names no attribute of
+	// the account or names one twice (a map's keys, a file's columns:
+	// contactsync.CheckAttributeKey, contactsync/file_columns.go), and a
+	// status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
 	// validators; a file's status cells). The interface constrains no
 	// property value (any string), so there is nothing else to check.
-	desired, d := r.desiredOf(ctx, plan, priorContacts)
+	desired, d := listReaderOf(r.data).desiredOf(ctx, plan, priorContacts)
 	diags.Append(d...)
 	if diags.HasError() {
 		return
 	}
-	// A file rewritten after the plan would make the apply write contacts
-	// nobody reviewed, and Terraform would then report the new digest as
-	// an inconsistent result: refuse before anything is written, as
-	// rms_list_import does.
+	out, ok := r.plannedOut(plan, desired, diags)
+	if !ok {
+		return
+	}
+	in := contactsync.ApplyInput{
+		ListID: listID, Creating: prior == nil, File: plan.isFile(), Rules: plan.rules(), Desired: desired,
+		Record: applied, Pending: pending, BatchThreshold: plan.BatchThreshold.ValueInt64(),
+		Released: r.data.contacts.Released, Provenance: r.data.contacts.Provenance, Log: providerLogger{},
+	}
+	// A listing the final plan made serves an update that resumes no batch
+	// (batches change the list).
+	if service, book, held := listReaderOf(r.data).takeFinalPlanListing(plan, desired, prior != nil && len(pending) == 0); held {
+		in.Held, in.HeldBook = service, book
+	}
+	port := &listApplyPort{r: r, plan: plan, prior: prior, counted: counted, private: private, diags: diags,
+		w: &contactWriter{data: r.data, listID: listID, creating: prior == nil, timeout: timeout}}
+	res := contactsync.Apply(ctx, in, port)
+	ans := &listContactsAnswer{ctx: ctx, prior: prior, out: &out, applied: &res.Record, pending: &res.Pending, private: private,
+		state: state, identity: identity, diags: diags, wrote: res.Wrote}
+	answerApply(ans, plan, res)
+}
+
+// plannedOut is the state an apply answers with, before it writes. A file
+// rewritten after the plan would make the apply write contacts nobody
+// reviewed, and Terraform would then report the new digest as an
+// inconsistent result: it is refused before anything is written, as
+// rms_list_import does.
+func (r *listContactsResource) plannedOut(plan listContactsModel, desired *contactsync.Book, diags *diag.Diagnostics) (listContactsModel, bool) {
 	out := plan
-	out.ID = types.StringValue(listID)
+	out.ID = types.StringValue(plan.ListID.ValueString())
 	out.ContactCount = types.Int64Value(int64(desired.Len()))
 	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
 	if plan.isFile() {
 		digest := contactsync.DesiredDigest(desired)
 		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, digest); err != nil {
 			diags.AddAttributeError(path.Root("source_file"), "Source file changed after the plan", err.Error())
-			return
+			return out, false
 		}
 		out.DesiredSHA256 = types.StringValue(digest)
 		out.ServiceSHA256 = types.StringValue("")
 	}
 	out.UnmanagedSubscribed = types.Int64Value(0)
-	out.UnrecordedOptOuts = r.plannedUnrecorded(plan)
-	ans := &listContactsAnswer{ctx: ctx, prior: prior, out: &out, applied: &applied, pending: &pending, private: private, state: state, identity: identity, diags: diags}
+	out.UnrecordedOptOuts = listSuppressionOf(r.data).plannedUnrecorded(plan)
+	return out, true
+}
 
-	// Batches an earlier apply stopped waiting for are waited for first: a
-	// second import of the same rows must not run beside them. One that
-	// failed on the service is reported and left behind: the listing below
-	// shows what it did not do, and this apply writes it.
-	service, heldBook, held := r.takeFinalPlanListing(plan, desired, !creating && len(pending) == 0)
-	for len(pending) > 0 {
-		if !w.resume(ctx, pending[0], diags) {
-			ans.waitCutShort()
-			return
-		}
-		pending = pending[1:]
-	}
-
-	var err error
-	if held {
-		desired = heldBook
-	} else {
-		if service, err = r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired)); err != nil {
-			r.listError(diags, listID, err)
-			ans.stopped()
-			return
-		}
-	}
-	applied.Prune(service)
-	seen := maps.Clone(applied.OptedOut) // what the plan knew (warnHonoured)
-	applied.NoteOptOuts(desired, service, plan.isFile())
-	if creating {
-		r.takeReleased(listID, service, &applied)
-	}
-	opts := plan.diffOptions(applied)
-	opts.Restore = applied.Restore
-	opts.KeptOptOuts = applied.KeptOptOuts()
-	if !r.withSuppression(ctx, plan, &opts, diags) {
-		ans.stopped()
-		return
-	}
-	diff := contactsync.Compare(desired, service, opts)
-	if out.PlannedChanges.IsUnknown() || out.PlannedChanges.IsNull() {
+// answerApply maps what contactsync.Apply left onto the answer: the
+// counts the plan could not make, the warnings of the writes, and the
+// state by how the apply ended (list_contacts_answer.go).
+func answerApply(ans *listContactsAnswer, plan listContactsModel, res contactsync.ApplyOutcome) {
+	out, diags, listID := ans.out, ans.diags, plan.ListID.ValueString()
+	if res.Planned != nil && (out.PlannedChanges.IsUnknown() || out.PlannedChanges.IsNull()) {
 		// The plan could not count (list_contacts_planned_changes.go): the
 		// state holds what this apply counts before it writes.
-		out.PlannedChanges = plannedChangesOf(diff, service.Len()).value()
+		out.PlannedChanges = plannedChangesOf(*res.Planned, res.PlannedOf).value()
 	}
-	add, change, unsub := diff.Counts()
-	tflog.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": listID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
-	if !r.guardExclusiveApply(plan, service, diff, diags) || !r.guardExclusiveCounted(ctx, plan, prior, desired, counted, diff, diags) {
-		ans.stopped() // nothing written: no release recorded, the state as it was
-		return
+	if res.Finished {
+		warnKeptOptOuts(diags, listID, res.Settled, res.Diff.Kept)
+		warnRejoined(diags, listID, res.Diff.Rejoined)
+		warnSuppressed(diags, listID, res.Diff.Suppressed, "were kept (or made)")
 	}
-	// Opt-outs are copied into the suppression list before anything else
-	// is written: a failure then leaves the list as it was.
-	if !r.recordOptOuts(ctx, plan, desired, service, applied, diags) {
-		ans.stopped()
-		return
-	}
-	// Terraform's own unsubscriptions are recorded once the guardrail let
-	// the apply go on and before they are made, so that an apply cut short
-	// mid-way still knows them; Prune settles the record by what the
-	// service shows afterwards, channel by channel.
-	// The unsubscriptions the input asks for are noted pending the same
-	// way, so that an input changed back before the next apply re-subscribes
-	// them instead of taking them for opt-outs.
-	for _, ch := range diff.Changes {
-		if ch.Unsubscribe {
-			s, _ := service.Get(ch.ID)
-			applied.Release(ch.ID, s)
-		} else {
-			applied.MarkPending(ch.ID, ch.Status)
-		}
-	}
-	ans.wrote = len(diff.Changes) > 0
-
-	var created map[string]bool
-	started := func(id string) {
-		pending = append(pending, id)
-		diags.Append(writeJSONKey(ctx, private, privateBatches, pending)...)
-	}
-	if int64(len(diff.Changes)) > plan.BatchThreshold.ValueInt64() {
-		var rows []contactsync.Change
-		var unsubscribe []string
-		rows, unsubscribe, created = contactsync.ImportPlan(diff.Changes)
-		if len(rows) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return contactsync.WriteAddImport(f, rows) }, started, diags) {
-			ans.waitCutShort()
-			return
-		}
-		if len(unsubscribe) > 0 && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, unsubscribe) }, started, diags) {
-			ans.waitCutShort()
-			return
-		}
-		pending = nil
-		// The rest goes by single calls. Where every batch reported all its
-		// rows done and no contact it created needs its status checked, the
-		// rest is what the imports were not asked to do; otherwise what the
-		// imports did is read back, not assumed, and anything they left
-		// undone goes by single calls too.
-		left, needRead := contactsync.AfterImports(diff.Changes)
-		if !needRead && !w.unconfirmed {
-			diff.Changes = left
-		} else {
-			if service, err = r.data.contacts.List(ctx, listID, listOptionsOf(plan, desired)); err != nil {
-				w.readBackFailed(diags, err)
-				ans.waitCutShort()
-				return
-			}
-			opts.Fresh = created
-			diff = contactsync.Compare(desired, service, opts)
-		}
-	}
-	// Contacts whose id a URL path cannot carry go by import rows even
-	// below batch_threshold (list_contacts_path_unsafe.go).
-	failed, finished := w.writeChanges(ctx, diff.Changes, started, diags)
-	if !finished {
+	switch res.End {
+	case contactsync.ApplyCutShort:
 		ans.waitCutShort()
-		return
-	}
-	pending = nil
-	warnKeptOptOuts(diags, listID, applied, diff.Kept)
-	warnRejoined(diags, listID, diff.Rejoined)
-	warnSuppressed(diags, listID, diff.Suppressed, "were kept (or made)")
-	if creating {
-		r.data.contacts.Provenance.Create(listID, contactsync.HeldBack(desired, service, applied))
-	}
-
-	// The applied statuses: what this apply wanted, except for contacts
-	// whose write failed, which keep what was recorded before, and their
-	// pending unsubscriptions (a failed write may have acted).
-	next := contactsync.Record{File: plan.isFile(), Released: maps.Clone(applied.Released)}
-	next.NoteApplied(desired)
-	for id := range failed {
-		if st, ok := applied.Contacts[id]; ok {
-			next.Contacts[id] = st
-		} else {
-			delete(next.Contacts, id)
-		}
-		if before, ok := applied.Released[id]; ok {
-			next.Released[id] = before
-		}
-		if p, ok := applied.Pending[id]; ok {
-			if next.Pending == nil {
-				next.Pending = map[string][2]string{}
-			}
-			next.Pending[id] = p
-		}
-	}
-	if len(failed) > 0 {
-		// The opt-outs a replaced list carried stay until every contact
-		// is written: a contact whose create failed is added by the next
-		// apply, and must start unsubscribed there too.
-		next.OptOuts = applied.OptOuts
-	}
-	rememberOptOuts(&next, applied, plan, diff, failed)
-	applied = next
-	if len(failed) > 0 {
+	case contactsync.ApplyStopped:
 		ans.stopped()
-		return
-	}
-	if plan.isFile() {
-		out.ServiceSHA256 = out.DesiredSHA256
-	}
-	if !plan.Exclusive.ValueBool() {
-		n := contactsync.UnmanagedSubscribed(service, desired)
-		out.UnmanagedSubscribed = types.Int64Value(int64(n))
-	}
-	warnHonoured(diags, listID, diff, exclusiveEver(plan, prior), seen, applied)
-	ans.done()
-}
-
-// takeReleased records, as released by Terraform, the contacts this run's
-// destroy of the list unsubscribed (a replacement whose destroy half could
-// not hand them over): the diff then gives them the status the input says,
-// or the one they had before, and the consent rule does not take
-// Terraform's own unsubscribing for their opt-out.
-func (r *listContactsResource) takeReleased(listID string, service *contactsync.ServiceList, applied *contactsync.Record) {
-	for id, s := range service.All() {
-		st, ok := r.data.contacts.Released.Take(listID, id)
-		if !ok {
-			continue
+	default:
+		if plan.isFile() {
+			out.ServiceSHA256 = out.DesiredSHA256
 		}
-		if s.Email == st.Status && s.Mobile == st.MobileStatus {
-			continue // destroyed with on_destroy = "forget": nothing was unsubscribed
+		if !plan.Exclusive.ValueBool() {
+			out.UnmanagedSubscribed = types.Int64Value(int64(contactsync.UnmanagedSubscribed(res.Service, res.Desired)))
 		}
-		delete(applied.Released, id) // the statuses before this run's destroy are the ones to restore
-		applied.Release(id, contactsync.ServiceContact{Email: st.Status, Mobile: st.MobileStatus})
+		warnHonoured(diags, listID, res.Diff, exclusiveEver(plan, ans.prior), res.Seen, res.Record)
+		ans.done()
 	}
 }
 
-func (r *listContactsResource) listError(diags *diag.Diagnostics, listID string, err error) {
+func listError(diags *diag.Diagnostics, listID string, err error) {
 	if client.IsNotFound(err) {
 		diags.AddAttributeError(path.Root("list_id"), "List not found",
 			fmt.Sprintf("No list has id %q in this account: %s", listID, describeAPIError(err)))
@@ -338,20 +207,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	listID := state.ListID.ValueString()
 	ident := listContactsIdentity{ListID: state.ListID}
-	// A file is read first, and the listing held against it: only the
-	// contacts that differ from the file keep their properties, so a
-	// list of a million contacts is compared in little memory.
-	var book *contactsync.Book
-	var unreadable diag.Diagnostics
-	if state.isFile() {
-		book, unreadable = r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
-		if book != nil {
-			// The file's digest is needed once the listing is done: it is
-			// computed beside the listing (a book computes it once).
-			go contactsync.DesiredDigest(book)
-		}
-	}
-	service, err := r.data.contacts.List(ctx, listID, r.readListOptions(ctx, req.Private, state, book))
+	book, unreadable, service, err := listReaderOf(r.data).refreshReads(ctx, req.Private, state)
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, "list is gone; removing its contacts from state", map[string]any{"list_id": listID})
 		removeGone(ctx, resp, ident)
@@ -370,7 +226,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	snap.RecordedOptOuts = maps.Clone(applied.OptedOut) // before this refresh notes its own (list_contacts_optouts_recorded.go)
 	noteSeenOptOuts(ctx, resp.Private, state, book, service, &applied, &resp.Diagnostics)
 	r.data.contacts.Provenance.Refresh(listID, replacementKey(state), applied)
-	allow := state.mayResubscribe(applied)
+	allow := state.rules().MayResubscribe(applied)
 	var refreshed *refreshedFile // the file as read now (list_contacts_file_digest.go)
 	defer func() { resp.Diagnostics.Append(recordRefreshedFile(ctx, resp.Private, refreshed)...) }()
 	// What exclusive may unsubscribe, for the apply (list_contacts_exclusive_counted.go).
@@ -395,7 +251,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 			countedAgainst = nil
 			adopt(&state, service, &resp.Diagnostics)
 		}
-		state.Contacts, d = r.refreshedEntries(ctx, state.Contacts, service, applied, allow)
+		state.Contacts, d = listReaderOf(r.data).refreshedEntries(ctx, state.Contacts, service, applied, allow)
 		resp.Diagnostics.Append(d...)
 		book = keysBook(ctx, state.Contacts)
 	}
@@ -404,7 +260,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		n -= len(contactsync.KeptSubscribed(service, book, state.keepIDs())) // not drift: keep_ids spares them
 	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
-	state.UnrecordedOptOuts = r.refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
+	state.UnrecordedOptOuts = listSuppressionOf(r.data).refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
 	state.PlannedChanges = plannedChangesZero() // a refresh plans nothing (list_contacts_planned_changes.go)
 	resp.Diagnostics.Append(recordRefreshedListing(ctx, resp.Private, state, service, countedAgainst, refreshed, adopting(ctx, req.Private))...)
 	state.ID = types.StringValue(listID)
@@ -413,6 +269,23 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	r.data.contacts.Snapshots.Put(listID, replacementKey(state), snap)
 	setListContacts(ctx, &resp.State, state, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
+}
+
+// refreshReads reads what a refresh compares: a file first, and the
+// listing held against it, so that only the contacts that differ from the
+// file keep their properties and a list of a million contacts is compared
+// in little memory. unreadable holds why the file could not be read.
+func (r listReader) refreshReads(ctx context.Context, private privateGetter, state listContactsModel) (book *contactsync.Book, unreadable diag.Diagnostics, service *contactsync.ServiceList, err error) {
+	if state.isFile() {
+		book, unreadable = r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+		if book != nil {
+			// The file's digest is needed once the listing is done: it is
+			// computed beside the listing (a book computes it once).
+			go contactsync.DesiredDigest(book)
+		}
+	}
+	service, err = r.data.contacts.List(ctx, state.ListID.ValueString(), r.readListOptions(ctx, private, state, book))
+	return book, unreadable, service, err
 }
 
 // Delete forgets the contacts (on_destroy = "forget", the default: nothing
@@ -434,7 +307,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	listID := state.ListID.ValueString()
-	if r.handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) || r.handedOverElsewhere(ctx, state) {
+	if listTakeoverOf(r.data).handOver(ctx, req.Private, listID, state.isFile(), &resp.Diagnostics) || listTakeoverOf(r.data).handedOverElsewhere(ctx, state) {
 		return
 	}
 	pending, d := readBatches(ctx, req.Private)
@@ -454,8 +327,8 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 			return
 		}
 	}
-	pending = nil
-	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+	// The batches finished: unsubscribeOnDestroy starts with none pending.
+	desired, d := listReaderOf(r.data).desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		resp.Diagnostics.AddWarning("Contacts forgotten, not unsubscribed",
 			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it managed; they were left as they are: %s", listID, d.Errors()[0].Detail()))
@@ -473,48 +346,11 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	// The limits are checked again on this listing: counts can change
 	// between plan and destroy, and the plan may have counted nothing.
 	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
-	if l := r.limits(state); l.exceeds(c) {
+	if l := listGuardOf(r.data).limits(state); l.exceeds(c) {
 		checkUnsubscribeLimit(&resp.Diagnostics, c, l, guardTarget{Destroy: true})
 		return
 	}
-	for id, before := range t.Before {
-		r.data.contacts.Released.Add(listID, id, before)
-	}
-	// What destroy unsubscribes is recorded as released before it writes,
-	// with its batch, in the private state a failed destroy leaves: the
-	// next destroy resumes the batch instead of importing again, and an
-	// apply that keeps the resource after all brings the contacts back.
-	applied, d := readListApplied(ctx, req.Private, state.isFile())
-	resp.Diagnostics.Append(d...)
-	t.release(&applied, service)
-	keep := func() {
-		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateApplied, applied)...)
-		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateBatches, pending)...)
-	}
-	keep()
-	started := func(id string) {
-		pending = append(pending, id)
-		keep()
-	}
-	byImport := int64(t.contacts()) > state.BatchThreshold.ValueInt64() && len(t.Email) > 0
-	if byImport && !wr.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, t.Email) }, started, &resp.Diagnostics) {
-		resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again, and an apply that keeps the resource brings the contacts back.")
-		return
-	}
-	// The import unsubscribes e-mail only; mobile goes by single calls.
-	if _, finished := wr.writeChanges(ctx, t.changes(byImport), started, &resp.Diagnostics); !finished {
-		resp.Diagnostics.AddError("Contacts not unsubscribed", "An UNSUBSCRIBE import of destroy (for contacts whose id a URL path cannot carry) did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again.")
-		return
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if t.contacts() == 0 {
-		return
-	}
-	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
-		fmt.Sprintf("The service has no call that deletes a contact. Destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribed %d contacts from e-mail and %d from mobile, the channels its input set; they are no longer managed by Terraform, but they remain in the list (they go with the list).",
-			listID, onDestroyUnsubscribe, len(t.Email), len(t.Mobile)))
+	wr.unsubscribeOnDestroy(ctx, state, t, service, req.Private, resp)
 }
 
 // forget is destroy with on_destroy = "forget": nothing is written. An
@@ -544,7 +380,7 @@ func (r *listContactsResource) forget(ctx context.Context, listID string, pendin
 // and nobody is unsubscribed; the replaced object's consent record goes to
 // the create half, when it manages the same list, and the old list's
 // opt-outs when it manages another (a replaced rms_list).
-func (r *listContactsResource) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
+func (r listTakeover) handOver(ctx context.Context, planned privateGetter, listID string, file bool, diags *diag.Diagnostics) bool {
 	if note, ok := readTakeover(ctx, planned); ok {
 		switch {
 		case note.ListID != listID:
@@ -622,7 +458,7 @@ func listOptionsOf(m listContactsModel, desired *contactsync.Book) contactsync.L
 // a map, keeping the properties of the contacts the state names; for an
 // adoption (an import's first refresh), of every contact while the list is
 // small enough for adopt to fill the map.
-func (r *listContactsResource) readListOptions(ctx context.Context, p privateGetter, state listContactsModel, book *contactsync.Book) contactsync.ListOptions {
+func (r listReader) readListOptions(ctx context.Context, p privateGetter, state listContactsModel, book *contactsync.Book) contactsync.ListOptions {
 	if state.isFile() {
 		return contactsync.ListOptions{Against: book}
 	}
@@ -652,4 +488,49 @@ func fileChangedSincePlan(file string, planned types.String, got string) error {
 		return nil
 	}
 	return fmt.Errorf("%s changed after the plan was made (the SHA-256 of its contacts is %s, the plan has %s); nothing was written. Plan and apply again", file, got, planned.ValueString())
+}
+
+// unsubscribeOnDestroy unsubscribes what destroy targets (on_destroy =
+// "unsubscribe"), by an import above batch_threshold, after the batches of
+// the resource were waited for.
+func (w *contactWriter) unsubscribeOnDestroy(ctx context.Context, state listContactsModel, t destroyTargets, service *contactsync.ServiceList, private privateGetter, resp *resource.DeleteResponse) {
+	var pending []string
+	for id, before := range t.Before {
+		w.data.contacts.Released.Add(w.listID, id, before)
+	}
+	// What destroy unsubscribes is recorded as released before it writes,
+	// with its batch, in the private state a failed destroy leaves: the
+	// next destroy resumes the batch instead of importing again, and an
+	// apply that keeps the resource after all brings the contacts back.
+	applied, d := readListApplied(ctx, private, state.isFile())
+	resp.Diagnostics.Append(d...)
+	t.release(&applied, service)
+	keep := func() {
+		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateApplied, applied)...)
+		resp.Diagnostics.Append(writeJSONKey(ctx, resp.Private, privateBatches, pending)...)
+	}
+	keep()
+	started := func(id string) {
+		pending = append(pending, id)
+		keep()
+	}
+	byImport := int64(t.contacts()) > state.BatchThreshold.ValueInt64() && len(t.Email) > 0
+	if byImport && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, t.Email) }, started, &resp.Diagnostics) {
+		resp.Diagnostics.AddError("Contacts not unsubscribed", "The UNSUBSCRIBE import of destroy did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again, and an apply that keeps the resource brings the contacts back.")
+		return
+	}
+	// The import unsubscribes e-mail only; mobile goes by single calls.
+	if _, finished := w.writeChanges(ctx, t.changes(byImport), started, &resp.Diagnostics); !finished {
+		resp.Diagnostics.AddError("Contacts not unsubscribed", "An UNSUBSCRIBE import of destroy (for contacts whose id a URL path cannot carry) did not finish; the resource stays in the state with the import's batch: the next destroy waits for that batch and unsubscribes what is left, without importing again.")
+		return
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if t.contacts() == 0 {
+		return
+	}
+	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
+		fmt.Sprintf("The service has no call that deletes a contact. Destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribed %d contacts from e-mail and %d from mobile, the channels its input set; they are no longer managed by Terraform, but they remain in the list (they go with the list).",
+			w.listID, onDestroyUnsubscribe, len(t.Email), len(t.Mobile)))
 }

@@ -20,7 +20,7 @@ import (
 // this change; null on create) adds the removals: a property key the state
 // had and m no longer names is removed from that contact, unless another
 // key of m names the same attribute (rewriting "3" as "firstname").
-func (r *listContactsResource) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (*contactsync.Book, diag.Diagnostics) {
+func (r listReader) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (*contactsync.Book, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if m.isFile() {
 		book, err := r.data.contacts.SourceFile(ctx, m.fileOptions())
@@ -115,7 +115,7 @@ func contactEntries(ctx context.Context, m types.Map) (map[string]listContactEnt
 // form, statuses where prior manages them, through contactsync.EffectiveStatus); a key
 // whose contact the list no longer has is left out, so the plan adds it
 // again.
-func (r *listContactsResource) refreshedEntries(ctx context.Context, prior types.Map, service *contactsync.ServiceList, applied contactsync.Record, allow func(id string) bool) (types.Map, diag.Diagnostics) {
+func (r listReader) refreshedEntries(ctx context.Context, prior types.Map, service *contactsync.ServiceList, applied contactsync.Record, allow func(id string) bool) (types.Map, diag.Diagnostics) {
 	entries, diags := contactEntries(ctx, prior)
 	if diags.HasError() || prior.IsNull() || prior.IsUnknown() {
 		return prior, diags

@@ -20,7 +20,7 @@ import (
 
 const listContactsGuardScope = "this resource"
 
-func (r *listContactsResource) limits(m listContactsModel) unsubscribeLimits {
+func (r listGuard) limits(m listContactsModel) unsubscribeLimits {
 	var prov providerUnsubscribeLimits
 	if r.data != nil {
 		prov = r.data.unsubscribeLimits
@@ -50,7 +50,7 @@ func exclusiveCount(listID string, service *contactsync.ServiceList, diff contac
 
 // guardExclusivePlan checks a plan's exclusive unsubscriptions, counted
 // from the refresh's listing.
-func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) {
+func (r listGuard) guardExclusivePlan(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() || !plan.limitsKnown() {
 		return
 	}
@@ -70,7 +70,7 @@ func (r *listContactsResource) guardExclusivePlan(plan listContactsModel, servic
 // apply, whose listing stayed in the plan's provider process): the plan
 // counted there, and the apply counts again before it writes, so a listing
 // here would add nothing but a read of the whole list.
-func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, prior privateGetter, plan listContactsModel, state *listContactsModel, desired *contactsync.Book, changed, inRun bool, diags *diag.Diagnostics) {
+func (r listGuard) guardExclusiveUnlisted(ctx context.Context, prior privateGetter, plan listContactsModel, state *listContactsModel, desired *contactsync.Book, changed, inRun bool, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() {
 		return
 	}
@@ -103,7 +103,7 @@ func (r *listContactsResource) guardExclusiveUnlisted(ctx context.Context, prior
 // contacts to unsubscribe: a create cannot hand its count to its apply
 // (list_contacts_exclusive_counted.go), whose only safe course would be to
 // stop, so the plan says so now, unless a limit is set explicitly.
-func (r *listContactsResource) refuseCreateUnsubscribing(plan listContactsModel, diff contactsync.Diff, diags *diag.Diagnostics) {
+func (r listGuard) refuseCreateUnsubscribing(plan listContactsModel, diff contactsync.Diff, diags *diag.Diagnostics) {
 	ids := exclusiveUnsubscribed(diff)
 	if len(ids) == 0 || r.exclusiveLimitExplicit(plan) || diags.HasError() {
 		return
@@ -120,7 +120,7 @@ func (r *listContactsResource) refuseCreateUnsubscribing(plan listContactsModel,
 // guardExclusiveUnknown is the check of a plan whose list or contacts are
 // not known yet: it cannot count, so it promises to unsubscribe nobody it
 // could not count (the apply holds to it).
-func (r *listContactsResource) guardExclusiveUnknown(ctx context.Context, prior privateGetter, plan listContactsModel, state *listContactsModel, diags *diag.Diagnostics) {
+func (r listGuard) guardExclusiveUnknown(ctx context.Context, prior privateGetter, plan listContactsModel, state *listContactsModel, diags *diag.Diagnostics) {
 	if plan.Exclusive.ValueBool() || plan.Exclusive.IsUnknown() {
 		_, haveCount := readExclusiveCounted(ctx, prior)
 		r.warnPromisesZero(plan, state, haveCount, "the list id, the contacts, the source file or the provider configuration is known only during the apply", diags)
@@ -130,7 +130,7 @@ func (r *listContactsResource) guardExclusiveUnknown(ctx context.Context, prior 
 // guardExclusiveApply is the apply's own check, on the listing it writes
 // from: counts can change between plan and apply, and a plan may not have
 // counted at all. It reports whether the apply may write.
-func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) bool {
+func (r listGuard) guardExclusiveApply(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) bool {
 	if !plan.Exclusive.ValueBool() {
 		return true
 	}
@@ -153,7 +153,7 @@ func (r *listContactsResource) guardExclusiveApply(plan listContactsModel, servi
 // subscribed there, and holds the destroy back above the limits in force,
 // the protective default included, like any mass unsubscription. The
 // resource's limits come from the state (a destroy has no configuration).
-func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listContactsModel, pending []string, diags *diag.Diagnostics) {
+func (r listGuard) planDestroyGuard(ctx context.Context, state listContactsModel, pending []string, diags *diag.Diagnostics) {
 	listID := state.ListID.ValueString()
 	if !unsubscribesOnDestroy(state.OnDestroy) {
 		if r.data != nil {
@@ -177,7 +177,7 @@ func (r *listContactsResource) planDestroyGuard(ctx context.Context, state listC
 	}
 	snap, listed := r.data.contacts.Snapshots.Take(listID, replacementKey(state))
 	service := snap.Service
-	desired, d := r.desiredOf(ctx, state, types.MapNull(listContactEntryType))
+	desired, d := listReaderOf(r.data).desiredOf(ctx, state, types.MapNull(listContactEntryType))
 	if d.HasError() {
 		diags.AddWarning("Destroy forgets contacts",
 			fmt.Sprintf("The source file could not be read, so destroy cannot tell which contacts of list %s it manages: it forgets them without unsubscribing anyone: %s", listID, d.Errors()[0].Detail()))
@@ -229,7 +229,7 @@ func joinBatches(ids []string) string { return strings.Join(ids, ", ") }
 // explicitly, on the resource (a value known only at apply counts: the
 // apply checks it) or in the provider block, rather than left to the
 // defaults.
-func (r *listContactsResource) exclusiveLimitExplicit(plan listContactsModel) bool {
+func (r listGuard) exclusiveLimitExplicit(plan listContactsModel) bool {
 	if !plan.MaxUnsubscribe.IsNull() || !plan.MaxUnsubscribePercent.IsNull() {
 		return true
 	}
@@ -242,7 +242,7 @@ func (r *listContactsResource) exclusiveLimitExplicit(plan listContactsModel) bo
 // set explicitly (then it unsubscribes within the limits). haveCount says
 // an update's apply holds to what a refresh counted instead
 // (list_contacts_exclusive_counted.go).
-func (r *listContactsResource) warnPromisesZero(plan listContactsModel, state *listContactsModel, haveCount bool, why string, diags *diag.Diagnostics) {
+func (r listGuard) warnPromisesZero(plan listContactsModel, state *listContactsModel, haveCount bool, why string, diags *diag.Diagnostics) {
 	if r.exclusiveLimitExplicit(plan) {
 		diags.AddWarning("Unsubscriptions not counted",
 			fmt.Sprintf("exclusive = true unsubscribes every subscribed contact of the list that the input does not name, but this plan cannot count them: %s. "+

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -23,174 +22,72 @@ func (r *listContactsResource) ModifyPlan(ctx context.Context, req resource.Modi
 		r.planDestroy(ctx, req, resp)
 		return
 	}
-	var plan listContactsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(withCarriedContacts(ctx, &plan, protocol.RolePlan)...)
-	if resp.Diagnostics.HasError() || !registerListManager(r.data, plan.ListID, listContactsManager(plan), &resp.Diagnostics) {
-		return
-	}
-	if req.State.Raw.IsNull() {
-		r.noteTakeover(ctx, plan, resp)
-	}
-	var state *listContactsModel
-	if !req.State.Raw.IsNull() {
-		state = &listContactsModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
-		resp.Diagnostics.Append(withCarriedContacts(ctx, state, protocol.RoleState)...)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.warnOptOutsToKeep(ctx, req.Private, plan, state, &resp.Diagnostics)
-	plan.UnrecordedOptOuts = r.plannedUnrecorded(plan)
-	if !r.suppressionReadable(ctx, plan, &resp.Diagnostics) {
+	p, ok := r.startPlan(ctx, req, resp)
+	if !ok {
 		return
 	}
 	// The refresh's digest of the source file is for this plan only
 	// (list_contacts_file_digest.go): it is read below, and no apply saves it.
 	defer func() { resp.Diagnostics.Append(dropRefreshedFile(ctx, resp.Private)...) }()
 	defer func() { resp.Diagnostics.Append(dropPrivateKey(ctx, resp.Private, privateRefreshedListing)...) }()
-	prior := types.MapNull(listContactEntryType)
-	if state != nil && !adopting(ctx, req.Private) {
+	if p.plan.ListID.IsUnknown() || p.inputUnknown() {
+		p.planUnknown(ctx)
+		return
+	}
+	snap, listed := listReaderOf(r.data).takeSnapshot(p.plan, p.state)
+	desired, ok := p.desired(ctx, snap, listed)
+	if !ok {
+		return
+	}
+	changed, ok := p.planKnown(ctx, desired)
+	if !ok {
+		return
+	}
+	if !listed {
+		p.planUnlisted(ctx, desired, changed)
+		return
+	}
+	p.planListed(ctx, snap, desired, changed)
+}
+
+// startPlan reads the plan and the state, registers the resource on its
+// list, notes a create's takeover and warns of opt-outs kept; false when
+// the plan goes no further.
+func (r *listContactsResource) startPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) (*listContactsPlanner, bool) {
+	p := &listContactsPlanner{r: r, req: req, resp: resp, prior: types.MapNull(listContactEntryType)}
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &p.plan)...)
+	resp.Diagnostics.Append(withCarriedContacts(ctx, &p.plan, protocol.RolePlan)...)
+	if resp.Diagnostics.HasError() || !registerListManager(r.data, p.plan.ListID, listContactsManager(p.plan), &resp.Diagnostics) {
+		return nil, false
+	}
+	if req.State.Raw.IsNull() {
+		listTakeoverOf(r.data).noteTakeover(ctx, p.plan, resp)
+	} else {
+		p.state = &listContactsModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, p.state)...)
+		resp.Diagnostics.Append(withCarriedContacts(ctx, p.state, protocol.RoleState)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return nil, false
+	}
+	listTakeoverOf(r.data).warnOptOutsToKeep(ctx, req.Private, p.plan, p.state, &resp.Diagnostics)
+	p.plan.UnrecordedOptOuts = listSuppressionOf(r.data).plannedUnrecorded(p.plan)
+	if !listSuppressionOf(r.data).suppressionReadable(ctx, p.plan, &resp.Diagnostics) {
+		return nil, false
+	}
+	if p.state != nil && !adopting(ctx, req.Private) {
 		// (An adopted list's map is the service's until the first apply:
 		// a key missing from the configuration is no value to remove.)
-		prior = state.Contacts
+		p.prior = p.state.Contacts
 	}
-	inputUnknown := plan.Contacts.IsUnknown() || plan.SourceFile.IsUnknown() || !mapKnown(plan.Contacts) || r.data == nil || r.data.client == nil ||
-		(plan.isFile() && (plan.Delimiter.IsUnknown() || plan.Encoding.IsUnknown() || plan.IdentityColumn.IsUnknown()))
-	if plan.ListID.IsUnknown() || inputUnknown {
-		plan.ContactCount, plan.DesiredSHA256, plan.ServiceSHA256, plan.UnmanagedSubscribed = types.Int64Unknown(), types.StringUnknown(), types.StringUnknown(), types.Int64Unknown()
-		if !inputUnknown {
-			// A list made in the same apply: what the input wants needs
-			// the account's attributes, not the list, so the plan shows it
-			// and the apply cannot take a file rewritten since.
-			desired, d := r.desiredOf(ctx, plan, prior)
-			resp.Diagnostics.Append(d...)
-			if resp.Diagnostics.HasError() {
-				return
-			}
-			if refuseUnknownResubscribeIDs(ctx, req.Private, plan, desired, &resp.Diagnostics); resp.Diagnostics.HasError() {
-				return
-			}
-			plan.ContactCount = types.Int64Value(int64(desired.Len()))
-			plan.DesiredSHA256 = types.StringNull()
-			if plan.isFile() {
-				plan.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(desired))
-			}
-		}
-		if plan.Exclusive.ValueBool() {
-			plan.UnmanagedSubscribed = types.Int64Value(0)
-		}
-		plan.PlannedChanges = plannedChangesUnknown()
-		setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
-		r.guardExclusiveUnknown(ctx, req.Private, plan, state, &resp.Diagnostics)
-		return
-	}
-	// The refresh of this run listed the list (its snapshot), held
-	// against the file as it read it: a file read the same way is not
-	// read a second time.
-	snap, listed := r.takeSnapshot(plan, state)
-	var desired *contactsync.Book
-	if listed && plan.isFile() && snap.Service.Book() != nil && snap.File == plan.fileOptions() {
-		desired = snap.Service.Book()
-	} else {
-		var d diag.Diagnostics
-		desired, d = r.desiredOf(ctx, plan, prior)
-		resp.Diagnostics.Append(d...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	if refuseUnknownResubscribeIDs(ctx, req.Private, plan, desired, &resp.Diagnostics); resp.Diagnostics.HasError() {
-		return
-	}
-	plan.ID = plan.ListID
-	plan.ContactCount = types.Int64Value(int64(desired.Len()))
-	plan.DesiredSHA256, plan.ServiceSHA256 = types.StringNull(), types.StringNull()
-	if plan.isFile() {
-		digest := contactsync.DesiredDigest(desired)
-		plan.DesiredSHA256 = types.StringValue(digest)
-		if fileChangedSinceRefresh(ctx, req.Private, plan, state, digest, &resp.Diagnostics); resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	changed := listContactsChanged(plan, state)
-	switch {
-	case !plan.isFile():
-	case changed:
-		plan.ServiceSHA256 = types.StringUnknown()
-	default:
-		plan.ServiceSHA256 = state.ServiceSHA256
-	}
-	switch {
-	case plan.Exclusive.ValueBool():
-		plan.UnmanagedSubscribed = types.Int64Value(0)
-	case changed || state == nil:
-		plan.UnmanagedSubscribed = types.Int64Unknown()
-	default:
-		plan.UnmanagedSubscribed = state.UnmanagedSubscribed
-	}
-	plan.PlannedChanges = plannedChangesUnknown() // counted below, where the plan can
-	if !changed {
-		plan.PlannedChanges = keptPlannedChanges(state)
-	}
-	setListContacts(ctx, &resp.Plan, plan, &resp.Diagnostics)
-
-	if !listed {
-		// Without a listing in this process: the final plan Terraform makes
-		// inside an apply (the plan's refresh read the list, in another
-		// process: its digest is in the prior private state), or a plan
-		// whose refresh was skipped, which alone is worth a word.
-		inRun := plan.isFile() && refreshedInRun(ctx, req.Private, plan, plan.DesiredSHA256.ValueString())
-		if changed && state != nil && plan.isFile() && !inRun {
-			resp.Diagnostics.AddWarning("Contacts to change not counted",
-				"The list was not read in this run (the refresh was skipped, e.g. -refresh=false): this plan works from the state, and the apply reads the list and writes what differs.")
-		}
-		if changed && state != nil && !resp.Diagnostics.HasError() {
-			r.recountUnlisted(ctx, req, resp, plan, *state, desired)
-		}
-		r.guardExclusiveUnlisted(ctx, req.Private, plan, state, desired, changed, inRun, &resp.Diagnostics)
-		return
-	}
-	service := snap.Service
-	if !service.Comparable(desired) {
-		// The refresh read the file another way than this plan (the
-		// configuration changed source_file, delimiter, encoding or
-		// identity_column), or could not read it: list again, held
-		// against the file as this plan reads it.
-		var err error
-		if service, err = r.data.contacts.List(ctx, plan.ListID.ValueString(), listOptionsOf(plan, desired)); err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to read the contacts of list "+plan.ListID.ValueString(), err, nil)
-			return
-		}
-	}
-	applied, d := readListApplied(ctx, req.Private, plan.isFile())
-	resp.Diagnostics.Append(d...)
-	opts := plan.diffOptions(applied)
-	if !r.withSuppression(ctx, plan, &opts, &resp.Diagnostics) {
-		return
-	}
-	diff := contactsync.Compare(desired, service, opts)
-	if changed {
-		setPlannedChanges(ctx, resp, plannedChangesOf(diff, service.Len()).value())
-	}
-	warnSuppressed(&resp.Diagnostics, plan.ListID.ValueString(), diff.Suppressed, "will stay (or be made)")
-	r.warnUnrecorded(ctx, plan, desired, service, applied, &resp.Diagnostics)
-	if title, msg := planWarning(ctx, plan.ListID.ValueString(), diff, exclusiveEver(plan, state), snap.RecordedOptOuts, applied); msg != "" {
-		// The title names the input: Terraform folds warnings of one title
-		// into the first, and resources sharing a list each have theirs.
-		resp.Diagnostics.AddWarning(title+" ("+inputLabel(plan)+")", msg+keptNote(plan, desired, service))
-	}
-	r.guardExclusivePlan(plan, service, diff, &resp.Diagnostics)
-	refusePathUnsafe(plan, diff, &resp.Diagnostics)
-	warnMobileOutOfReach(plan, desired, service, &resp.Diagnostics)
+	return p, true
 }
 
 // noteTakeover leaves a takeover note in a create plan's private state
 // (list_contacts_takeover.go): if this create replaces an object, its
 // destroy half finds the note and unsubscribes nobody. A create that
 // replaces nothing never shows the note to anyone.
-func (r *listContactsResource) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
+func (r listTakeover) noteTakeover(ctx context.Context, plan listContactsModel, resp *resource.ModifyPlanResponse) {
 	note := contactsync.TakeoverNote{}
 	if plan.ListID.IsUnknown() {
 		note.Key = replacementKey(plan)
@@ -241,14 +138,14 @@ func (r *listContactsResource) planDestroy(ctx context.Context, req resource.Mod
 	}
 	pending, d := readBatches(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
-	r.planDestroyGuard(ctx, state, pending, &resp.Diagnostics)
+	listGuardOf(r.data).planDestroyGuard(ctx, state, pending, &resp.Diagnostics)
 }
 
 // takeSnapshot takes the listing this resource's refresh made, kept by its
 // list and its input (contactsync.Snapshots): another resource on the same
 // list never takes this one's, nor this one its. A create, or a plan that
 // moves to another list, has none of its own for the planned list.
-func (r *listContactsResource) takeSnapshot(plan listContactsModel, state *listContactsModel) (contactsync.Snapshot, bool) {
+func (r listReader) takeSnapshot(plan listContactsModel, state *listContactsModel) (contactsync.Snapshot, bool) {
 	if state == nil || !plan.ListID.Equal(state.ListID) {
 		return contactsync.Snapshot{}, false
 	}

@@ -47,24 +47,6 @@ func statusesBook(ctx context.Context, m types.Map) *contactsync.Book {
 	return contactsync.BookOf(ids)
 }
 
-// rememberOptOuts carries into next, the record an apply leaves, what the
-// record before (applied) remembered of opt-outs, plus the opt-outs the
-// apply kept by creating contacts unsubscribed; it forgets those the
-// configuration allowed to re-subscribe (whose write did not fail), and
-// marks the ids allow_resubscribe_ids names as used.
-func rememberOptOuts(next *contactsync.Record, applied contactsync.Record, plan listContactsModel, diff contactsync.Diff, failed map[string]bool) {
-	for id, o := range applied.OptedOut {
-		if next.OptedOut == nil {
-			next.OptedOut = map[string][2]bool{}
-		}
-		next.OptedOut[id] = o
-	}
-	next.NoteKept(diff.Kept, applied.KeptOptOuts())
-	allow := plan.mayResubscribe(applied)
-	next.ForgetOptOuts(func(id string) bool { return allow(id) && !failed[id] })
-	next.NoteResubscribeIDs(plan.resubscribeIDs(), failed, applied)
-}
-
 // rejoinedNotice names the contacts created unsubscribed because they had
 // opted out of the list before they left it.
 func rejoinedNotice(ids []string) string {

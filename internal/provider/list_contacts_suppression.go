@@ -31,7 +31,7 @@ func unrecordedOptOutsAttribute() schema.Int64Attribute {
 }
 
 // suppression is the suppression list the resource answers to, if any.
-func (r *listContactsResource) suppression(m listContactsModel) (*contactsync.Suppression, string) {
+func (r listSuppression) suppression(m listContactsModel) (*contactsync.Suppression, string) {
 	if r.data == nil || m.ListID.IsUnknown() {
 		return nil, ""
 	}
@@ -41,7 +41,7 @@ func (r *listContactsResource) suppression(m listContactsModel) (*contactsync.Su
 // plannedUnrecorded is unrecorded_opt_outs as a plan or an apply sets it:
 // 0 with a suppression list (the apply records every opt-out it finds),
 // null without, unknown while the lists are.
-func (r *listContactsResource) plannedUnrecorded(m listContactsModel) types.Int64 {
+func (r listSuppression) plannedUnrecorded(m listContactsModel) types.Int64 {
 	if m.ListID.IsUnknown() || m.SuppressionListID.IsUnknown() {
 		return types.Int64Unknown() // whether the suppression list is the list itself is not known yet
 	}
@@ -53,7 +53,7 @@ func (r *listContactsResource) plannedUnrecorded(m listContactsModel) types.Int6
 
 // suppressionReadable checks at plan that the suppression list can be
 // read (the one listing of this run, which the plan's diff uses anyway).
-func (r *listContactsResource) suppressionReadable(ctx context.Context, m listContactsModel, diags *diag.Diagnostics) bool {
+func (r listSuppression) suppressionReadable(ctx context.Context, m listContactsModel, diags *diag.Diagnostics) bool {
 	s, id := r.suppression(m)
 	if s == nil || r.data.client == nil {
 		return true
@@ -67,7 +67,7 @@ func (r *listContactsResource) suppressionReadable(ctx context.Context, m listCo
 
 // withSuppression lets a diff honour the suppression list; false (and an
 // error) when it cannot be read.
-func (r *listContactsResource) withSuppression(ctx context.Context, m listContactsModel, opts *contactsync.Options, diags *diag.Diagnostics) bool {
+func (r listSuppression) withSuppression(ctx context.Context, m listContactsModel, opts *contactsync.Options, diags *diag.Diagnostics) bool {
 	s, id := r.suppression(m)
 	if s == nil {
 		return true
@@ -83,7 +83,7 @@ func (r *listContactsResource) withSuppression(ctx context.Context, m listContac
 
 // unrecordedOptOuts are the opt-outs of the named contacts that the
 // suppression list does not hold yet (nil without one).
-func (r *listContactsResource) unrecordedOptOuts(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record) ([]contactsync.OptOut, error) {
+func (r listSuppression) unrecordedOptOuts(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record) ([]contactsync.OptOut, error) {
 	s, _ := r.suppression(m)
 	if s == nil || desired == nil {
 		return nil, nil
@@ -94,7 +94,7 @@ func (r *listContactsResource) unrecordedOptOuts(ctx context.Context, m listCont
 }
 
 // refreshUnrecorded is unrecorded_opt_outs as a refresh finds it.
-func (r *listContactsResource) refreshUnrecorded(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) types.Int64 {
+func (r listSuppression) refreshUnrecorded(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) types.Int64 {
 	if _, id := r.suppression(m); id == "" {
 		return types.Int64Null()
 	}
@@ -110,7 +110,7 @@ func (r *listContactsResource) refreshUnrecorded(ctx context.Context, m listCont
 }
 
 // warnUnrecorded names, in a plan, the opt-outs the apply will record.
-func (r *listContactsResource) warnUnrecorded(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) {
+func (r listSuppression) warnUnrecorded(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) {
 	outs, err := r.unrecordedOptOuts(ctx, m, desired, service, applied)
 	if err != nil || len(outs) == 0 {
 		return
@@ -124,7 +124,7 @@ func (r *listContactsResource) warnUnrecorded(ctx context.Context, m listContact
 // recordOptOuts copies, before the apply's first write, the opt-outs of
 // the named contacts into the suppression list; false (and an error) when
 // that fails: nothing else is written then.
-func (r *listContactsResource) recordOptOuts(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) bool {
+func (r listSuppression) recordOptOuts(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) bool {
 	s, id := r.suppression(m)
 	if s == nil {
 		return true

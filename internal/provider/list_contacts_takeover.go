@@ -121,7 +121,7 @@ func replacementKey(m listContactsModel) string {
 // half. An error keeps the old object (and, through the dependency, the
 // old list): a new list filled without them would subscribe recipients who
 // had opted out.
-func (r *listContactsResource) carryOptOuts(ctx context.Context, planned privateGetter, note contactsync.TakeoverNote, listID string, file bool, diags *diag.Diagnostics) {
+func (r listTakeover) carryOptOuts(ctx context.Context, planned privateGetter, note contactsync.TakeoverNote, listID string, file bool, diags *diag.Diagnostics) {
 	key := note.ListID
 	if key == "" {
 		key = note.Key
@@ -154,7 +154,7 @@ func (r *listContactsResource) carryOptOuts(ctx context.Context, planned private
 
 // withCarriedOptOuts adds to a create's record the opt-outs a destroy half
 // of this run carried for its list or its input.
-func (r *listContactsResource) withCarriedOptOuts(plan listContactsModel, applied contactsync.Record) contactsync.Record {
+func (r listTakeover) withCarriedOptOuts(plan listContactsModel, applied contactsync.Record) contactsync.Record {
 	o, ok := r.data.contacts.Provenance.OptOuts(plan.ListID.ValueString(), replacementKey(plan))
 	if !ok {
 		return applied
@@ -195,7 +195,7 @@ func joinIDs(ids []string) string {
 // can warn: Terraform keeps no warning of the create plan that follows it.
 // It works from the refresh's listing and says nothing without one (the
 // apply reads the old list itself).
-func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private privateGetter, plan listContactsModel, state *listContactsModel, diags *diag.Diagnostics) {
+func (r listTakeover) warnOptOutsToKeep(ctx context.Context, private privateGetter, plan listContactsModel, state *listContactsModel, diags *diag.Diagnostics) {
 	if state == nil || plan.ListID.Equal(state.ListID) || plan.AllowResubscribe.ValueBool() || r.data == nil || r.data.client == nil {
 		return
 	}
@@ -212,7 +212,7 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 	}
 	kept := contactsync.SortedKeys(optOuts)
 	if known := !plan.SourceFile.IsUnknown() && mapKnown(plan.Contacts); known {
-		desired, d := r.desiredOf(ctx, plan, types.MapNull(listContactEntryType))
+		desired, d := listReaderOf(r.data).desiredOf(ctx, plan, types.MapNull(listContactEntryType))
 		if d.HasError() {
 			return // the plan reports the input's own errors
 		}
@@ -248,7 +248,7 @@ func (r *listContactsResource) warnOptOutsToKeep(ctx context.Context, private pr
 // order looks its own list up, finds nothing, and would otherwise run an
 // ordinary destroy, unsubscribing the old list with on_destroy =
 // "unsubscribe".
-func (r *listContactsResource) noteCreatedInput(plan listContactsModel) {
+func (r listTakeover) noteCreatedInput(plan listContactsModel) {
 	if key := replacementKey(plan); key != "" {
 		r.data.contacts.Provenance.Create(key, nil)
 	}
@@ -262,7 +262,7 @@ func (r *listContactsResource) noteCreatedInput(plan listContactsModel) {
 // destroy beside a create of the same input (a renamed resource without a
 // moved block) is taken the same way, which errs on the side of leaving
 // recipients subscribed.
-func (r *listContactsResource) handedOverElsewhere(ctx context.Context, state listContactsModel) bool {
+func (r listTakeover) handedOverElsewhere(ctx context.Context, state listContactsModel) bool {
 	key := replacementKey(state)
 	if key == "" {
 		return false

@@ -1,0 +1,256 @@
+package contactsync
+
+import (
+	"context"
+	"io"
+	"maps"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// The ordered steps of an apply of a list's contacts (rms_list_contacts).
+// The order is what keeps every opt-out: the consent record is settled by
+// a fresh listing before anything is decided, opt-outs are copied to the
+// suppression list before anything else is written, and Terraform's own
+// unsubscriptions are recorded before they are made, so that an apply cut
+// short at any step leaves a record the next apply can trust. The provider
+// maps its plan and state in (ApplyInput) and the outcome out; the reads
+// and writes go through ListPort.
+
+// ListPort is what an apply reads and writes through. A method that
+// returns an error has already reported it to the user (the provider turns
+// it into diagnostics); the apply stops there.
+type ListPort interface {
+	// Resume waits for a batch an earlier apply stopped waiting for. A batch
+	// the service failed is reported and is no error: the listing that
+	// follows shows what it did not do.
+	Resume(ctx context.Context, batchID string) error
+	// List reads the list's contacts, for the book desired.
+	List(ctx context.Context, desired *Book) (*ServiceList, error)
+	// ReadBack reads the list again after its import batches.
+	ReadBack(ctx context.Context, desired *Book) (*ServiceList, error)
+	// Suppress completes opts with what the suppression list holds.
+	Suppress(ctx context.Context, opts *Options) error
+	// Guard refuses a diff the input's guardrails do not allow.
+	Guard(ctx context.Context, desired *Book, service *ServiceList, diff Diff) error
+	// RecordOptOuts copies the list's opt-outs into the suppression list.
+	RecordOptOuts(ctx context.Context, desired *Book, service *ServiceList, rec Record) error
+	// Import runs one import batch of the rows write writes and waits for
+	// it; started sees the batch id as soon as there is one. confirmed is
+	// false when the batch did not report every row done. An error: the
+	// wait was cut short or the batch failed.
+	Import(ctx context.Context, action string, write func(io.Writer) error, started func(batchID string)) (confirmed bool, err error)
+	// Write makes changes (single calls; by import rows what a URL path
+	// cannot carry) and returns the ids whose write failed. An error: a
+	// batch wait was cut short.
+	Write(ctx context.Context, changes []Change, started func(batchID string)) (failed map[string]bool, err error)
+	// SavePending keeps the ids of batches not seen finish, as soon as one
+	// starts, so that a later apply resumes them.
+	SavePending(ctx context.Context, batchIDs []string)
+}
+
+// ApplyInput is what an apply starts from.
+type ApplyInput struct {
+	ListID   string
+	Creating bool
+	File     bool // the input is a source file
+	Rules    InputRules
+	Desired  *Book
+	// Held is the listing the apply's final plan made (nil: the apply
+	// lists), HeldBook the book it was held against.
+	Held     *ServiceList
+	HeldBook *Book
+	// Record and Pending are what earlier applies left: the consent record
+	// and the batches not seen finish.
+	Record  Record
+	Pending []string
+	// BatchThreshold: more changes than this go by import batches.
+	BatchThreshold int64
+	// Released and Provenance are the run's (nil in tests without them).
+	Released   *Released
+	Provenance *Provenance
+	Log        client.Logger
+}
+
+// ApplyEnd is how an apply ended.
+type ApplyEnd int
+
+const (
+	// ApplyDone is an apply that wrote every change.
+	ApplyDone ApplyEnd = iota
+	// ApplyStopped is an apply a failed step or a guardrail stopped: the
+	// rest was not written.
+	ApplyStopped
+	// ApplyCutShort is an apply whose wait for a batch ended early, or
+	// whose batch failed: Pending holds the batches a later apply resumes.
+	ApplyCutShort
+)
+
+// ApplyOutcome is what an apply leaves.
+type ApplyOutcome struct {
+	End ApplyEnd
+	Err error
+	// Record is the consent record the apply leaves, Pending the batches
+	// not seen finish.
+	Record  Record
+	Pending []string
+	// Wrote: the apply started writing to the service.
+	Wrote bool
+	// Planned is the first diff, against a listing of PlannedOf contacts
+	// (nil when the apply stopped before it).
+	Planned   *Diff
+	PlannedOf int
+	// Finished: every write was attempted (some may have failed); Diff is
+	// what was written, Service and Desired the listing and book it was
+	// made from, Settled the record as it stood before the writes, Seen
+	// the opt-outs the record knew before this apply's listing.
+	Finished bool
+	Diff     Diff
+	Service  *ServiceList
+	Desired  *Book
+	Settled  Record
+	Seen     map[string][2]bool
+}
+
+// Apply runs the ordered steps of an apply of a list's contacts.
+func Apply(ctx context.Context, in ApplyInput, port ListPort) ApplyOutcome {
+	a := &applyRun{in: in, port: port, log: in.Log, desired: in.Desired}
+	a.out.Record, a.out.Pending = in.Record, in.Pending
+	if a.log == nil {
+		a.log = discard{}
+	}
+	a.run(ctx)
+	a.out.Desired, a.out.Service = a.desired, a.service
+	return a.out
+}
+
+// applyRun is one apply as it goes.
+type applyRun struct {
+	in      ApplyInput
+	port    ListPort
+	log     client.Logger
+	desired *Book
+	service *ServiceList
+	opts    Options
+	out     ApplyOutcome
+}
+
+func (a *applyRun) run(ctx context.Context) {
+	if !a.resume(ctx) || !a.list(ctx) {
+		return
+	}
+	a.settle()
+	diff, ok := a.decide(ctx)
+	if !ok {
+		return
+	}
+	a.noteBeforeWrites(diff)
+	diff, ok = a.importBatches(ctx, diff)
+	if !ok {
+		return
+	}
+	failed, err := a.port.Write(ctx, diff.Changes, a.started(ctx))
+	if err != nil {
+		a.end(ApplyCutShort, err)
+		return
+	}
+	a.out.Pending = nil
+	a.out.Finished, a.out.Diff = true, diff
+	a.finish(diff, failed)
+}
+
+// resume waits for the batches an earlier apply stopped waiting for: a
+// second import of the same rows must not run beside them.
+func (a *applyRun) resume(ctx context.Context) bool {
+	for len(a.out.Pending) > 0 {
+		if err := a.port.Resume(ctx, a.out.Pending[0]); err != nil {
+			a.end(ApplyCutShort, err)
+			return false
+		}
+		a.out.Pending = a.out.Pending[1:]
+	}
+	return true
+}
+
+// list takes the final plan's listing, or lists.
+func (a *applyRun) list(ctx context.Context) bool {
+	if a.in.Held != nil {
+		a.service, a.desired = a.in.Held, a.in.HeldBook
+		return true
+	}
+	service, err := a.port.List(ctx, a.desired)
+	if err != nil {
+		a.end(ApplyStopped, err)
+		return false
+	}
+	a.service = service
+	return true
+}
+
+// settle settles the consent record by the listing: what Terraform did,
+// what recipients did, and, for a create, what this run's destroy of the
+// list released.
+func (a *applyRun) settle() {
+	rec := &a.out.Record
+	rec.Prune(a.service)
+	a.out.Seen = maps.Clone(rec.OptedOut)
+	rec.NoteOptOuts(a.desired, a.service, a.in.File)
+	if a.in.Creating {
+		takeReleased(a.in.Released, a.in.ListID, a.service, rec)
+	}
+}
+
+// decide compares the input with the listing and lets the guardrails and
+// the suppression list have their say before anything is written.
+func (a *applyRun) decide(ctx context.Context) (Diff, bool) {
+	rec := a.out.Record
+	a.opts = a.in.Rules.Options(rec)
+	a.opts.Restore = rec.Restore
+	a.opts.KeptOptOuts = rec.KeptOptOuts()
+	if err := a.port.Suppress(ctx, &a.opts); err != nil {
+		a.end(ApplyStopped, err)
+		return Diff{}, false
+	}
+	diff := Compare(a.desired, a.service, a.opts)
+	a.out.Planned, a.out.PlannedOf = &diff, a.service.Len()
+	add, change, unsub := diff.Counts()
+	a.log.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": a.in.ListID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
+	if err := a.port.Guard(ctx, a.desired, a.service, diff); err != nil {
+		a.end(ApplyStopped, err) // nothing written: no release recorded
+		return Diff{}, false
+	}
+	// Opt-outs are copied into the suppression list before anything else
+	// is written: a failure then leaves the list as it was.
+	if err := a.port.RecordOptOuts(ctx, a.desired, a.service, rec); err != nil {
+		a.end(ApplyStopped, err)
+		return Diff{}, false
+	}
+	return diff, true
+}
+
+// noteBeforeWrites records Terraform's own unsubscriptions once the
+// guardrails let the apply go on and before they are made, so that an
+// apply cut short mid-way still knows them (Prune settles them by what the
+// service shows afterwards, channel by channel); the unsubscriptions the
+// input asks for are noted pending the same way, so that an input changed
+// back before the next apply re-subscribes them instead of taking them for
+// opt-outs.
+func (a *applyRun) noteBeforeWrites(diff Diff) {
+	for _, ch := range diff.Changes {
+		if ch.Unsubscribe {
+			s, _ := a.service.Get(ch.ID)
+			a.out.Record.Release(ch.ID, s)
+		} else {
+			a.out.Record.MarkPending(ch.ID, ch.Status)
+		}
+	}
+	a.out.Wrote = len(diff.Changes) > 0
+}
+
+// started keeps a batch id as soon as the batch exists.
+func (a *applyRun) started(ctx context.Context) func(string) {
+	return func(id string) {
+		a.out.Pending = append(a.out.Pending, id)
+		a.port.SavePending(ctx, a.out.Pending)
+	}
+}

@@ -1,0 +1,212 @@
+package contactsync
+
+import (
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
+)
+
+// fakePort is a ListPort that answers from one listing, fails at the step
+// named failAt, and cancels the apply's context after the step named
+// cancelAfter (every later step then fails as a real call would).
+type fakePort struct {
+	service     *ServiceList
+	failAt      string
+	cancelAfter string
+	cancel      context.CancelFunc
+	failWrites  map[string]bool // ids whose single write fails
+	unconfirmed bool            // imports report rows not done
+	steps       []string
+	saved       [][]string // SavePending, in order
+	written     []Change
+}
+
+var errFake = errors.New("the fake fails here")
+
+func (f *fakePort) step(ctx context.Context, name string) error {
+	f.steps = append(f.steps, name)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if name == f.failAt {
+		return errFake
+	}
+	if name == f.cancelAfter {
+		f.cancel()
+	}
+	return nil
+}
+
+func (f *fakePort) Resume(ctx context.Context, _ string) error { return f.step(ctx, "resume") }
+
+func (f *fakePort) List(ctx context.Context, _ *Book) (*ServiceList, error) {
+	return f.service, f.step(ctx, "list")
+}
+
+func (f *fakePort) ReadBack(ctx context.Context, _ *Book) (*ServiceList, error) {
+	return f.service, f.step(ctx, "read back")
+}
+
+func (f *fakePort) Suppress(ctx context.Context, _ *Options) error { return f.step(ctx, "suppress") }
+
+func (f *fakePort) Guard(ctx context.Context, _ *Book, _ *ServiceList, _ Diff) error {
+	return f.step(ctx, "guard")
+}
+
+func (f *fakePort) RecordOptOuts(ctx context.Context, _ *Book, _ *ServiceList, _ Record) error {
+	return f.step(ctx, "record opt-outs")
+}
+
+func (f *fakePort) Import(ctx context.Context, action string, write func(io.Writer) error, started func(string)) (bool, error) {
+	if err := write(io.Discard); err != nil {
+		return false, err
+	}
+	started("batch-" + action)
+	return !f.unconfirmed, f.step(ctx, "import "+action)
+}
+
+func (f *fakePort) Write(ctx context.Context, changes []Change, _ func(string)) (map[string]bool, error) {
+	if err := f.step(ctx, "write"); err != nil {
+		return nil, err
+	}
+	f.written = changes
+	return f.failWrites, nil
+}
+
+func (f *fakePort) SavePending(_ context.Context, ids []string) {
+	f.saved = append(f.saved, slices.Clone(ids))
+}
+
+// TestApplyStopsAfterEachStep drives the apply sequence and stops it at
+// each step, by an error or a cancelled context, asserting the consent
+// record it leaves. The list: a opted out on its own (the record says it
+// was applied SUBSCRIBED), b to be unsubscribed by the input, x not named
+// by an exclusive input.
+func TestApplyStopsAfterEachStep(t *testing.T) {
+	desired := BookOf([]Desired{{ID: "a", Email: sub}, {ID: "b", Email: unsub}})
+	before := Record{Contacts: map[string][2]string{"a": {sub, ""}, "b": {sub, ""}}}
+	// What settling by the listing teaches the record: a's opt-out.
+	settled := Record{Contacts: before.Contacts, OptedOut: map[string][2]bool{"a": {true, false}}}
+	// What the record notes before the writes: x released by Terraform,
+	// b's unsubscription pending.
+	noted := settled
+	noted.Released = map[string][2]string{"x": {sub, sub}} // x showed no mobile status: Release takes it for SUBSCRIBED
+	noted.Pending = map[string][2]string{"b": {unsub, ""}}
+	// What a finished apply leaves: what it applied.
+	applied := Record{
+		Contacts: map[string][2]string{"a": {sub, ""}, "b": {unsub, ""}},
+		Released: noted.Released, OptedOut: settled.OptedOut,
+	}
+	// A failed write of b keeps what was recorded of b before, and its
+	// pending unsubscription.
+	bFailed := applied
+	bFailed.Contacts = map[string][2]string{"a": {sub, ""}, "b": {sub, ""}}
+	bFailed.Pending = noted.Pending
+
+	cases := []struct {
+		name        string
+		failAt      string
+		cancelAfter string
+		threshold   int64
+		failWrites  map[string]bool
+		unconfirmed bool
+		wantEnd     ApplyEnd
+		wantRecord  Record
+		wantPending []string
+		wantWrote   bool
+		wantSteps   []string
+	}{
+		{name: "resume fails", failAt: "resume", wantEnd: ApplyCutShort, wantRecord: before, wantPending: []string{"old"}, wantSteps: []string{"resume"}},
+		{name: "cancelled while resuming", cancelAfter: "resume", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"resume", "list"}},
+		{name: "list fails", failAt: "list", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"resume", "list"}},
+		{name: "suppression list unreadable", failAt: "suppress", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"resume", "list", "suppress"}},
+		{name: "guardrail refuses", failAt: "guard", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"resume", "list", "suppress", "guard"}},
+		{name: "opt-outs not recorded", failAt: "record opt-outs", wantEnd: ApplyStopped, wantRecord: settled,
+			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs"}},
+		{name: "cancelled before the writes", cancelAfter: "record opt-outs", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
+			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "writes cut short", failAt: "write", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
+			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "a write fails", failWrites: map[string]bool{"b": true}, wantEnd: ApplyStopped, wantRecord: bFailed, wantWrote: true,
+			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "done", wantEnd: ApplyDone, wantRecord: applied, wantWrote: true,
+			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "import cut short keeps its batch", threshold: 1, failAt: "import UNSUBSCRIBE", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
+			wantPending: []string{"batch-UNSUBSCRIBE"},
+			wantSteps:   []string{"resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE"}},
+		{name: "imports read back when unconfirmed", threshold: 1, unconfirmed: true, failAt: "read back", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
+			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "read back"}},
+		{name: "imports then singles", threshold: 1, wantEnd: ApplyDone, wantRecord: applied, wantWrote: true,
+			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "write"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			service := listAgainst(desired, map[string]ServiceContact{"a": {Email: unsub}, "b": {Email: sub}, "x": {Email: sub}})
+			port := &fakePort{service: service, failAt: tc.failAt, cancelAfter: tc.cancelAfter, cancel: cancel, failWrites: tc.failWrites, unconfirmed: tc.unconfirmed}
+			got := Apply(ctx, ApplyInput{
+				ListID: "7", Rules: InputRules{Exclusive: true}, Desired: desired,
+				Record: before, Pending: []string{"old"}, BatchThreshold: tc.threshold + 100*boolInt(tc.threshold == 0),
+			}, port)
+			if got.End != tc.wantEnd {
+				t.Errorf("end = %d, want %d (err %v)", got.End, tc.wantEnd, got.Err)
+			}
+			if diff := cmp.Diff(tc.wantRecord, got.Record, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("record (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantPending, got.Pending, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("pending batches (-want +got):\n%s", diff)
+			}
+			if got.Wrote != tc.wantWrote {
+				t.Errorf("wrote = %v, want %v", got.Wrote, tc.wantWrote)
+			}
+			if diff := cmp.Diff(tc.wantSteps, port.steps); diff != "" {
+				t.Errorf("steps (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestApplyCreateTakesReleased: a create takes over what this run's destroy
+// of the list released (Terraform's own unsubscription, not an opt-out),
+// writes the status back, and notes the takeover for a deposed destroy.
+func TestApplyCreateTakesReleased(t *testing.T) {
+	desired := BookOf([]Desired{{ID: "a", Email: sub}})
+	service := listAgainst(desired, map[string]ServiceContact{"a": {Email: unsub, Mobile: sub}})
+	released, prov := NewReleased(), NewProvenance()
+	released.Add("7", "a", client.SubscriptionStatus{Status: sub, MobileStatus: sub})
+	port := &fakePort{service: service}
+	got := Apply(context.Background(), ApplyInput{
+		ListID: "7", Creating: true, Desired: desired, BatchThreshold: 100, Released: released, Provenance: prov,
+	}, port)
+	if got.End != ApplyDone {
+		t.Fatalf("end = %d (err %v)", got.End, got.Err)
+	}
+	if len(port.written) != 1 || port.written[0].ID != "a" || port.written[0].Status.Status != sub {
+		t.Errorf("written = %+v, want a re-subscribed", port.written)
+	}
+	if r := got.Record.Contacts["a"]; r[0] != sub {
+		t.Errorf("record of a = %v, want e-mail applied SUBSCRIBED", r)
+	}
+	if _, ok := released.Take("7", "a"); ok {
+		t.Error("the release was not taken")
+	}
+	if _, ok := prov.CreatedInRun("7"); !ok {
+		t.Error("the create did not note its takeover")
+	}
+}
