@@ -173,7 +173,7 @@ func TestAccListContactsFileChangedAfterPlan(t *testing.T) {
 				// in private state reaches that plan, which refuses the file
 				// in the provider's words before Terraform's own check
 				// (list_contacts_file_digest.go). The apply writes nothing.
-				ExpectError: regexp.MustCompile(`(?s)Source file changed since the plan.*changed since the plan was made.*Nothing was written to list`),
+				ExpectError: regexp.MustCompile(`(?s)Source file changed since the plan.*changed\s+since\s+the\s+plan\s+was\s+made.*Nothing\s+was\s+written\s+to\s+list`),
 			},
 			{
 				PreConfig: func() {

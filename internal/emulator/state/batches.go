@@ -66,7 +66,7 @@ type Progress struct {
 	// Running is whether the batch had left PENDING at its last advance,
 	// so that its status never runs ahead of its counts.
 	Running bool
-	// End is the end of IN_PROGRESS, its endTime once finished.
+	// End is the end of IN_PROGRESS, its end time once finished.
 	End time.Time
 	// Failure is why the batch failed, once finished.
 	Failure string

@@ -90,7 +90,7 @@ type BatchRecord struct {
 	Type      string `json:"type"`
 	Submitted string `json:"submitted"` // RFC 3339 with fractions: exact
 	StartAt   string `json:"startAt"`   // end of PENDING
-	EndAt     string `json:"endAt"`     // end of IN_PROGRESS (the view's endTime once finished)
+	EndAt     string `json:"endAt"`     // end of IN_PROGRESS (the view's end time once finished)
 	Seen      string `json:"seen"`      // clock at the last advance
 	Processed int64  `json:"processed"`
 	Affected  int64  `json:"affected"`
@@ -239,7 +239,7 @@ func batchFromRecord(rec BatchRecord, nextID int64, now time.Time, restorers map
 		if failure, cut := w.CutByRestart(b.processed, b.failure); cut {
 			b.finished, b.announced = true, true
 			b.failure = failure
-			// It ends now: endTime is the restore's time.
+			// It ends now: its end time is the restore's time.
 			if b.startAt.After(now) {
 				b.startAt = now
 			}
