@@ -42,15 +42,7 @@ func LoadedAttributes(names map[string]string) *Attributes {
 
 // IsAttributeID reports whether a property key names an attribute by id.
 func IsAttributeID(key string) bool {
-	if key == "" {
-		return false
-	}
-	for _, r := range key {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return key != "" && strings.Trim(key, "0123456789") == ""
 }
 
 // NameOf returns the attribute name a property key stands for: the key

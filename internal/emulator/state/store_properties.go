@@ -1,6 +1,9 @@
 package state
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // PropertyIDsByName maps each contact attribute's name to its id.
 func (st *Store) PropertyIDsByName() map[string]int64 {
@@ -64,15 +67,7 @@ func (st *Store) ResolvePropertyLocked(key string) (int64, bool) {
 // AllDigits reports whether s is a non-empty string of digits only, which
 // names an attribute by id.
 func AllDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // ResolveProperties finds the attribute each key names, as
