@@ -101,7 +101,7 @@ func (r *contactResource) updatePathUnsafe(ctx context.Context, plan, state, con
 			return
 		}
 	}
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	if err != nil {
 		r.addContactError(diags, "Unable to read contact", listID, err)
 		return
@@ -181,7 +181,7 @@ func (r *contactResource) takeOverPathUnsafe(ctx context.Context, listID, origin
 			return nil
 		}
 	}
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	if err != nil {
 		r.addContactError(diags, "Unable to take over the existing contact", listID, err)
 		return nil

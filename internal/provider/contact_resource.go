@@ -171,7 +171,7 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 	if exists {
 		err = client.ErrConflict
 	} else {
-		c, err = r.data.client.CreateContactOnce(ctx, listID, client.ContactInput{
+		c, err = r.data.client.Contacts.CreateOnce(ctx, listID, client.ContactInput{
 			OriginalID: originalID, Properties: props, Status: want.Status, MobileStatus: want.MobileStatus,
 		})
 	}
@@ -212,7 +212,7 @@ func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest
 			}
 			break
 		}
-		c, err = r.data.client.UpdateContactProperties(ctx, listID, originalID, pointerMap(props))
+		c, err = r.data.client.Contacts.UpdateProperties(ctx, listID, originalID, pointerMap(props))
 		if err != nil {
 			r.addContactError(&resp.Diagnostics, "Unable to take over the existing contact", listID, err)
 			return
@@ -290,9 +290,9 @@ func (r *contactResource) applyStatus(ctx context.Context, listID, originalID st
 	if send.Status == "" && send.MobileStatus == "" {
 		return false
 	}
-	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
+	updated, err := r.data.client.Contacts.SetSubscriptionStatus(ctx, listID, originalID, send)
 	if err == nil && updated == nil {
-		updated, err = r.data.client.LookupContact(ctx, listID, originalID)
+		updated, err = r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	}
 	if err != nil {
 		r.addContactError(diags, "Unable to set the subscription status", listID, err)
@@ -393,7 +393,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		c, err := r.data.client.UpdateContactProperties(ctx, listID, originalID, patch)
+		c, err := r.data.client.Contacts.UpdateProperties(ctx, listID, originalID, patch)
 		if err != nil {
 			r.addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
 			return
@@ -418,7 +418,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// Nothing to write (the plan differed from state in nothing this
 	// resource manages): read the contact so that state holds what the
 	// service does, date_modified included.
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	if err != nil {
 		r.addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
 		return
@@ -602,7 +602,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 			return
 		}
 	} else {
-		_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
+		_, err := r.data.client.Contacts.SetSubscriptionStatus(ctx, listID, originalID, send)
 		if errors.Is(err, client.ErrNotFound) {
 			return // gone already (with its list, say): nothing to do
 		}
@@ -654,7 +654,7 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	if !ok || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddError("Cannot import non-existent remote object",
 			fmt.Sprintf("List %s has no contact with original_id %q (or the list does not exist).", listID, originalID))

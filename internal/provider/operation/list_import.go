@@ -88,9 +88,9 @@ func StartListImport(ctx context.Context, c *client.Client, listings *contactsyn
 		return "", false
 	}
 	// Both steps read back after an unknown outcome (see the client's
-	// CreateImportOnce and UploadImportOnce): an import or upload the
+	// Imports.CreateOnce and Imports.UploadOnce): an import or upload the
 	// service carried out is adopted, not made twice.
-	importID, err := c.CreateImportOnce(ctx, run.ListID, client.ImportRequest{
+	importID, err := c.Imports.CreateOnce(ctx, run.ListID, client.ImportRequest{
 		Delimiter:      code,
 		Encoding:       run.Encoding,
 		Type:           run.Type,
@@ -125,7 +125,7 @@ func StartListImport(ctx context.Context, c *client.Client, listings *contactsyn
 		return "", false
 	}
 
-	batch, err := c.UploadImportOnce(ctx, run.ListID, importID.String(), run.Body)
+	batch, err := c.Imports.UploadOnce(ctx, run.ListID, importID.String(), run.Body)
 	if client.IsActed(err) {
 		// The service took the file (it answered with success) but named no
 		// batch, and it has no listing of imports to find it by. Uploading
