@@ -55,7 +55,7 @@ const (
 
 var wantProject = &Project{ID: "9", Name: "n", DateCreated: TimestampOf("2026-11-22T10:00:00Z")}
 
-// Whatever a careful service answers a create with, CreateProject returns
+// Whatever a careful service answers a create with, Projects.Create returns
 // the project, and reads it back with one GET only when the answer lacks
 // it.
 func TestCreateAnswers(t *testing.T) {
@@ -152,9 +152,9 @@ func TestCreateAnswers(t *testing.T) {
 			}
 			srv := &scriptedServer{answers: answers}
 			c, _ := newTestClient(t, srv)
-			got, err := c.CreateProject(context.Background(), ProjectInput{Name: "n"})
+			got, err := c.Projects.Create(context.Background(), ProjectInput{Name: "n"})
 			if err != nil {
-				t.Fatalf("CreateProject: %v", err)
+				t.Fatalf("Projects.Create: %v", err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("project (-want +got):\n%s", diff)
@@ -188,8 +188,8 @@ func TestCreateAcceptsEverySuccessStatus(t *testing.T) {
 				}}
 				c, _ := newTestClient(t, srv)
 				var got Project
-				if err := c.CreateOne(context.Background(), projectsPath, ProjectInput{Name: "n"}, &got); err != nil {
-					t.Fatalf("CreateOne: %v", err)
+				if err := c.Resources.Create(context.Background(), projectsPath, ProjectInput{Name: "n"}, &got); err != nil {
+					t.Fatalf("Resources.Create: %v", err)
 				}
 				if diff := cmp.Diff(wantProject, &got); diff != "" {
 					t.Errorf("project (-want +got):\n%s", diff)
@@ -220,9 +220,9 @@ func TestCreateAnswerErrors(t *testing.T) {
 		} {
 			srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){"POST " + projectsURL: post}}
 			c, _ := newTestClient(t, srv)
-			p, err := c.CreateProject(context.Background(), ProjectInput{Name: "n"})
+			p, err := c.Projects.Create(context.Background(), ProjectInput{Name: "n"})
 			if err == nil {
-				t.Fatalf("CreateProject = %+v, want an error", p)
+				t.Fatalf("Projects.Create = %+v, want an error", p)
 			}
 			if !IsActed(err) || !IsUncertain(err) {
 				t.Errorf("IsActed = %v, IsUncertain = %v for %v; want both", IsActed(err), IsUncertain(err), err)
@@ -246,7 +246,7 @@ func TestCreateAnswerErrors(t *testing.T) {
 			},
 		}}
 		c, _ := newTestClient(t, srv, noRetries)
-		_, err := c.CreateProject(context.Background(), ProjectInput{Name: "n"})
+		_, err := c.Projects.Create(context.Background(), ProjectInput{Name: "n"})
 		id, ok := MadeID(err)
 		if !ok || id != "9" {
 			t.Fatalf("MadeID(%v) = %q, %v; want 9", err, id, ok)
@@ -274,7 +274,7 @@ func TestCreateAnswerErrors(t *testing.T) {
 			},
 		}}
 		c, _ := newTestClient(t, srv)
-		_, err := c.CreateProject(context.Background(), ProjectInput{Name: "n"})
+		_, err := c.Projects.Create(context.Background(), ProjectInput{Name: "n"})
 		if id, ok := MadeID(err); !ok || id != "p-1" {
 			t.Fatalf("MadeID(%v) = %q, %v; want p-1", err, id, ok)
 		}
@@ -309,9 +309,9 @@ func TestCreateOrAdoptActedCreate(t *testing.T) {
 			c, _ := newTestClient(t, srv)
 			ctx := context.Background()
 			p, err := CreateOrAdopt(ctx, c, "project n",
-				func(ctx context.Context) (*Project, error) { return c.CreateProject(ctx, ProjectInput{Name: "n"}) },
+				func(ctx context.Context) (*Project, error) { return c.Projects.Create(ctx, ProjectInput{Name: "n"}) },
 				func(ctx context.Context, since time.Time) (*Project, bool, error) {
-					all, err := c.ListProjects(ctx)
+					all, err := c.Projects.List(ctx)
 					if err != nil {
 						return nil, false, err
 					}
@@ -382,9 +382,9 @@ func TestUpdateAnswers(t *testing.T) {
 				"GET " + projectsURL + "/9": answer(200, getAnswer),
 			}}
 			c, _ := newTestClient(t, srv)
-			got, err := c.UpdateProject(context.Background(), "9", tt.in)
+			got, err := c.Projects.Update(context.Background(), "9", tt.in)
 			if err != nil {
-				t.Fatalf("UpdateProject: %v", err)
+				t.Fatalf("Projects.Update: %v", err)
 			}
 			want := &Project{ID: "9", Name: "n", Description: tt.in.Description}
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -405,7 +405,7 @@ func TestUpdateAnswers(t *testing.T) {
 			"PUT " + projectsURL + "/9": answer(204, ""),
 		}}
 		c, _ := newTestClient(t, srv)
-		_, err := c.UpdateProject(context.Background(), "9", ProjectInput{Name: "n"})
+		_, err := c.Projects.Update(context.Background(), "9", ProjectInput{Name: "n"})
 		if !IsNotFound(err) {
 			t.Errorf("err = %v, want the read-back's 404", err)
 		}
@@ -436,11 +436,11 @@ func TestWebhookSecretNotEchoed(t *testing.T) {
 				"GET /rest/1000/webhooks/3": answer(200, echoed),
 			}}
 			c, _ := newTestClient(t, srv)
-			created, err := c.CreateWebhook(context.Background(), in)
+			created, err := c.Webhooks.Create(context.Background(), in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			updated, err := c.UpdateWebhook(context.Background(), "3", in)
+			updated, err := c.Webhooks.Update(context.Background(), "3", in)
 			if err != nil {
 				t.Fatal(err)
 			}

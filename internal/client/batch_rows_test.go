@@ -57,19 +57,19 @@ func TestBatchFailedRowsFromTheEmulator(t *testing.T) {
 			}
 			c, _ := newEmulatorClient(t, opts)
 			ctx := context.Background()
-			list, err := c.CreateListOnce(ctx, ListInput{Name: "Rows"})
+			list, err := c.Lists.CreateOnce(ctx, ListInput{Name: "Rows"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			importID, err := c.CreateImportOnce(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
+			importID, err := c.Imports.CreateOnce(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			batchID, err := c.UploadImportOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\nb,extra\n\"\"\nd\n"))
+			batchID, err := c.Imports.UploadOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\nb,extra\n\"\"\nd\n"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := c.GetBatch(ctx, batchID.String()) // the emulator with no pace finishes at once
+			b, err := c.Batches.Get(ctx, batchID.String()) // the emulator with no pace finishes at once
 			if err != nil {
 				t.Fatal(err)
 			}

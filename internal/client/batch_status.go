@@ -93,7 +93,7 @@ func normalBatchStatus(raw string, ended bool) string {
 func (b *Batch) KnownStatus() bool {
 	s := upperStatus(b.RawStatus)
 	// No status at all is a case the rule names (endTime decides), not an
-	// unknown word: WaitForBatch must not warn of a status "".
+	// unknown word: Batches.Wait must not warn of a status "".
 	return s == "" || s == "IN_PROGRESS" || batchFinishedWords[s] || batchFailedWords[s] || batchPendingWords[s]
 }
 

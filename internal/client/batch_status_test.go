@@ -158,9 +158,9 @@ func TestBatchWithoutStatus(t *testing.T) {
 		writeJSON(w, 200, `{"id":7,"endTime":1795341660000}`)
 	}), func(cfg *Config) { cfg.Logger = log })
 	schedule := PollSchedule{Sleep: func(context.Context, time.Duration) error { return nil }}
-	b, err := c.WaitForBatch(context.Background(), "7", schedule, nil)
+	b, err := c.Batches.Wait(context.Background(), "7", schedule, nil)
 	if err != nil || !b.Finished() || n.get() != 2 {
-		t.Fatalf("WaitForBatch = %+v, %v after %d looks", b, err, n.get())
+		t.Fatalf("Batches.Wait = %+v, %v after %d looks", b, err, n.get())
 	}
 	for _, e := range log.all() {
 		if e.level == "warn" {
@@ -189,7 +189,7 @@ func (s *batchSequence) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, fmt.Sprintf(`{"id":7,"type":"IMPORT","status":%q,"processed":1,"total":2}`, st))
 }
 
-// WaitForBatch over a service that says QUEUED, RUNNING, COMPLETED finishes,
+// Batches.Wait over a service that says QUEUED, RUNNING, COMPLETED finishes,
 // sleeping as the schedule says and never for real.
 func TestWaitForBatchServiceWords(t *testing.T) {
 	srv := &batchSequence{statuses: []string{"QUEUED", "RUNNING", "RUNNING", "COMPLETED"}}
@@ -201,9 +201,9 @@ func TestWaitForBatchServiceWords(t *testing.T) {
 		return nil
 	}}
 	var seen []string
-	b, err := c.WaitForBatch(context.Background(), "7", schedule, func(b Batch) { seen = append(seen, b.Status+"/"+b.RawStatus) })
+	b, err := c.Batches.Wait(context.Background(), "7", schedule, func(b Batch) { seen = append(seen, b.Status+"/"+b.RawStatus) })
 	if err != nil {
-		t.Fatalf("WaitForBatch: %v", err)
+		t.Fatalf("Batches.Wait: %v", err)
 	}
 	if !b.Finished() || b.RawStatus != "COMPLETED" || b.Err() != nil {
 		t.Errorf("batch = %+v", b)
@@ -234,7 +234,7 @@ func TestWaitForBatchFailedWord(t *testing.T) {
 	srv := &batchSequence{statuses: []string{"QUEUED", "FAILED"}}
 	c, _ := newTestClient(t, srv)
 	schedule := PollSchedule{Sleep: func(context.Context, time.Duration) error { return nil }}
-	b, err := c.WaitForBatch(context.Background(), "7", schedule, nil)
+	b, err := c.Batches.Wait(context.Background(), "7", schedule, nil)
 	var failed *BatchFailedError
 	if !errors.As(err, &failed) {
 		t.Fatalf("err = %v, want a *BatchFailedError", err)
@@ -265,7 +265,7 @@ func TestWaitForBatchUnknownStatusWaitsForTheDeadline(t *testing.T) {
 		elapsed += d
 		return nil
 	}
-	b, err := c.WaitForBatch(ctx, "7", schedule, nil)
+	b, err := c.Batches.Wait(ctx, "7", schedule, nil)
 	var waitErr *BatchWaitError
 	if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want a *BatchWaitError for the deadline", err)

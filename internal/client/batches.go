@@ -114,10 +114,10 @@ func (e *BatchFailedError) Error() string {
 // Is makes errors.Is(err, ErrBatchFailed) true.
 func (e *BatchFailedError) Is(target error) bool { return target == ErrBatchFailed }
 
-// GetBatch reads a batch; the error matches ErrNotFound when it is unknown.
-func (c *Client) GetBatch(ctx context.Context, id string) (*Batch, error) {
+// Get reads a batch; the error matches ErrNotFound when it is unknown.
+func (s *BatchService) Get(ctx context.Context, id string) (*Batch, error) {
 	var b Batch
-	if err := c.doJSON(ctx, http.MethodGet, Path(batchesPath, id), nil, nil, &b); err != nil {
+	if err := s.c.doJSON(ctx, http.MethodGet, Path(batchesPath, id), nil, nil, &b); err != nil {
 		return nil, fmt.Errorf("reading batch %s: %w", id, err)
 	}
 	if b.ID == "" {
@@ -126,16 +126,16 @@ func (c *Client) GetBatch(ctx context.Context, id string) (*Batch, error) {
 	return &b, nil
 }
 
-// ListBatches returns the account's batches in ascending id order, only
+// List returns the account's batches in ascending id order, only
 // those of typ when it is not empty (BatchTypeImport, BatchTypeStatsExport).
 // The call is a service convention, not part of the interface: it is how a
 // start whose outcome is unknown finds the batch it made.
-func (c *Client) ListBatches(ctx context.Context, typ string) ([]Batch, error) {
+func (s *BatchService) List(ctx context.Context, typ string) ([]Batch, error) {
 	var q url.Values
 	if typ != "" {
 		q = url.Values{"type": {typ}}
 	}
-	all, err := GetAll[Batch](ctx, c, batchesPath, q)
+	all, err := GetAll[Batch](ctx, s.c, batchesPath, q)
 	if err != nil {
 		return nil, fmt.Errorf("reading back the account's batches: %w", err)
 	}

@@ -68,7 +68,7 @@ func BenchmarkDecodeJSON(b *testing.B) {
 	}
 }
 
-// One GetContact round trip over loopback HTTP: the client's own cost per
+// One Contacts.Get round trip over loopback HTTP: the client's own cost per
 // refreshed contact (headers, auth, retry wrapper, decoding), with a server
 // that answers at once.
 func BenchmarkGetContact(b *testing.B) {
@@ -85,14 +85,14 @@ func BenchmarkGetContact(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.GetContact(ctx, "1", "customer-0"); err != nil {
+		if _, err := c.Contacts.Get(ctx, "1", "customer-0"); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 // A listing of a list's contacts: one page of 1,000 decoded (as
-// StreamContacts reads it, and as EachContactPage does), and a listing of
+// Contacts.Stream reads it, and as Contacts.EachPage does), and a listing of
 // 100 such pages over loopback HTTP with each.
 func BenchmarkStreamContacts(b *testing.B) {
 	page := contactsJSON(b, MaxPageSize)
@@ -140,11 +140,11 @@ func BenchmarkStreamContacts(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	b.Run(fmt.Sprintf("listing/pages=%d/StreamContacts", pages), func(b *testing.B) {
+	b.Run(fmt.Sprintf("listing/pages=%d/Contacts.Stream", pages), func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			n := 0
-			err := c.StreamContacts(ctx, "1", ListingOptions{}, func(chunk []ListedContact) error {
+			err := c.Contacts.Stream(ctx, "1", ListingOptions{}, func(chunk []ListedContact) error {
 				n += len(chunk)
 				return nil
 			})
@@ -153,11 +153,11 @@ func BenchmarkStreamContacts(b *testing.B) {
 			}
 		}
 	})
-	b.Run(fmt.Sprintf("listing/pages=%d/EachContactPage", pages), func(b *testing.B) {
+	b.Run(fmt.Sprintf("listing/pages=%d/Contacts.EachPage", pages), func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			n := 0
-			err := c.EachContactPage(ctx, "1", MaxPageSize, func(page []Contact) error {
+			err := c.Contacts.EachPage(ctx, "1", MaxPageSize, func(page []Contact) error {
 				n += len(page)
 				return nil
 			})

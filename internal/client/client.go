@@ -30,6 +30,19 @@ const maxJSONResponse = 64 << 20
 
 // Client talks to one account of the service. It is safe for concurrent use.
 type Client struct {
+	// The calls, by domain (domains.go): c.Lists.Create, c.Contacts.Get.
+	Lists      *ListService
+	Contacts   *ContactService
+	Imports    *ImportService
+	Batches    *BatchService
+	Exports    *ExportService
+	Projects   *ProjectService
+	Webhooks   *WebhookService
+	Properties *PropertyService
+	Triggers   *TriggerService
+	Entities   *EntityService
+	Resources  *ResourceService
+
 	cfg     Config
 	base    *url.URL
 	api     *retryablehttp.Client // JSON calls: bounded per attempt
@@ -76,6 +89,7 @@ func New(cfg Config) (*Client, error) {
 	})
 	c.stream = c.newRetryClient(&http.Client{Transport: transport, CheckRedirect: checkDownloadRedirect})
 	c.bindAuth(transport)
+	c.bindDomains()
 	return c, nil
 }
 

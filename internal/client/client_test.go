@@ -48,25 +48,25 @@ func TestRequestURLs(t *testing.T) {
 	}{
 		{
 			name:    "get one",
-			call:    func(ctx context.Context, c *Client) error { return c.GetOne(ctx, "projects", "5", nil) },
+			call:    func(ctx context.Context, c *Client) error { return c.Resources.Get(ctx, "projects", "5", nil) },
 			wantURI: "/rest/1000/projects/5",
 		},
 		{
 			name:    "base URL given with /rest/",
 			base:    "/rest/",
-			call:    func(ctx context.Context, c *Client) error { return c.GetOne(ctx, "projects", "5", nil) },
+			call:    func(ctx context.Context, c *Client) error { return c.Resources.Get(ctx, "projects", "5", nil) },
 			wantURI: "/rest/1000/projects/5",
 		},
 		{
 			name:    "base URL with a prefix",
 			base:    "/gateway/rest",
-			call:    func(ctx context.Context, c *Client) error { return c.GetOne(ctx, "projects", "5", nil) },
+			call:    func(ctx context.Context, c *Client) error { return c.Resources.Get(ctx, "projects", "5", nil) },
 			wantURI: "/gateway/rest/1000/projects/5",
 		},
 		{
 			name: "id needing escapes, nested collection built with Path",
 			call: func(ctx context.Context, c *Client) error {
-				return c.GetOne(ctx, Path("lists", "7", "contacts"), "a/b c%d", nil)
+				return c.Resources.Get(ctx, Path("lists", "7", "contacts"), "a/b c%d", nil)
 			},
 			wantURI: "/rest/1000/lists/7/contacts/a%2Fb%20c%25d",
 		},
@@ -78,20 +78,22 @@ func TestRequestURLs(t *testing.T) {
 			wantURI: "/rest/1000/lists/x%2Fy/contacts/%C3%BC",
 		},
 		{
-			name:    "create posts to the collection",
-			call:    func(ctx context.Context, c *Client) error { return c.CreateOne(ctx, "projects", map[string]any{}, nil) },
+			name: "create posts to the collection",
+			call: func(ctx context.Context, c *Client) error {
+				return c.Resources.Create(ctx, "projects", map[string]any{}, nil)
+			},
 			wantURI: "/rest/1000/projects",
 		},
 		{
 			name: "update puts to the entity",
 			call: func(ctx context.Context, c *Client) error {
-				return c.UpdateOne(ctx, "projects", "5", map[string]any{}, nil)
+				return c.Resources.Update(ctx, "projects", "5", map[string]any{}, nil)
 			},
 			wantURI: "/rest/1000/projects/5",
 		},
 		{
 			name:    "delete",
-			call:    func(ctx context.Context, c *Client) error { return c.DeleteOne(ctx, "projects", "a b") },
+			call:    func(ctx context.Context, c *Client) error { return c.Resources.Delete(ctx, "projects", "a b") },
 			wantURI: "/rest/1000/projects/a%20b",
 		},
 		{
@@ -151,13 +153,15 @@ func TestRequestHeaders(t *testing.T) {
 	}{
 		{
 			name: "GET",
-			call: func(ctx context.Context, c *Client) error { return c.GetOne(ctx, "projects", "5", &map[string]any{}) },
+			call: func(ctx context.Context, c *Client) error {
+				return c.Resources.Get(ctx, "projects", "5", &map[string]any{})
+			},
 			want: seen{Method: "GET", Accept: "application/json", UserAgent: "terraform-provider-rms"},
 		},
 		{
 			name: "POST with body",
 			call: func(ctx context.Context, c *Client) error {
-				return c.CreateOne(ctx, "projects", map[string]string{"name": "ünï"}, &map[string]any{})
+				return c.Resources.Create(ctx, "projects", map[string]string{"name": "ünï"}, &map[string]any{})
 			},
 			want: seen{Method: "POST", Accept: "application/json", ContentType: "application/json; charset=utf-8",
 				HasContentType: true, UserAgent: "terraform-provider-rms", Body: `{"name":"ünï"}`},
@@ -165,20 +169,20 @@ func TestRequestHeaders(t *testing.T) {
 		{
 			name: "PUT with body",
 			call: func(ctx context.Context, c *Client) error {
-				return c.UpdateOne(ctx, "projects", "5", map[string]string{"name": "x"}, &map[string]any{})
+				return c.Resources.Update(ctx, "projects", "5", map[string]string{"name": "x"}, &map[string]any{})
 			},
 			want: seen{Method: "PUT", Accept: "application/json", ContentType: "application/json; charset=utf-8",
 				HasContentType: true, UserAgent: "terraform-provider-rms", Body: `{"name":"x"}`},
 		},
 		{
 			name: "DELETE",
-			call: func(ctx context.Context, c *Client) error { return c.DeleteOne(ctx, "projects", "5") },
+			call: func(ctx context.Context, c *Client) error { return c.Resources.Delete(ctx, "projects", "5") },
 			want: seen{Method: "DELETE", Accept: "application/json", UserAgent: "terraform-provider-rms"},
 		},
 		{
 			name:      "custom User-Agent",
 			userAgent: "terraform-provider-rms/1.2.3 (+terraform 1.11.4)",
-			call:      func(ctx context.Context, c *Client) error { return c.GetOne(ctx, "projects", "5", nil) },
+			call:      func(ctx context.Context, c *Client) error { return c.Resources.Get(ctx, "projects", "5", nil) },
 			want:      seen{Method: "GET", Accept: "application/json", UserAgent: "terraform-provider-rms/1.2.3 (+terraform 1.11.4)"},
 		},
 	}
@@ -404,7 +408,7 @@ func TestAPIErrors(t *testing.T) {
 				w.WriteHeader(tt.status)
 				_, _ = io.WriteString(w, tt.body)
 			}), noRetries)
-			err := c.GetOne(context.Background(), "projects", "5", &map[string]any{})
+			err := c.Resources.Get(context.Background(), "projects", "5", &map[string]any{})
 			if err == nil {
 				t.Fatal("want an error")
 			}
@@ -437,7 +441,7 @@ func TestAPIErrors(t *testing.T) {
 			w.WriteHeader(http.StatusBadGateway)
 			_, _ = io.WriteString(w, longHTML)
 		}), noRetries)
-		err := c.GetOne(context.Background(), "projects", "5", nil)
+		err := c.Resources.Get(context.Background(), "projects", "5", nil)
 		if err == nil {
 			t.Fatal("want an error")
 		}
@@ -465,7 +469,7 @@ func TestAPIErrors(t *testing.T) {
 			n.inc()
 			w.WriteHeader(http.StatusBadGateway)
 		}))
-		_, err := c.CreateProject(context.Background(), ProjectInput{Name: "n"})
+		_, err := c.Projects.Create(context.Background(), ProjectInput{Name: "n"})
 		if !IsUncertain(err) || IsActed(err) {
 			t.Fatalf("err = %v, want uncertain and not acted", err)
 		}
@@ -485,7 +489,7 @@ func TestAPIErrors(t *testing.T) {
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write([]byte("caf\xe9 closed"))
 		}), noRetries)
-		err := c.GetOne(context.Background(), "projects", "5", nil)
+		err := c.Resources.Get(context.Background(), "projects", "5", nil)
 		apiErr, ok := AsAPIError(err)
 		if !ok {
 			t.Fatalf("not an APIError: %v", err)
@@ -499,7 +503,7 @@ func TestAPIErrors(t *testing.T) {
 		c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusGone, "GONE", "retired", "")
 		}), noRetries)
-		_, err := c.GetProject(context.Background(), "5")
+		_, err := c.Projects.Get(context.Background(), "5")
 		if !errors.Is(err, ErrGone) {
 			t.Fatalf("errors.Is(%v, ErrGone) = false", err)
 		}
@@ -558,7 +562,7 @@ func TestDecodeSuccess(t *testing.T) {
 				_, _ = io.WriteString(w, tt.body)
 			}))
 			var got target
-			err := c.GetOne(context.Background(), "things", "1", &got)
+			err := c.Resources.Get(context.Background(), "things", "1", &got)
 			if tt.wantErr != "" {
 				if err == nil {
 					t.Fatalf("decoded %+v, want an error containing %q", got, tt.wantErr)
@@ -570,7 +574,7 @@ func TestDecodeSuccess(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("GetOne: %v", err)
+				t.Fatalf("Resources.Get: %v", err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("decoded (-want +got):\n%s", diff)
@@ -583,7 +587,7 @@ func TestDecodeSuccess(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = io.WriteString(w, "<html>"+strings.Repeat("x", 100000)+"</html>")
 		}))
-		err := c.GetOne(context.Background(), "things", "1", &map[string]any{})
+		err := c.Resources.Get(context.Background(), "things", "1", &map[string]any{})
 		if err == nil {
 			t.Fatal("want an error")
 		}
@@ -597,7 +601,7 @@ func TestDecodeSuccess(t *testing.T) {
 			writeJSON(w, http.StatusOK, `{"big":12345678901234567890,"f":0.1}`)
 		}))
 		var got Entity
-		if err := c.GetOne(context.Background(), "things", "1", &got); err != nil {
+		if err := c.Resources.Get(context.Background(), "things", "1", &got); err != nil {
 			t.Fatal(err)
 		}
 		if s := fmt.Sprint(got["big"]); s != "12345678901234567890" {
@@ -613,8 +617,8 @@ func TestDecodeSuccess(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = io.WriteString(w, "<html>not checked</html>")
 		}))
-		if err := c.GetOne(context.Background(), "things", "1", nil); err != nil {
-			t.Errorf("GetOne with nil out: %v", err)
+		if err := c.Resources.Get(context.Background(), "things", "1", nil); err != nil {
+			t.Errorf("Resources.Get with nil out: %v", err)
 		}
 	})
 }
@@ -624,14 +628,16 @@ func TestRedirectNotFollowed(t *testing.T) {
 		name string
 		call func(context.Context, *Client) error
 	}{
-		{"GET", func(ctx context.Context, c *Client) error { return c.GetOne(ctx, "projects", "5", &map[string]any{}) }},
+		{"GET", func(ctx context.Context, c *Client) error {
+			return c.Resources.Get(ctx, "projects", "5", &map[string]any{})
+		}},
 		{"POST", func(ctx context.Context, c *Client) error {
-			return c.CreateOne(ctx, "projects", map[string]any{"name": "x"}, &map[string]any{})
+			return c.Resources.Create(ctx, "projects", map[string]any{"name": "x"}, &map[string]any{})
 		}},
 		{"PUT", func(ctx context.Context, c *Client) error {
-			return c.UpdateOne(ctx, "projects", "5", map[string]any{"name": "x"}, &map[string]any{})
+			return c.Resources.Update(ctx, "projects", "5", map[string]any{"name": "x"}, &map[string]any{})
 		}},
-		{"DELETE", func(ctx context.Context, c *Client) error { return c.DeleteOne(ctx, "projects", "5") }},
+		{"DELETE", func(ctx context.Context, c *Client) error { return c.Resources.Delete(ctx, "projects", "5") }},
 	}
 	for _, status := range []int{http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
 		for _, m := range methods {
@@ -678,13 +684,13 @@ func TestLoggerNeverSeesCredentials(t *testing.T) {
 		}
 	}), func(c *Config) { c.Logger = log })
 	ctx := context.Background()
-	if _, err := c.GetProject(ctx, "5"); err != nil {
-		t.Fatalf("GetProject: %v", err)
+	if _, err := c.Projects.Get(ctx, "5"); err != nil {
+		t.Fatalf("Projects.Get: %v", err)
 	}
-	if err := c.UpdateOne(ctx, "projects", "6", map[string]string{"name": ""}, nil); err == nil {
+	if err := c.Resources.Update(ctx, "projects", "6", map[string]string{"name": ""}, nil); err == nil {
 		t.Fatal("want a validation error")
 	}
-	if err := c.CreateOne(ctx, "projects", map[string]string{"name": "x"}, nil); err == nil {
+	if err := c.Resources.Create(ctx, "projects", map[string]string{"name": "x"}, nil); err == nil {
 		t.Fatal("want a transport error")
 	}
 
@@ -742,7 +748,7 @@ func TestContextCancellationStopsRetries(t *testing.T) {
 			c.RetryWaitMin, c.RetryWaitMax, c.MaxRetries = time.Hour, time.Hour, 10
 		})
 		done := make(chan error, 1)
-		go func() { done <- c.GetOne(ctx, "projects", "5", nil) }()
+		go func() { done <- c.Resources.Get(ctx, "projects", "5", nil) }()
 		var err error
 		select {
 		case err = <-done:
@@ -765,7 +771,7 @@ func TestContextCancellationStopsRetries(t *testing.T) {
 		}))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		err := c.CreateOne(ctx, "projects", map[string]string{"name": "x"}, nil)
+		err := c.Resources.Create(ctx, "projects", map[string]string{"name": "x"}, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("error %v does not wrap context.Canceled", err)
 		}
@@ -791,7 +797,7 @@ func TestContextCancellationStopsRetries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = c.GetOne(ctx, "projects", "1", &map[string]any{})
+		err = c.Resources.Get(ctx, "projects", "1", &map[string]any{})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("error %v does not wrap context.Canceled", err)
 		}

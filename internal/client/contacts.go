@@ -59,7 +59,7 @@ func contactPath(listID, originalID string) string {
 	return Path(listsPath, listID, "contacts", originalID)
 }
 
-// CreateContact creates a contact in a list. A contact with the same
+// Create creates a contact in a list. A contact with the same
 // originalId already in the list is an error matching ErrConflict, whether
 // the service refuses the create (409, or a 400 while the contact exists)
 // or carries it out as an upsert (it answers with a contact created before
@@ -68,16 +68,16 @@ func contactPath(listID, originalID string) string {
 // list's listing when a path cannot carry the id (PathSafeID): the create
 // carries the id in its body, so it is the one call that makes such a
 // contact with the statuses it asks for.
-func (c *Client) CreateContact(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
+func (s *ContactService) Create(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
 	wrap := func(err error) error {
 		return fmt.Errorf("creating contact %q in list %s: %w", in.OriginalID, listID, err)
 	}
 	since := time.Now().Add(-AdoptWindow)
-	a, err := c.write(ctx, http.MethodPost, contactsPath(listID), in)
+	a, err := s.c.write(ctx, http.MethodPost, contactsPath(listID), in)
 	if errors.Is(err, ErrValidation) && !errors.Is(err, ErrConflict) {
 		// Some services refuse an existing id as invalid input: tell the
 		// two apart by looking, so the caller can offer an import.
-		if _, gerr := c.LookupContact(ctx, listID, in.OriginalID); gerr == nil {
+		if _, gerr := s.Lookup(ctx, listID, in.OriginalID); gerr == nil {
 			return nil, wrap(&existingContactError{OriginalID: in.OriginalID, Err: err})
 		}
 	}
@@ -89,16 +89,16 @@ func (c *Client) CreateContact(ctx context.Context, listID string, in ContactInp
 		// No GET can carry this id: an answer that lacks the contact is
 		// completed from the list's listing instead.
 		if !a.holds() || a.decode(&out) != nil {
-			got, err := c.FindListedContact(ctx, listID, in.OriginalID)
+			got, err := s.FindListed(ctx, listID, in.OriginalID)
 			if err != nil {
 				return nil, wrap(&ReadBackError{ID: in.OriginalID, Err: err})
 			}
 			out = *got
 		}
-	} else if err := c.created(ctx, a, func(string) string { return contactPath(listID, in.OriginalID) }, &out, false); err != nil {
+	} else if err := s.c.created(ctx, a, func(string) string { return contactPath(listID, in.OriginalID) }, &out, false); err != nil {
 		if acted(err) {
 			// The contact's key is known: read it back by that instead.
-			err = c.doJSON(ctx, http.MethodGet, contactPath(listID, in.OriginalID), nil, nil, &out)
+			err = s.c.doJSON(ctx, http.MethodGet, contactPath(listID, in.OriginalID), nil, nil, &out)
 			if err != nil {
 				err = &ReadBackError{ID: in.OriginalID, Err: err}
 			}
@@ -132,24 +132,24 @@ func (e *existingContactError) Is(target error) bool { return target == ErrConfl
 
 func (e *existingContactError) Unwrap() error { return e.Err }
 
-// GetContact reads a contact; the error matches ErrNotFound when the list
+// Get reads a contact; the error matches ErrNotFound when the list
 // has no such contact (or the list is gone), and ErrPathUnsafeID, with
-// nothing sent, when a path cannot carry the id (LookupContact reads any).
-func (c *Client) GetContact(ctx context.Context, listID, originalID string) (*Contact, error) {
+// nothing sent, when a path cannot carry the id (Contacts.Lookup reads any).
+func (s *ContactService) Get(ctx context.Context, listID, originalID string) (*Contact, error) {
 	if err := checkPathID(originalID); err != nil {
 		return nil, fmt.Errorf("reading contact %q of list %s: %w", originalID, listID, err)
 	}
 	var out Contact
-	if err := c.doJSON(ctx, http.MethodGet, contactPath(listID, originalID), nil, nil, &out); err != nil {
+	if err := s.c.doJSON(ctx, http.MethodGet, contactPath(listID, originalID), nil, nil, &out); err != nil {
 		return nil, fmt.Errorf("reading contact %q of list %s: %w", originalID, listID, err)
 	}
 	return &out, nil
 }
 
-// UpdateContactProperties merges props into a contact: each key replaces that
+// UpdateProperties merges props into a contact: each key replaces that
 // attribute's value, a nil value removes it, attributes left out keep theirs.
 // An id a path cannot carry is refused before sending (ErrPathUnsafeID).
-func (c *Client) UpdateContactProperties(ctx context.Context, listID, originalID string, props map[string]*string) (*Contact, error) {
+func (s *ContactService) UpdateProperties(ctx context.Context, listID, originalID string, props map[string]*string) (*Contact, error) {
 	if err := checkPathID(originalID); err != nil {
 		return nil, fmt.Errorf("updating contact %q of list %s: %w", originalID, listID, err)
 	}
@@ -157,9 +157,9 @@ func (c *Client) UpdateContactProperties(ctx context.Context, listID, originalID
 		props = map[string]*string{}
 	}
 	var out Contact
-	a, err := c.write(ctx, http.MethodPut, contactPath(listID, originalID), contactUpdate{Properties: props})
+	a, err := s.c.write(ctx, http.MethodPut, contactPath(listID, originalID), contactUpdate{Properties: props})
 	if err == nil {
-		err = c.updated(ctx, a, contactPath(listID, originalID), &out)
+		err = s.c.updated(ctx, a, contactPath(listID, originalID), &out)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("updating contact %q of list %s: %w", originalID, listID, err)
@@ -173,7 +173,7 @@ func (c *Client) UpdateContactProperties(ctx context.Context, listID, originalID
 // alone); callers then read the contact. An id a path cannot carry is
 // refused before sending (ErrPathUnsafeID): an UNSUBSCRIBE import is the
 // only way to unsubscribe such a contact (from e-mail only).
-func (c *Client) SetSubscriptionStatus(ctx context.Context, listID, originalID string, st SubscriptionStatus) (*Contact, error) {
+func (s *ContactService) SetSubscriptionStatus(ctx context.Context, listID, originalID string, st SubscriptionStatus) (*Contact, error) {
 	if err := checkPathID(originalID); err != nil {
 		return nil, fmt.Errorf("setting the subscription status of contact %q of list %s: %w", originalID, listID, err)
 	}
@@ -181,7 +181,7 @@ func (c *Client) SetSubscriptionStatus(ctx context.Context, listID, originalID s
 	if err != nil {
 		return nil, fmt.Errorf("encoding subscription status: %w", err)
 	}
-	resp, err := c.send(ctx, request{
+	resp, err := s.c.send(ctx, request{
 		method: http.MethodPut, path: contactPath(listID, originalID) + "/subscriptionstatus",
 		body: bytes.NewReader(b), contentType: "application/json; charset=utf-8",
 	})
@@ -200,21 +200,21 @@ func (c *Client) SetSubscriptionStatus(ctx context.Context, listID, originalID s
 	return &out, nil
 }
 
-// EachContactPage pages through the contacts of a list and calls fn with
+// EachPage pages through the contacts of a list and calls fn with
 // each page, so that a list of any size is never held whole. It stops at the
 // first short page. pageSize <= 0 means DefaultPageSize.
-func (c *Client) EachContactPage(ctx context.Context, listID string, pageSize int, fn func([]Contact) error) error {
-	if err := EachPage(ctx, c, contactsPath(listID), nil, pageSize, fn); err != nil {
+func (s *ContactService) EachPage(ctx context.Context, listID string, pageSize int, fn func([]Contact) error) error {
+	if err := EachPage(ctx, s.c, contactsPath(listID), nil, pageSize, fn); err != nil {
 		return fmt.Errorf("reading the contacts of list %s: %w", listID, err)
 	}
 	return nil
 }
 
-// ContactCursor reads the contacts of a list a page at a time, in order of
+// Cursor reads the contacts of a list a page at a time, in order of
 // creation, as the caller asks for them; the paging rules are EachPage's.
 // An error matches ErrNotFound when the list is gone.
-func (c *Client) ContactCursor(listID string, pageSize int) *Cursor[Contact] {
-	return NewCursor[Contact](c, contactsPath(listID), nil, pageSize)
+func (s *ContactService) Cursor(listID string, pageSize int) *Cursor[Contact] {
+	return NewCursor[Contact](s.c, contactsPath(listID), nil, pageSize)
 }
 
 // PropertyValues are a contact's properties as an answer holds them, keyed
@@ -268,15 +268,15 @@ func (p *PropertyValues) unmarshalAny(b []byte) error {
 	return nil
 }
 
-// CreateContactOnce creates a contact; after an unknown outcome it reads the
+// CreateOnce creates a contact; after an unknown outcome it reads the
 // contact by its originalId, the natural key, and adopts it when it was
 // created since the attempt began. An older contact of that id was not made
 // by this attempt: that is the conflict a plain create would have reported.
-func (c *Client) CreateContactOnce(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
-	return CreateOrAdopt(ctx, c, fmt.Sprintf("contact %q in list %s", in.OriginalID, listID),
-		func(ctx context.Context) (*Contact, error) { return c.CreateContact(ctx, listID, in) },
+func (s *ContactService) CreateOnce(ctx context.Context, listID string, in ContactInput) (*Contact, error) {
+	return CreateOrAdopt(ctx, s.c, fmt.Sprintf("contact %q in list %s", in.OriginalID, listID),
+		func(ctx context.Context) (*Contact, error) { return s.Create(ctx, listID, in) },
 		func(ctx context.Context, since time.Time) (*Contact, bool, error) {
-			got, err := c.LookupContact(ctx, listID, in.OriginalID)
+			got, err := s.Lookup(ctx, listID, in.OriginalID)
 			if errors.Is(err, ErrNotFound) {
 				return nil, false, nil
 			}

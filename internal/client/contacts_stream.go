@@ -26,12 +26,12 @@ type ListingOptions struct {
 // went on otherwise: reading on could hand contacts on twice.
 var errInconsistentPaging = errors.New("a page of the listing began with the same contacts as an earlier page but went on otherwise (the list changed while it was read, or the service pages inconsistently); read it again")
 
-// StreamContacts reads every contact of a list and calls fn with them in
+// Stream reads every contact of a list and calls fn with them in
 // chunks of at most PageSize contacts, in the order of the listing (page 0
 // first). fn is never called concurrently; an error from fn stops the
 // listing and is returned as it is. Errors of the service are wrapped with
 // "reading the contacts of list N" and match ErrNotFound / ErrPagingIgnored
-// as EachContactPage's do.
+// as Contacts.EachPage's do.
 //
 // The paging rules are EachPage's (the service's own page size, the
 // repeated-page guard), with three additions for lists of a million
@@ -45,9 +45,9 @@ var errInconsistentPaging = errors.New("a page of the listing began with the sam
 //     at once) is decoded while it arrives and handed on in chunks, never
 //     held whole; the next page is then read alone, to see whether it
 //     repeats.
-func (c *Client) StreamContacts(ctx context.Context, listID string, opts ListingOptions, fn func([]ListedContact) error) error {
+func (s *ContactService) Stream(ctx context.Context, listID string, opts ListingOptions, fn func([]ListedContact) error) error {
 	l := &listing{
-		c: c, listID: listID, path: contactsPath(listID),
+		c: s.c, listID: listID, path: contactsPath(listID),
 		pageSize: opts.PageSize, concurrency: opts.Concurrency,
 		fn: fn, total: -1, keys: internKeys{},
 	}
@@ -67,7 +67,7 @@ func (c *Client) StreamContacts(ctx context.Context, listID string, opts Listing
 	return nil
 }
 
-// listing is one run of StreamContacts. Only the goroutine that runs it
+// listing is one run of Contacts.Stream. Only the goroutine that runs it
 // touches its fields; the pages fetched ahead report through channels.
 type listing struct {
 	c           *Client

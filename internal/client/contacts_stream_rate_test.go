@@ -23,7 +23,7 @@ func TestStreamContactsHoldsTheRateCap(t *testing.T) {
 		cfg.Transport = rec
 	})
 	n := 0
-	err := c.StreamContacts(t.Context(), "7", ListingOptions{PageSize: 100, Concurrency: 4}, func(chunk []ListedContact) error {
+	err := c.Contacts.Stream(t.Context(), "7", ListingOptions{PageSize: 100, Concurrency: 4}, func(chunk []ListedContact) error {
 		n += len(chunk)
 		return nil
 	})

@@ -241,7 +241,7 @@ func TestStreamContactsPaging(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _ := newTestClient(t, tt.srv)
 			var got collected
-			err := c.StreamContacts(context.Background(), "7", tt.opts, got.fn)
+			err := c.Contacts.Stream(context.Background(), "7", tt.opts, got.fn)
 			asked := tt.srv.requests()
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
@@ -306,7 +306,7 @@ func TestStreamContactsConcurrency(t *testing.T) {
 			})
 			c, _ := newTestClient(t, slow)
 			var got collected
-			if err := c.StreamContacts(context.Background(), "7", ListingOptions{PageSize: 500, Concurrency: conc}, got.fn); err != nil {
+			if err := c.Contacts.Stream(context.Background(), "7", ListingOptions{PageSize: 500, Concurrency: conc}, got.fn); err != nil {
 				t.Fatal(err)
 			}
 			inOrder(t, got.ids, 20_000)
@@ -327,7 +327,7 @@ func TestStreamContactsStopsOnFnError(t *testing.T) {
 	srv := &listServer{n: 10_000, hold: 1}
 	c, _ := newTestClient(t, srv)
 	calls := 0
-	err := c.StreamContacts(context.Background(), "7", ListingOptions{PageSize: 1000, Concurrency: 4}, func([]ListedContact) error {
+	err := c.Contacts.Stream(context.Background(), "7", ListingOptions{PageSize: 1000, Concurrency: 4}, func([]ListedContact) error {
 		calls++
 		// The pages fetched ahead are asked for before page 0 is handed
 		// on: wait for them to reach the server.
@@ -343,7 +343,7 @@ func TestStreamContactsStopsOnFnError(t *testing.T) {
 		t.Errorf("fn called %d times, want once", calls)
 	}
 	// Pages 1 to 4 were in flight: the server sees each cancelled (else
-	// StreamContacts, which waits for them to end, would not have returned).
+	// Contacts.Stream, which waits for them to end, would not have returned).
 	for deadline := time.Now().Add(5 * time.Second); srv.cancelled.Load() < 4 && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
@@ -358,7 +358,7 @@ func TestStreamContactsStopsWhileStreaming(t *testing.T) {
 	srv := &listServer{n: 5000, mode: ignoresPaging, noTotal: true}
 	c, _ := newTestClient(t, srv)
 	calls := 0
-	err := c.StreamContacts(context.Background(), "7", ListingOptions{PageSize: 100}, func([]ListedContact) error {
+	err := c.Contacts.Stream(context.Background(), "7", ListingOptions{PageSize: 100}, func([]ListedContact) error {
 		calls++
 		if calls == 3 {
 			return stop
@@ -431,7 +431,7 @@ func TestStreamContactsErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _ := newTestClient(t, tt.h, noRetries)
-			err := c.StreamContacts(context.Background(), "7", ListingOptions{PageSize: 1000}, func([]ListedContact) error { return nil })
+			err := c.Contacts.Stream(context.Background(), "7", ListingOptions{PageSize: 1000}, func([]ListedContact) error { return nil })
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "reading the contacts of list 7: ") {
 				t.Fatalf("err = %v, want it to say %q", err, tt.want)
 			}
@@ -443,7 +443,7 @@ func TestStreamContactsErrors(t *testing.T) {
 }
 
 // Against the emulator, under the wire profiles that change a listing:
-// StreamContacts reads what EachContactPage reads.
+// Contacts.Stream reads what Contacts.EachPage reads.
 func TestStreamContactsEmulator(t *testing.T) {
 	const n = 5500
 	contacts := make([]emulator.Contact, n)
@@ -481,7 +481,7 @@ func TestStreamContactsEmulator(t *testing.T) {
 				})
 			})
 			ctx := context.Background()
-			list, err := c.CreateList(ctx, ListInput{Name: "stream"})
+			list, err := c.Lists.Create(ctx, ListInput{Name: "stream"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -490,7 +490,7 @@ func TestStreamContactsEmulator(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want []ListedContact
-			wantErr := c.EachContactPage(ctx, list.ID.String(), MaxPageSize, func(page []Contact) error {
+			wantErr := c.Contacts.EachPage(ctx, list.ID.String(), MaxPageSize, func(page []Contact) error {
 				for _, c := range page {
 					want = append(want, ListedContact{OriginalID: c.OriginalID, Properties: c.Properties, Status: c.Status, MobileStatus: c.MobileStatus})
 				}
@@ -498,7 +498,7 @@ func TestStreamContactsEmulator(t *testing.T) {
 			})
 			asked.Store(0)
 			var got []ListedContact
-			err = c.StreamContacts(ctx, list.ID.String(), ListingOptions{Concurrency: 4}, func(chunk []ListedContact) error {
+			err = c.Contacts.Stream(ctx, list.ID.String(), ListingOptions{Concurrency: 4}, func(chunk []ListedContact) error {
 				if len(chunk) > MaxPageSize {
 					t.Errorf("a chunk of %d contacts", len(chunk))
 				}
@@ -507,18 +507,18 @@ func TestStreamContactsEmulator(t *testing.T) {
 			})
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) || !errors.Is(wantErr, tt.wantErr) {
-					t.Fatalf("err = %v (EachContactPage: %v), want %v", err, wantErr, tt.wantErr)
+					t.Fatalf("err = %v (Contacts.EachPage: %v), want %v", err, wantErr, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || wantErr != nil {
-				t.Fatalf("err = %v (EachContactPage: %v)", err, wantErr)
+				t.Fatalf("err = %v (Contacts.EachPage: %v)", err, wantErr)
 			}
 			if len(want) != n {
-				t.Fatalf("EachContactPage read %d contacts, want %d", len(want), n)
+				t.Fatalf("Contacts.EachPage read %d contacts, want %d", len(want), n)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("StreamContacts differs from EachContactPage (-want +got):\n%s", diff)
+				t.Errorf("Contacts.Stream differs from Contacts.EachPage (-want +got):\n%s", diff)
 			}
 			if tt.asked > 0 && int(asked.Load()) != tt.asked {
 				t.Errorf("%d requests, want %d", asked.Load(), tt.asked)

@@ -78,7 +78,7 @@ func TestContactCalls(t *testing.T) {
 			name:    "create",
 			answers: map[string]func(http.ResponseWriter, *http.Request){"POST /rest/1000/lists/5/contacts": answer(201, strings.ReplaceAll(contactJSON, `"dateCreated":"2026-11-22T10:00:00Z"`, `"dateCreated":null`))},
 			call: func(c *Client) (*Contact, error) {
-				return c.CreateContact(ctx, "5", ContactInput{OriginalID: "a/b c", Properties: map[string]string{"3": "Ada"}, MobileStatus: StatusUnsubscribed})
+				return c.Contacts.Create(ctx, "5", ContactInput{OriginalID: "a/b c", Properties: map[string]string{"3": "Ada"}, MobileStatus: StatusUnsubscribed})
 			},
 			want:     &Contact{ID: wantContact.ID, OriginalID: wantContact.OriginalID, Properties: wantContact.Properties, Status: wantContact.Status, MobileStatus: wantContact.MobileStatus, DateModified: wantContact.DateModified},
 			wantCall: recordedCall{"POST", "/rest/1000/lists/5/contacts", "", `{"originalId":"a/b c","properties":{"3":"Ada"},"mobileStatus":"UNSUBSCRIBED"}`},
@@ -86,7 +86,7 @@ func TestContactCalls(t *testing.T) {
 		{
 			name:     "get",
 			answers:  map[string]func(http.ResponseWriter, *http.Request){"GET " + escapedContact: answer(200, contactJSON)},
-			call:     func(c *Client) (*Contact, error) { return c.GetContact(ctx, "5", "a/b c") },
+			call:     func(c *Client) (*Contact, error) { return c.Contacts.Get(ctx, "5", "a/b c") },
 			want:     wantContact,
 			wantCall: recordedCall{"GET", escapedContact, "", ""},
 		},
@@ -94,7 +94,7 @@ func TestContactCalls(t *testing.T) {
 			name:    "update properties: a nil value is sent as null",
 			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact: answer(200, contactJSON)},
 			call: func(c *Client) (*Contact, error) {
-				return c.UpdateContactProperties(ctx, "5", "a/b c", map[string]*string{"firstname": &firstname, "lastname": nil})
+				return c.Contacts.UpdateProperties(ctx, "5", "a/b c", map[string]*string{"firstname": &firstname, "lastname": nil})
 			},
 			want:     wantContact,
 			wantCall: recordedCall{"PUT", escapedContact, "", `{"properties":{"firstname":"Ada","lastname":null}}`},
@@ -103,7 +103,7 @@ func TestContactCalls(t *testing.T) {
 			name:    "update with no properties sends an empty object",
 			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact: answer(200, contactJSON)},
 			call: func(c *Client) (*Contact, error) {
-				return c.UpdateContactProperties(ctx, "5", "a/b c", nil)
+				return c.Contacts.UpdateProperties(ctx, "5", "a/b c", nil)
 			},
 			want:     wantContact,
 			wantCall: recordedCall{"PUT", escapedContact, "", `{"properties":{}}`},
@@ -112,7 +112,7 @@ func TestContactCalls(t *testing.T) {
 			name:    "subscription status answered with the contact",
 			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact + "/subscriptionstatus": answer(200, contactJSON)},
 			call: func(c *Client) (*Contact, error) {
-				return c.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{MobileStatus: StatusUnsubscribed})
+				return c.Contacts.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{MobileStatus: StatusUnsubscribed})
 			},
 			want:     wantContact,
 			wantCall: recordedCall{"PUT", escapedContact + "/subscriptionstatus", "", `{"mobileStatus":"UNSUBSCRIBED"}`},
@@ -121,7 +121,7 @@ func TestContactCalls(t *testing.T) {
 			name:    "subscription status answered with no body",
 			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact + "/subscriptionstatus": answer(204, "")},
 			call: func(c *Client) (*Contact, error) {
-				return c.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{Status: StatusSubscribed, MobileStatus: StatusSubscribed})
+				return c.Contacts.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{Status: StatusSubscribed, MobileStatus: StatusSubscribed})
 			},
 			want:     nil,
 			wantCall: recordedCall{"PUT", escapedContact + "/subscriptionstatus", "", `{"status":"SUBSCRIBED","mobileStatus":"SUBSCRIBED"}`},
@@ -130,7 +130,7 @@ func TestContactCalls(t *testing.T) {
 			name:    "subscription status answered with the status alone",
 			answers: map[string]func(http.ResponseWriter, *http.Request){"PUT " + escapedContact + "/subscriptionstatus": answer(200, `{"status":"SUBSCRIBED"}`)},
 			call: func(c *Client) (*Contact, error) {
-				return c.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{Status: StatusSubscribed})
+				return c.Contacts.SetSubscriptionStatus(ctx, "5", "a/b c", SubscriptionStatus{Status: StatusSubscribed})
 			},
 			want:     nil,
 			wantCall: recordedCall{"PUT", escapedContact + "/subscriptionstatus", "", `{"status":"SUBSCRIBED"}`},
@@ -169,22 +169,22 @@ func TestContactErrors(t *testing.T) {
 	}}
 	c, _ := newTestClient(t, srv, noRetries)
 
-	_, err := c.CreateContact(ctx, "5", ContactInput{OriginalID: "x"})
+	_, err := c.Contacts.Create(ctx, "5", ContactInput{OriginalID: "x"})
 	if !errors.Is(err, ErrConflict) {
 		t.Errorf("duplicate create: %v, want ErrConflict", err)
 	}
 	mustContain(t, fmt.Sprint(err), `creating contact "x" in list 5`)
 
 	v := "red"
-	_, err = c.UpdateContactProperties(ctx, "5", "x", map[string]*string{"colour": &v})
+	_, err = c.Contacts.UpdateProperties(ctx, "5", "x", map[string]*string{"colour": &v})
 	if apiErr, ok := AsAPIError(err); !ok || !errors.Is(err, ErrValidation) || apiErr.Field != "properties.colour" {
 		t.Errorf("unknown key: %v", err)
 	}
-	_, err = c.SetSubscriptionStatus(ctx, "5", "x", SubscriptionStatus{Status: "NO"})
+	_, err = c.Contacts.SetSubscriptionStatus(ctx, "5", "x", SubscriptionStatus{Status: "NO"})
 	if apiErr, ok := AsAPIError(err); !ok || apiErr.Field != "status" {
 		t.Errorf("bad status: %v", err)
 	}
-	_, err = c.GetContact(ctx, "5", "nobody")
+	_, err = c.Contacts.Get(ctx, "5", "nobody")
 	if !IsNotFound(err) {
 		t.Errorf("missing contact: %v, want ErrNotFound", err)
 	}
@@ -207,7 +207,7 @@ func TestEachContactPage(t *testing.T) {
 	c, _ := newTestClient(t, srv)
 	var got []string
 	var pages int
-	err := c.EachContactPage(context.Background(), "5", 3, func(page []Contact) error {
+	err := c.Contacts.EachPage(context.Background(), "5", 3, func(page []Contact) error {
 		pages++
 		for _, ct := range page {
 			got = append(got, ct.OriginalID)
@@ -230,10 +230,10 @@ func TestEachContactPage(t *testing.T) {
 
 	// An error of fn stops the paging; an API error names the list.
 	stop := errors.New("stop")
-	if err := c.EachContactPage(context.Background(), "5", 3, func([]Contact) error { return stop }); !errors.Is(err, stop) {
+	if err := c.Contacts.EachPage(context.Background(), "5", 3, func([]Contact) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("fn error: %v", err)
 	}
-	err = c.EachContactPage(context.Background(), "6", 0, func([]Contact) error { return nil })
+	err = c.Contacts.EachPage(context.Background(), "6", 0, func([]Contact) error { return nil })
 	if !IsNotFound(err) {
 		t.Errorf("unknown list: %v", err)
 	}
@@ -257,30 +257,30 @@ func TestListCalls(t *testing.T) {
 	want := &List{ID: "5", Name: "News", Description: &d, SenderEmail: &e, DateCreated: TimestampOf("2026-11-22T10:00:00Z"), DateModified: TimestampOf("2026-11-22T10:00:00Z")}
 	in := ListInput{Name: "News", Description: &d, SenderEmail: &e}
 
-	got, err := c.CreateList(ctx, in)
+	got, err := c.Lists.Create(ctx, in)
 	if err != nil || cmp.Diff(want, got) != "" {
 		t.Errorf("create: %v %s", err, cmp.Diff(want, got))
 	}
-	if got, err = c.GetList(ctx, "5"); err != nil || cmp.Diff(want, got) != "" {
+	if got, err = c.Lists.Get(ctx, "5"); err != nil || cmp.Diff(want, got) != "" {
 		t.Errorf("get: %v %s", err, cmp.Diff(want, got))
 	}
-	if got, err = c.UpdateList(ctx, "5", ListInput{Name: "News"}); err != nil || cmp.Diff(want, got) != "" {
+	if got, err = c.Lists.Update(ctx, "5", ListInput{Name: "News"}); err != nil || cmp.Diff(want, got) != "" {
 		t.Errorf("update: %v", err)
 	}
-	all, err := c.ListLists(ctx)
+	all, err := c.Lists.List(ctx)
 	if err != nil || len(all) != 1 || all[0].Name != "News" {
 		t.Errorf("list: %v %v", all, err)
 	}
-	if err := c.DeleteList(ctx, "5"); err != nil {
+	if err := c.Lists.Delete(ctx, "5"); err != nil {
 		t.Errorf("delete: %v", err)
 	}
-	if err := c.DeleteList(ctx, "6"); err != nil {
+	if err := c.Lists.Delete(ctx, "6"); err != nil {
 		t.Errorf("delete of a list already gone: %v", err)
 	}
-	if _, err := c.GetList(ctx, "6"); !IsNotFound(err) {
+	if _, err := c.Lists.Get(ctx, "6"); !IsNotFound(err) {
 		t.Errorf("get gone: %v", err)
 	}
-	props, err := c.ListProperties(ctx)
+	props, err := c.Properties.List(ctx)
 	if diff := cmp.Diff([]Property{{ID: "1", Name: "email"}, {ID: "3", Name: "firstname"}}, props); err != nil || diff != "" {
 		t.Errorf("properties: %v (-want +got):\n%s", err, diff)
 	}
@@ -303,7 +303,7 @@ func TestContactCursor(t *testing.T) {
 	}}
 	c, _ := newTestClient(t, srv)
 	ctx := context.Background()
-	cur := c.ContactCursor("5", MaxPageSize)
+	cur := c.Contacts.Cursor("5", MaxPageSize)
 	if cur.Total() != -1 || cur.Done() {
 		t.Fatalf("before the first page: total %d, done %v", cur.Total(), cur.Done())
 	}
@@ -328,19 +328,19 @@ func TestContactCursor(t *testing.T) {
 	}
 	// No X-Total-Count: the total is unknown, not zero.
 	withTotal = false
-	cur = c.ContactCursor("5", 10)
+	cur = c.Contacts.Cursor("5", 10)
 	// A short page is the last one.
 	if _, ok, err := cur.Next(ctx); err != nil || !ok || cur.Total() != -1 || !cur.Done() {
 		t.Errorf("without the header: total %d, %v, %v, done %v", cur.Total(), ok, err, cur.Done())
 	}
-	_, ok, err = c.ContactCursor("6", 10).Next(ctx)
+	_, ok, err = c.Contacts.Cursor("6", 10).Next(ctx)
 	if !IsNotFound(err) || ok {
 		t.Errorf("unknown list: %v, %v", ok, err)
 	}
 	mustContain(t, fmt.Sprint(err), "lists/6/contacts (page 0)")
 }
 
-// CreateContact never takes over an existing contact, whichever way the
+// Contacts.Create never takes over an existing contact, whichever way the
 // service reports one (409, a 400 while the contact exists, an upsert
 // answer), and completes an answer that lacks the contact with a GET by
 // originalId.
@@ -416,14 +416,14 @@ func TestCreateContactAnswers(t *testing.T) {
 			}
 			srv := &scriptedServer{answers: answers}
 			c, _ := newTestClient(t, srv, noRetries)
-			got, err := c.CreateContact(context.Background(), "5", ContactInput{OriginalID: "a/b c", Properties: map[string]string{"email": "ada@example.com"}})
+			got, err := c.Contacts.Create(context.Background(), "5", ContactInput{OriginalID: "a/b c", Properties: map[string]string{"email": "ada@example.com"}})
 			if diff := cmp.Diff(tt.wantReqs, srv.requests()); diff != "" {
 				t.Errorf("requests (-want +got):\n%s", diff)
 			}
 			failing := tt.wantConflict || tt.wantValid || tt.wantErr != "" || tt.wantMadeID
 			if !failing {
 				if err != nil {
-					t.Fatalf("CreateContact: %v", err)
+					t.Fatalf("Contacts.Create: %v", err)
 				}
 				if got.ID != "17" || got.OriginalID != "a/b c" || got.Properties["email"] != "ada@example.com" {
 					t.Errorf("contact = %+v", got)
@@ -431,7 +431,7 @@ func TestCreateContactAnswers(t *testing.T) {
 				return
 			}
 			if err == nil {
-				t.Fatalf("CreateContact = %+v, want an error", got)
+				t.Fatalf("Contacts.Create = %+v, want an error", got)
 			}
 			if errors.Is(err, ErrConflict) != tt.wantConflict {
 				t.Errorf("errors.Is(%v, ErrConflict) = %v, want %v", err, !tt.wantConflict, tt.wantConflict)
@@ -458,7 +458,7 @@ func TestContactPropertyValues(t *testing.T) {
 		"GET /rest/1000/lists/5/contacts/x": answer(200, body),
 	}}
 	c, _ := newTestClient(t, srv)
-	got, err := c.GetContact(context.Background(), "5", "x")
+	got, err := c.Contacts.Get(context.Background(), "5", "x")
 	if err != nil {
 		t.Fatal(err)
 	}

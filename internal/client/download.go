@@ -48,8 +48,8 @@ func checkDownloadRedirect(req *http.Request, via []*http.Request) error {
 // copies the body as it arrives, hashing and counting it on the way, so the
 // file is never held whole in memory. When it fails part-way, w has received
 // part of the file: write to a temporary file and rename it on success.
-func (c *Client) DownloadResult(ctx context.Context, batchID string, w io.Writer) (*Download, error) {
-	resp, err := c.send(ctx, request{
+func (s *BatchService) DownloadResult(ctx context.Context, batchID string, w io.Writer) (*Download, error) {
+	resp, err := s.c.send(ctx, request{
 		method: http.MethodGet,
 		path:   Path(batchesPath, batchID, "result"),
 		accept: "text/csv, */*;q=0.5",

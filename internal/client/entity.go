@@ -17,48 +17,48 @@ func CollectionPath(collection string) string {
 	return Path(strings.Split(strings.Trim(collection, "/"), "/")...)
 }
 
-// GetEntity reads one entity of a generic collection. The error matches
+// Get reads one entity of a generic collection. The error matches
 // ErrNotFound when it does not exist and ErrGone when the collection is
 // retired.
-func (c *Client) GetEntity(ctx context.Context, collection, id string) (Entity, error) {
+func (s *EntityService) Get(ctx context.Context, collection, id string) (Entity, error) {
 	var e Entity
-	if err := c.GetOne(ctx, CollectionPath(collection), id, &e); err != nil {
+	if err := s.c.Resources.Get(ctx, CollectionPath(collection), id, &e); err != nil {
 		return nil, fmt.Errorf("reading %s/%s: %w", collection, id, err)
 	}
 	return e, nil
 }
 
-// CreateEntity posts body to a generic collection and returns the created
+// Create posts body to a generic collection and returns the created
 // entity as the server holds it.
-func (c *Client) CreateEntity(ctx context.Context, collection string, body Entity) (Entity, error) {
+func (s *EntityService) Create(ctx context.Context, collection string, body Entity) (Entity, error) {
 	var e Entity
-	if err := c.CreateOne(ctx, CollectionPath(collection), body, &e); err != nil {
+	if err := s.c.Resources.Create(ctx, CollectionPath(collection), body, &e); err != nil {
 		return nil, fmt.Errorf("creating an entity in %s: %w", collection, err)
 	}
 	return e, nil
 }
 
-// UpdateEntity puts body (which the service merges key by key; a null
+// Update puts body (which the service merges key by key; a null
 // removes a key) and returns the entity after the update.
-func (c *Client) UpdateEntity(ctx context.Context, collection, id string, body Entity) (Entity, error) {
+func (s *EntityService) Update(ctx context.Context, collection, id string, body Entity) (Entity, error) {
 	var e Entity
-	if err := c.UpdateOne(ctx, CollectionPath(collection), id, body, &e); err != nil {
+	if err := s.c.Resources.Update(ctx, CollectionPath(collection), id, body, &e); err != nil {
 		return nil, fmt.Errorf("updating %s/%s: %w", collection, id, err)
 	}
 	return e, nil
 }
 
-// DeleteEntity deletes one entity; one already gone counts as deleted.
-func (c *Client) DeleteEntity(ctx context.Context, collection, id string) error {
-	if err := c.DeleteOne(ctx, CollectionPath(collection), id); err != nil {
+// Delete deletes one entity; one already gone counts as deleted.
+func (s *EntityService) Delete(ctx context.Context, collection, id string) error {
+	if err := s.c.Resources.Delete(ctx, CollectionPath(collection), id); err != nil {
 		return fmt.Errorf("deleting %s/%s: %w", collection, id, err)
 	}
 	return nil
 }
 
-// ListEntities pages through a whole generic collection.
-func (c *Client) ListEntities(ctx context.Context, collection string) ([]Entity, error) {
-	all, err := GetAll[Entity](ctx, c, CollectionPath(collection), nil)
+// List pages through a whole generic collection.
+func (s *EntityService) List(ctx context.Context, collection string) ([]Entity, error) {
+	all, err := GetAll[Entity](ctx, s.c, CollectionPath(collection), nil)
 	if err != nil {
 		return nil, fmt.Errorf("listing %s: %w", collection, err)
 	}
@@ -111,26 +111,26 @@ func DecodeEntity(e Entity, out any) error {
 	return nil
 }
 
-// CreateEntityOnce creates an entity of a generic collection; after an
+// CreateOnce creates an entity of a generic collection; after an
 // unknown outcome it looks for an entity created since the attempt began
 // whose every key of body holds the value sent, except the keys in
 // unechoed: secrets a service may keep without ever showing them, which
 // would otherwise make the read-back miss the entity it made and create a
 // second one.
-func (c *Client) CreateEntityOnce(ctx context.Context, collection string, body Entity, unechoed ...string) (Entity, error) {
+func (s *EntityService) CreateOnce(ctx context.Context, collection string, body Entity, unechoed ...string) (Entity, error) {
 	want := map[string]string{}
 	for k, v := range body {
 		if !slices.Contains(unechoed, k) {
 			want[k] = sameJSONKey(v)
 		}
 	}
-	found, err := CreateOrAdopt(ctx, c, "entity in "+collection,
+	found, err := CreateOrAdopt(ctx, s.c, "entity in "+collection,
 		func(ctx context.Context) (*Entity, error) {
-			e, err := c.CreateEntity(ctx, collection, body)
+			e, err := s.Create(ctx, collection, body)
 			return &e, err
 		},
 		func(ctx context.Context, since time.Time) (*Entity, bool, error) {
-			all, err := c.ListEntities(ctx, collection)
+			all, err := s.List(ctx, collection)
 			if err != nil {
 				return nil, false, err
 			}

@@ -26,8 +26,8 @@ func TestCreateEntityOnceIgnoresUnechoedKeys(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, s := emulatorClientWith(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}}, dropKeyOnPOST("password"))
 			ctx := context.Background()
-			_, err := c.CreateEntityOnce(ctx, "campaigns", Entity{"name": "Secretive", "password": "s3cret"}, tc.unechoed...)
-			all, lerr := c.ListEntities(ctx, "campaigns")
+			_, err := c.Entities.CreateOnce(ctx, "campaigns", Entity{"name": "Secretive", "password": "s3cret"}, tc.unechoed...)
+			all, lerr := c.Entities.List(ctx, "campaigns")
 			if lerr != nil {
 				t.Fatal(lerr)
 			}
@@ -36,7 +36,7 @@ func TestCreateEntityOnceIgnoresUnechoedKeys(t *testing.T) {
 			}
 			if tc.adopted {
 				if err != nil || len(all) != 1 {
-					t.Errorf("CreateEntityOnce: %v with %d entities, want the one made adopted", err, len(all))
+					t.Errorf("Entities.CreateOnce: %v with %d entities, want the one made adopted", err, len(all))
 				}
 				return
 			}

@@ -56,20 +56,20 @@ func TestEntityCalls(t *testing.T) {
 	ctx := context.Background()
 
 	body := Entity{"n": json.Number("123456789012345678901234567890"), "nested": map[string]any{"ok": true}}
-	e, err := c.UpdateEntity(ctx, "lists/12/notes", "7", body)
+	e, err := c.Entities.Update(ctx, "lists/12/notes", "7", body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if EntityID(e) != "7" || e["n"] != json.Number("123456789012345678901234567890") {
 		t.Errorf("decoded entity = %v", e)
 	}
-	if _, err := c.GetEntity(ctx, "campaigns", "7"); err != nil {
+	if _, err := c.Entities.Get(ctx, "campaigns", "7"); err != nil {
 		t.Fatal(err)
 	}
 	rec.body = `[]`
-	all, err := c.ListEntities(ctx, "forms")
+	all, err := c.Entities.List(ctx, "forms")
 	if err != nil || all == nil || len(all) != 0 {
-		t.Errorf("ListEntities = %v, %v; want an empty, non-nil slice", all, err)
+		t.Errorf("Entities.List = %v, %v; want an empty, non-nil slice", all, err)
 	}
 	want := []recorded{
 		{"PUT", "/rest/1000/lists/12/notes/7", "", `{"n":123456789012345678901234567890,"nested":{"ok":true}}`},
@@ -128,7 +128,7 @@ func TestSendTransactionalMessage(t *testing.T) {
 		Properties: map[string]string{"firstname": "Ada"},
 		OrderRows:  []map[string]any{{"sku": "A1", "qty": json.Number("2")}},
 	}
-	got, err := c.SendTransactionalMessage(ctx, "5", msg)
+	got, err := c.Triggers.Send(ctx, "5", msg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,20 +141,20 @@ func TestSendTransactionalMessage(t *testing.T) {
 	}
 
 	rec.status, rec.body = 500, `{"status":500,"code":"INTERNAL_ERROR","message":"boom"}`
-	if _, err := c.SendTransactionalMessage(ctx, "5", msg); err == nil {
+	if _, err := c.Triggers.Send(ctx, "5", msg); err == nil {
 		t.Error("a 500 was not reported")
 	}
 	if len(rec.got) != 2 {
 		t.Errorf("a failed send was retried: %d requests", len(rec.got))
 	}
 	rec.status, rec.body = 404, `{"status":404,"code":"NOT_FOUND","message":"no trigger 5"}`
-	if _, err := c.SendTransactionalMessage(ctx, "5", msg); !errors.Is(err, ErrNotFound) {
+	if _, err := c.Triggers.Send(ctx, "5", msg); !errors.Is(err, ErrNotFound) {
 		t.Errorf("err = %v, want ErrNotFound", err)
 	}
 }
 
 // A message the service accepted (2xx) is sent: whatever the answer says,
-// or fails to say, SendTransactionalMessage returns what it knows and
+// or fails to say, Triggers.Send returns what it knows and
 // never an error that could lead to a second send.
 func TestSendTransactionalMessageAnswers(t *testing.T) {
 	const path = "/rest/1000/triggers/5/messages"
@@ -188,9 +188,9 @@ func TestSendTransactionalMessageAnswers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := &scriptedServer{answers: map[string]func(http.ResponseWriter, *http.Request){"POST " + path: tt.answer}}
 			c, _ := newTestClient(t, srv)
-			got, err := c.SendTransactionalMessage(context.Background(), "5", msg)
+			got, err := c.Triggers.Send(context.Background(), "5", msg)
 			if err != nil {
-				t.Fatalf("SendTransactionalMessage: %v", err)
+				t.Fatalf("Triggers.Send: %v", err)
 			}
 			if diff := cmp.Diff(&tt.want, got); diff != "" {
 				t.Errorf("sent message (-want +got):\n%s", diff)

@@ -26,9 +26,9 @@ type StatisticsExportRequest struct {
 	Period     string `json:"period"`
 }
 
-// StartStatisticsExport starts an export and returns its batch id.
-func (c *Client) StartStatisticsExport(ctx context.Context, in StatisticsExportRequest) (ID, error) {
-	a, err := c.write(ctx, http.MethodPost, Path(batchesPath, "exports", "statistics"), in)
+// StartStatistics starts an export and returns its batch id.
+func (s *ExportService) StartStatistics(ctx context.Context, in StatisticsExportRequest) (ID, error) {
+	a, err := s.c.write(ctx, http.MethodPost, Path(batchesPath, "exports", "statistics"), in)
 	if err != nil {
 		return "", fmt.Errorf("starting %s statistics export for %s: %w", in.ExportType, in.Period, err)
 	}
@@ -42,12 +42,12 @@ func (c *Client) StartStatisticsExport(ctx context.Context, in StatisticsExportR
 // maxResultURL bounds the text/plain answer of the result URL call.
 const maxResultURL = 16 << 10
 
-// GetResultURL returns the short-lived URL of a finished export's file. The
+// ResultURL returns the short-lived URL of a finished export's file. The
 // interface says this call answers text/plain and must not be sent with
 // Accept: application/json, so it asks for text/plain only. Anyone holding
 // the URL can fetch the file until it expires: treat it as a secret.
-func (c *Client) GetResultURL(ctx context.Context, batchID string) (string, error) {
-	resp, err := c.send(ctx, request{method: http.MethodGet, path: Path(batchesPath, batchID, "result", "url"), accept: "text/plain"})
+func (s *BatchService) ResultURL(ctx context.Context, batchID string) (string, error) {
+	resp, err := s.c.send(ctx, request{method: http.MethodGet, path: Path(batchesPath, batchID, "result", "url"), accept: "text/plain"})
 	if err != nil {
 		return "", fmt.Errorf("getting the result URL of batch %s: %w", batchID, err)
 	}
@@ -59,18 +59,18 @@ func (c *Client) GetResultURL(ctx context.Context, batchID string) (string, erro
 	if len(raw) > maxResultURL {
 		return "", fmt.Errorf("getting the result URL of batch %s: the answer is longer than %d bytes", batchID, maxResultURL)
 	}
-	s, ok := resultURLText(resp.Header.Get("Content-Type"), raw)
+	text, ok := resultURLText(resp.Header.Get("Content-Type"), raw)
 	if !ok {
 		mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		return "", fmt.Errorf("getting the result URL of batch %s: expected the URL as text/plain (or JSON naming it) but the service sent %s", batchID, mt)
 	}
-	u, err := url.Parse(s)
+	u, err := url.Parse(text)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		// Never echo the text whole: it may be a working URL in a form we
 		// failed to parse.
 		return "", fmt.Errorf("getting the result URL of batch %s: the answer is not an absolute http(s) URL", batchID)
 	}
-	return s, nil
+	return text, nil
 }
 
 // resultURLText reads the URL out of the result URL answer: the whole
@@ -108,18 +108,18 @@ func resultURLText(contentType string, raw []byte) (string, bool) {
 	return "", false
 }
 
-// StartStatisticsExportOnce starts a statistics export; after an unknown
+// StartStatisticsOnce starts a statistics export; after an unknown
 // outcome it reads back the account's STAT_EXPORT batches and adopts the
 // one created since the attempt began with the same type and period.
-func (c *Client) StartStatisticsExportOnce(ctx context.Context, in StatisticsExportRequest) (ID, error) {
+func (s *ExportService) StartStatisticsOnce(ctx context.Context, in StatisticsExportRequest) (ID, error) {
 	key := in.ExportType + " for " + in.Period
-	found, err := CreateOrAdopt(ctx, c, "statistics export "+key,
+	found, err := CreateOrAdopt(ctx, s.c, "statistics export "+key,
 		func(ctx context.Context) (*Batch, error) {
-			id, err := c.StartStatisticsExport(ctx, in)
+			id, err := s.StartStatistics(ctx, in)
 			return &Batch{ID: id}, err
 		},
 		func(ctx context.Context, since time.Time) (*Batch, bool, error) {
-			all, err := c.ListBatches(ctx, BatchTypeStatsExport)
+			all, err := s.c.Batches.List(ctx, BatchTypeStatsExport)
 			if err != nil {
 				return nil, false, err
 			}

@@ -20,13 +20,13 @@ import (
 
 func TestStartStatisticsExportValidation(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{})
-	_, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "OPENED", Period: "TODAY"})
+	_, err := c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "OPENED", Period: "TODAY"})
 	apiErr, ok := AsAPIError(err)
 	if !ok || !errors.Is(err, ErrValidation) || apiErr.Field != "exportType" {
 		t.Fatalf("err = %v, want a validation error on exportType", err)
 	}
 	mustContain(t, err.Error(), "did you mean OPENS?")
-	_, err = c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "OPENS", Period: "LAST_MONTH"})
+	_, err = c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "OPENS", Period: "LAST_MONTH"})
 	if apiErr, ok := AsAPIError(err); !ok || apiErr.Field != "period" {
 		t.Fatalf("err = %v, want a validation error on period", err)
 	}
@@ -38,7 +38,7 @@ func TestExportTypesAndPeriodsAreAccepted(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{})
 	for _, typ := range ExportTypes {
 		for _, period := range ExportPeriods {
-			if _, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: typ, Period: period}); err != nil {
+			if _, err := c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: typ, Period: period}); err != nil {
 				t.Errorf("%s %s: %v", typ, period, err)
 			}
 		}
@@ -50,33 +50,33 @@ func TestResultURLAndDownloadAgainstEmulator(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c, s := newInMemoryClient(t, emulator.Options{BatchPendingFor: time.Minute, StatisticsExportExtraRows: 5_000})
 		ctx := context.Background()
-		if err := c.CreateOne(ctx, "projects", map[string]any{"name": "Spring"}, nil); err != nil {
+		if err := c.Resources.Create(ctx, "projects", map[string]any{"name": "Spring"}, nil); err != nil {
 			t.Fatal(err)
 		}
-		id, err := c.StartStatisticsExport(ctx, StatisticsExportRequest{ExportType: "PROJECTS", Period: "LAST_WEEK"})
+		id, err := c.Exports.StartStatistics(ctx, StatisticsExportRequest{ExportType: "PROJECTS", Period: "LAST_WEEK"})
 		if err != nil {
 			t.Fatal(err)
 		}
 
 		// Not finished yet: a conflict, in both calls.
-		if _, err := c.GetResultURL(ctx, id.String()); !errors.Is(err, ErrConflict) {
-			t.Errorf("GetResultURL before FINISHED: %v, want a conflict", err)
+		if _, err := c.Batches.ResultURL(ctx, id.String()); !errors.Is(err, ErrConflict) {
+			t.Errorf("Batches.ResultURL before FINISHED: %v, want a conflict", err)
 		}
-		if _, err := c.DownloadResult(ctx, id.String(), io.Discard); !errors.Is(err, ErrConflict) {
+		if _, err := c.Batches.DownloadResult(ctx, id.String(), io.Discard); !errors.Is(err, ErrConflict) {
 			t.Errorf("DownloadResult before FINISHED: %v, want a conflict", err)
 		}
 		time.Sleep(time.Minute) // at once: the bubble's clock jumps
 
-		u, err := c.GetResultURL(ctx, id.String())
+		u, err := c.Batches.ResultURL(ctx, id.String())
 		if err != nil {
-			t.Fatalf("GetResultURL: %v", err)
+			t.Fatalf("Batches.ResultURL: %v", err)
 		}
 		if !strings.Contains(u, "/objectstore/") {
 			t.Errorf("result URL = %q", u)
 		}
 
 		var file bytes.Buffer
-		d, err := c.DownloadResult(ctx, id.String(), &file)
+		d, err := c.Batches.DownloadResult(ctx, id.String(), &file)
 		if err != nil {
 			t.Fatalf("DownloadResult: %v", err)
 		}
@@ -100,7 +100,7 @@ func TestResultURLAndDownloadAgainstEmulator(t *testing.T) {
 	})
 }
 
-// GetResultURL asks for text/plain only, and refuses what is not a URL.
+// Batches.ResultURL asks for text/plain only, and refuses what is not a URL.
 func TestGetResultURLHeadersAndAnswers(t *testing.T) {
 	tests := []struct {
 		name, contentType, body, wantErr string
@@ -132,15 +132,15 @@ func TestGetResultURLHeadersAndAnswers(t *testing.T) {
 				}
 				_, _ = io.WriteString(w, tt.body)
 			}))
-			u, err := c.GetResultURL(context.Background(), "7")
+			u, err := c.Batches.ResultURL(context.Background(), "7")
 			if tt.wantErr == "" {
 				if err != nil || u != "https://store.example.com/x?sig=abc" {
-					t.Errorf("GetResultURL = %q, %v", u, err)
+					t.Errorf("Batches.ResultURL = %q, %v", u, err)
 				}
 				return
 			}
 			if err == nil {
-				t.Fatalf("GetResultURL = %q, want an error", u)
+				t.Fatalf("Batches.ResultURL = %q, want an error", u)
 			}
 			mustContain(t, err.Error(), tt.wantErr)
 			if strings.Contains(err.Error(), "please wait") {
@@ -167,7 +167,7 @@ func TestDownloadResultStreams(t *testing.T) {
 		_, _ = io.WriteString(w, "1,2\n")
 	}))
 	w := &signalWriter{signal: firstSeen}
-	d, err := c.DownloadResult(context.Background(), "7", w)
+	d, err := c.Batches.DownloadResult(context.Background(), "7", w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestDownloadResultRedirects(t *testing.T) {
 		http.Redirect(w, r, objectURL, http.StatusFound)
 	}))
 	var buf bytes.Buffer
-	if _, err := c.DownloadResult(context.Background(), "7", &buf); err != nil || buf.String() != "x,y\n" {
+	if _, err := c.Batches.DownloadResult(context.Background(), "7", &buf); err != nil || buf.String() != "x,y\n" {
 		t.Fatalf("DownloadResult = %q, %v", buf.String(), err)
 	}
 
@@ -218,7 +218,7 @@ func TestDownloadResultRedirects(t *testing.T) {
 		calls.inc()
 		http.Redirect(w, r, "http://storage.example.com/file.csv", http.StatusFound)
 	}))
-	_, err := insecure.DownloadResult(context.Background(), "7", io.Discard)
+	_, err := insecure.Batches.DownloadResult(context.Background(), "7", io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "refusing to follow a redirect to a plain http URL") {
 		t.Errorf("err = %v, want the insecure redirect refused", err)
 	}
@@ -233,7 +233,7 @@ func TestDownloadResultTruncated(t *testing.T) {
 		w.Header().Set("Content-Length", "100")
 		_, _ = io.WriteString(w, "only a little")
 	}))
-	_, err := c.DownloadResult(context.Background(), "7", io.Discard)
+	_, err := c.Batches.DownloadResult(context.Background(), "7", io.Discard)
 	if err == nil {
 		t.Fatal("a truncated download succeeded")
 	}
@@ -241,7 +241,7 @@ func TestDownloadResultTruncated(t *testing.T) {
 }
 
 // resultURLText reads each shape a service may answer the result URL call
-// with, and refuses the rest (shapes GetResultURL is tested with end to end
+// with, and refuses the rest (shapes Batches.ResultURL is tested with end to end
 // above are not repeated).
 func TestResultURLText(t *testing.T) {
 	const u = "https://store.example.com/x?sig=abc"
@@ -299,15 +299,15 @@ func TestGetResultURLMoreAnswers(t *testing.T) {
 				w.Header().Set("Content-Type", tt.contentType)
 				_, _ = io.WriteString(w, tt.body)
 			}))
-			got, err := c.GetResultURL(context.Background(), "7")
+			got, err := c.Batches.ResultURL(context.Background(), "7")
 			if tt.wantErr == "" {
 				if err != nil || got != "https://store.example.com/x?sig=abc" {
-					t.Errorf("GetResultURL = %q, %v", got, err)
+					t.Errorf("Batches.ResultURL = %q, %v", got, err)
 				}
 				return
 			}
 			if err == nil {
-				t.Fatalf("GetResultURL = %q, want an error", got)
+				t.Fatalf("Batches.ResultURL = %q, want an error", got)
 			}
 			mustContain(t, err.Error(), tt.wantErr)
 			mustContain(t, err.Error(), "getting the result URL of batch 7")

@@ -15,38 +15,38 @@ const DefaultPageSize = 500
 // Numbers are json.Number so that they round-trip exactly.
 type Entity = map[string]any
 
-// GetOne reads one entity of the generic resource pattern into out.
-func (c *Client) GetOne(ctx context.Context, collection, id string, out any) error {
-	return c.doJSON(ctx, http.MethodGet, collection+"/"+url.PathEscape(id), nil, nil, out)
+// Get reads one entity of the generic resource pattern into out.
+func (s *ResourceService) Get(ctx context.Context, collection, id string, out any) error {
+	return s.c.doJSON(ctx, http.MethodGet, collection+"/"+url.PathEscape(id), nil, nil, out)
 }
 
-// CreateOne posts an entity to a collection and decodes the created entity
+// Create posts an entity to a collection and decodes the created entity
 // into out, reading it back when the answer lacks it (answer.go). skip names
 // keys of in that the service never echoes.
-func (c *Client) CreateOne(ctx context.Context, collection string, in, out any, skip ...string) error {
-	a, err := c.write(ctx, http.MethodPost, collection, in)
+func (s *ResourceService) Create(ctx context.Context, collection string, in, out any, skip ...string) error {
+	a, err := s.c.write(ctx, http.MethodPost, collection, in)
 	if err != nil {
 		return err
 	}
-	return c.created(ctx, a, func(id string) string { return collection + "/" + url.PathEscape(id) }, out, true, skip...)
+	return s.c.created(ctx, a, func(id string) string { return collection + "/" + url.PathEscape(id) }, out, true, skip...)
 }
 
-// UpdateOne puts an entity and decodes the updated entity into out, reading
+// Update puts an entity and decodes the updated entity into out, reading
 // it back when the answer lacks it (an empty body, 204). skip names keys of
 // in that the service never echoes.
-func (c *Client) UpdateOne(ctx context.Context, collection, id string, in, out any, skip ...string) error {
+func (s *ResourceService) Update(ctx context.Context, collection, id string, in, out any, skip ...string) error {
 	p := collection + "/" + url.PathEscape(id)
-	a, err := c.write(ctx, http.MethodPut, p, in)
+	a, err := s.c.write(ctx, http.MethodPut, p, in)
 	if err != nil {
 		return err
 	}
-	return c.updated(ctx, a, p, out, skip...)
+	return s.c.updated(ctx, a, p, out, skip...)
 }
 
-// DeleteOne deletes an entity. A 404 counts as done: the object is gone
+// Delete deletes an entity. A 404 counts as done: the object is gone
 // either way.
-func (c *Client) DeleteOne(ctx context.Context, collection, id string) error {
-	err := c.doJSON(ctx, http.MethodDelete, collection+"/"+url.PathEscape(id), nil, nil, nil)
+func (s *ResourceService) Delete(ctx context.Context, collection, id string) error {
+	err := s.c.doJSON(ctx, http.MethodDelete, collection+"/"+url.PathEscape(id), nil, nil, nil)
 	if IsNotFound(err) {
 		return nil
 	}

@@ -41,12 +41,12 @@ func TestDeleteOne(t *testing.T) {
 				}
 				writeError(w, tt.status, "X", "m", "")
 			}))
-			err := c.DeleteOne(context.Background(), "projects", "5")
+			err := c.Resources.Delete(context.Background(), "projects", "5")
 			if tt.wantErr == nil && err != nil {
-				t.Errorf("DeleteOne = %v, want success", err)
+				t.Errorf("Resources.Delete = %v, want success", err)
 			}
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
-				t.Errorf("DeleteOne = %v, want %v", err, tt.wantErr)
+				t.Errorf("Resources.Delete = %v, want %v", err, tt.wantErr)
 			}
 			mu.Lock()
 			defer mu.Unlock()

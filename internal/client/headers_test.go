@@ -77,7 +77,7 @@ func TestAuthAndExtraHeaders(t *testing.T) {
 				w.Header().Set("Content-Type", "application/json")
 				_, _ = w.Write([]byte(`{"id":5}`))
 			}), func(c *Config) { c.Auth, c.Headers = tc.auth, tc.headers })
-			if err := c.GetOne(context.Background(), "projects", "5", &map[string]any{}); err != nil {
+			if err := c.Resources.Get(context.Background(), "projects", "5", &map[string]any{}); err != nil {
 				t.Fatal(err)
 			}
 			mu.Lock()

@@ -43,11 +43,11 @@ func BenchmarkListImport1M(b *testing.B) {
 	peak := startHeapSampler()
 	b.ResetTimer()
 	for i := range b.N {
-		list, err := c.CreateList(ctx, ListInput{Name: fmt.Sprintf("bench %d", i)})
+		list, err := c.Lists.Create(ctx, ListInput{Name: fmt.Sprintf("bench %d", i)})
 		if err != nil {
 			b.Fatal(err)
 		}
-		importID, err := c.CreateImport(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
+		importID, err := c.Imports.Create(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -55,12 +55,12 @@ func BenchmarkListImport1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		batchID, err := c.UploadImport(ctx, list.ID.String(), importID.String(), f)
+		batchID, err := c.Imports.Upload(ctx, list.ID.String(), importID.String(), f)
 		_ = f.Close()
 		if err != nil {
 			b.Fatal(err)
 		}
-		batch, err := c.WaitForBatch(ctx, batchID.String(), PollSchedule{First: 100 * time.Millisecond, Interval: 500 * time.Millisecond}, nil)
+		batch, err := c.Batches.Wait(ctx, batchID.String(), PollSchedule{First: 100 * time.Millisecond, Interval: 500 * time.Millisecond}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

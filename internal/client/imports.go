@@ -72,20 +72,20 @@ func (imp Import) Matches(in ImportRequest) bool {
 	return imp.Delimiter == in.Delimiter && imp.Encoding == in.Encoding && imp.Type == in.Type && imp.IdentityColumn == in.IdentityColumn
 }
 
-// ListImports returns the imports of a list in ascending id order; the
+// List returns the imports of a list in ascending id order; the
 // error matches ErrNotFound when the list is unknown.
-func (c *Client) ListImports(ctx context.Context, listID string) ([]Import, error) {
-	all, err := GetAll[Import](ctx, c, Path("lists", listID, "imports"), nil)
+func (s *ImportService) List(ctx context.Context, listID string) ([]Import, error) {
+	all, err := GetAll[Import](ctx, s.c, Path("lists", listID, "imports"), nil)
 	if err != nil {
 		return nil, fmt.Errorf("reading back the imports of list %s: %w", listID, err)
 	}
 	return all, nil
 }
 
-// CreateImport is step 1: it declares an import into a list and returns
+// Create is step 1: it declares an import into a list and returns
 // the import id.
-func (c *Client) CreateImport(ctx context.Context, listID string, in ImportRequest) (ID, error) {
-	a, err := c.write(ctx, http.MethodPost, Path("lists", listID, "imports"), in)
+func (s *ImportService) Create(ctx context.Context, listID string, in ImportRequest) (ID, error) {
+	a, err := s.c.write(ctx, http.MethodPost, Path("lists", listID, "imports"), in)
 	if err != nil {
 		return "", fmt.Errorf("creating a %s import into list %s: %w", in.Type, listID, err)
 	}
@@ -96,14 +96,14 @@ func (c *Client) CreateImport(ctx context.Context, listID string, in ImportReque
 	return ID(id), nil
 }
 
-// UploadImport is step 2: it sends the file as text/csv and returns the id
-// of the batch that applies it (step 3 is WaitForBatch). The file is
+// Upload is step 2: it sends the file as text/csv and returns the id
+// of the batch that applies it (step 3 is Batches.Wait). The file is
 // streamed from file as the request is sent, never read into memory; it is
 // an io.ReadSeeker (an *os.File, a *strings.Reader) so that a retry can
 // rewind it. Uploads are retried only when the service cannot have read
 // them (429, or no connection), as for every POST.
-func (c *Client) UploadImport(ctx context.Context, listID, importID string, file io.ReadSeeker) (ID, error) {
-	resp, err := c.send(ctx, request{
+func (s *ImportService) Upload(ctx context.Context, listID, importID string, file io.ReadSeeker) (ID, error) {
+	resp, err := s.c.send(ctx, request{
 		method:      http.MethodPost,
 		path:        Path("lists", listID, "recipients", importID),
 		body:        withLength(file),
@@ -150,18 +150,18 @@ func withLength(file io.ReadSeeker) io.ReadSeeker {
 	return sizedReadSeeker{ReadSeeker: file, n: int(size)}
 }
 
-// CreateImportOnce is step 1 of an import; after an unknown outcome it
+// CreateOnce is step 1 of an import; after an unknown outcome it
 // reads the list's imports back and adopts the one created since the
 // attempt began with the same request and no upload yet.
-func (c *Client) CreateImportOnce(ctx context.Context, listID string, in ImportRequest) (ID, error) {
+func (s *ImportService) CreateOnce(ctx context.Context, listID string, in ImportRequest) (ID, error) {
 	key := importKey(in)
-	found, err := CreateOrAdopt(ctx, c, fmt.Sprintf("%s import into list %s", in.Type, listID),
+	found, err := CreateOrAdopt(ctx, s.c, fmt.Sprintf("%s import into list %s", in.Type, listID),
 		func(ctx context.Context) (*Import, error) {
-			id, err := c.CreateImport(ctx, listID, in)
+			id, err := s.Create(ctx, listID, in)
 			return &Import{ID: id}, err
 		},
 		func(ctx context.Context, since time.Time) (*Import, bool, error) {
-			all, err := c.ListImports(ctx, listID)
+			all, err := s.List(ctx, listID)
 			if err != nil {
 				return nil, false, err
 			}
@@ -186,15 +186,15 @@ func importKey(in ImportRequest) string {
 	return fmt.Sprintf("%s, delimiter %s, %s, identity %s", in.Type, in.Delimiter, in.Encoding, identity)
 }
 
-// UploadImportOnce is step 2 of an import. An import accepts one upload,
+// UploadOnce is step 2 of an import. An import accepts one upload,
 // so after an unknown outcome it reads the import back: when it has a batch,
 // the upload arrived and that batch is the answer; else the file is sent
 // again (rewound). A 409 to a repeated upload means an earlier attempt is
 // still being read or was carried out after all: it is read back again
 // rather than reported.
-func (c *Client) UploadImportOnce(ctx context.Context, listID, importID string, file io.ReadSeeker) (ID, error) {
+func (s *ImportService) UploadOnce(ctx context.Context, listID, importID string, file io.ReadSeeker) (ID, error) {
 	uploaded := func(ctx context.Context, _ time.Time) (ID, bool, error) {
-		all, err := c.ListImports(ctx, listID)
+		all, err := s.List(ctx, listID)
 		if err != nil {
 			return "", false, err
 		}
@@ -206,10 +206,10 @@ func (c *Client) UploadImportOnce(ctx context.Context, listID, importID string, 
 		return "", false, fmt.Errorf("import %s is not among the imports of list %s: %w", importID, listID, ErrNotFound)
 	}
 	attempts := 0
-	return CreateOrAdopt(ctx, c, fmt.Sprintf("upload of import %s into list %s", importID, listID),
+	return CreateOrAdopt(ctx, s.c, fmt.Sprintf("upload of import %s into list %s", importID, listID),
 		func(ctx context.Context) (ID, error) {
 			attempts++
-			id, err := c.UploadImport(ctx, listID, importID, file)
+			id, err := s.Upload(ctx, listID, importID, file)
 			if attempts > 1 && errors.Is(err, ErrConflict) {
 				return "", &UncertainError{Method: http.MethodPost, Path: Path("lists", listID, "recipients", importID), StatusCode: http.StatusConflict, Err: err}
 			}

@@ -39,7 +39,7 @@ func TestDelimiterCode(t *testing.T) {
 func TestImportAgainstEmulator(t *testing.T) {
 	c, s := newEmulatorClient(t, emulator.Options{})
 	ctx := context.Background()
-	list, err := c.CreateList(ctx, ListInput{Name: "Customers"})
+	list, err := c.Lists.Create(ctx, ListInput{Name: "Customers"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestImportAgainstEmulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _ := DelimiterCode("\t")
-	importID, err := c.CreateImport(ctx, list.ID.String(), ImportRequest{Delimiter: code, Encoding: "UTF8", Type: "ADD", IdentityColumn: "email"})
+	importID, err := c.Imports.Create(ctx, list.ID.String(), ImportRequest{Delimiter: code, Encoding: "UTF8", Type: "ADD", IdentityColumn: "email"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,18 +57,18 @@ func TestImportAgainstEmulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = f.Close() }()
-	batchID, err := c.UploadImport(ctx, list.ID.String(), importID.String(), f)
+	batchID, err := c.Imports.Upload(ctx, list.ID.String(), importID.String(), f)
 	if err != nil {
-		t.Fatalf("UploadImport: %v", err)
+		t.Fatalf("Imports.Upload: %v", err)
 	}
-	b, err := c.WaitForBatch(ctx, batchID.String(), PollSchedule{}, nil)
+	b, err := c.Batches.Wait(ctx, batchID.String(), PollSchedule{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.Type != BatchTypeImport || b.Total != 3 || b.Affected != 2 || b.Failed != 1 {
 		t.Errorf("batch = %+v, want 3 rows, 2 affected, 1 failed", b)
 	}
-	contact, err := c.GetContact(ctx, list.ID.String(), "asa@example.com")
+	contact, err := c.Contacts.Get(ctx, list.ID.String(), "asa@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +76,11 @@ func TestImportAgainstEmulator(t *testing.T) {
 		t.Errorf("contact = %+v", contact)
 	}
 	// A second upload of one import is a conflict.
-	if _, err := c.UploadImport(ctx, list.ID.String(), importID.String(), strings.NewReader("email\nx\n")); !errors.Is(err, ErrConflict) {
+	if _, err := c.Imports.Upload(ctx, list.ID.String(), importID.String(), strings.NewReader("email\nx\n")); !errors.Is(err, ErrConflict) {
 		t.Errorf("second upload: %v, want a conflict", err)
 	}
 	// Validation errors name their field.
-	_, err = c.CreateImport(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF-8", Type: "ADD"})
+	_, err = c.Imports.Create(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF-8", Type: "ADD"})
 	if apiErr, ok := AsAPIError(err); !ok || apiErr.Field != "encoding" || !strings.Contains(err.Error(), "did you mean UTF8?") {
 		t.Errorf("bad encoding: %v", err)
 	}
@@ -125,9 +125,9 @@ func TestUploadImportHeadersAndRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = f.Close() }()
-	id, err := c.UploadImport(context.Background(), "5", "7", f)
+	id, err := c.Imports.Upload(context.Background(), "5", "7", f)
 	if err != nil || id != "12" || calls.get() != 2 {
-		t.Errorf("UploadImport = %q, %v after %d calls", id, err, calls.get())
+		t.Errorf("Imports.Upload = %q, %v after %d calls", id, err, calls.get())
 	}
 }
 

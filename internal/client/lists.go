@@ -28,58 +28,58 @@ type ListInput struct {
 	SenderEmail *string `json:"senderEmail"`
 }
 
-// CreateList creates a list.
-func (c *Client) CreateList(ctx context.Context, in ListInput) (*List, error) {
+// Create creates a list.
+func (s *ListService) Create(ctx context.Context, in ListInput) (*List, error) {
 	var l List
-	if err := c.CreateOne(ctx, listsPath, in, &l); err != nil {
+	if err := s.c.Resources.Create(ctx, listsPath, in, &l); err != nil {
 		return nil, fmt.Errorf("creating list %q: %w", in.Name, err)
 	}
 	return &l, nil
 }
 
-// GetList reads a list; the error matches ErrNotFound when it is gone.
-func (c *Client) GetList(ctx context.Context, id string) (*List, error) {
+// Get reads a list; the error matches ErrNotFound when it is gone.
+func (s *ListService) Get(ctx context.Context, id string) (*List, error) {
 	var l List
-	if err := c.GetOne(ctx, listsPath, id, &l); err != nil {
+	if err := s.c.Resources.Get(ctx, listsPath, id, &l); err != nil {
 		return nil, fmt.Errorf("reading list %s: %w", id, err)
 	}
 	return &l, nil
 }
 
-// UpdateList updates a list.
-func (c *Client) UpdateList(ctx context.Context, id string, in ListInput) (*List, error) {
+// Update updates a list.
+func (s *ListService) Update(ctx context.Context, id string, in ListInput) (*List, error) {
 	var l List
-	if err := c.UpdateOne(ctx, listsPath, id, in, &l); err != nil {
+	if err := s.c.Resources.Update(ctx, listsPath, id, in, &l); err != nil {
 		return nil, fmt.Errorf("updating list %s: %w", id, err)
 	}
 	return &l, nil
 }
 
-// DeleteList deletes a list and, on the service, all of its contacts; one
+// Delete deletes a list and, on the service, all of its contacts; one
 // that is already gone counts as deleted.
-func (c *Client) DeleteList(ctx context.Context, id string) error {
-	if err := c.DeleteOne(ctx, listsPath, id); err != nil {
+func (s *ListService) Delete(ctx context.Context, id string) error {
+	if err := s.c.Resources.Delete(ctx, listsPath, id); err != nil {
 		return fmt.Errorf("deleting list %s: %w", id, err)
 	}
 	return nil
 }
 
-// ListLists returns every list of the account.
-func (c *Client) ListLists(ctx context.Context) ([]List, error) {
-	ls, err := GetAll[List](ctx, c, listsPath, nil)
+// List returns every list of the account.
+func (s *ListService) List(ctx context.Context) ([]List, error) {
+	ls, err := GetAll[List](ctx, s.c, listsPath, nil)
 	if err != nil {
 		return nil, fmt.Errorf("listing lists: %w", err)
 	}
 	return ls, nil
 }
 
-// CreateListOnce creates a list; after an unknown outcome it looks for a
+// CreateOnce creates a list; after an unknown outcome it looks for a
 // list of that name created since the attempt began.
-func (c *Client) CreateListOnce(ctx context.Context, in ListInput) (*List, error) {
-	return CreateOrAdopt(ctx, c, fmt.Sprintf("list %q", in.Name),
-		func(ctx context.Context) (*List, error) { return c.CreateList(ctx, in) },
+func (s *ListService) CreateOnce(ctx context.Context, in ListInput) (*List, error) {
+	return CreateOrAdopt(ctx, s.c, fmt.Sprintf("list %q", in.Name),
+		func(ctx context.Context) (*List, error) { return s.Create(ctx, in) },
 		func(ctx context.Context, since time.Time) (*List, bool, error) {
-			all, err := c.ListLists(ctx)
+			all, err := s.List(ctx)
 			if err != nil {
 				return nil, false, err
 			}

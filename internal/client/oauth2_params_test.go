@@ -39,7 +39,7 @@ func TestOAuth2EndpointParams(t *testing.T) {
 		}
 		cfg.Auth = o
 	})
-	if err := c.GetOne(context.Background(), "projects", "1", nil); err != nil {
+	if err := c.Resources.Get(context.Background(), "projects", "1", nil); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

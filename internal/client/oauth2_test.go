@@ -58,7 +58,7 @@ func TestOAuth2TokenSharedAndRenewedBeforeExpiry(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
-			if _, err := c.ListProjects(ctx); err != nil {
+			if _, err := c.Projects.List(ctx); err != nil {
 				t.Error(err)
 			}
 		})
@@ -70,14 +70,14 @@ func TestOAuth2TokenSharedAndRenewedBeforeExpiry(t *testing.T) {
 
 	// A minute's token is renewed in its last tenth (6 s), not before.
 	clk.add(53 * time.Second)
-	if _, err := c.ListProjects(ctx); err != nil {
+	if _, err := c.Projects.List(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.OAuth2Tokens().Issued; got != 1 {
 		t.Errorf("53 s into a minute's token: %d tokens, want it kept", got)
 	}
 	clk.add(2 * time.Second)
-	if _, err := c.ListProjects(ctx); err != nil {
+	if _, err := c.Projects.List(ctx); err != nil {
 		t.Fatal(err)
 	}
 	got := s.OAuth2Tokens()
@@ -96,14 +96,14 @@ func TestOAuth2TokenRenewedOnceAfter401(t *testing.T) {
 	clk := &clock{t: time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)}
 	c, s, _ := oauth2Client(t, clk, "s3cret")
 	ctx := context.Background()
-	if _, err := c.ListProjects(ctx); err != nil {
+	if _, err := c.Projects.List(ctx); err != nil {
 		t.Fatal(err)
 	}
 	s.RevokeOAuth2Tokens()
-	if _, err := c.CreateProject(ctx, ProjectInput{Name: "after-revocation"}); err != nil {
+	if _, err := c.Projects.Create(ctx, ProjectInput{Name: "after-revocation"}); err != nil {
 		t.Fatalf("create after the token was revoked: %v", err)
 	}
-	projects, err := c.ListProjects(ctx)
+	projects, err := c.Projects.List(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,25 +11,25 @@ import (
 // to stop early; that error is returned as it is. pageSize <= 0 means
 // DefaultPageSize.
 
-// EachProjectPage pages through the projects of the account.
-func (c *Client) EachProjectPage(ctx context.Context, pageSize int, fn func([]Project) error) error {
-	return eachPage(ctx, c, projectsPath, "projects", pageSize, fn)
+// EachPage pages through the projects of the account.
+func (s *ProjectService) EachPage(ctx context.Context, pageSize int, fn func([]Project) error) error {
+	return eachPage(ctx, s.c, projectsPath, "projects", pageSize, fn)
 }
 
-// EachListPage pages through the lists of the account.
-func (c *Client) EachListPage(ctx context.Context, pageSize int, fn func([]List) error) error {
-	return eachPage(ctx, c, listsPath, "lists", pageSize, fn)
+// EachPage pages through the lists of the account.
+func (s *ListService) EachPage(ctx context.Context, pageSize int, fn func([]List) error) error {
+	return eachPage(ctx, s.c, listsPath, "lists", pageSize, fn)
 }
 
-// EachWebhookPage pages through the webhooks of the account.
-func (c *Client) EachWebhookPage(ctx context.Context, pageSize int, fn func([]Webhook) error) error {
-	return eachPage(ctx, c, webhooksPath, "webhooks", pageSize, fn)
+// EachPage pages through the webhooks of the account.
+func (s *WebhookService) EachPage(ctx context.Context, pageSize int, fn func([]Webhook) error) error {
+	return eachPage(ctx, s.c, webhooksPath, "webhooks", pageSize, fn)
 }
 
-// EachEntityPage pages through a generic collection such as "campaigns" or
+// EachPage pages through a generic collection such as "campaigns" or
 // "campaigns/12/notes".
-func (c *Client) EachEntityPage(ctx context.Context, collection string, pageSize int, fn func([]Entity) error) error {
-	return eachPage(ctx, c, CollectionPath(collection), collection, pageSize, fn)
+func (s *EntityService) EachPage(ctx context.Context, collection string, pageSize int, fn func([]Entity) error) error {
+	return eachPage(ctx, s.c, CollectionPath(collection), collection, pageSize, fn)
 }
 
 // eachPage wraps EachPage so that the caller's own error comes back

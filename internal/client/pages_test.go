@@ -38,16 +38,16 @@ func TestEachPageFunctions(t *testing.T) {
 	ctx := context.Background()
 	cases := map[string]func(fn func(n int, id string) error) error{
 		"projects": func(fn func(int, string) error) error {
-			return c.EachProjectPage(ctx, 2, func(p []Project) error { return fn(len(p), p[0].ID.String()) })
+			return c.Projects.EachPage(ctx, 2, func(p []Project) error { return fn(len(p), p[0].ID.String()) })
 		},
 		"lists": func(fn func(int, string) error) error {
-			return c.EachListPage(ctx, 2, func(p []List) error { return fn(len(p), p[0].ID.String()) })
+			return c.Lists.EachPage(ctx, 2, func(p []List) error { return fn(len(p), p[0].ID.String()) })
 		},
 		"webhooks": func(fn func(int, string) error) error {
-			return c.EachWebhookPage(ctx, 2, func(p []Webhook) error { return fn(len(p), p[0].ID.String()) })
+			return c.Webhooks.EachPage(ctx, 2, func(p []Webhook) error { return fn(len(p), p[0].ID.String()) })
 		},
 		"campaigns/12/notes": func(fn func(int, string) error) error {
-			return c.EachEntityPage(ctx, "campaigns/12/notes", 2, func(p []Entity) error { return fn(len(p), EntityID(p[0])) })
+			return c.Entities.EachPage(ctx, "campaigns/12/notes", 2, func(p []Entity) error { return fn(len(p), EntityID(p[0])) })
 		},
 	}
 	for name, each := range cases {
@@ -80,7 +80,7 @@ func TestEachPageFunctions(t *testing.T) {
 	}
 
 	// An API error names what was being listed.
-	err := c.EachEntityPage(ctx, "forms", 0, func([]Entity) error { return nil })
+	err := c.Entities.EachPage(ctx, "forms", 0, func([]Entity) error { return nil })
 	if !IsNotFound(err) {
 		t.Fatalf("unknown collection: %v", err)
 	}

@@ -26,7 +26,7 @@ var ErrPathUnsafeID = errors.New("the originalId cannot be carried in a URL path
 // PathUnsafeIDError is a single-contact call the client refused before
 // sending, because the contact's originalId is no path segment a server
 // would take as it is. Such a contact is read through its list's listing
-// (FindListedContact) and written through calls that carry the id in a
+// (Contacts.FindListed) and written through calls that carry the id in a
 // body: the create (POST .../contacts) and ADD and UNSUBSCRIBE imports.
 type PathUnsafeIDError struct {
 	OriginalID string
@@ -47,13 +47,13 @@ func checkPathID(originalID string) error {
 	return &PathUnsafeIDError{OriginalID: originalID}
 }
 
-// FindListedContact finds a contact in its list's listing (GET
+// FindListed finds a contact in its list's listing (GET
 // .../contacts, which carries the originalId in the answer's body), for a
 // contact whose originalId a path cannot carry. It pages through the list
 // until it finds the contact; the error matches ErrNotFound when the list
 // has no such contact (or the list is gone).
-func (c *Client) FindListedContact(ctx context.Context, listID, originalID string) (*Contact, error) {
-	cur := c.ContactCursor(listID, MaxPageSize)
+func (s *ContactService) FindListed(ctx context.Context, listID, originalID string) (*Contact, error) {
+	cur := s.Cursor(listID, MaxPageSize)
 	for {
 		page, ok, err := cur.Next(ctx)
 		if err != nil {
@@ -70,13 +70,13 @@ func (c *Client) FindListedContact(ctx context.Context, listID, originalID strin
 	}
 }
 
-// LookupContact reads a contact by its originalId: with a GET of its own
+// Lookup reads a contact by its originalId: with a GET of its own
 // where a path can carry the id, else from its list's listing
-// (FindListedContact). The error matches ErrNotFound when the list has no
+// (Contacts.FindListed). The error matches ErrNotFound when the list has no
 // such contact.
-func (c *Client) LookupContact(ctx context.Context, listID, originalID string) (*Contact, error) {
+func (s *ContactService) Lookup(ctx context.Context, listID, originalID string) (*Contact, error) {
 	if PathSafeID(originalID) {
-		return c.GetContact(ctx, listID, originalID)
+		return s.Get(ctx, listID, originalID)
 	}
-	return c.FindListedContact(ctx, listID, originalID)
+	return s.FindListed(ctx, listID, originalID)
 }

@@ -46,13 +46,13 @@ func TestPathUnsafeIDsAreNeverSent(t *testing.T) {
 				name string
 				call func() error
 			}{
-				{"GetContact", func() error { _, err := c.GetContact(ctx, "5", id); return err }},
-				{"UpdateContactProperties", func() error {
-					_, err := c.UpdateContactProperties(ctx, "5", id, map[string]*string{"firstname": nil})
+				{"Contacts.Get", func() error { _, err := c.Contacts.Get(ctx, "5", id); return err }},
+				{"Contacts.UpdateProperties", func() error {
+					_, err := c.Contacts.UpdateProperties(ctx, "5", id, map[string]*string{"firstname": nil})
 					return err
 				}},
 				{"SetSubscriptionStatus", func() error {
-					_, err := c.SetSubscriptionStatus(ctx, "5", id, SubscriptionStatus{Status: StatusUnsubscribed})
+					_, err := c.Contacts.SetSubscriptionStatus(ctx, "5", id, SubscriptionStatus{Status: StatusUnsubscribed})
 					return err
 				}},
 			}
@@ -74,9 +74,9 @@ func TestPathUnsafeIDsAreNeverSent(t *testing.T) {
 			listed := `[{"id":3,"originalId":"a"},{"id":17,"originalId":"` + id + `","status":"SUBSCRIBED","dateCreated":"2099-01-01T00:00:00Z"}]`
 			srv.answers["POST /rest/1000/lists/5/contacts"] = answer(201, `{"id":17}`)
 			srv.answers["GET /rest/1000/lists/5/contacts"] = answer(200, listed)
-			got, err := c.CreateContactOnce(ctx, "5", ContactInput{OriginalID: id})
+			got, err := c.Contacts.CreateOnce(ctx, "5", ContactInput{OriginalID: id})
 			if err != nil {
-				t.Fatalf("CreateContactOnce(%q): %v", id, err)
+				t.Fatalf("Contacts.CreateOnce(%q): %v", id, err)
 			}
 			if got.OriginalID != id || got.ID != "17" {
 				t.Errorf("created %+v", got)
@@ -90,14 +90,14 @@ func TestPathUnsafeIDsAreNeverSent(t *testing.T) {
 				t.Errorf("requests %+v, want the POST and one page", srv.calls)
 			}
 
-			// LookupContact reads from the listing; one the list lacks is
+			// Contacts.Lookup reads from the listing; one the list lacks is
 			// ErrNotFound.
-			if _, err := c.LookupContact(ctx, "5", id); err != nil {
-				t.Errorf("LookupContact(%q): %v", id, err)
+			if _, err := c.Contacts.Lookup(ctx, "5", id); err != nil {
+				t.Errorf("Contacts.Lookup(%q): %v", id, err)
 			}
 			srv.answers["GET /rest/1000/lists/5/contacts"] = answer(200, `[{"id":3,"originalId":"a"}]`)
-			if _, err := c.LookupContact(ctx, "5", id); !errors.Is(err, ErrNotFound) {
-				t.Errorf("LookupContact(%q) of a list without it: err = %v, want ErrNotFound", id, err)
+			if _, err := c.Contacts.Lookup(ctx, "5", id); !errors.Is(err, ErrNotFound) {
+				t.Errorf("Contacts.Lookup(%q) of a list without it: err = %v, want ErrNotFound", id, err)
 			}
 		})
 	}

@@ -15,7 +15,7 @@ const (
 	DefaultPollInterval = 30 * time.Second
 )
 
-// PollSchedule says when WaitForBatch looks at a batch: once at once, then
+// PollSchedule says when Batches.Wait looks at a batch: once at once, then
 // after First, 2·First, 4·First ... until the delay reaches Interval, and
 // every Interval from then on. Quick first looks finish small batches
 // quickly; the back-off keeps long ones from straining the service.
@@ -67,7 +67,7 @@ func (p PollSchedule) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// BatchWaitError is returned when WaitForBatch stops before the batch
+// BatchWaitError is returned when Batches.Wait stops before the batch
 // finished because its context ended: the deadline passed (errors.Is
 // context.DeadlineExceeded) or the caller cancelled. The batch keeps
 // running on the service; waiting on BatchID again resumes.
@@ -92,16 +92,16 @@ func (e *BatchWaitError) Error() string {
 
 func (e *BatchWaitError) Unwrap() error { return e.Err }
 
-// WaitForBatch polls a batch on the schedule until it is FINISHED and
+// Wait polls a batch on the schedule until it is FINISHED and
 // returns it. progress, if not nil, is called with the batch after every
 // look. It returns a *BatchFailedError (with the batch) when the batch
 // finished with an error, and a *BatchWaitError (with the last batch seen)
 // when ctx ends first.
-func (c *Client) WaitForBatch(ctx context.Context, id string, schedule PollSchedule, progress func(Batch)) (*Batch, error) {
+func (s *BatchService) Wait(ctx context.Context, id string, schedule PollSchedule, progress func(Batch)) (*Batch, error) {
 	var last *Batch
 	warned := false
 	for n := 0; ; n++ {
-		b, err := c.GetBatch(ctx, id)
+		b, err := s.Get(ctx, id)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return last, &BatchWaitError{BatchID: id, Last: last, Err: ctxErr}
@@ -111,7 +111,7 @@ func (c *Client) WaitForBatch(ctx context.Context, id string, schedule PollSched
 		last = b
 		if !b.KnownStatus() && !warned {
 			warned = true
-			c.logger.Warn(ctx, "batch has a status this provider does not know; waiting on it as still running", map[string]any{
+			s.c.logger.Warn(ctx, "batch has a status this provider does not know; waiting on it as still running", map[string]any{
 				"batch_id": id, "status": b.RawStatus,
 			})
 		}

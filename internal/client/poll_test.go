@@ -116,7 +116,7 @@ func TestWaitForBatchFollowsTheSchedule(t *testing.T) {
 			BatchMinDuration: 20 * time.Second,
 		})
 		start := time.Now()
-		id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "OPENS", Period: "TODAY"})
+		id, err := c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "OPENS", Period: "TODAY"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,12 +124,12 @@ func TestWaitForBatchFollowsTheSchedule(t *testing.T) {
 		var seen []string
 		// The real timer of the schedule, on the bubble's fake clock.
 		schedule := PollSchedule{First: time.Second, Interval: 30 * time.Second}
-		b, err := c.WaitForBatch(context.Background(), id.String(), schedule, func(b Batch) {
+		b, err := c.Batches.Wait(context.Background(), id.String(), schedule, func(b Batch) {
 			looks = append(looks, time.Since(start))
 			seen = append(seen, b.Status)
 		})
 		if err != nil {
-			t.Fatalf("WaitForBatch: %v", err)
+			t.Fatalf("Batches.Wait: %v", err)
 		}
 		// Looks at 0, 1, 3, 7, 15 and 31 seconds; the batch finishes at 25.
 		s := time.Second
@@ -150,7 +150,7 @@ func TestWaitForBatchFollowsTheSchedule(t *testing.T) {
 
 func TestWaitForBatchReturnsAtOnceWhenFinished(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{})
-	id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "LISTS", Period: "TODAY"})
+	id, err := c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "LISTS", Period: "TODAY"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,18 +158,18 @@ func TestWaitForBatchReturnsAtOnceWhenFinished(t *testing.T) {
 		t.Error("slept although the batch was finished at the first look")
 		return nil
 	}}
-	if _, err := c.WaitForBatch(context.Background(), id.String(), schedule, nil); err != nil {
+	if _, err := c.Batches.Wait(context.Background(), id.String(), schedule, nil); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestWaitForBatchFailedBatch(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{BatchError: func(string) string { return "disk full" }})
-	id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
+	id, err := c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := c.WaitForBatch(context.Background(), id.String(), PollSchedule{}, nil)
+	b, err := c.Batches.Wait(context.Background(), id.String(), PollSchedule{}, nil)
 	var failed *BatchFailedError
 	if !errors.As(err, &failed) || !errors.Is(err, ErrBatchFailed) {
 		t.Fatalf("err = %v, want a *BatchFailedError", err)
@@ -186,14 +186,14 @@ func TestWaitForBatchFailedBatch(t *testing.T) {
 func TestWaitForBatchDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c, _ := newInMemoryClient(t, emulator.Options{BatchPendingFor: time.Hour})
-		id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
+		id, err := c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		looks := 0
-		b, err := c.WaitForBatch(ctx, id.String(), PollSchedule{First: time.Millisecond, Interval: 5 * time.Millisecond}, func(Batch) { looks++ })
+		b, err := c.Batches.Wait(ctx, id.String(), PollSchedule{First: time.Millisecond, Interval: 5 * time.Millisecond}, func(Batch) { looks++ })
 		var waitErr *BatchWaitError
 		if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err = %v, want a *BatchWaitError for the deadline", err)
@@ -211,7 +211,7 @@ func TestWaitForBatchDeadline(t *testing.T) {
 
 func TestWaitForBatchCancelled(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{BatchPendingFor: time.Hour})
-	id, err := c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
+	id, err := c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestWaitForBatchCancelled(t *testing.T) {
 		<-ctx.Done()
 		return ctx.Err()
 	}}
-	_, err = c.WaitForBatch(ctx, id.String(), schedule, nil)
+	_, err = c.Batches.Wait(ctx, id.String(), schedule, nil)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "waiting was cancelled") {
 		t.Errorf("err = %v, want a cancelled BatchWaitError", err)
 	}
@@ -229,7 +229,7 @@ func TestWaitForBatchCancelled(t *testing.T) {
 
 func TestWaitForBatchUnknownBatch(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{})
-	_, err := c.WaitForBatch(context.Background(), "424242", PollSchedule{}, nil)
+	_, err := c.Batches.Wait(context.Background(), "424242", PollSchedule{}, nil)
 	if !IsNotFound(err) {
 		t.Fatalf("err = %v, want not found", err)
 	}

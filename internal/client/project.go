@@ -24,57 +24,57 @@ type ProjectInput struct {
 	Description *string `json:"description"`
 }
 
-// CreateProject creates a project.
-func (c *Client) CreateProject(ctx context.Context, in ProjectInput) (*Project, error) {
+// Create creates a project.
+func (s *ProjectService) Create(ctx context.Context, in ProjectInput) (*Project, error) {
 	var p Project
-	if err := c.CreateOne(ctx, projectsPath, in, &p); err != nil {
+	if err := s.c.Resources.Create(ctx, projectsPath, in, &p); err != nil {
 		return nil, fmt.Errorf("creating project %q: %w", in.Name, err)
 	}
 	return &p, nil
 }
 
-// GetProject reads a project; the error matches ErrNotFound when it is gone.
-func (c *Client) GetProject(ctx context.Context, id string) (*Project, error) {
+// Get reads a project; the error matches ErrNotFound when it is gone.
+func (s *ProjectService) Get(ctx context.Context, id string) (*Project, error) {
 	var p Project
-	if err := c.GetOne(ctx, projectsPath, id, &p); err != nil {
+	if err := s.c.Resources.Get(ctx, projectsPath, id, &p); err != nil {
 		return nil, fmt.Errorf("reading project %s: %w", id, err)
 	}
 	return &p, nil
 }
 
-// UpdateProject updates a project.
-func (c *Client) UpdateProject(ctx context.Context, id string, in ProjectInput) (*Project, error) {
+// Update updates a project.
+func (s *ProjectService) Update(ctx context.Context, id string, in ProjectInput) (*Project, error) {
 	var p Project
-	if err := c.UpdateOne(ctx, projectsPath, id, in, &p); err != nil {
+	if err := s.c.Resources.Update(ctx, projectsPath, id, in, &p); err != nil {
 		return nil, fmt.Errorf("updating project %s: %w", id, err)
 	}
 	return &p, nil
 }
 
-// DeleteProject deletes a project; one that is already gone counts as deleted.
-func (c *Client) DeleteProject(ctx context.Context, id string) error {
-	if err := c.DeleteOne(ctx, projectsPath, id); err != nil {
+// Delete deletes a project; one that is already gone counts as deleted.
+func (s *ProjectService) Delete(ctx context.Context, id string) error {
+	if err := s.c.Resources.Delete(ctx, projectsPath, id); err != nil {
 		return fmt.Errorf("deleting project %s: %w", id, err)
 	}
 	return nil
 }
 
-// ListProjects returns every project of the account.
-func (c *Client) ListProjects(ctx context.Context) ([]Project, error) {
-	ps, err := GetAll[Project](ctx, c, projectsPath, nil)
+// List returns every project of the account.
+func (s *ProjectService) List(ctx context.Context) ([]Project, error) {
+	ps, err := GetAll[Project](ctx, s.c, projectsPath, nil)
 	if err != nil {
 		return nil, fmt.Errorf("listing projects: %w", err)
 	}
 	return ps, nil
 }
 
-// CreateProjectOnce creates a project; after an unknown outcome it looks for
+// CreateOnce creates a project; after an unknown outcome it looks for
 // a project of that name created since the attempt began.
-func (c *Client) CreateProjectOnce(ctx context.Context, in ProjectInput) (*Project, error) {
-	return CreateOrAdopt(ctx, c, fmt.Sprintf("project %q", in.Name),
-		func(ctx context.Context) (*Project, error) { return c.CreateProject(ctx, in) },
+func (s *ProjectService) CreateOnce(ctx context.Context, in ProjectInput) (*Project, error) {
+	return CreateOrAdopt(ctx, s.c, fmt.Sprintf("project %q", in.Name),
+		func(ctx context.Context) (*Project, error) { return s.Create(ctx, in) },
 		func(ctx context.Context, since time.Time) (*Project, bool, error) {
-			all, err := c.ListProjects(ctx)
+			all, err := s.List(ctx)
 			if err != nil {
 				return nil, false, err
 			}

@@ -135,9 +135,9 @@ func TestProjectCRUD(t *testing.T) {
 	ctx := context.Background()
 
 	// Create without a description sends it as null.
-	p, err := c.CreateProject(ctx, ProjectInput{Name: "alpha"})
+	p, err := c.Projects.Create(ctx, ProjectInput{Name: "alpha"})
 	if err != nil {
-		t.Fatalf("CreateProject: %v", err)
+		t.Fatalf("Projects.Create: %v", err)
 	}
 	want := &Project{ID: "5", Name: "alpha", DateCreated: TimestampOf("2026-11-22T10:00:00Z"), DateModified: TimestampOf("2026-11-22T10:00:00Z")}
 	if diff := cmp.Diff(want, p); diff != "" {
@@ -145,27 +145,27 @@ func TestProjectCRUD(t *testing.T) {
 	}
 
 	// Create with a description.
-	q, err := c.CreateProject(ctx, ProjectInput{Name: "beta", Description: ptr("the second")})
+	q, err := c.Projects.Create(ctx, ProjectInput{Name: "beta", Description: ptr("the second")})
 	if err != nil {
-		t.Fatalf("CreateProject: %v", err)
+		t.Fatalf("Projects.Create: %v", err)
 	}
 	if q.ID != "6" || q.Description == nil || *q.Description != "the second" {
 		t.Errorf("created %+v", q)
 	}
 
 	// Read back.
-	got, err := c.GetProject(ctx, "6")
+	got, err := c.Projects.Get(ctx, "6")
 	if err != nil {
-		t.Fatalf("GetProject: %v", err)
+		t.Fatalf("Projects.Get: %v", err)
 	}
 	if diff := cmp.Diff(q, got); diff != "" {
 		t.Errorf("read back (-want +got):\n%s", diff)
 	}
 
 	// Update removes the description (nil is sent as null) and renames.
-	u, err := c.UpdateProject(ctx, "6", ProjectInput{Name: "beta2"})
+	u, err := c.Projects.Update(ctx, "6", ProjectInput{Name: "beta2"})
 	if err != nil {
-		t.Fatalf("UpdateProject: %v", err)
+		t.Fatalf("Projects.Update: %v", err)
 	}
 	wantU := &Project{ID: "6", Name: "beta2", DateCreated: TimestampOf("2026-11-22T10:00:00Z"), DateModified: TimestampOf("2026-11-22T11:00:00Z")}
 	if diff := cmp.Diff(wantU, u); diff != "" {
@@ -173,9 +173,9 @@ func TestProjectCRUD(t *testing.T) {
 	}
 
 	// List.
-	all, err := c.ListProjects(ctx)
+	all, err := c.Projects.List(ctx)
 	if err != nil {
-		t.Fatalf("ListProjects: %v", err)
+		t.Fatalf("Projects.List: %v", err)
 	}
 	if diff := cmp.Diff([]Project{*want, *wantU}, all); diff != "" {
 		t.Errorf("listed (-want +got):\n%s", diff)
@@ -183,16 +183,16 @@ func TestProjectCRUD(t *testing.T) {
 
 	// Delete, then delete again: both succeed.
 	for i := range 2 {
-		if err := c.DeleteProject(ctx, "5"); err != nil {
-			t.Errorf("DeleteProject #%d: %v", i+1, err)
+		if err := c.Projects.Delete(ctx, "5"); err != nil {
+			t.Errorf("Projects.Delete #%d: %v", i+1, err)
 		}
 	}
-	_, err = c.GetProject(ctx, "5")
+	_, err = c.Projects.Get(ctx, "5")
 	if !errors.Is(err, ErrNotFound) {
-		t.Errorf("GetProject after delete = %v, want ErrNotFound", err)
+		t.Errorf("Projects.Get after delete = %v, want ErrNotFound", err)
 	}
-	if _, err := c.UpdateProject(ctx, "5", ProjectInput{Name: "x"}); !errors.Is(err, ErrNotFound) {
-		t.Errorf("UpdateProject of a deleted project = %v, want ErrNotFound", err)
+	if _, err := c.Projects.Update(ctx, "5", ProjectInput{Name: "x"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Projects.Update of a deleted project = %v, want ErrNotFound", err)
 	}
 
 	// The bodies on the wire: description always present, null when nil.
@@ -219,9 +219,9 @@ func TestProjectCRUD(t *testing.T) {
 
 func TestCreateProjectValidation(t *testing.T) {
 	c, _ := newTestClient(t, newProjectServer().handler(t))
-	_, err := c.CreateProject(context.Background(), ProjectInput{})
+	_, err := c.Projects.Create(context.Background(), ProjectInput{})
 	if !errors.Is(err, ErrValidation) {
-		t.Fatalf("CreateProject = %v, want ErrValidation", err)
+		t.Fatalf("Projects.Create = %v, want ErrValidation", err)
 	}
 	apiErr, _ := AsAPIError(err)
 	if apiErr.Field != "name" || apiErr.Message != "name is mandatory" {

@@ -13,9 +13,9 @@ type Property struct {
 	Name string `json:"name"`
 }
 
-// ListProperties returns every contact attribute of the account.
-func (c *Client) ListProperties(ctx context.Context) ([]Property, error) {
-	ps, err := GetAll[Property](ctx, c, "properties", nil)
+// List returns every contact attribute of the account.
+func (s *PropertyService) List(ctx context.Context) ([]Property, error) {
+	ps, err := GetAll[Property](ctx, s.c, "properties", nil)
 	if err != nil {
 		return nil, fmt.Errorf("listing contact properties: %w", err)
 	}

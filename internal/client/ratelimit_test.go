@@ -113,12 +113,12 @@ func TestClientRateLimitCancelled(t *testing.T) {
 		attempts.inc()
 		writeJSON(w, http.StatusOK, `{}`)
 	}), func(c *Config) { c.MaxRequestsPerSecond = 0.001 })
-	if err := c.GetOne(context.Background(), "projects", "1", nil); err != nil {
+	if err := c.Resources.Get(context.Background(), "projects", "1", nil); err != nil {
 		t.Fatalf("first call: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := c.GetOne(ctx, "projects", "1", nil); !errors.Is(err, context.Canceled) {
+	if err := c.Resources.Get(ctx, "projects", "1", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("second call = %v, want context.Canceled", err)
 	}
 	if n := attempts.get(); n != 1 {

@@ -71,7 +71,7 @@ func TestRateLimitSlidingWindow(t *testing.T) {
 			errs := make(chan error, tt.requests)
 			for range tt.requests {
 				wg.Go(func() {
-					errs <- c.GetOne(context.Background(), "projects", "1", nil)
+					errs <- c.Resources.Get(context.Background(), "projects", "1", nil)
 				})
 			}
 			wg.Wait()

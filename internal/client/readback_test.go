@@ -36,24 +36,24 @@ func emulatorClientWith(t *testing.T, opts emulator.Options, wrap func(http.Hand
 func TestListImportsAndBatches(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{})
 	ctx := context.Background()
-	list, err := c.CreateList(ctx, ListInput{Name: "Read back"})
+	list, err := c.Lists.Create(ctx, ListInput{Name: "Read back"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := ImportRequest{Delimiter: "59", Encoding: "ANSI", Type: "ADD", IdentityColumn: "email"}
-	first, err := c.CreateImport(ctx, list.ID.String(), in)
+	first, err := c.Imports.Create(ctx, list.ID.String(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := c.CreateImport(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "REPLACE"})
+	second, err := c.Imports.Create(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "REPLACE"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	batch, err := c.UploadImport(ctx, list.ID.String(), first.String(), strings.NewReader("email\na@example.com\n"))
+	batch, err := c.Imports.Upload(ctx, list.ID.String(), first.String(), strings.NewReader("email\na@example.com\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	imps, err := c.ListImports(ctx, list.ID.String())
+	imps, err := c.Imports.List(ctx, list.ID.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,22 +66,22 @@ func TestListImportsAndBatches(t *testing.T) {
 	if imps[1].IdentityColumn != "" || imps[1].BatchID != "" {
 		t.Errorf("second import = %+v, want no identity column and no batch", imps[1])
 	}
-	if _, err := c.ListImports(ctx, "999"); !IsNotFound(err) {
+	if _, err := c.Imports.List(ctx, "999"); !IsNotFound(err) {
 		t.Errorf("imports of an unknown list: %v, want not found", err)
 	}
 
-	export, err := c.StartStatisticsExport(ctx, StatisticsExportRequest{ExportType: "LISTS", Period: "TODAY"})
+	export, err := c.Exports.StartStatistics(ctx, StatisticsExportRequest{ExportType: "LISTS", Period: "TODAY"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	exports, err := c.ListBatches(ctx, BatchTypeStatsExport)
+	exports, err := c.Batches.List(ctx, BatchTypeStatsExport)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(exports) != 1 || exports[0].ID != export || exports[0].ExportType != "LISTS" || exports[0].Period != "TODAY" || exports[0].DateCreated.IsZero() {
 		t.Errorf("STAT_EXPORT batches = %+v, want export %s with its request", exports, export)
 	}
-	all, err := c.ListBatches(ctx, "")
+	all, err := c.Batches.List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,30 +95,30 @@ func TestListImportsAndBatches(t *testing.T) {
 func TestReadBackAdoptsActThenDrop(t *testing.T) {
 	c, s := newEmulatorClient(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}})
 	ctx := context.Background()
-	list, err := c.CreateListOnce(ctx, ListInput{Name: "Dropped"})
+	list, err := c.Lists.CreateOnce(ctx, ListInput{Name: "Dropped"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	importID, err := c.CreateImportOnce(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
+	importID, err := c.Imports.CreateOnce(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
 	if err != nil {
-		t.Fatalf("CreateImportOnce: %v", err)
+		t.Fatalf("Imports.CreateOnce: %v", err)
 	}
-	batch, err := c.UploadImportOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\nb\n"))
+	batch, err := c.Imports.UploadOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\nb\n"))
 	if err != nil {
-		t.Fatalf("UploadImportOnce: %v", err)
+		t.Fatalf("Imports.UploadOnce: %v", err)
 	}
-	imps, err := c.ListImports(ctx, list.ID.String())
+	imps, err := c.Imports.List(ctx, list.ID.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(imps) != 1 || imps[0].ID != importID || imps[0].BatchID != batch {
 		t.Errorf("imports = %+v, want only %s with batch %s", imps, importID, batch)
 	}
-	export, err := c.StartStatisticsExportOnce(ctx, StatisticsExportRequest{ExportType: "PROJECTS", Period: "LAST_DAY"})
+	export, err := c.Exports.StartStatisticsOnce(ctx, StatisticsExportRequest{ExportType: "PROJECTS", Period: "LAST_DAY"})
 	if err != nil {
-		t.Fatalf("StartStatisticsExportOnce: %v", err)
+		t.Fatalf("Exports.StartStatisticsOnce: %v", err)
 	}
-	all, err := c.ListBatches(ctx, "")
+	all, err := c.Batches.List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,35 +135,35 @@ func TestReadBackAdoptsActThenDrop(t *testing.T) {
 func TestReadBackRefusesToGuess(t *testing.T) {
 	c, _ := newEmulatorClient(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "lists/"}})
 	ctx := context.Background()
-	list, err := c.CreateList(ctx, ListInput{Name: "Twins"})
+	list, err := c.Lists.Create(ctx, ListInput{Name: "Twins"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"}
-	if _, err := c.CreateImport(ctx, list.ID.String(), in); !IsUncertain(err) {
+	if _, err := c.Imports.Create(ctx, list.ID.String(), in); !IsUncertain(err) {
 		t.Fatalf("plain create: %v, want an unknown outcome", err)
 	}
-	_, err = c.CreateImportOnce(ctx, list.ID.String(), in)
+	_, err = c.Imports.CreateOnce(ctx, list.ID.String(), in)
 	var amb *AmbiguousError
 	if !errors.As(err, &amb) || len(amb.IDs) != 2 || amb.Kind != "import" {
-		t.Fatalf("CreateImportOnce: %v, want an AmbiguousError naming 2 imports", err)
+		t.Fatalf("Imports.CreateOnce: %v, want an AmbiguousError naming 2 imports", err)
 	}
-	if imps, _ := c.ListImports(ctx, list.ID.String()); len(imps) != 2 {
+	if imps, _ := c.Imports.List(ctx, list.ID.String()); len(imps) != 2 {
 		t.Errorf("%d imports, want the 2 candidates only", len(imps))
 	}
 
 	c2, _ := newEmulatorClient(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}})
 	req := StatisticsExportRequest{ExportType: "LISTS", Period: "TODAY"}
-	if _, err := c2.StartStatisticsExport(ctx, req); !IsUncertain(err) {
+	if _, err := c2.Exports.StartStatistics(ctx, req); !IsUncertain(err) {
 		t.Fatalf("plain export start: %v, want an unknown outcome", err)
 	}
 	// Another type or period is not a candidate.
-	if _, err := c2.StartStatisticsExportOnce(ctx, StatisticsExportRequest{ExportType: "LISTS", Period: "LAST_DAY"}); err != nil {
+	if _, err := c2.Exports.StartStatisticsOnce(ctx, StatisticsExportRequest{ExportType: "LISTS", Period: "LAST_DAY"}); err != nil {
 		t.Fatalf("export of another period: %v", err)
 	}
-	_, err = c2.StartStatisticsExportOnce(ctx, req)
+	_, err = c2.Exports.StartStatisticsOnce(ctx, req)
 	if !errors.As(err, &amb) || len(amb.IDs) != 2 || amb.Kind != "statistics export" {
-		t.Fatalf("StartStatisticsExportOnce: %v, want an AmbiguousError naming 2 batches", err)
+		t.Fatalf("Exports.StartStatisticsOnce: %v, want an AmbiguousError naming 2 batches", err)
 	}
 }
 
@@ -181,30 +181,30 @@ func TestReadBackRepeatsWhatDidNotHappen(t *testing.T) {
 		})
 	})
 	ctx := context.Background()
-	list, err := c.CreateList(ctx, ListInput{Name: "Again"})
+	list, err := c.Lists.Create(ctx, ListInput{Name: "Again"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	importID, err := c.CreateImportOnce(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
+	importID, err := c.Imports.CreateOnce(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	batchID, err := c.UploadImportOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\nb\nc\n"))
+	batchID, err := c.Imports.UploadOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\nb\nc\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := c.GetBatch(ctx, batchID.String())
+	b, err := c.Batches.Get(ctx, batchID.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.Total != 3 {
 		t.Errorf("batch total = %d, want the 3 rows of the whole file", b.Total)
 	}
-	if _, err := c.StartStatisticsExportOnce(ctx, StatisticsExportRequest{ExportType: "LISTS", Period: "TODAY"}); err != nil {
+	if _, err := c.Exports.StartStatisticsOnce(ctx, StatisticsExportRequest{ExportType: "LISTS", Period: "TODAY"}); err != nil {
 		t.Fatal(err)
 	}
-	imps, _ := c.ListImports(ctx, list.ID.String())
-	all, _ := c.ListBatches(ctx, "")
+	imps, _ := c.Imports.List(ctx, list.ID.String())
+	all, _ := c.Batches.List(ctx, "")
 	if len(imps) != 1 || len(all) != 2 {
 		t.Errorf("%d imports and %d batches, want 1 and 2", len(imps), len(all))
 	}
@@ -247,19 +247,19 @@ func TestUploadImportOnceReadsBackAConflict(t *testing.T) {
 		})
 	})
 	ctx := context.Background()
-	list, err := c.CreateList(ctx, ListInput{Name: "Lagging"})
+	list, err := c.Lists.Create(ctx, ListInput{Name: "Lagging"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	importID, err := c.CreateImport(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
+	importID, err := c.Imports.Create(ctx, list.ID.String(), ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	batchID, err := c.UploadImportOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\n"))
+	batchID, err := c.Imports.UploadOnce(ctx, list.ID.String(), importID.String(), strings.NewReader("originalId\na\n"))
 	if err != nil {
-		t.Fatalf("UploadImportOnce: %v", err)
+		t.Fatalf("Imports.UploadOnce: %v", err)
 	}
-	all, err := c.ListBatches(ctx, BatchTypeImport)
+	all, err := c.Batches.List(ctx, BatchTypeImport)
 	if err != nil {
 		t.Fatal(err)
 	}

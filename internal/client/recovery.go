@@ -69,8 +69,8 @@ const AdoptWindow = 5 * time.Second
 // repeated, up to the client's retry budget, unless the service said it
 // acted (a success that named nothing). find returns an error when it
 // cannot tell (for instance two candidates), which the caller reports with
-// the objects to import. Each domain's create-once (CreateListOnce in
-// lists.go, CreateImportOnce in imports.go, ...) sits beside its other
+// the objects to import. Each domain's create-once (Lists.CreateOnce in
+// lists.go, Imports.CreateOnce in imports.go, ...) sits beside its other
 // calls and says how it recognises what it made; this file holds only what
 // they share.
 func CreateOrAdopt[T any](ctx context.Context, c *Client, what string,

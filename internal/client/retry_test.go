@@ -22,13 +22,13 @@ import (
 func call(ctx context.Context, c *Client, method string) error {
 	switch method {
 	case http.MethodGet:
-		return c.GetOne(ctx, "projects", "5", &map[string]any{})
+		return c.Resources.Get(ctx, "projects", "5", &map[string]any{})
 	case http.MethodPost:
-		return c.CreateOne(ctx, "projects", map[string]string{"name": "p"}, &map[string]any{})
+		return c.Resources.Create(ctx, "projects", map[string]string{"name": "p"}, &map[string]any{})
 	case http.MethodPut:
-		return c.UpdateOne(ctx, "projects", "5", map[string]string{"name": "p"}, &map[string]any{})
+		return c.Resources.Update(ctx, "projects", "5", map[string]string{"name": "p"}, &map[string]any{})
 	case http.MethodDelete:
-		// doJSON rather than DeleteOne, so that a 404 stays an error.
+		// doJSON rather than Resources.Delete, so that a 404 stays an error.
 		return c.doJSON(ctx, http.MethodDelete, "projects/5", nil, nil, nil)
 	}
 	panic("unknown method " + method)
@@ -223,8 +223,8 @@ func TestRetryOnRefusedConnection(t *testing.T) {
 			writeJSON(w, http.StatusCreated, `{"id":9,"name":"p"}`)
 		}), func(c *Config) { c.Transport = &http.Transport{DialContext: d.DialContext} })
 		var out struct{ ID ID }
-		if err := c.CreateOne(context.Background(), "projects", map[string]string{"name": "p"}, &out); err != nil {
-			t.Fatalf("CreateOne: %v", err)
+		if err := c.Resources.Create(context.Background(), "projects", map[string]string{"name": "p"}, &out); err != nil {
+			t.Fatalf("Resources.Create: %v", err)
 		}
 		if out.ID != "9" {
 			t.Errorf("id %q", out.ID)

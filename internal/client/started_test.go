@@ -19,21 +19,21 @@ func TestStartedIDAnswers(t *testing.T) {
 		start           func(*Client) (ID, error)
 	}{
 		{
-			name: "CreateImport", path: "/rest/1000/lists/5/imports", key: "id",
+			name: "Imports.Create", path: "/rest/1000/lists/5/imports", key: "id",
 			start: func(c *Client) (ID, error) {
-				return c.CreateImport(context.Background(), "5", ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
+				return c.Imports.Create(context.Background(), "5", ImportRequest{Delimiter: "44", Encoding: "UTF8", Type: "ADD"})
 			},
 		},
 		{
-			name: "UploadImport", path: "/rest/1000/lists/5/recipients/7", key: "batchId",
+			name: "Imports.Upload", path: "/rest/1000/lists/5/recipients/7", key: "batchId",
 			start: func(c *Client) (ID, error) {
-				return c.UploadImport(context.Background(), "5", "7", strings.NewReader("originalId\na\n"))
+				return c.Imports.Upload(context.Background(), "5", "7", strings.NewReader("originalId\na\n"))
 			},
 		},
 		{
-			name: "StartStatisticsExport", path: "/rest/1000/batches/exports/statistics", key: "batchId",
+			name: "Exports.StartStatistics", path: "/rest/1000/batches/exports/statistics", key: "batchId",
 			start: func(c *Client) (ID, error) {
-				return c.StartStatisticsExport(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
+				return c.Exports.StartStatistics(context.Background(), StatisticsExportRequest{ExportType: "SENT", Period: "TODAY"})
 			},
 		},
 	}

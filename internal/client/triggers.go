@@ -33,12 +33,12 @@ type SentMessage struct {
 	Recipient Recipient `json:"recipient"`
 }
 
-// SendTransactionalMessage sends one message through a trigger. A POST is
+// Send sends one message through a trigger. A POST is
 // retried only when the service cannot have acted, so a message is never
 // sent twice by the client. The error matches ErrNotFound when the trigger
 // does not exist.
-func (c *Client) SendTransactionalMessage(ctx context.Context, triggerID string, msg TransactionalMessage) (*SentMessage, error) {
-	a, err := c.write(ctx, http.MethodPost, Path("triggers", triggerID, "messages"), msg)
+func (s *TriggerService) Send(ctx context.Context, triggerID string, msg TransactionalMessage) (*SentMessage, error) {
+	a, err := s.c.write(ctx, http.MethodPost, Path("triggers", triggerID, "messages"), msg)
 	if err != nil {
 		return nil, fmt.Errorf("sending a message through trigger %s: %w", triggerID, err)
 	}
@@ -48,7 +48,7 @@ func (c *Client) SendTransactionalMessage(ctx context.Context, triggerID string,
 	out := SentMessage{TriggerID: ID(triggerID), Recipient: msg.Recipient}
 	if a.object() != nil {
 		if err := a.decode(&out); err != nil {
-			c.logger.Warn(ctx, "the answer to a sent message could not be read; keeping what was sent", map[string]any{"trigger_id": triggerID, "error": err.Error()})
+			s.c.logger.Warn(ctx, "the answer to a sent message could not be read; keeping what was sent", map[string]any{"trigger_id": triggerID, "error": err.Error()})
 			out = SentMessage{TriggerID: ID(triggerID), Recipient: msg.Recipient}
 		}
 	}

@@ -56,49 +56,49 @@ func (in WebhookInput) body() map[string]any {
 // webhookWriteOnly are the keys a webhook answer never echoes.
 var webhookWriteOnly = []string{"secret"}
 
-// CreateWebhook creates a webhook.
-func (c *Client) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
+// Create creates a webhook.
+func (s *WebhookService) Create(ctx context.Context, in WebhookInput) (*Webhook, error) {
 	var w Webhook
-	if err := c.CreateOne(ctx, webhooksPath, in.body(), &w, webhookWriteOnly...); err != nil {
+	if err := s.c.Resources.Create(ctx, webhooksPath, in.body(), &w, webhookWriteOnly...); err != nil {
 		return nil, fmt.Errorf("creating webhook for %q: %w", in.URL, err)
 	}
 	return &w, nil
 }
 
-// GetWebhook reads a webhook; the error matches ErrNotFound when it is gone.
-func (c *Client) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
+// Get reads a webhook; the error matches ErrNotFound when it is gone.
+func (s *WebhookService) Get(ctx context.Context, id string) (*Webhook, error) {
 	var w Webhook
-	if err := c.GetOne(ctx, webhooksPath, id, &w); err != nil {
+	if err := s.c.Resources.Get(ctx, webhooksPath, id, &w); err != nil {
 		return nil, fmt.Errorf("reading webhook %s: %w", id, err)
 	}
 	return &w, nil
 }
 
-// UpdateWebhook updates a webhook.
-func (c *Client) UpdateWebhook(ctx context.Context, id string, in WebhookInput) (*Webhook, error) {
+// Update updates a webhook.
+func (s *WebhookService) Update(ctx context.Context, id string, in WebhookInput) (*Webhook, error) {
 	var w Webhook
-	if err := c.UpdateOne(ctx, webhooksPath, id, in.body(), &w, webhookWriteOnly...); err != nil {
+	if err := s.c.Resources.Update(ctx, webhooksPath, id, in.body(), &w, webhookWriteOnly...); err != nil {
 		return nil, fmt.Errorf("updating webhook %s: %w", id, err)
 	}
 	return &w, nil
 }
 
-// DeleteWebhook deletes a webhook; one already gone counts as deleted.
-func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
-	if err := c.DeleteOne(ctx, webhooksPath, id); err != nil {
+// Delete deletes a webhook; one already gone counts as deleted.
+func (s *WebhookService) Delete(ctx context.Context, id string) error {
+	if err := s.c.Resources.Delete(ctx, webhooksPath, id); err != nil {
 		return fmt.Errorf("deleting webhook %s: %w", id, err)
 	}
 	return nil
 }
 
-// CreateWebhookOnce creates a webhook; after an unknown outcome it looks
+// CreateOnce creates a webhook; after an unknown outcome it looks
 // for a webhook with the same url and events created since the attempt
 // began.
-func (c *Client) CreateWebhookOnce(ctx context.Context, in WebhookInput) (*Webhook, error) {
-	return CreateOrAdopt(ctx, c, fmt.Sprintf("webhook for %q", in.URL),
-		func(ctx context.Context) (*Webhook, error) { return c.CreateWebhook(ctx, in) },
+func (s *WebhookService) CreateOnce(ctx context.Context, in WebhookInput) (*Webhook, error) {
+	return CreateOrAdopt(ctx, s.c, fmt.Sprintf("webhook for %q", in.URL),
+		func(ctx context.Context) (*Webhook, error) { return s.Create(ctx, in) },
 		func(ctx context.Context, since time.Time) (*Webhook, bool, error) {
-			all, err := GetAll[Webhook](ctx, c, webhooksPath, nil)
+			all, err := GetAll[Webhook](ctx, s.c, webhooksPath, nil)
 			if err != nil {
 				return nil, false, err
 			}

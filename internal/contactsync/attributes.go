@@ -186,7 +186,7 @@ func (a *Attributes) loadLocked(ctx context.Context) error {
 	if a.client == nil {
 		return nil // LoadedAttributes: what it holds is all there is
 	}
-	props, err := a.client.ListProperties(ctx)
+	props, err := a.client.Properties.List(ctx)
 	if err != nil {
 		return err
 	}

@@ -27,12 +27,12 @@ type ListOptions struct {
 }
 
 // List reads every contact of a list with one listing at the largest page
-// size the service allows, pages read ahead (client.StreamContacts),
+// size the service allows, pages read ahead (client.ContactService.Stream),
 // properties keyed by attribute name whatever form the service answers in,
 // held as opts says.
 func (r *Run) List(ctx context.Context, listID string, opts ListOptions) (*ServiceList, error) {
 	out := serviceListFor(opts)
-	err := r.client.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+	err := r.client.Contacts.Stream(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
 		for _, c := range chunk {
 			s := ServiceContact{Email: c.Status, Mobile: c.MobileStatus}
 			// Against a book, Add keeps the properties of the contacts it
@@ -56,7 +56,7 @@ func (r *Run) List(ctx context.Context, listID string, opts ListOptions) (*Servi
 // listing is at hand.
 func ListStatuses(ctx context.Context, c *client.Client, listID string) (*ServiceList, error) {
 	out := NewServiceList(nil, false)
-	err := c.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+	err := c.Contacts.Stream(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
 		for _, ct := range chunk {
 			out.Add(ct.OriginalID, ServiceContact{Email: ct.Status, Mobile: ct.MobileStatus})
 		}

@@ -14,7 +14,7 @@ import (
 // they go, they outlive the list's copy.
 func (r *Run) LeavingOptOuts(ctx context.Context, listID string, leaving func(originalID string) bool) ([]OptOut, error) {
 	var outs []OptOut
-	err := r.client.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+	err := r.client.Contacts.Stream(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
 		for _, c := range chunk {
 			ch := UnsubscribedChannels(c.Status, c.MobileStatus)
 			if !ch.Any() || !leaving(c.OriginalID) {

@@ -78,12 +78,12 @@ type listing struct {
 // Read returns the contact as the service holds it: from this run's listing
 // of its list when that holds it, else with a GET of its own, or, for an
 // id a URL path cannot carry (client.PathSafeID), from a listing of its own
-// (client.LookupContact): such a contact never fails a read.
+// (client.ContactService.Lookup): such a contact never fails a read.
 func (l *Listings) Read(ctx context.Context, listID, originalID string) (*client.Contact, error) {
 	if c, ok := l.lookup(ctx, listID, originalID); ok {
 		return c, nil
 	}
-	return l.client.LookupContact(ctx, listID, originalID)
+	return l.client.Contacts.Lookup(ctx, listID, originalID)
 }
 
 // Exists reports whether the list has the contact, as a create must know
@@ -101,7 +101,7 @@ func (l *Listings) Exists(ctx context.Context, listID, originalID string) (bool,
 	if l.knownAbsent(listID, originalID) {
 		return false, nil
 	}
-	_, err := l.client.LookupContact(ctx, listID, originalID)
+	_, err := l.client.Contacts.Lookup(ctx, listID, originalID)
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		return false, nil
@@ -204,7 +204,7 @@ func (cl *listing) worthLoading(pageSize, maxPages int) bool {
 // (the rest are then read one by one).
 func (cl *listing) load(ctx context.Context, c *client.Client, listID string, pageSize, maxPages int) error {
 	if cl.cursor == nil {
-		cl.cursor = c.ContactCursor(listID, pageSize)
+		cl.cursor = c.Contacts.Cursor(listID, pageSize)
 	}
 	rest := cl.total >= 0 // the decision covered every page left
 	for {

@@ -58,7 +58,7 @@ func newListingEnvWith(t *testing.T, opts emulator.Options, n int, wrap func(htt
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := c.CreateList(context.Background(), client.ListInput{Name: "listing"})
+	l, err := c.Lists.Create(context.Background(), client.ListInput{Name: "listing"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestContactListings_fallbacks(t *testing.T) {
 	e.readAll(t, 50) // the listing is loaded
 	change := func(id, firstname string) {
 		t.Helper()
-		if _, err := e.client.UpdateContactProperties(ctx, e.listID, id, map[string]*string{"firstname": &firstname}); err != nil {
+		if _, err := e.client.Contacts.UpdateProperties(ctx, e.listID, id, map[string]*string{"firstname": &firstname}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -241,7 +241,7 @@ func TestContactListings_fallbacks(t *testing.T) {
 func TestContactListings_failedListing(t *testing.T) {
 	ctx := context.Background()
 	e := newListingEnv(t, 20, nil)
-	if err := e.client.DeleteList(ctx, e.listID); err != nil {
+	if err := e.client.Lists.Delete(ctx, e.listID); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 5; i++ {

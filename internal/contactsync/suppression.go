@@ -154,7 +154,7 @@ func (s *Suppression) loadLocked(ctx context.Context) error {
 		return nil
 	}
 	ids, emails := map[string]uint8{}, map[string]uint8{}
-	err := s.run.client.StreamContacts(ctx, s.listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+	err := s.run.client.Contacts.Stream(ctx, s.listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
 		for _, c := range chunk {
 			ch := bitsOf(UnsubscribedChannels(c.Status, c.MobileStatus))
 			ids[c.OriginalID] |= supHeld | ch
@@ -339,7 +339,7 @@ func (s *Suppression) writeOne(ctx context.Context, p pendingOptOut, mobileAttr 
 		if p.Mobile != "" && mobileAttr {
 			props[MobileAttribute] = p.Mobile
 		}
-		made, err := c.CreateContactOnce(ctx, s.listID, client.ContactInput{
+		made, err := c.Contacts.CreateOnce(ctx, s.listID, client.ContactInput{
 			OriginalID: p.OriginalID, Properties: props, Status: st.Status, MobileStatus: st.MobileStatus,
 		})
 		switch {
@@ -352,7 +352,7 @@ func (s *Suppression) writeOne(ctx context.Context, p pendingOptOut, mobileAttr 
 			return nil
 		}
 	}
-	_, err := c.SetSubscriptionStatus(ctx, s.listID, p.OriginalID, st)
+	_, err := c.Contacts.SetSubscriptionStatus(ctx, s.listID, p.OriginalID, st)
 	if errors.Is(err, client.ErrNotFound) && p.held {
 		// Gone since the listing: make it again.
 		p.held = false
@@ -416,7 +416,7 @@ func (r *Run) RecipientOf(ctx context.Context, props map[string]string) (email, 
 // Only those contacts' values are kept.
 func (r *Run) OptOutsOf(ctx context.Context, listID string) ([]OptOut, error) {
 	var out []OptOut
-	err := r.client.StreamContacts(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+	err := r.client.Contacts.Stream(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
 		for _, c := range chunk {
 			ch := UnsubscribedChannels(c.Status, c.MobileStatus)
 			if !ch.Any() {

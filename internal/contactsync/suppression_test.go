@@ -105,7 +105,7 @@ func TestSuppressionRecord(t *testing.T) {
 				"s-1": {client.StatusUnsubscribed, client.StatusUnsubscribed},
 			}
 			for id, st := range want {
-				c, err := e.client.GetContact(ctx, e.listID, id)
+				c, err := e.client.Contacts.Get(ctx, e.listID, id)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -121,7 +121,7 @@ func TestSuppressionRecord(t *testing.T) {
 					t.Error("n-1 was unsubscribed on mobile, which it did not opt out of")
 				}
 			}
-			if _, err := e.client.GetContact(ctx, e.listID, "s-9"); err == nil {
+			if _, err := e.client.Contacts.Get(ctx, e.listID, "s-9"); err == nil {
 				t.Error("s-9 was created, although its address is suppressed already")
 			}
 			got, err := s.Suppressed(ctx, "zzz", "NEW@example.com")

@@ -58,16 +58,16 @@ func (r *Run) writeOne(ctx context.Context, listID string, ch Change) error {
 		if st == (client.SubscriptionStatus{}) {
 			st = client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed}
 		}
-		_, err := c.SetSubscriptionStatus(ctx, listID, ch.ID, st)
+		_, err := c.Contacts.SetSubscriptionStatus(ctx, listID, ch.ID, st)
 		if errors.Is(err, client.ErrNotFound) {
 			return nil // gone meanwhile: nothing to unsubscribe
 		}
 		return err
 	}
 	if ch.Create {
-		// CreateContactOnce adopts a contact an unanswered create made,
+		// Contacts.CreateOnce adopts a contact an unanswered create made,
 		// and refuses one that existed before: never a contact twice.
-		_, err := c.CreateContactOnce(ctx, listID, client.ContactInput{
+		_, err := c.Contacts.CreateOnce(ctx, listID, client.ContactInput{
 			OriginalID: ch.ID, Properties: ch.Set, Status: ch.Status.Status, MobileStatus: ch.Status.MobileStatus,
 		})
 		if !errors.Is(err, client.ErrConflict) {
@@ -91,12 +91,12 @@ func (r *Run) writeOne(ctx context.Context, listID string, ch Change) error {
 		for _, k := range ch.Remove {
 			patch[k] = nil
 		}
-		if _, err := c.UpdateContactProperties(ctx, listID, ch.ID, patch); err != nil {
+		if _, err := c.Contacts.UpdateProperties(ctx, listID, ch.ID, patch); err != nil {
 			return err
 		}
 	}
 	if ch.Status != (client.SubscriptionStatus{}) {
-		if _, err := c.SetSubscriptionStatus(ctx, listID, ch.ID, ch.Status); err != nil {
+		if _, err := c.Contacts.SetSubscriptionStatus(ctx, listID, ch.ID, ch.Status); err != nil {
 			return err
 		}
 	}

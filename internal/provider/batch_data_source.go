@@ -78,7 +78,7 @@ func (d *batchDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		return
 	}
 	id := cfg.ID.ValueString()
-	b, err := d.data.client.GetBatch(ctx, id)
+	b, err := d.data.client.Batches.Get(ctx, id)
 	if client.IsNotFound(err) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Batch not found",
 			fmt.Sprintf("No batch has id %q in this account. Check the id: it is the batch_id of an import or export.", id))

@@ -70,7 +70,7 @@ func (e *batchResultURLEphemeralResource) Open(ctx context.Context, req ephemera
 		return
 	}
 	id := cfg.BatchID.ValueString()
-	u, err := e.data.client.GetResultURL(ctx, id)
+	u, err := e.data.client.Batches.ResultURL(ctx, id)
 	switch {
 	case client.IsNotFound(err):
 		resp.Diagnostics.AddAttributeError(path.Root("batch_id"), "Batch not found",

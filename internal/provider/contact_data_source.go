@@ -84,11 +84,11 @@ func (d *contactDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		DateCreated:  timetypes.NewRFC3339Null(),
 		DateModified: timetypes.NewRFC3339Null(),
 	}
-	c, err := d.data.client.LookupContact(ctx, listID, originalID)
+	c, err := d.data.client.Contacts.Lookup(ctx, listID, originalID)
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		// Absent contact, or absent list? Only the first is an answer.
-		if _, lerr := d.data.client.GetList(ctx, listID); errors.Is(lerr, client.ErrNotFound) {
+		if _, lerr := d.data.client.Lists.Get(ctx, listID); errors.Is(lerr, client.ErrNotFound) {
 			resp.Diagnostics.AddAttributeError(path.Root("list_id"), "List not found",
 				fmt.Sprintf("No list has id %q in this account, so it cannot be searched for contact %q. Check list_id.", listID, originalID))
 			return

@@ -101,7 +101,7 @@ func updatePathUnsafe(ctx context.Context, data *providerData, plan, state, conf
 			return
 		}
 	}
-	c, err := data.client.LookupContact(ctx, listID, originalID)
+	c, err := data.client.Contacts.Lookup(ctx, listID, originalID)
 	if err != nil {
 		addContactError(diags, "Unable to read contact", listID, err)
 		return
@@ -181,7 +181,7 @@ func takeOverPathUnsafe(ctx context.Context, data *providerData, listID, origina
 			return nil
 		}
 	}
-	c, err := data.client.LookupContact(ctx, listID, originalID)
+	c, err := data.client.Contacts.Lookup(ctx, listID, originalID)
 	if err != nil {
 		addContactError(diags, "Unable to take over the existing contact", listID, err)
 		return nil

@@ -58,7 +58,7 @@ func (cfg contactQueryConfig) results(ctx context.Context, d *providerData, req 
 	wantEmail, wantMobile := knownString(cfg.EmailStatus), knownString(cfg.MobileStatus)
 	filtered := wantEmail != "" || wantMobile != ""
 	run := func(ctx context.Context, e *resultEmitter) error {
-		return d.client.EachContactPage(ctx, listID, queryPageSize(req.Limit, filtered), func(page []client.Contact) error {
+		return d.client.Contacts.EachPage(ctx, listID, queryPageSize(req.Limit, filtered), func(page []client.Contact) error {
 			for _, c := range page {
 				if (wantEmail != "" && c.Status != wantEmail) || (wantMobile != "" && c.MobileStatus != wantMobile) {
 					continue

@@ -43,7 +43,7 @@ func BenchmarkContactQuery(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	lst, err := c.CreateList(ctx, client.ListInput{Name: "Big"})
+	lst, err := c.Lists.Create(ctx, client.ListInput{Name: "Big"})
 	if err != nil {
 		b.Fatal(err)
 	}

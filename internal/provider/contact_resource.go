@@ -145,9 +145,9 @@ func (r *contactResource) applyStatus(ctx context.Context, listID, originalID st
 	if send.Status == "" && send.MobileStatus == "" {
 		return false
 	}
-	updated, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
+	updated, err := r.data.client.Contacts.SetSubscriptionStatus(ctx, listID, originalID, send)
 	if err == nil && updated == nil {
-		updated, err = r.data.client.LookupContact(ctx, listID, originalID)
+		updated, err = r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	}
 	if err != nil {
 		addContactError(diags, "Unable to set the subscription status", listID, err)
@@ -248,7 +248,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		c, err := r.data.client.UpdateContactProperties(ctx, listID, originalID, patch)
+		c, err := r.data.client.Contacts.UpdateProperties(ctx, listID, originalID, patch)
 		if err != nil {
 			addContactError(&resp.Diagnostics, "Unable to update contact properties", listID, err)
 			return
@@ -273,7 +273,7 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// Nothing to write (the plan differed from state in nothing this
 	// resource manages): read the contact so that state holds what the
 	// service does, date_modified included.
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	if err != nil {
 		addContactError(&resp.Diagnostics, "Unable to read contact", listID, err)
 		return
@@ -457,7 +457,7 @@ func (r *contactResource) Delete(ctx context.Context, req resource.DeleteRequest
 			return
 		}
 	} else {
-		_, err := r.data.client.SetSubscriptionStatus(ctx, listID, originalID, send)
+		_, err := r.data.client.Contacts.SetSubscriptionStatus(ctx, listID, originalID, send)
 		if errors.Is(err, client.ErrNotFound) {
 			return // gone already (with its list, say): nothing to do
 		}
@@ -509,7 +509,7 @@ func (r *contactResource) ImportState(ctx context.Context, req resource.ImportSt
 	if !ok || !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	c, err := r.data.client.LookupContact(ctx, listID, originalID)
+	c, err := r.data.client.Contacts.Lookup(ctx, listID, originalID)
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddError("Cannot import non-existent remote object",
 			fmt.Sprintf("List %s has no contact with original_id %q (or the list does not exist).", listID, originalID))

@@ -104,7 +104,7 @@ func (cr *contactCreation) createOrTakeOver(ctx context.Context, state stateSett
 	if exists {
 		err = client.ErrConflict
 	} else {
-		c, err = data.client.CreateContactOnce(ctx, cr.listID, client.ContactInput{
+		c, err = data.client.Contacts.CreateOnce(ctx, cr.listID, client.ContactInput{
 			OriginalID: cr.originalID, Properties: cr.props, Status: cr.want.Status, MobileStatus: cr.want.MobileStatus,
 		})
 	}
@@ -151,7 +151,7 @@ func (cr *contactCreation) takeOver(ctx context.Context, conflict error) (*clien
 		c := takeOverPathUnsafe(ctx, cr.r.data, cr.listID, cr.originalID, cr.props, cr.want, released, cr.diags)
 		return c, c != nil
 	}
-	c, err := cr.r.data.client.UpdateContactProperties(ctx, cr.listID, cr.originalID, pointerMap(cr.props))
+	c, err := cr.r.data.client.Contacts.UpdateProperties(ctx, cr.listID, cr.originalID, pointerMap(cr.props))
 	if err != nil {
 		addContactError(cr.diags, "Unable to take over the existing contact", cr.listID, err)
 		return nil, false

@@ -204,7 +204,7 @@ func (r *contactResource) applyContactSuppression(ctx context.Context, plan, con
 	listID, originalID := plan.ListID.ValueString(), plan.OriginalID.ValueString()
 	var full *client.Contact
 	s, err := r.suppressionOf(ctx, plan, nil, func() (*client.Contact, error) {
-		c, err := r.data.client.GetContact(ctx, listID, originalID)
+		c, err := r.data.client.Contacts.Get(ctx, listID, originalID)
 		full = c
 		return c, err
 	})

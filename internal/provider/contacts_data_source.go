@@ -127,7 +127,7 @@ func (d *contactsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	groups := map[string][]types.String{}
 	var count int64
-	err = d.data.client.EachContactPage(ctx, listID, 0, func(page []client.Contact) error {
+	err = d.data.client.Contacts.EachPage(ctx, listID, 0, func(page []client.Contact) error {
 		for _, c := range page {
 			count++
 			named, err := d.data.contacts.Attributes.ByName(ctx, c.Properties)

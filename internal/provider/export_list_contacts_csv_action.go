@@ -76,7 +76,7 @@ func (a *exportListContactsCSVAction) Invoke(ctx context.Context, req action.Inv
 	}
 	listID, out := cfg.ListID.ValueString(), cfg.OutputPath.ValueString()
 	var contacts []functions.CSVContact
-	err := a.data.client.EachContactPage(ctx, listID, 0, func(page []client.Contact) error {
+	err := a.data.client.Contacts.EachPage(ctx, listID, 0, func(page []client.Contact) error {
 		for _, c := range page {
 			named, err := a.data.contacts.Attributes.ByName(ctx, c.Properties)
 			if err != nil {

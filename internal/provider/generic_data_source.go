@@ -79,7 +79,7 @@ func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	collection := m.Collection.ValueString()
 	m.Output, m.Items = types.DynamicNull(), types.DynamicNull()
 	if !m.ID.IsNull() {
-		e, err := d.data.client.GetEntity(ctx, collection, m.ID.ValueString())
+		e, err := d.data.client.Entities.Get(ctx, collection, m.ID.ValueString())
 		if err != nil {
 			if errors.Is(err, client.ErrNotFound) {
 				resp.Diagnostics.AddAttributeError(path.Root("id"), "Entity not found",
@@ -98,7 +98,7 @@ func (d *genericDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 		return
 	}
-	all, err := d.data.client.ListEntities(ctx, collection)
+	all, err := d.data.client.Entities.List(ctx, collection)
 	if err != nil {
 		addEntityError(&resp.Diagnostics, "Unable to list "+collection, collection, err)
 		return

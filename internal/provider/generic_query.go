@@ -38,7 +38,7 @@ func (genericQueryConfig) describe() (string, schema.Schema) {
 func (cfg genericQueryConfig) results(ctx context.Context, d *providerData, req list.ListRequest) iter.Seq[list.ListResult] {
 	collection := cfg.Collection.ValueString()
 	return streamResults(ctx, req, "Unable to list "+collection, func(ctx context.Context, e *resultEmitter) error {
-		return d.client.EachEntityPage(ctx, collection, queryPageSize(req.Limit, false), func(page []client.Entity) error {
+		return d.client.Entities.EachPage(ctx, collection, queryPageSize(req.Limit, false), func(page []client.Entity) error {
 			for _, ent := range page {
 				id := client.EntityID(ent)
 				if id == "" {

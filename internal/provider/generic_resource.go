@@ -70,7 +70,7 @@ func (r *genericResource) Create(ctx context.Context, req resource.CreateRequest
 	secretKeys := slices.Sorted(maps.Keys(secrets))
 	// The read-back after an interrupted create matches the plain keys only:
 	// the service may keep the secrets without echoing them.
-	e, err := r.data.client.CreateEntityOnce(ctx, collection, withSecrets(body, secrets), secretKeys...)
+	e, err := r.data.client.Entities.CreateOnce(ctx, collection, withSecrets(body, secrets), secretKeys...)
 	if err != nil {
 		if id, made := client.MadeID(err); made {
 			plan.ID, plan.Output = types.StringValue(id), types.DynamicNull()
@@ -97,7 +97,7 @@ func (r *genericResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	collection, id := state.Collection.ValueString(), state.ID.ValueString()
-	e, err := r.data.client.GetEntity(ctx, collection, id)
+	e, err := r.data.client.Entities.Get(ctx, collection, id)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "entity is gone; removing it from state", map[string]any{"collection": collection, "id": id})
 		removeGone(ctx, resp, genericIdentity(state))
@@ -156,7 +156,7 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	// The interface: "in general all fields as returned by a GET should be
 	// sent". Read the entity now and lay the configuration over it.
-	current, err := r.data.client.GetEntity(ctx, collection, id)
+	current, err := r.data.client.Entities.Get(ctx, collection, id)
 	if err != nil {
 		addEntityError(&resp.Diagnostics, "Unable to read "+collection+"/"+id+" before updating it", collection, err)
 		return
@@ -174,7 +174,7 @@ func (r *genericResource) Update(ctx context.Context, req resource.UpdateRequest
 		}
 	}
 	put = withSecrets(put, secrets)
-	e, err := r.data.client.UpdateEntity(ctx, collection, id, put)
+	e, err := r.data.client.Entities.Update(ctx, collection, id, put)
 	if err != nil {
 		addEntityError(&resp.Diagnostics, "Unable to update "+collection+"/"+id, collection, err)
 		return
@@ -190,7 +190,7 @@ func (r *genericResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	collection := state.Collection.ValueString()
-	if err := r.data.client.DeleteEntity(ctx, collection, state.ID.ValueString()); err != nil {
+	if err := r.data.client.Entities.Delete(ctx, collection, state.ID.ValueString()); err != nil {
 		addEntityError(&resp.Diagnostics, "Unable to delete "+collection+"/"+state.ID.ValueString(), collection, err)
 	}
 }

@@ -29,7 +29,7 @@ func TestContactListings_importForgetsTheList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := c.CreateList(ctx, client.ListInput{Name: "listing"})
+	l, err := c.Lists.Create(ctx, client.ListInput{Name: "listing"})
 	if err != nil {
 		t.Fatal(err)
 	}

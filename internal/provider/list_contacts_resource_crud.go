@@ -360,7 +360,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 func (r *listContactsResource) forget(ctx context.Context, listID string, pending []string, diags *diag.Diagnostics) {
 	var running []string
 	for _, id := range pending {
-		b, err := r.data.client.GetBatch(ctx, id)
+		b, err := r.data.client.Batches.Get(ctx, id)
 		if err == nil && b.Finished() {
 			continue
 		}

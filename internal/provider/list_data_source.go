@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"context"
+
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -44,5 +46,8 @@ func NewListDataSource() datasource.DataSource {
 		toModel:   func(l *client.List, _ listModel) listModel { return listToModel(l, listModel{}) },
 		objName:   func(l *client.List) string { return l.Name },
 		objID:     func(l *client.List) string { return l.ID.String() },
-		get:       (*client.Client).GetList, all: (*client.Client).ListLists}
+		get: func(c *client.Client, ctx context.Context, id string) (*client.List, error) {
+			return c.Lists.Get(ctx, id)
+		},
+		all: func(c *client.Client, ctx context.Context) ([]client.List, error) { return c.Lists.List(ctx) }}
 }

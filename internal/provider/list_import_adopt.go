@@ -46,7 +46,7 @@ func fillFromImportListing(ctx context.Context, c *client.Client, m *listImportM
 		return
 	}
 	listID, importID := m.ListID.ValueString(), m.ImportID.ValueString()
-	imports, err := c.ListImports(ctx, listID)
+	imports, err := c.Imports.List(ctx, listID)
 	if err != nil {
 		fields := map[string]any{"list_id": listID, "import_id": importID, "error": err.Error()}
 		if errors.Is(err, client.ErrNotFound) || errors.Is(err, client.ErrNotSupported) {

@@ -101,7 +101,7 @@ func (r *listImportResource) judgeAcceptedRows(ctx context.Context, m listImport
 	if m.BatchID.IsNull() || m.Failed.IsNull() || m.Failed.IsUnknown() {
 		return
 	}
-	b, err := r.data.client.GetBatch(ctx, m.BatchID.ValueString())
+	b, err := r.data.client.Batches.Get(ctx, m.BatchID.ValueString())
 	if err != nil {
 		tflog.Warn(ctx, "could not read the import's batch again to name its refused rows", map[string]any{"batch_id": m.BatchID.ValueString(), "error": err.Error()})
 		b = &client.Batch{ID: client.ID(m.BatchID.ValueString()), Failed: m.Failed.ValueInt64(), Total: m.Total.ValueInt64(), Shown: client.BatchCountsShown{Failed: true}}

@@ -51,7 +51,7 @@ func (d *listsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, re
 	if !requireClient(d.data, &resp.Diagnostics) {
 		return
 	}
-	all, err := d.data.client.ListLists(ctx)
+	all, err := d.data.client.Lists.List(ctx)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to list lists", err, nil)
 		return

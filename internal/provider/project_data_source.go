@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"context"
+
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -12,7 +14,10 @@ import (
 // NewProjectDataSource returns the rms_project data source.
 func NewProjectDataSource() datasource.DataSource {
 	return &namedEntityDataSource[projectModel, client.Project]{noun: "project", schema: projectDataSourceSchema,
-		get: (*client.Client).GetProject, all: (*client.Client).ListProjects,
+		get: func(c *client.Client, ctx context.Context, id string) (*client.Project, error) {
+			return c.Projects.Get(ctx, id)
+		},
+		all:       func(c *client.Client, ctx context.Context) ([]client.Project, error) { return c.Projects.List(ctx) },
 		idAndName: func(cfg projectModel) (types.String, types.String) { return cfg.ID, cfg.Name },
 		toModel: func(p *client.Project, cfg projectModel) projectModel {
 			return projectToModel(p, projectModel{Description: cfg.Description})

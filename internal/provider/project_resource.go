@@ -121,10 +121,16 @@ var projectCRUD = namedEntityCRUD[projectModel, client.ProjectInput, client.Proj
 		m.ID, m.DateCreated, m.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
 		return m
 	},
-	createOnce: (*client.Client).CreateProjectOnce,
-	get:        (*client.Client).GetProject,
-	update:     (*client.Client).UpdateProject,
-	remove:     (*client.Client).DeleteProject,
+	createOnce: func(c *client.Client, ctx context.Context, in client.ProjectInput) (*client.Project, error) {
+		return c.Projects.CreateOnce(ctx, in)
+	},
+	get: func(c *client.Client, ctx context.Context, id string) (*client.Project, error) {
+		return c.Projects.Get(ctx, id)
+	},
+	update: func(c *client.Client, ctx context.Context, id string, in client.ProjectInput) (*client.Project, error) {
+		return c.Projects.Update(ctx, id, in)
+	},
+	remove: func(c *client.Client, ctx context.Context, id string) error { return c.Projects.Delete(ctx, id) },
 }
 
 func projectInput(m projectModel) client.ProjectInput {

@@ -202,10 +202,16 @@ var listCRUD = namedEntityCRUD[listResourceModel, client.ListInput, client.List]
 		m.ID, m.DateCreated, m.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
 		return m
 	},
-	createOnce: (*client.Client).CreateListOnce,
-	get:        (*client.Client).GetList,
-	update:     (*client.Client).UpdateList,
-	remove:     (*client.Client).DeleteList,
+	createOnce: func(c *client.Client, ctx context.Context, in client.ListInput) (*client.List, error) {
+		return c.Lists.CreateOnce(ctx, in)
+	},
+	get: func(c *client.Client, ctx context.Context, id string) (*client.List, error) {
+		return c.Lists.Get(ctx, id)
+	},
+	update: func(c *client.Client, ctx context.Context, id string, in client.ListInput) (*client.List, error) {
+		return c.Lists.Update(ctx, id, in)
+	},
+	remove: func(c *client.Client, ctx context.Context, id string) error { return c.Lists.Delete(ctx, id) },
 	// Its contacts go with it: no refresh of this run may answer from a
 	// listing of them.
 	beforeDelete: func(d *providerData, id string) { d.contacts.Listings.ChangedList(id) },

@@ -56,7 +56,7 @@ func (cfg webhookQueryConfig) results(ctx context.Context, d *providerData, req 
 	}
 	filtered := !cfg.Event.IsNull() || !cfg.Active.IsNull()
 	return streamResults(ctx, req, "Unable to list webhooks", func(ctx context.Context, e *resultEmitter) error {
-		return d.client.EachWebhookPage(ctx, queryPageSize(req.Limit, filtered), func(page []client.Webhook) error {
+		return d.client.Webhooks.EachPage(ctx, queryPageSize(req.Limit, filtered), func(page []client.Webhook) error {
 			for _, w := range page {
 				if !match(w) {
 					continue

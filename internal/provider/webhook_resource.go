@@ -136,7 +136,7 @@ func (r *webhookResource) Create(ctx context.Context, req resource.CreateRequest
 	} else if secretWO != nil {
 		in.Secret = secretWO
 	}
-	w, err := r.data.client.CreateWebhookOnce(ctx, in)
+	w, err := r.data.client.Webhooks.CreateOnce(ctx, in)
 	if err != nil {
 		if id, made := client.MadeID(err); made {
 			plan.ID, plan.DateCreated, plan.DateModified = types.StringValue(id), timetypes.NewRFC3339Null(), timetypes.NewRFC3339Null()
@@ -155,7 +155,7 @@ func (r *webhookResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if !ok {
 		return
 	}
-	w, err := r.data.client.GetWebhook(ctx, state.ID.ValueString())
+	w, err := r.data.client.Webhooks.Get(ctx, state.ID.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "webhook is gone; removing it from state", map[string]any{"id": state.ID.ValueString()})
 		removeGone(ctx, resp, idIdentity(state.ID))
@@ -195,7 +195,7 @@ func (r *webhookResource) Update(ctx context.Context, req resource.UpdateRequest
 	case plan.Secret.IsNull() && plan.SecretWOVersion.IsNull() && (!state.Secret.IsNull() || !state.SecretWOVersion.IsNull()):
 		in.ClearSecret = true
 	}
-	w, err := r.data.client.UpdateWebhook(ctx, state.ID.ValueString(), in)
+	w, err := r.data.client.Webhooks.Update(ctx, state.ID.ValueString(), in)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to update webhook", err, webhookFields)
 		return
@@ -208,7 +208,7 @@ func (r *webhookResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if !ok {
 		return
 	}
-	if err := r.data.client.DeleteWebhook(ctx, state.ID.ValueString()); err != nil {
+	if err := r.data.client.Webhooks.Delete(ctx, state.ID.ValueString()); err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to delete webhook", err, nil)
 	}
 }

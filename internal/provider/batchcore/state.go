@@ -113,7 +113,7 @@ func (m *Model) WaitAndRecord(ctx context.Context, svc Service, op Operation, ti
 // resource has left the state (the batch is gone, or failed: the next apply
 // runs the operation again) or an error was reported.
 func Read(ctx context.Context, c *client.Client, op Operation, batchID string, resp *resource.ReadResponse) *client.Batch {
-	b, err := c.GetBatch(ctx, batchID)
+	b, err := c.Batches.Get(ctx, batchID)
 	if client.IsNotFound(err) {
 		tflog.Info(ctx, strings.ToLower(op.What)+" batch is gone; removing it from state", map[string]any{"batch_id": batchID})
 		resp.State.RemoveResource(ctx)

@@ -82,7 +82,7 @@ func WaitFor(ctx context.Context, svc Service, w Wait, diags *diag.Diagnostics) 
 		logOnly := report
 		report = func(b client.Batch) { logOnly(b); w.Progress(b) }
 	}
-	b, err := svc.Client.WaitForBatch(ctx, w.ID, svc.schedule(), report)
+	b, err := svc.Client.Batches.Wait(ctx, w.ID, svc.schedule(), report)
 	var waitErr *client.BatchWaitError
 	var failed *client.BatchFailedError
 	switch {

@@ -26,7 +26,7 @@ func downloadToFile(ctx context.Context, c *client.Client, batchID, path string)
 		return nil, localFileError{fmt.Errorf("creating a temporary file beside %s: %w", path, err)}
 	}
 	defer func() { _ = os.Remove(tmp.Name()) }() // no-op after a successful rename
-	d, err := c.DownloadResult(ctx, batchID, tmp)
+	d, err := c.Batches.DownloadResult(ctx, batchID, tmp)
 	if cerr := tmp.Close(); err == nil && cerr != nil {
 		err = localFileError{fmt.Errorf("writing %s: %w", tmp.Name(), cerr)}
 	}

@@ -95,9 +95,9 @@ func createImport(ctx context.Context, c *client.Client, run ListImportRun, diag
 		return "", false
 	}
 	// Both steps read back after an unknown outcome (see the client's
-	// CreateImportOnce and UploadImportOnce): an import or upload the
+	// Imports.CreateOnce and Imports.UploadOnce): an import or upload the
 	// service carried out is adopted, not made twice.
-	importID, err := c.CreateImportOnce(ctx, run.ListID, client.ImportRequest{
+	importID, err := c.Imports.CreateOnce(ctx, run.ListID, client.ImportRequest{
 		Delimiter:      code,
 		Encoding:       run.Encoding,
 		Type:           run.Type,
@@ -120,7 +120,7 @@ func createImport(ctx context.Context, c *client.Client, run ListImportRun, diag
 // (a warning says how to attach it): no failure, the import is kept
 // without a batch to wait on.
 func uploadImportFile(ctx context.Context, c *client.Client, run ListImportRun, importID client.ID, diags *diag.Diagnostics) (batchID string, ok bool) {
-	batch, err := c.UploadImportOnce(ctx, run.ListID, importID.String(), run.Body)
+	batch, err := c.Imports.UploadOnce(ctx, run.ListID, importID.String(), run.Body)
 	if client.IsActed(err) {
 		warnBatchUnknown(diags, run, importID, err)
 		return "", true

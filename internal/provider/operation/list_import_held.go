@@ -75,7 +75,7 @@ func writeHeldRow(ctx context.Context, c *client.Client, listID string, row cont
 	if row.Channels.Mobile {
 		want.MobileStatus = client.StatusUnsubscribed
 	}
-	made, err := c.CreateContactOnce(ctx, listID, client.ContactInput{
+	made, err := c.Contacts.CreateOnce(ctx, listID, client.ContactInput{
 		OriginalID: row.OriginalID, Properties: row.Properties, Status: want.Status, MobileStatus: want.MobileStatus,
 	})
 	switch {
@@ -85,7 +85,7 @@ func writeHeldRow(ctx context.Context, c *client.Client, listID string, row cont
 			for k, v := range row.Properties {
 				props[k] = &v
 			}
-			if _, err := c.UpdateContactProperties(ctx, listID, row.OriginalID, props); err != nil {
+			if _, err := c.Contacts.UpdateProperties(ctx, listID, row.OriginalID, props); err != nil {
 				return err
 			}
 		}
@@ -97,7 +97,7 @@ func writeHeldRow(ctx context.Context, c *client.Client, listID string, row cont
 	// An existing contact, or a service whose answer does not show that
 	// the create took the status: set it (writing the state a contact
 	// already has is accepted).
-	_, err = c.SetSubscriptionStatus(ctx, listID, row.OriginalID, want)
+	_, err = c.Contacts.SetSubscriptionStatus(ctx, listID, row.OriginalID, want)
 	return err
 }
 

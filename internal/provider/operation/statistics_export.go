@@ -50,7 +50,7 @@ var exportFields = map[string]path.Path{
 // sent again, several stop the run with their ids. importable says whether
 // the caller is the resource, into which one of them can be imported.
 func StartStatisticsExport(ctx context.Context, c *client.Client, exportType, period, retryNote string, importable bool, diags *diag.Diagnostics) (string, bool) {
-	id, err := c.StartStatisticsExportOnce(ctx, client.StatisticsExportRequest{ExportType: exportType, Period: period})
+	id, err := c.Exports.StartStatisticsOnce(ctx, client.StatisticsExportRequest{ExportType: exportType, Period: period})
 	var amb *client.AmbiguousError
 	switch {
 	case errors.As(err, &amb):
@@ -105,7 +105,7 @@ type ExportResult struct {
 // URL may still be set when only the download failed.
 func FetchExportResult(ctx context.Context, c *client.Client, batchID, outputPath, retryNote string, diags *diag.Diagnostics) (ExportResult, bool) {
 	var res ExportResult
-	u, err := c.GetResultURL(ctx, batchID)
+	u, err := c.Batches.ResultURL(ctx, batchID)
 	if err != nil {
 		apidiag.Add(diags, "Unable to get the result URL of statistics export "+batchID, err, nil)
 		res.ServiceFailed = true

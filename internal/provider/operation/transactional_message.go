@@ -43,7 +43,7 @@ var messageFields = map[string]path.Path{
 // the user what to check). Nothing here sends it again: the service offers
 // no way to read a sent message back.
 func SendTransactionalMessage(ctx context.Context, c *client.Client, triggerID string, msg client.TransactionalMessage) (sent *client.SentMessage, diags diag.Diagnostics, unknown error) {
-	sent, err := c.SendTransactionalMessage(ctx, triggerID, msg)
+	sent, err := c.Triggers.Send(ctx, triggerID, msg)
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddAttributeError(path.Root("trigger_id"), "Trigger not found",
