@@ -31,7 +31,9 @@ func replaceImport(listID string, ids ...string) string {
 	for _, id := range ids {
 		lines = append(lines, id+","+id+"@example.com")
 	}
-	return importConfig(listID, "REPLACE", heredocContent(lines...))
+	// It writes after the rms_list_contacts beside it: the final plan of
+	// that resource refuses a list another resource changed since the plan.
+	return importConfig(listID, "REPLACE", heredocContent(lines...), "depends_on = [rms_list_contacts.c]")
 }
 
 // mustApply applies the workspace, failing the test unless it succeeds.

@@ -111,7 +111,8 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 		tflog.Info(ctx, "list contacts: the list changed since the plan's refresh", map[string]any{"list_id": listID, "refreshed": got.Fingerprint.String(), "now": now.String()})
 		resp.Diagnostics.AddError("Contacts of list "+listID+" changed since the plan",
 			fmt.Sprintf("The contacts of list %s are not as the refresh before the plan read them (%d contacts then, %d now, or their statuses or properties changed): the counts the plan showed (planned_changes) no longer hold. Nothing was written. "+
-				"Plan again (terraform plan, with its refresh) and review the new plan.", listID, got.Fingerprint.Count, now.Count))
+				"Plan again (terraform plan, with its refresh) and review the new plan. "+
+				"If another resource of this configuration writes to list %s in the same apply (an rms_list_import, an rms_contact, another rms_list_contacts), make it depend on this one (depends_on), so that it writes after this resource.", listID, got.Fingerprint.Count, now.Count, listID))
 		return
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
