@@ -2,6 +2,7 @@ package contactsync
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"maps"
 
@@ -21,6 +22,13 @@ import (
 // returns an error has already reported it to the user (the provider turns
 // it into diagnostics); the apply stops there.
 type ListPort interface {
+	// Desired reads the contacts the input wants: a source file, or the
+	// map of the configuration. An error: the input is refused (bad input
+	// is refused before anything is written).
+	Desired(ctx context.Context) (*Book, error)
+	// FinalPlanListing takes the listing the final plan of this apply made
+	// of the list for this input, if it made one (taken: it serves once).
+	FinalPlanListing() (Snapshot, bool)
 	// Resume waits for a batch an earlier apply stopped waiting for. A batch
 	// the service failed is reported and is no error: the listing that
 	// follows shows what it did not do.
@@ -54,12 +62,12 @@ type ApplyInput struct {
 	ListID   string
 	Creating bool
 	File     bool // the input is a source file
-	Rules    InputRules
-	Desired  *Book
-	// Held is the listing the apply's final plan made (nil: the apply
-	// lists), HeldBook the book it was held against.
-	Held     *ServiceList
-	HeldBook *Book
+	// Source is how a source file is read (File), and PlannedDigest the
+	// SHA-256 of its contacts the plan saw ("": the plan could not read
+	// it, or the input is a map).
+	Source        FileOptions
+	PlannedDigest string
+	Rules         InputRules
 	// Record and Pending are what earlier applies left: the consent record
 	// and the batches not seen finish.
 	Record  Record
@@ -102,25 +110,31 @@ type ApplyOutcome struct {
 	PlannedOf int
 	// Finished: every write was attempted (some may have failed); Diff is
 	// what was written, Service and Desired the listing and book it was
-	// made from, Settled the record as it stood before the writes, Seen
-	// the opt-outs the record knew before this apply's listing.
+	// made from, Settled the record as it stood before the writes.
+	// Honoured are the opt-outs the apply kept that the record did not
+	// hold before this apply's listing, so the plan could not name them
+	// (opted out since the plan, or a plan whose refresh was skipped).
 	Finished bool
 	Diff     Diff
 	Service  *ServiceList
 	Desired  *Book
 	Settled  Record
-	Seen     map[string][2]bool
+	Honoured []string
 }
 
 // Apply runs the ordered steps of an apply of a list's contacts.
-func Apply(ctx context.Context, in ApplyInput, port ListPort) ApplyOutcome {
-	a := &applyRun{in: in, port: port, log: in.Log, desired: in.Desired}
-	a.out.Record, a.out.Pending = in.Record, in.Pending
+func Apply(ctx context.Context, input ApplyInput, port ListPort) ApplyOutcome {
+	a := &applyRun{in: input, port: port, log: input.Log}
+	a.out.Record, a.out.Pending = input.Record, input.Pending
 	if a.log == nil {
 		a.log = discard{}
 	}
 	a.run(ctx)
 	a.out.Desired, a.out.Service = a.desired, a.service
+	if a.out.Finished {
+		fresh, _ := NewOptOuts(a.out.Diff, a.seen, a.out.Record)
+		a.out.Honoured = fresh.OptedOut
+	}
 	return a.out
 }
 
@@ -131,12 +145,16 @@ type applyRun struct {
 	log     client.Logger
 	desired *Book
 	service *ServiceList
-	opts    Options
-	out     ApplyOutcome
+	// held is the final plan's listing, when it serves this apply.
+	held *Snapshot
+	// seen are the opt-outs the record held before this apply's listing.
+	seen map[string][2]bool
+	opts Options
+	out  ApplyOutcome
 }
 
 func (a *applyRun) run(ctx context.Context) {
-	if !a.resume(ctx) || !a.list(ctx) {
+	if !a.read(ctx) || !a.resume(ctx) || !a.list(ctx) {
 		return
 	}
 	a.settle()
@@ -172,10 +190,64 @@ func (a *applyRun) resume(ctx context.Context) bool {
 	return true
 }
 
+// read reads the input and refuses, before anything is written, a source
+// file whose contacts changed since the plan: the apply would write
+// contacts nobody reviewed (and Terraform would report the new digest as
+// an inconsistent result). It then takes the final plan's listing, which
+// is held for this apply only.
+func (a *applyRun) read(ctx context.Context) bool {
+	desired, err := a.port.Desired(ctx)
+	if err != nil {
+		a.end(ApplyStopped, err)
+		return false
+	}
+	a.desired = desired
+	if a.in.File && a.in.PlannedDigest != "" {
+		if got := DesiredDigest(desired); got != a.in.PlannedDigest {
+			a.end(ApplyStopped, &SourceChangedError{Path: a.in.Source.Path, Planned: a.in.PlannedDigest, Got: got})
+			return false
+		}
+	}
+	if snap, ok := a.port.FinalPlanListing(); ok && a.heldServes(snap) {
+		a.held = &snap
+	}
+	return true
+}
+
+// heldServes reports whether the final plan's listing serves the apply:
+// an update that resumes no batch (batches change the list), of the same
+// input; for a file, the book the listing was held against (the same
+// contacts: the same digest, read the same way) replaces desired, since
+// the listing is compared with it.
+func (a *applyRun) heldServes(snap Snapshot) bool {
+	if a.in.Creating || len(a.in.Pending) > 0 {
+		return false
+	}
+	if !a.in.File {
+		return snap.Service.Comparable(a.desired)
+	}
+	book := snap.Service.Book()
+	if book == nil || snap.File != a.in.Source || DesiredDigest(book) != DesiredDigest(a.desired) {
+		return false
+	}
+	a.desired = book
+	return true
+}
+
+// SourceChangedError is a source file whose contacts changed after the
+// plan: the apply refuses it before it writes anything.
+type SourceChangedError struct {
+	Path, Planned, Got string
+}
+
+func (e *SourceChangedError) Error() string {
+	return fmt.Sprintf("%s changed after the plan was made (the SHA-256 of its contacts is %s, the plan has %s); nothing was written. Plan and apply again", e.Path, e.Got, e.Planned)
+}
+
 // list takes the final plan's listing, or lists.
 func (a *applyRun) list(ctx context.Context) bool {
-	if a.in.Held != nil {
-		a.service, a.desired = a.in.Held, a.in.HeldBook
+	if a.held != nil {
+		a.service = a.held.Service
 		return true
 	}
 	service, err := a.port.List(ctx, a.desired)
@@ -193,7 +265,7 @@ func (a *applyRun) list(ctx context.Context) bool {
 func (a *applyRun) settle() {
 	rec := &a.out.Record
 	rec.Prune(a.service)
-	a.out.Seen = maps.Clone(rec.OptedOut)
+	a.seen = maps.Clone(rec.OptedOut)
 	rec.NoteOptOuts(a.desired, a.service, a.in.File)
 	if a.in.Creating {
 		takeReleased(a.in.Released, a.in.ListID, a.service, rec)

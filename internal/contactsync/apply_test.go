@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,6 +18,8 @@ import (
 // named failAt, and cancels the apply's context after the step named
 // cancelAfter (every later step then fails as a real call would).
 type fakePort struct {
+	desired     *Book
+	held        *Snapshot // the final plan's listing, if any
 	service     *ServiceList
 	failAt      string
 	cancelAfter string
@@ -42,6 +45,18 @@ func (f *fakePort) step(ctx context.Context, name string) error {
 		f.cancel()
 	}
 	return nil
+}
+
+func (f *fakePort) Desired(ctx context.Context) (*Book, error) {
+	return f.desired, f.step(ctx, "read")
+}
+
+func (f *fakePort) FinalPlanListing() (Snapshot, bool) {
+	if f.held == nil {
+		return Snapshot{}, false
+	}
+	f.steps = append(f.steps, "take held")
+	return *f.held, true
 }
 
 func (f *fakePort) Resume(ctx context.Context, _ string) error { return f.step(ctx, "resume") }
@@ -123,37 +138,38 @@ func TestApplyStopsAfterEachStep(t *testing.T) {
 		wantWrote   bool
 		wantSteps   []string
 	}{
-		{name: "resume fails", failAt: "resume", wantEnd: ApplyCutShort, wantRecord: before, wantPending: []string{"old"}, wantSteps: []string{"resume"}},
-		{name: "cancelled while resuming", cancelAfter: "resume", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"resume", "list"}},
-		{name: "list fails", failAt: "list", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"resume", "list"}},
-		{name: "suppression list unreadable", failAt: "suppress", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"resume", "list", "suppress"}},
-		{name: "guardrail refuses", failAt: "guard", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"resume", "list", "suppress", "guard"}},
+		{name: "input refused", failAt: "read", wantEnd: ApplyStopped, wantRecord: before, wantPending: []string{"old"}, wantSteps: []string{"read"}},
+		{name: "resume fails", failAt: "resume", wantEnd: ApplyCutShort, wantRecord: before, wantPending: []string{"old"}, wantSteps: []string{"read", "resume"}},
+		{name: "cancelled while resuming", cancelAfter: "resume", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"read", "resume", "list"}},
+		{name: "list fails", failAt: "list", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"read", "resume", "list"}},
+		{name: "suppression list unreadable", failAt: "suppress", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"read", "resume", "list", "suppress"}},
+		{name: "guardrail refuses", failAt: "guard", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"read", "resume", "list", "suppress", "guard"}},
 		{name: "opt-outs not recorded", failAt: "record opt-outs", wantEnd: ApplyStopped, wantRecord: settled,
-			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs"}},
+			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs"}},
 		{name: "cancelled before the writes", cancelAfter: "record opt-outs", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
-			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
 		{name: "writes cut short", failAt: "write", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
-			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
 		{name: "a write fails", failWrites: map[string]bool{"b": true}, wantEnd: ApplyStopped, wantRecord: bFailed, wantWrote: true,
-			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
 		{name: "done", wantEnd: ApplyDone, wantRecord: applied, wantWrote: true,
-			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
 		{name: "import cut short keeps its batch", threshold: 1, failAt: "import UNSUBSCRIBE", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
 			wantPending: []string{"batch-UNSUBSCRIBE"},
-			wantSteps:   []string{"resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE"}},
+			wantSteps:   []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE"}},
 		{name: "imports read back when unconfirmed", threshold: 1, unconfirmed: true, failAt: "read back", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
-			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "read back"}},
+			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "read back"}},
 		{name: "imports then singles", threshold: 1, wantEnd: ApplyDone, wantRecord: applied, wantWrote: true,
-			wantSteps: []string{"resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "write"}},
+			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "write"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			service := listAgainst(desired, map[string]ServiceContact{"a": {Email: unsub}, "b": {Email: sub}, "x": {Email: sub}})
-			port := &fakePort{service: service, failAt: tc.failAt, cancelAfter: tc.cancelAfter, cancel: cancel, failWrites: tc.failWrites, unconfirmed: tc.unconfirmed}
+			port := &fakePort{desired: desired, service: service, failAt: tc.failAt, cancelAfter: tc.cancelAfter, cancel: cancel, failWrites: tc.failWrites, unconfirmed: tc.unconfirmed}
 			got := Apply(ctx, ApplyInput{
-				ListID: "7", Rules: InputRules{Exclusive: true}, Desired: desired,
+				ListID: "7", Rules: InputRules{Exclusive: true},
 				Record: before, Pending: []string{"old"}, BatchThreshold: tc.threshold + 100*boolInt(tc.threshold == 0),
 			}, port)
 			if got.End != tc.wantEnd {
@@ -190,9 +206,9 @@ func TestApplyCreateTakesReleased(t *testing.T) {
 	service := listAgainst(desired, map[string]ServiceContact{"a": {Email: unsub, Mobile: sub}})
 	released, prov := NewReleased(), NewProvenance()
 	released.Add("7", "a", client.SubscriptionStatus{Status: sub, MobileStatus: sub})
-	port := &fakePort{service: service}
+	port := &fakePort{desired: desired, service: service}
 	got := Apply(context.Background(), ApplyInput{
-		ListID: "7", Creating: true, Desired: desired, BatchThreshold: 100, Released: released, Provenance: prov,
+		ListID: "7", Creating: true, BatchThreshold: 100, Released: released, Provenance: prov,
 	}, port)
 	if got.End != ApplyDone {
 		t.Fatalf("end = %d (err %v)", got.End, got.Err)
@@ -208,5 +224,78 @@ func TestApplyCreateTakesReleased(t *testing.T) {
 	}
 	if _, ok := prov.CreatedInRun("7"); !ok {
 		t.Error("the create did not note its takeover")
+	}
+}
+
+// TestApplyReadsBeforeItWrites: the apply reads its input first, refuses a
+// file whose contacts changed since the plan before anything else, and
+// lists only when the final plan's listing does not serve it (a create, an
+// apply that resumes a batch, or a listing of another reading of the file).
+func TestApplyReadsBeforeItWrites(t *testing.T) {
+	file := FileOptions{Path: "c.csv"}
+	desired := fileBook(t, nil, []Desired{{ID: "a", Email: sub}})
+	digest := DesiredDigest(desired)
+	// A listing held against the same contacts read again: another book,
+	// the same digest.
+	again := fileBook(t, nil, []Desired{{ID: "a", Email: sub}})
+	heldSame := &Snapshot{Service: listAgainst(again, map[string]ServiceContact{"a": {Email: sub}}), File: file}
+	heldOther := &Snapshot{Service: heldSame.Service, File: FileOptions{Path: "c.csv", Delimiter: ";"}}
+	cases := []struct {
+		name      string
+		planned   string
+		held      *Snapshot
+		creating  bool
+		pending   []string
+		wantEnd   ApplyEnd
+		wantSteps []string
+	}{
+		{name: "file changed since the plan", planned: "other", held: heldSame, wantEnd: ApplyStopped, wantSteps: []string{"read"}},
+		{name: "digest unknown at plan", planned: "", wantEnd: ApplyDone, wantSteps: []string{"read", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "final plan's listing serves", planned: digest, held: heldSame, wantEnd: ApplyDone,
+			wantSteps: []string{"read", "take held", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "listing of another reading", planned: digest, held: heldOther, wantEnd: ApplyDone,
+			wantSteps: []string{"read", "take held", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "a create lists", planned: digest, held: heldSame, creating: true, wantEnd: ApplyDone,
+			wantSteps: []string{"read", "take held", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "a resumed batch changed the list", planned: digest, held: heldSame, pending: []string{"old"}, wantEnd: ApplyDone,
+			wantSteps: []string{"read", "take held", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			service := listAgainst(desired, map[string]ServiceContact{"a": {Email: sub}})
+			port := &fakePort{desired: desired, held: tc.held, service: service}
+			got := Apply(context.Background(), ApplyInput{
+				ListID: "7", Creating: tc.creating, File: true, Source: file, PlannedDigest: tc.planned,
+				Pending: tc.pending, BatchThreshold: 100,
+			}, port)
+			if got.End != tc.wantEnd {
+				t.Errorf("end = %d, want %d (err %v)", got.End, tc.wantEnd, got.Err)
+			}
+			if diff := cmp.Diff(tc.wantSteps, port.steps); diff != "" {
+				t.Errorf("steps (-want +got):\n%s", diff)
+			}
+			var changed *SourceChangedError
+			if isChanged := errors.As(got.Err, &changed); isChanged != (tc.planned == "other") {
+				t.Errorf("err = %v, want a SourceChangedError: %v", got.Err, tc.planned == "other")
+			}
+			if got.Wrote {
+				t.Error("an apply with nothing to change wrote")
+			}
+			// The listing served is compared with the book it was held
+			// against.
+			if served := slices.Contains(port.steps, "take held") && !slices.Contains(port.steps, "list"); served != (got.Desired == again) {
+				t.Errorf("served the held listing: %v, but compared it with the book it was held against: %v", served, got.Desired == again)
+			}
+		})
+	}
+}
+
+// TestSourceChangedError: what the refusal of a changed file tells.
+func TestSourceChangedError(t *testing.T) {
+	msg := (&SourceChangedError{Path: "c.csv", Planned: "abc", Got: "def"}).Error()
+	for _, want := range []string{"c.csv changed after the plan was made", "is def", "the plan has abc", "nothing was written", "Plan and apply again"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q does not say %q", msg, want)
+		}
 	}
 }

@@ -162,3 +162,32 @@ func (a *Record) NoteResubscribeIDs(named, failed map[string]bool, before Record
 		a.Resubscribed[id] = true
 	}
 }
+
+// NewOptOuts is diff with only the opt-outs kept that the record as saved
+// (recorded: Record.OptedOut before this run noted its listing) did not
+// hold, for the warnings that name them, and the number of those it
+// leaves out. now is the record as it stands. diff itself is not changed
+// (the counts of a plan hold every opt-out).
+func NewOptOuts(diff Diff, recorded map[string][2]bool, now Record) (Diff, int) {
+	if len(recorded) == 0 || len(diff.OptedOut) == 0 {
+		return diff, 0
+	}
+	fresh := make([]string, 0, len(diff.OptedOut))
+	for _, id := range diff.OptedOut {
+		if !optOutRecorded(recorded[id], now.OptedOut[id]) {
+			fresh = append(fresh, id)
+		}
+	}
+	n := len(diff.OptedOut) - len(fresh)
+	diff.OptedOut = fresh
+	return diff, n
+}
+
+// optOutRecorded reports whether the record as saved (was) holds the
+// opt-out the record now holds on every channel, and holds one at all.
+func optOutRecorded(was, now [2]bool) bool {
+	if was == ([2]bool{}) {
+		return false
+	}
+	return (!now[0] || was[0]) && (!now[1] || was[1])
+}

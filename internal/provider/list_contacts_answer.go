@@ -2,9 +2,12 @@ package provider
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
@@ -18,9 +21,8 @@ import (
 // private state an unsubscription it did not make (a later apply would
 // take a recipient's opt-out for Terraform's own and undo it).
 type listContactsAnswer struct {
-	ctx      context.Context
 	prior    *listContactsModel // nil for a create
-	out      *listContactsModel // the planned values, as the apply leaves them
+	out      listContactsModel  // the planned values, as the apply leaves them
 	applied  *contactsync.Record
 	pending  *[]string
 	private  privateSetter
@@ -33,13 +35,69 @@ type listContactsAnswer struct {
 	wrote bool
 }
 
+// answer maps what contactsync.Apply left onto the answer: the values the
+// plan could not know, the refusals and warnings of the apply, and the
+// state by how the apply ended. unrecorded is unrecorded_opt_outs as an
+// apply leaves it (listSuppression.plannedUnrecorded).
+func (a *listContactsAnswer) answer(ctx context.Context, plan listContactsModel, res contactsync.ApplyOutcome, unrecorded types.Int64) {
+	listID := plan.ListID.ValueString()
+	a.out = appliedValues(plan, res, unrecorded)
+	var changed *contactsync.SourceChangedError
+	if errors.As(res.Err, &changed) {
+		a.diags.AddAttributeError(path.Root("source_file"), "Source file changed after the plan", changed.Error())
+	}
+	if res.Finished {
+		warnKeptOptOuts(a.diags, listID, res.Settled, res.Diff.Kept)
+		warnRejoined(a.diags, listID, res.Diff.Rejoined)
+		warnSuppressed(a.diags, listID, res.Diff.Suppressed, "were kept (or made)")
+	}
+	switch res.End {
+	case contactsync.ApplyCutShort:
+		a.waitCutShort(ctx)
+	case contactsync.ApplyStopped:
+		a.stopped(ctx)
+	default:
+		if !plan.Exclusive.ValueBool() {
+			a.out.UnmanagedSubscribed = types.Int64Value(int64(contactsync.UnmanagedSubscribed(res.Service, res.Desired)))
+		}
+		warnHonoured(a.diags, listID, res.Honoured, exclusiveEver(plan, a.prior))
+		a.done(ctx)
+	}
+}
+
+// appliedValues are the planned values as an apply leaves them: the
+// counts and digests of what it read, before it knows how it ended (an
+// apply that did its work answers with them; a create that stopped after
+// writing saves them, tainted).
+func appliedValues(plan listContactsModel, res contactsync.ApplyOutcome, unrecorded types.Int64) listContactsModel {
+	out := plan
+	out.ID = types.StringValue(plan.ListID.ValueString())
+	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
+	out.UnmanagedSubscribed = types.Int64Value(0)
+	out.UnrecordedOptOuts = unrecorded
+	if res.Desired != nil {
+		out.ContactCount = types.Int64Value(int64(res.Desired.Len()))
+		if plan.isFile() {
+			out.DesiredSHA256 = types.StringValue(contactsync.DesiredDigest(res.Desired))
+			out.ServiceSHA256 = types.StringValue("")
+			if res.End == contactsync.ApplyDone {
+				out.ServiceSHA256 = out.DesiredSHA256
+			}
+		}
+	}
+	if res.Planned != nil && (out.PlannedChanges.IsUnknown() || out.PlannedChanges.IsNull()) {
+		// The plan could not count (list_contacts_planned_changes.go): the
+		// state holds what this apply counts before it writes.
+		out.PlannedChanges = plannedChangesOf(*res.Planned, res.PlannedOf).value()
+	}
+	return out
+}
+
 // done answers with the planned values: the apply did its work, and an
 // adopted list is managed from here on.
-func (a *listContactsAnswer) done() {
-	setListContacts(a.ctx, a.state, *a.out, a.diags)
-	setIdentity(a.ctx, a.identity, listContactsIdentity{ListID: a.out.ListID}, a.diags)
-	a.savePrivate()
-	a.diags.Append(endAdopting(a.ctx, a.private)...)
+func (a *listContactsAnswer) done(ctx context.Context) {
+	a.save(ctx, a.out)
+	a.diags.Append(endAdopting(ctx, a.private)...)
 }
 
 // waitCutShort answers an apply whose wait for a batch ended early. A wait
@@ -48,13 +106,13 @@ func (a *listContactsAnswer) done() {
 // errors), the batch ids stay in private state, and the next apply resumes
 // them before it writes anything. A wait that ended with an error (the
 // batch failed on the service) stops the apply.
-func (a *listContactsAnswer) waitCutShort() {
+func (a *listContactsAnswer) waitCutShort(ctx context.Context) {
 	if a.diags.HasError() {
 		a.wrote = true // a batch ran
-		a.stopped()
+		a.stopped(ctx)
 		return
 	}
-	a.done()
+	a.done(ctx)
 }
 
 // stopped answers an apply that ends with an error: an update keeps its
@@ -63,18 +121,19 @@ func (a *listContactsAnswer) waitCutShort() {
 // which Terraform taints. The private state holds the record as this apply
 // leaves it: the prior one plus what the service confirmed, and the
 // releases recorded before writes that started.
-func (a *listContactsAnswer) stopped() {
+func (a *listContactsAnswer) stopped(ctx context.Context) {
 	switch {
 	case a.prior != nil:
-		setListContacts(a.ctx, a.state, *a.prior, a.diags)
-		setIdentity(a.ctx, a.identity, listContactsIdentity{ListID: a.prior.ListID}, a.diags)
-		a.savePrivate()
+		a.save(ctx, *a.prior)
 	case a.wrote:
-		a.done()
+		a.done(ctx)
 	}
 }
 
-func (a *listContactsAnswer) savePrivate() {
-	a.diags.Append(writeJSONKey(a.ctx, a.private, privateApplied, *a.applied)...)
-	a.diags.Append(writeJSONKey(a.ctx, a.private, privateBatches, *a.pending)...)
+// save answers with m, its identity, and the private state.
+func (a *listContactsAnswer) save(ctx context.Context, m listContactsModel) {
+	setListContacts(ctx, a.state, m, a.diags)
+	setIdentity(ctx, a.identity, listContactsIdentity{ListID: m.ListID}, a.diags)
+	a.diags.Append(writeJSONKey(ctx, a.private, privateApplied, *a.applied)...)
+	a.diags.Append(writeJSONKey(ctx, a.private, privateBatches, *a.pending)...)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
@@ -30,12 +31,53 @@ type listApplyPort struct {
 
 var _ contactsync.ListPort = (*listApplyPort)(nil)
 
+// applyInputOf maps an apply's plan, and what earlier applies left in
+// private state, to what contactsync.Apply starts from.
+func applyInputOf(data *providerData, plan listContactsModel, prior *listContactsModel, applied contactsync.Record, pending []string) contactsync.ApplyInput {
+	input := contactsync.ApplyInput{
+		ListID: plan.ListID.ValueString(), Creating: prior == nil, File: plan.isFile(), Rules: plan.rules(),
+		Record: applied, Pending: pending, BatchThreshold: plan.BatchThreshold.ValueInt64(),
+		Released: data.contacts.Released, Provenance: data.contacts.Provenance, Log: providerLogger{},
+	}
+	if input.File {
+		input.Source, input.PlannedDigest = plan.fileOptions(), plan.DesiredSHA256.ValueString() // "" while unknown
+	}
+	return input
+}
+
 // reported is errReported unless ok.
 func reported(ok bool) error {
 	if ok {
 		return nil
 	}
 	return errReported
+}
+
+// Desired reads the input. Every per-contact input the service refuses is
+// refused here, before the first write (and at plan, by the same
+// desiredOf), so that an apply never stops half way on input it could
+// have refused. The service's contact calls refuse: an empty originalId
+// (a map key; a file's empty identity), a property key that names no
+// attribute of the account or names one twice (a map's keys, a file's
+// columns: contactsync.CheckAttributeKey, contactsync/file_columns.go),
+// and a status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
+// validators; a file's status cells). The interface constrains no
+// property value (any string), so there is nothing else to check. A map
+// input's removals come from the prior state (desiredOf).
+func (p *listApplyPort) Desired(ctx context.Context) (*contactsync.Book, error) {
+	prior := types.MapNull(listContactEntryType)
+	if p.prior != nil {
+		prior = p.prior.Contacts
+	}
+	desired, d := listReaderOf(p.r.data).desiredOf(ctx, p.plan, prior)
+	p.diags.Append(d...)
+	return desired, reported(!d.HasError())
+}
+
+// FinalPlanListing takes what the final plan of this apply listed
+// (recountUnlisted), kept under the input's key.
+func (p *listApplyPort) FinalPlanListing() (contactsync.Snapshot, bool) {
+	return p.r.data.contacts.Snapshots.Take(p.w.listID, finalPlanKey(p.plan))
 }
 
 func (p *listApplyPort) Resume(ctx context.Context, batchID string) error {

@@ -20,33 +20,6 @@ import (
 // this run's refresh (contactsync.Snapshot.RecordedOptOuts), holds it on
 // each channel it is now kept on.
 
-// newOptOuts is diff with only the opt-outs kept that no earlier apply
-// recorded, for the plan's warning, and the number of those it leaves out.
-// diff itself is not changed (the counts of the plan hold every opt-out).
-func newOptOuts(diff contactsync.Diff, recorded map[string][2]bool, now contactsync.Record) (contactsync.Diff, int) {
-	if len(recorded) == 0 || len(diff.OptedOut) == 0 {
-		return diff, 0
-	}
-	fresh := make([]string, 0, len(diff.OptedOut))
-	for _, id := range diff.OptedOut {
-		if !optOutRecorded(recorded[id], now.OptedOut[id]) {
-			fresh = append(fresh, id)
-		}
-	}
-	n := len(diff.OptedOut) - len(fresh)
-	diff.OptedOut = fresh
-	return diff, n
-}
-
-// optOutRecorded reports whether the record as saved (was) holds the
-// opt-out the record now holds on every channel, and holds one at all.
-func optOutRecorded(was, now [2]bool) bool {
-	if was == ([2]bool{}) {
-		return false
-	}
-	return (!now[0] || was[0]) && (!now[1] || was[1])
-}
-
 // recordedOptOutsLine is the one line a plan's warning gives the opt-outs
 // kept that earlier applies recorded: a count, no names.
 func recordedOptOutsLine(n int) string {
@@ -66,7 +39,7 @@ func recordedOptOutsLine(n int) string {
 // that a warning on a plan without changes always says something new; the
 // count goes to the log.
 func planWarning(ctx context.Context, listID string, diff contactsync.Diff, exclusive bool, recorded map[string][2]bool, now contactsync.Record) (title, msg string) {
-	shown, n := newOptOuts(diff, recorded, now)
+	shown, n := contactsync.NewOptOuts(diff, recorded, now)
 	title, msg = planSummary(listID, shown, exclusive)
 	if msg == "" {
 		if n > 0 {
@@ -77,16 +50,12 @@ func planWarning(ctx context.Context, listID string, diff contactsync.Diff, excl
 	return title, msg + recordedOptOutsLine(n)
 }
 
-// warnHonoured is the apply's warning of the opt-outs it kept: it names
-// only those the plan could not name, because the record the plan worked
-// from (seen: its refresh's, as the planned private state carries it) did
-// not hold them yet (opted out since the plan, or a plan whose refresh was
-// skipped); the plan named or counted the others, and the reviewer has
-// read them. now is the record after the apply's own listing.
-func warnHonoured(diags *diag.Diagnostics, listID string, diff contactsync.Diff, exclusive bool, seen map[string][2]bool, now contactsync.Record) {
-	fresh, _ := newOptOuts(diff, seen, now)
-	if len(fresh.OptedOut) == 0 {
+// warnHonoured is the apply's warning of the opt-outs it kept that the
+// plan could not name (contactsync.ApplyOutcome.Honoured): the plan named
+// or counted the others, and the reviewer has read them.
+func warnHonoured(diags *diag.Diagnostics, listID string, honoured []string, exclusive bool) {
+	if len(honoured) == 0 {
 		return
 	}
-	diags.AddWarning("Opt-outs honoured", "Contacts of list "+listID+": "+optOutNotice(fresh.OptedOut, exclusive, "were not re-subscribed")+".")
+	diags.AddWarning("Opt-outs honoured", "Contacts of list "+listID+": "+optOutNotice(honoured, exclusive, "were not re-subscribed")+".")
 }

@@ -88,7 +88,8 @@ func TestWarnHonouredNamesOnlyWhatThePlanDidNot(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var diags diag.Diagnostics
-			warnHonoured(&diags, "42", diff, false, tc.seen, now)
+			fresh, _ := contactsync.NewOptOuts(diff, tc.seen, now) // ApplyOutcome.Honoured
+			warnHonoured(&diags, "42", fresh.OptedOut, false)
 			switch {
 			case tc.want == "" && len(diags) != 0:
 				t.Errorf("want no warning, got %v", diags)

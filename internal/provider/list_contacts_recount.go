@@ -135,25 +135,6 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 // finalPlanKey keeps the final plan's listing apart from a refresh's.
 func finalPlanKey(m listContactsModel) string { return "final plan:" + replacementKey(m) }
 
-// takeFinalPlanListing is the listing the final plan of this apply made
-// (recountUnlisted), if it serves: an update that resumed no batch (they
-// change the list), for the same input; for a file, the book it was held
-// against replaces desired, which the listing must be compared with.
-func (r listReader) takeFinalPlanListing(plan listContactsModel, desired *contactsync.Book, serves bool) (*contactsync.ServiceList, *contactsync.Book, bool) {
-	snap, ok := r.data.contacts.Snapshots.Take(plan.ListID.ValueString(), finalPlanKey(plan))
-	if !ok || !serves {
-		return nil, desired, false
-	}
-	if plan.isFile() {
-		book := snap.Service.Book()
-		if book == nil || snap.File != plan.fileOptions() || contactsync.DesiredDigest(book) != contactsync.DesiredDigest(desired) {
-			return nil, desired, false
-		}
-		return snap.Service, book, true
-	}
-	return snap.Service, desired, snap.Service.Comparable(desired)
-}
-
 // setPlannedChanges sets planned_changes in a plan already set.
 func setPlannedChanges(ctx context.Context, resp *resource.ModifyPlanResponse, v types.Object) {
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(attrPlannedChanges), v)...)

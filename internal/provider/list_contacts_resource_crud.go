@@ -90,102 +90,13 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	listID := plan.ListID.ValueString()
-	priorContacts := types.MapNull(listContactEntryType)
-	if prior != nil {
-		priorContacts = prior.Contacts
-	}
-	// Every per-contact input the service refuses is refused here, before
-	// the first write (and at plan, by the same desiredOf), so that an
-	// apply never stops half way on input it could have refused. The
-	// service's contact calls refuse: an empty originalId (a map key; a
-	// file's empty identity), a property key that names no attribute of
-	// the account or names one twice (a map's keys, a file's columns:
-	// contactsync.CheckAttributeKey, contactsync/file_columns.go), and a
-	// status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
-	// validators; a file's status cells). The interface constrains no
-	// property value (any string), so there is nothing else to check.
-	desired, d := listReaderOf(r.data).desiredOf(ctx, plan, priorContacts)
-	diags.Append(d...)
-	if diags.HasError() {
-		return
-	}
-	out, ok := r.plannedOut(plan, desired, diags)
-	if !ok {
-		return
-	}
-	in := contactsync.ApplyInput{
-		ListID: listID, Creating: prior == nil, File: plan.isFile(), Rules: plan.rules(), Desired: desired,
-		Record: applied, Pending: pending, BatchThreshold: plan.BatchThreshold.ValueInt64(),
-		Released: r.data.contacts.Released, Provenance: r.data.contacts.Provenance, Log: providerLogger{},
-	}
-	// A listing the final plan made serves an update that resumes no batch
-	// (batches change the list).
-	if service, book, held := listReaderOf(r.data).takeFinalPlanListing(plan, desired, prior != nil && len(pending) == 0); held {
-		in.Held, in.HeldBook = service, book
-	}
 	port := &listApplyPort{r: r, plan: plan, prior: prior, counted: counted, private: private, diags: diags,
-		w: &contactWriter{data: r.data, listID: listID, creating: prior == nil, timeout: timeout}}
-	res := contactsync.Apply(ctx, in, port)
-	ans := &listContactsAnswer{ctx: ctx, prior: prior, out: &out, applied: &res.Record, pending: &res.Pending, private: private,
+		w: &contactWriter{data: r.data, listID: plan.ListID.ValueString(), creating: prior == nil, timeout: timeout}}
+	input := applyInputOf(r.data, plan, prior, applied, pending)
+	res := contactsync.Apply(ctx, input, port)
+	ans := &listContactsAnswer{prior: prior, applied: &res.Record, pending: &res.Pending, private: private,
 		state: state, identity: identity, diags: diags, wrote: res.Wrote}
-	answerApply(ans, plan, res)
-}
-
-// plannedOut is the state an apply answers with, before it writes. A file
-// rewritten after the plan would make the apply write contacts nobody
-// reviewed, and Terraform would then report the new digest as an
-// inconsistent result: it is refused before anything is written, as
-// rms_list_import does.
-func (r *listContactsResource) plannedOut(plan listContactsModel, desired *contactsync.Book, diags *diag.Diagnostics) (listContactsModel, bool) {
-	out := plan
-	out.ID = types.StringValue(plan.ListID.ValueString())
-	out.ContactCount = types.Int64Value(int64(desired.Len()))
-	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
-	if plan.isFile() {
-		digest := contactsync.DesiredDigest(desired)
-		if err := fileChangedSincePlan(plan.SourceFile.ValueString(), plan.DesiredSHA256, digest); err != nil {
-			diags.AddAttributeError(path.Root("source_file"), "Source file changed after the plan", err.Error())
-			return out, false
-		}
-		out.DesiredSHA256 = types.StringValue(digest)
-		out.ServiceSHA256 = types.StringValue("")
-	}
-	out.UnmanagedSubscribed = types.Int64Value(0)
-	out.UnrecordedOptOuts = listSuppressionOf(r.data).plannedUnrecorded(plan)
-	return out, true
-}
-
-// answerApply maps what contactsync.Apply left onto the answer: the
-// counts the plan could not make, the warnings of the writes, and the
-// state by how the apply ended (list_contacts_answer.go).
-func answerApply(ans *listContactsAnswer, plan listContactsModel, res contactsync.ApplyOutcome) {
-	out, diags, listID := ans.out, ans.diags, plan.ListID.ValueString()
-	if res.Planned != nil && (out.PlannedChanges.IsUnknown() || out.PlannedChanges.IsNull()) {
-		// The plan could not count (list_contacts_planned_changes.go): the
-		// state holds what this apply counts before it writes.
-		out.PlannedChanges = plannedChangesOf(*res.Planned, res.PlannedOf).value()
-	}
-	if res.Finished {
-		warnKeptOptOuts(diags, listID, res.Settled, res.Diff.Kept)
-		warnRejoined(diags, listID, res.Diff.Rejoined)
-		warnSuppressed(diags, listID, res.Diff.Suppressed, "were kept (or made)")
-	}
-	switch res.End {
-	case contactsync.ApplyCutShort:
-		ans.waitCutShort()
-	case contactsync.ApplyStopped:
-		ans.stopped()
-	default:
-		if plan.isFile() {
-			out.ServiceSHA256 = out.DesiredSHA256
-		}
-		if !plan.Exclusive.ValueBool() {
-			out.UnmanagedSubscribed = types.Int64Value(int64(contactsync.UnmanagedSubscribed(res.Service, res.Desired)))
-		}
-		warnHonoured(diags, listID, res.Diff, exclusiveEver(plan, ans.prior), res.Seen, res.Record)
-		ans.done()
-	}
+	ans.answer(ctx, plan, res, listSuppressionOf(r.data).plannedUnrecorded(plan))
 }
 
 func listError(diags *diag.Diagnostics, listID string, err error) {
@@ -478,16 +389,6 @@ func keysBook(ctx context.Context, m types.Map) *contactsync.Book {
 		ids = append(ids, contactsync.Desired{ID: id})
 	}
 	return contactsync.BookOf(ids)
-}
-
-// fileChangedSincePlan compares the digest of the source file's contacts
-// at apply with the one planned (desired_sha256); an unknown plan value (the
-// list id was not known at plan time) is nothing to compare with.
-func fileChangedSincePlan(file string, planned types.String, got string) error {
-	if planned.IsNull() || planned.IsUnknown() || planned.ValueString() == got {
-		return nil
-	}
-	return fmt.Errorf("%s changed after the plan was made (the SHA-256 of its contacts is %s, the plan has %s); nothing was written. Plan and apply again", file, got, planned.ValueString())
 }
 
 // unsubscribeOnDestroy unsubscribes what destroy targets (on_destroy =

@@ -349,22 +349,6 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 	})
 }
 
-// TestFileChangedSincePlan: the check an apply makes before writing
-// anything for a file input.
-func TestFileChangedSincePlan(t *testing.T) {
-	if err := fileChangedSincePlan("c.csv", types.StringValue("abc"), "abc"); err != nil {
-		t.Errorf("unchanged file refused: %v", err)
-	}
-	if err := fileChangedSincePlan("c.csv", types.StringUnknown(), "abc"); err != nil {
-		t.Errorf("a digest unknown at plan refused: %v", err)
-	}
-	err := fileChangedSincePlan("c.csv", types.StringValue("abc"), "def")
-	if err == nil {
-		t.Fatal("a changed file is accepted")
-	}
-	wantParts(t, err.Error(), "c.csv changed after the plan was made", "def", "the plan has abc", "nothing was written", "Plan and apply again")
-}
-
 // fakePrivate is a private state for unit tests.
 type fakePrivate map[string][]byte
 
