@@ -19,10 +19,11 @@ var issueNumber = regexp.MustCompile(`(?i)\bissues? #?\d+|(?:^|[\s(\[,;])#\d+\b`
 // CHANGELOG check's examples of what it refuses.
 var issueNumberExempt = map[string]bool{"changelog_test.go": true}
 
-// TestNoIssueNumbers holds code, tests and scripts to explanations rather
-// than references: no Go file, script or makefile of the repository cites
-// an issue of this project by number. CHANGELOG.md and the docs are
-// checked by their own tests or left alone.
+// TestNoIssueNumbers holds code, tests, scripts and the repository's prose
+// to explanations rather than references: no Go file, script, makefile or
+// Markdown page (README, CONTRIBUTING, BENCHMARKS, the guides, the docs'
+// templates and the examples) cites an issue of this project by number.
+// CHANGELOG.md is checked by its own test.
 func TestNoIssueNumbers(t *testing.T) {
 	var files []string
 	for _, dir := range goPackageDirs(t) {
@@ -37,6 +38,17 @@ func TestNoIssueNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	files = append(append(files, scripts...), "GNUmakefile", ".golangci.yml")
+	for _, pattern := range []string{"*.md", "contributing/*.md", "templates/*/*.tmpl", "templates/*/*.md", "templates/*.tmpl", "examples/*/*.tf", "examples/*/*/*.tf", "examples/*/*/*.md", "examples/*/*.md"} {
+		matches, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range matches {
+			if m != "CHANGELOG.md" {
+				files = append(files, m)
+			}
+		}
+	}
 	for _, path := range files {
 		if issueNumberExempt[filepath.ToSlash(path)] {
 			continue
