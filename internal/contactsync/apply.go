@@ -266,10 +266,12 @@ func (a *applyRun) settle() {
 	rec := &a.out.Record
 	rec.Prune(a.service)
 	a.seen = maps.Clone(rec.OptedOut)
-	rec.NoteOptOuts(a.desired, a.service, a.in.File)
 	if a.in.Creating {
+		// Before the opt-outs are noted: what this run's destroy
+		// unsubscribed is Terraform's own, not the recipients'.
 		takeReleased(a.in.Released, a.in.ListID, a.service, rec)
 	}
+	rec.NoteOptOuts(a.desired, a.service, a.in.File)
 }
 
 // decide compares the input with the listing and lets the guardrails and

@@ -219,6 +219,9 @@ func TestApplyCreateTakesReleased(t *testing.T) {
 	if r := got.Record.Contacts["a"]; r[0] != sub {
 		t.Errorf("record of a = %v, want e-mail applied SUBSCRIBED", r)
 	}
+	if o, ok := got.Record.OptedOut["a"]; ok {
+		t.Errorf("the record remembers a's e-mail as an opt-out (%v), though Terraform's own destroy unsubscribed it", o)
+	}
 	if _, ok := released.Take("7", "a"); ok {
 		t.Error("the release was not taken")
 	}
