@@ -21,7 +21,7 @@ import (
 // with the reason. rms_list_import and rms_run_list_import turn failed rows
 // above max_failed_rows into an error and name them in a warning below it;
 // rms_list_contacts, whose read-back writes what an import left undone,
-// warns (list_contacts_apply.go). A service that does not report the count
+// warns (list_contacts_writer.go). A service that does not report the count
 // is not judged: there is nothing to judge by.
 
 const attrMaxFailedRows = "max_failed_rows"

@@ -40,7 +40,7 @@ func NewListContactsResource() resource.Resource { return &listContactsResource{
 // core's cost grows faster than linearly with the number of resources, so
 // a list of tens of thousands of recipients cannot be one rms_contact each.
 // Refresh reads the list with one paged listing; apply writes only what
-// differs (list_contacts_apply.go); a file input keeps digests in state,
+// differs (list_contacts_writer.go); a file input keeps digests in state,
 // never the rows.
 type listContactsResource struct {
 	data *providerData
