@@ -208,30 +208,31 @@ func (a *applyRun) read(ctx context.Context) bool {
 			return false
 		}
 	}
-	if snap, ok := a.port.FinalPlanListing(); ok && a.heldServes(snap) {
-		a.held = &snap
+	if snap, ok := a.port.FinalPlanListing(); ok {
+		if book, serves := a.heldBook(snap); serves {
+			a.held, a.desired = &snap, book
+		}
 	}
 	return true
 }
 
-// heldServes reports whether the final plan's listing serves the apply:
-// an update that resumes no batch (batches change the list), of the same
-// input; for a file, the book the listing was held against (the same
-// contacts: the same digest, read the same way) replaces desired, since
-// the listing is compared with it.
-func (a *applyRun) heldServes(snap Snapshot) bool {
+// heldBook is the book the final plan's listing is compared with, if the
+// listing serves the apply: an update that resumes no batch (batches
+// change the list), of the same input. For a map it is the input itself;
+// for a file, the book the listing was held against (the same contacts:
+// the same digest, read the same way).
+func (a *applyRun) heldBook(snap Snapshot) (*Book, bool) {
 	if a.in.Creating || len(a.in.Pending) > 0 {
-		return false
+		return nil, false
 	}
 	if !a.in.File {
-		return snap.Service.Comparable(a.desired)
+		return a.desired, snap.Service.Comparable(a.desired)
 	}
 	book := snap.Service.Book()
 	if book == nil || snap.File != a.in.Source || DesiredDigest(book) != DesiredDigest(a.desired) {
-		return false
+		return nil, false
 	}
-	a.desired = book
-	return true
+	return book, true
 }
 
 // SourceChangedError is a source file whose contacts changed after the
