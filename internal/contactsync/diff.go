@@ -74,6 +74,20 @@ type Change struct {
 	// does not show unsubscribed already (nothing is sent for a channel in
 	// the wanted status); a zero Status unsubscribes both.
 	Unsubscribe bool
+	// Suppressed are the channels whose status the suppression list
+	// decided: Status unsubscribes them (or sends nothing where the
+	// service shows them unsubscribed already) against the input. It is
+	// the channel's one reason: such a channel is never counted as an
+	// unsubscription the input asked for, nor as a kept opt-out.
+	Suppressed Channels
+}
+
+// SuppressedWrite reports whether the change unsubscribes a channel
+// because the suppression list holds the contact (not merely keeps one
+// unsubscribed).
+func (c Change) SuppressedWrite() bool {
+	return (c.Suppressed.Email && c.Status.Status == client.StatusUnsubscribed) ||
+		(c.Suppressed.Mobile && c.Status.MobileStatus == client.StatusUnsubscribed)
 }
 
 // Empty reports whether the change writes nothing.
@@ -96,6 +110,23 @@ type Diff struct {
 	// Suppressed names the contacts kept or made UNSUBSCRIBED, against
 	// the input, because the suppression list holds them (Options.Suppressed).
 	Suppressed []string
+	// Resubscribed are, per contact, the channels the configuration's
+	// allowance (allow_resubscribe, allow_resubscribe_ids) subscribes, or
+	// leaves subscribed, over an opt-out or a suppression entry: the
+	// recipient agreed, and the consent record remembers it
+	// (Record.Consented), whether or not anything is written.
+	Resubscribed map[string]Channels
+}
+
+// noteResubscribed notes the channels of id the allowance re-subscribes.
+func (d *Diff) noteResubscribed(id string, c Channels) {
+	if !c.Any() {
+		return
+	}
+	if d.Resubscribed == nil {
+		d.Resubscribed = map[string]Channels{}
+	}
+	d.Resubscribed[id] = d.Resubscribed[id].Union(c)
 }
 
 // Counts returns how many contacts are created, changed and unsubscribed.
@@ -159,8 +190,14 @@ type Options struct {
 	SeenOptOuts map[string][2]bool
 	// Suppressed is the account's suppression list (suppression_diff.go):
 	// a contact it holds is never made or left SUBSCRIBED on a suppressed
-	// channel, unless AllowResubscribe or Resubscribe names it. Nil: none.
+	// channel, unless AllowResubscribe or Resubscribe names it, or Consented
+	// holds the channel. Nil: none.
 	Suppressed SuppressedFunc
+	// Consented are, per contact, the channels an allowed re-subscription
+	// subscribed again (Record.Consented): the recipient agreed, so the
+	// suppression list's entry no longer holds them there, until the
+	// service shows them unsubscribed again.
+	Consented map[string][2]bool
 }
 
 // Compare compares desired with the service's contacts, which must be
@@ -181,14 +218,25 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 					ch.Set[k] = v
 				}
 			}
+			// One reason per channel, by precedence: the suppression
+			// list first, then a replaced list's opt-outs, then the
+			// opt-outs seen in this list before the contact left.
+			sup, allowed := suppressedOf(desired, i, w.ID, opts)
+			if allowed {
+				d.noteResubscribed(w.ID, Channels{
+					Email:  sup.Email && ch.Status.Status == client.StatusSubscribed,
+					Mobile: sup.Mobile && ch.Status.MobileStatus == client.StatusSubscribed,
+				})
+				sup = Channels{}
+			}
+			if suppressCreate(&ch, sup) {
+				d.Suppressed = append(d.Suppressed, w.ID)
+			}
 			if keepOptOuts(&ch, opts) {
 				d.Kept = append(d.Kept, w.ID)
 			}
 			if keepSeenOptOuts(&ch, opts) {
 				d.Rejoined = append(d.Rejoined, w.ID)
-			}
-			if suppressCreate(&ch, desired, i, opts) {
-				d.Suppressed = append(d.Suppressed, w.ID)
 			}
 			d.Changes = append(d.Changes, ch)
 			continue
@@ -226,10 +274,26 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 		if mobile.Send {
 			ch.Status.MobileStatus = wantMobile
 		}
-		if suppressExisting(&ch, desired, i, have, opts) {
+		// Sent only because the configuration allows it: without the
+		// allowance the consent rule would have kept the opt-out.
+		d.noteResubscribed(e.ID, Channels{
+			Email:  !opts.Fresh[e.ID] && email.Send && Decide(wantEmail, appliedEmail, have.Email, false).OptedOut,
+			Mobile: !opts.Fresh[e.ID] && mobile.Send && Decide(wantMobile, appliedMobile, have.Mobile, false).OptedOut,
+		})
+		sup, allowed := suppressedOf(desired, i, e.ID, opts)
+		if allowed {
+			d.noteResubscribed(e.ID, Channels{
+				Email:  sup.Email && wantEmail == client.StatusSubscribed && have.Email != client.StatusUnsubscribed || sup.Email && ch.Status.Status == client.StatusSubscribed,
+				Mobile: sup.Mobile && wantMobile == client.StatusSubscribed && have.Mobile != client.StatusUnsubscribed || sup.Mobile && ch.Status.MobileStatus == client.StatusSubscribed,
+			})
+			sup = Channels{}
+		}
+		if suppressExisting(&ch, sup, have, [2]string{wantEmail, wantMobile}) {
 			d.Suppressed = append(d.Suppressed, e.ID)
 		}
-		if email.OptedOut || mobile.OptedOut {
+		// An opt-out on a channel the suppression list holds is counted
+		// as suppressed (the one reason of that channel), not as kept.
+		if (email.OptedOut && !ch.Suppressed.Email) || (mobile.OptedOut && !ch.Suppressed.Mobile) {
 			d.OptedOut = append(d.OptedOut, e.ID)
 		}
 		if !ch.Empty() {

@@ -50,7 +50,7 @@ func TestDiffContacts(t *testing.T) {
 			desired: []Desired{{ID: "a", Email: sub}},
 			service: map[string]ServiceContact{"a": {Email: unsub}},
 			opts:    Options{Applied: applied(sub, ""), AllowResubscribe: true},
-			want:    Diff{Changes: []Change{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}},
+			want:    Diff{Changes: []Change{{ID: "a", Status: client.SubscriptionStatus{Status: sub}}}, Resubscribed: map[string]Channels{"a": {Email: true}}},
 		},
 		{
 			name:    "re-subscription the configuration asks for",

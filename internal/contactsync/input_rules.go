@@ -15,7 +15,7 @@ type InputRules struct {
 // the consent record as it stands.
 func (in InputRules) Options(rec Record) Options {
 	return Options{Applied: rec.Lookup, AllowResubscribe: in.AllowResubscribe, Resubscribe: rec.Unused(in.ResubscribeIDs),
-		Exclusive: in.Exclusive, SeenOptOuts: rec.SeenOptOuts(), Keep: in.Keep}
+		Exclusive: in.Exclusive, SeenOptOuts: rec.SeenOptOuts(), Keep: in.Keep, Consented: rec.Consented}
 }
 
 // MayResubscribe says whether an apply may undo a contact's opt-out:
@@ -28,8 +28,9 @@ func (in InputRules) MayResubscribe(rec Record) func(id string) bool {
 // Remember carries into next, the record an apply leaves, what the record
 // before (settled) remembered of opt-outs, plus the opt-outs the apply
 // kept by creating contacts unsubscribed; it forgets those the input
-// allowed to re-subscribe (whose write did not fail), and marks the ids
-// allow_resubscribe_ids names as used.
+// allowed to re-subscribe (whose write did not fail), marks the ids
+// allow_resubscribe_ids names as used, and remembers the channels the
+// allowance re-subscribed (Record.Consented).
 func (in InputRules) Remember(next *Record, settled Record, diff Diff, failed map[string]bool) {
 	for id, o := range settled.OptedOut {
 		if next.OptedOut == nil {
@@ -41,4 +42,11 @@ func (in InputRules) Remember(next *Record, settled Record, diff Diff, failed ma
 	allow := in.MayResubscribe(settled)
 	next.ForgetOptOuts(func(id string) bool { return allow(id) && !failed[id] })
 	next.NoteResubscribeIDs(in.ResubscribeIDs, failed, settled)
+	for id, c := range settled.Consented {
+		if next.Consented == nil {
+			next.Consented = map[string][2]bool{}
+		}
+		next.Consented[id] = c
+	}
+	next.NoteConsented(diff.Resubscribed, failed)
 }

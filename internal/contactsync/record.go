@@ -41,6 +41,13 @@ type Record struct {
 	// Resubscribed holds the ids allow_resubscribe_ids named at the last
 	// apply: each allowed one re-subscription, now used.
 	Resubscribed map[string]bool `json:"resubscribed,omitempty"`
+	// Consented holds, per contact, the channels (e-mail, mobile) an
+	// allowed re-subscription subscribed again over an opt-out or a
+	// suppression entry (Diff.Resubscribed): the recipient agreed, so no
+	// later plan undoes it, whether or not the id stays in
+	// allow_resubscribe_ids, until a listing shows the channel
+	// UNSUBSCRIBED again (a new opt-out: settleOptOuts forgets it).
+	Consented map[string][2]bool `json:"consented,omitempty"`
 }
 
 // MarkPending notes, before the write, the channels a change of a named
@@ -216,7 +223,7 @@ func (a *Record) Prune(service *ServiceList) {
 // only what Terraform released.
 func (a Record) ForInput(file bool) Record {
 	if a.File != file {
-		return Record{File: file, Released: a.Released, OptOuts: a.OptOuts, OptedOut: a.OptedOut, Resubscribed: a.Resubscribed}
+		return Record{File: file, Released: a.Released, OptOuts: a.OptOuts, OptedOut: a.OptedOut, Resubscribed: a.Resubscribed, Consented: a.Consented}
 	}
 	return a
 }

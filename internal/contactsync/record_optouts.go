@@ -65,10 +65,11 @@ func (a *Record) NoteOptOuts(named *Book, service *ServiceList, unnamed bool) bo
 	return changed
 }
 
-// settleOptOuts forgets each remembered channel the listing shows
-// SUBSCRIBED, and reports whether it forgot any.
+// settleOptOuts forgets each remembered opt-out the listing shows
+// SUBSCRIBED, and each consented re-subscription it shows UNSUBSCRIBED (the
+// recipient opted out again), and reports whether it forgot any.
 func (a *Record) settleOptOuts(service *ServiceList) bool {
-	changed := false
+	changed := a.settleConsented(service)
 	for id, o := range a.OptedOut {
 		s, ok := service.Get(id)
 		if !ok {
@@ -86,6 +87,46 @@ func (a *Record) settleOptOuts(service *ServiceList) bool {
 		a.OptedOut[id] = o
 	}
 	return changed
+}
+
+// settleConsented forgets each consented channel the listing shows
+// UNSUBSCRIBED, and reports whether it forgot any. A contact the listing
+// does not hold keeps its consent: it comes back as the input says.
+func (a *Record) settleConsented(service *ServiceList) bool {
+	changed := false
+	for id, c := range a.Consented {
+		s, ok := service.Get(id)
+		if !ok {
+			continue
+		}
+		for i, st := range [2]string{s.Email, s.Mobile} {
+			if st == client.StatusUnsubscribed && c[i] {
+				c[i], changed = false, true
+			}
+		}
+		if c == ([2]bool{}) {
+			delete(a.Consented, id)
+			continue
+		}
+		a.Consented[id] = c
+	}
+	return changed
+}
+
+// NoteConsented remembers the channels an apply re-subscribed, or left
+// subscribed, under the configuration's allowance (Diff.Resubscribed),
+// except for the contacts whose write failed.
+func (a *Record) NoteConsented(resubscribed map[string]Channels, failed map[string]bool) {
+	for id, c := range resubscribed {
+		if failed[id] {
+			continue
+		}
+		if a.Consented == nil {
+			a.Consented = map[string][2]bool{}
+		}
+		cur := a.Consented[id]
+		a.Consented[id] = [2]bool{cur[0] || c.Email, cur[1] || c.Mobile}
+	}
 }
 
 // noteOptOut adds the channels of seen to what is remembered of id, and

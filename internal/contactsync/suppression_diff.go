@@ -132,54 +132,69 @@ func (rc recipientColumns) values(b *Book, i int) (email, mobile string) {
 	return email, mobile
 }
 
-// suppressCreate makes a contact to create start UNSUBSCRIBED on the
-// channels it is suppressed on, unless the input may re-subscribe it, and
-// reports whether that changed what the input asked for.
-func suppressCreate(ch *Change, desired *Book, i int, opts Options) bool {
-	if opts.Suppressed == nil || opts.AllowResubscribe || opts.Resubscribe[ch.ID] {
-		return false
+// suppressedOf are the channels the suppression list holds contact i of
+// desired on, less those an allowed re-subscription consented to
+// (Options.Consented); allowed says the configuration may re-subscribe the
+// contact anyway (allow_resubscribe, allow_resubscribe_ids), so the
+// channels are not suppressed for this diff.
+func suppressedOf(desired *Book, i int, id string, opts Options) (sup Channels, allowed bool) {
+	if opts.Suppressed == nil {
+		return Channels{}, false
 	}
-	sup := opts.Suppressed(desired, i)
-	changed := false
-	if sup.Email && ch.Status.Status != client.StatusUnsubscribed {
-		ch.Status.Status, changed = client.StatusUnsubscribed, true
+	sup = opts.Suppressed(desired, i)
+	if c, ok := opts.Consented[id]; ok {
+		sup = sup.Without(Channels{Email: c[0], Mobile: c[1]})
 	}
-	if sup.Mobile && ch.Status.MobileStatus != client.StatusUnsubscribed {
-		ch.Status.MobileStatus, changed = client.StatusUnsubscribed, true
-	}
-	return changed
+	return sup, sup.Any() && (opts.AllowResubscribe || opts.Resubscribe[id])
 }
 
-// suppressExisting keeps a listed contact unsubscribed on the channels it
-// is suppressed on, unless the input may re-subscribe it: no SUBSCRIBED is
-// sent there, and a channel the service shows in another state
-// (SUBSCRIBED, PENDING) is unsubscribed. A channel the service does not
-// show is unsubscribed only where the change would have sent a status.
-// It reports whether that changed the change.
-func suppressExisting(ch *Change, desired *Book, i int, have ServiceContact, opts Options) bool {
-	if opts.Suppressed == nil || opts.AllowResubscribe || opts.Resubscribe[ch.ID] {
-		return false
+// suppressCreate makes a contact to create start UNSUBSCRIBED on the
+// suppressed channels sup, and reports whether that changed what the
+// input asked for. Each channel it changed has the suppression list as
+// its reason (Change.Suppressed).
+func suppressCreate(ch *Change, sup Channels) bool {
+	if sup.Email && ch.Status.Status != client.StatusUnsubscribed {
+		ch.Status.Status, ch.Suppressed.Email = client.StatusUnsubscribed, true
 	}
-	sup := opts.Suppressed(desired, i)
-	changed := false
-	keep := func(send *string, shown string) {
+	if sup.Mobile && ch.Status.MobileStatus != client.StatusUnsubscribed {
+		ch.Status.MobileStatus, ch.Suppressed.Mobile = client.StatusUnsubscribed, true
+	}
+	return ch.Suppressed.Any()
+}
+
+// suppressExisting keeps a listed contact unsubscribed on the suppressed
+// channels sup: no SUBSCRIBED is sent there, and a channel the service
+// shows in another state (SUBSCRIBED, PENDING) is unsubscribed. A channel
+// the service does not show is unsubscribed only where the change would
+// have sent a status. want are the input's statuses (e-mail, mobile): a
+// channel the input wants SUBSCRIBED that the service shows unsubscribed
+// already stays so because of the suppression list too (its reason, ahead
+// of a kept opt-out). It reports whether the suppression list decided a
+// channel (Change.Suppressed).
+func suppressExisting(ch *Change, sup Channels, have ServiceContact, want [2]string) bool {
+	keep := func(send *string, shown, wanted string) bool {
 		switch {
 		case *send == client.StatusUnsubscribed:
+			return false // the input's own unsubscription
 		case shown == client.StatusUnsubscribed:
 			if *send != "" {
-				*send, changed = "", true // no re-subscription
+				*send = "" // no re-subscription
+				return true
 			}
+			return wanted == client.StatusSubscribed
 		case shown != "" || *send != "":
-			*send, changed = client.StatusUnsubscribed, true
+			*send = client.StatusUnsubscribed
+			return true
 		}
+		return false
 	}
-	if sup.Email {
-		keep(&ch.Status.Status, have.Email)
+	if sup.Email && keep(&ch.Status.Status, have.Email, want[0]) {
+		ch.Suppressed.Email = true
 	}
-	if sup.Mobile {
-		keep(&ch.Status.MobileStatus, have.Mobile)
+	if sup.Mobile && keep(&ch.Status.MobileStatus, have.Mobile, want[1]) {
+		ch.Suppressed.Mobile = true
 	}
-	return changed
+	return ch.Suppressed.Any()
 }
 
 // OptOutsToRecord are the opt-outs of the contacts desired names that

@@ -45,8 +45,8 @@ func TestCompareSuppressed(t *testing.T) {
 			name:    "created unsubscribed on its suppressed channels, by id or by address",
 			desired: []Desired{{ID: "both"}, {ID: "c", Props: map[string]string{"email": " X@Suppressed"}, Email: sub}, {ID: "free", Email: sub}, {ID: "s-1", Email: unsub}},
 			want: Diff{Changes: []Change{
-				{ID: "both", Create: true, Set: map[string]string{}, Status: st(unsub, unsub)},
-				{ID: "c", Create: true, Set: map[string]string{"email": " X@Suppressed"}, Status: st(unsub, "")},
+				{ID: "both", Create: true, Set: map[string]string{}, Status: st(unsub, unsub), Suppressed: Channels{Email: true, Mobile: true}},
+				{ID: "c", Create: true, Set: map[string]string{"email": " X@Suppressed"}, Status: st(unsub, ""), Suppressed: Channels{Email: true}},
 				{ID: "free", Create: true, Set: map[string]string{}, Status: st(sub, "")},
 				{ID: "s-1", Create: true, Set: map[string]string{}, Status: st(unsub, "")},
 			}, Suppressed: []string{"both", "c"}},
@@ -63,22 +63,24 @@ func TestCompareSuppressed(t *testing.T) {
 			desired: []Desired{{ID: "s-1"}, {ID: "s-2", Email: sub}},
 			service: map[string]ServiceContact{"s-1": {Email: sub, Mobile: sub}, "s-2": {Email: "PENDING"}},
 			want: Diff{Changes: []Change{
-				{ID: "s-1", Status: st(unsub, "")},
-				{ID: "s-2", Status: st(unsub, "")},
+				{ID: "s-1", Status: st(unsub, ""), Suppressed: Channels{Email: true}},
+				{ID: "s-2", Status: st(unsub, ""), Suppressed: Channels{Email: true}},
 			}, Suppressed: []string{"s-1", "s-2"}},
 		},
 		{
-			name:    "an opt-out of its own stays an opt-out",
-			desired: []Desired{{ID: "s-1", Email: sub}},
-			service: map[string]ServiceContact{"s-1": {Email: unsub}},
+			// One reason per channel: the suppression list comes before
+			// a kept opt-out, so the two counts never overlap.
+			name:    "an opt-out on a suppressed channel counts as suppressed",
+			desired: []Desired{{ID: "s-1", Email: sub}, {ID: "free", Email: sub}},
+			service: map[string]ServiceContact{"s-1": {Email: unsub}, "free": {Email: unsub}},
 			opts:    Options{Applied: applied(sub, "")},
-			want:    Diff{OptedOut: []string{"s-1"}},
+			want:    Diff{OptedOut: []string{"free"}, Suppressed: []string{"s-1"}},
 		},
 		{
 			name:    "statuses not shown: unsubscribed only where a status would be sent",
 			desired: []Desired{{ID: "s-1"}, {ID: "s-2", Email: sub}},
 			service: map[string]ServiceContact{"s-1": {}, "s-2": {}},
-			want:    Diff{Changes: []Change{{ID: "s-2", Status: st(unsub, "")}}, Suppressed: []string{"s-2"}},
+			want:    Diff{Changes: []Change{{ID: "s-2", Status: st(unsub, ""), Suppressed: Channels{Email: true}}}, Suppressed: []string{"s-2"}},
 		},
 		{
 			name:    "allow_resubscribe_ids names it",
@@ -88,7 +90,19 @@ func TestCompareSuppressed(t *testing.T) {
 			want: Diff{Changes: []Change{
 				{ID: "s-1", Status: st(sub, "")},
 				{ID: "s-2", Create: true, Set: map[string]string{}, Status: st(sub, "")},
-			}},
+			}, Resubscribed: map[string]Channels{"s-1": {Email: true}, "s-2": {Email: true}}},
+		},
+		{
+			// The allowance used once is remembered (Record.Consented):
+			// the entry no longer holds the channel, with or without the
+			// id still in allow_resubscribe_ids.
+			name:    "a consented re-subscription is left subscribed",
+			desired: []Desired{{ID: "s-1", Email: sub}, {ID: "s-2", Email: sub}},
+			service: map[string]ServiceContact{"s-1": {Email: sub}, "s-2": {Email: sub}},
+			opts:    Options{Applied: applied(sub, ""), Consented: map[string][2]bool{"s-1": {true, false}}},
+			want: Diff{Changes: []Change{
+				{ID: "s-2", Status: st(unsub, ""), Suppressed: Channels{Email: true}},
+			}, Suppressed: []string{"s-2"}},
 		},
 	}
 	for _, tc := range cases {

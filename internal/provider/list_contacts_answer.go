@@ -49,7 +49,7 @@ func (a *listContactsAnswer) answer(ctx context.Context, plan listContactsModel,
 	if res.Finished {
 		warnKeptOptOuts(a.diags, listID, res.Settled, res.Diff.Kept)
 		warnRejoined(a.diags, listID, res.Diff.Rejoined)
-		warnSuppressed(a.diags, listID, res.Diff.Suppressed, "were kept (or made)")
+		warnSuppressed(a.diags, listID, suppressedKept(res.Diff), "were kept (or made)")
 	}
 	switch res.End {
 	case contactsync.ApplyCutShort:
@@ -75,6 +75,7 @@ func appliedValues(plan listContactsModel, res contactsync.ApplyOutcome, unrecor
 	out.DesiredSHA256, out.ServiceSHA256 = types.StringNull(), types.StringNull()
 	out.UnmanagedSubscribed = types.Int64Value(0)
 	out.UnrecordedOptOuts = unrecorded
+	out.SuppressedSubscribed = unrecorded // 0 with a suppression list, as planned (list_contacts_suppressed_subscribed.go)
 	if res.Desired != nil {
 		out.ContactCount = types.Int64Value(int64(res.Desired.Len()))
 		if plan.isFile() {

@@ -12,27 +12,28 @@ import (
 // listContactsModel is the state of an rms_list_contacts, which the
 // resource and the files of its plan, apply, guardrail and import share.
 type listContactsModel struct {
-	ID                  types.String   `tfsdk:"id"`
-	ListID              types.String   `tfsdk:"list_id"`
-	Contacts            types.Map      `tfsdk:"contacts"`
-	SourceFile          types.String   `tfsdk:"source_file"`
-	Delimiter           types.String   `tfsdk:"delimiter"`
-	Encoding            types.String   `tfsdk:"encoding"`
-	IdentityColumn      types.String   `tfsdk:"identity_column"`
-	Exclusive           types.Bool     `tfsdk:"exclusive"`
-	AllowResubscribe    types.Bool     `tfsdk:"allow_resubscribe"`
-	AllowResubscribeIDs types.Set      `tfsdk:"allow_resubscribe_ids"`
-	KeepIDs             types.Set      `tfsdk:"keep_ids"`
-	BatchThreshold      types.Int64    `tfsdk:"batch_threshold"`
-	ContactCount        types.Int64    `tfsdk:"contact_count"`
-	DesiredSHA256       types.String   `tfsdk:"desired_sha256"`
-	ServiceSHA256       types.String   `tfsdk:"service_sha256"`
-	UnmanagedSubscribed types.Int64    `tfsdk:"unmanaged_subscribed"`
-	OnDestroy           types.String   `tfsdk:"on_destroy"`
-	SuppressionListID   types.String   `tfsdk:"suppression_list_id"`
-	UnrecordedOptOuts   types.Int64    `tfsdk:"unrecorded_opt_outs"`
-	PlannedChanges      types.Object   `tfsdk:"planned_changes"`
-	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+	ID                   types.String   `tfsdk:"id"`
+	ListID               types.String   `tfsdk:"list_id"`
+	Contacts             types.Map      `tfsdk:"contacts"`
+	SourceFile           types.String   `tfsdk:"source_file"`
+	Delimiter            types.String   `tfsdk:"delimiter"`
+	Encoding             types.String   `tfsdk:"encoding"`
+	IdentityColumn       types.String   `tfsdk:"identity_column"`
+	Exclusive            types.Bool     `tfsdk:"exclusive"`
+	AllowResubscribe     types.Bool     `tfsdk:"allow_resubscribe"`
+	AllowResubscribeIDs  types.Set      `tfsdk:"allow_resubscribe_ids"`
+	KeepIDs              types.Set      `tfsdk:"keep_ids"`
+	BatchThreshold       types.Int64    `tfsdk:"batch_threshold"`
+	ContactCount         types.Int64    `tfsdk:"contact_count"`
+	DesiredSHA256        types.String   `tfsdk:"desired_sha256"`
+	ServiceSHA256        types.String   `tfsdk:"service_sha256"`
+	UnmanagedSubscribed  types.Int64    `tfsdk:"unmanaged_subscribed"`
+	OnDestroy            types.String   `tfsdk:"on_destroy"`
+	SuppressionListID    types.String   `tfsdk:"suppression_list_id"`
+	UnrecordedOptOuts    types.Int64    `tfsdk:"unrecorded_opt_outs"`
+	SuppressedSubscribed types.Int64    `tfsdk:"suppressed_subscribed"`
+	PlannedChanges       types.Object   `tfsdk:"planned_changes"`
+	Timeouts             timeouts.Value `tfsdk:"timeouts"`
 
 	unsubscribeLimitArgs // max_unsubscribe, max_unsubscribe_percent
 }

@@ -32,7 +32,7 @@ func (k changeKind) String() string {
 
 // changeKindSet are the kinds of change the warning prints, in its order.
 type changeKindSet struct {
-	create, subscribe, unsubscribe, exclusive, properties changeKind
+	create, subscribe, unsubscribe, suppressed, exclusive, properties changeKind
 }
 
 func newChangeKindSet() changeKindSet {
@@ -40,6 +40,7 @@ func newChangeKindSet() changeKindSet {
 		create:      changeKind{label: "to create (new to the list)"},
 		subscribe:   changeKind{label: "to subscribe (e-mail or mobile), as the input says"},
 		unsubscribe: changeKind{label: "to unsubscribe (e-mail or mobile), as the input says"},
+		suppressed:  changeKind{label: "to unsubscribe on a channel the suppression list holds them on (they opted out account-wide)"},
 		exclusive:   changeKind{label: "to unsubscribe from e-mail and mobile because the input does not name them (exclusive = true; the interface cannot delete a contact, so they stay in the list; the apply unsubscribes nobody this plan did not count)"},
 		properties:  changeKind{label: "with properties to change"},
 	}
@@ -51,7 +52,7 @@ func newChangeKindSet() changeKindSet {
 func changeKinds(diff contactsync.Diff) []changeKind {
 	kinds, _ := tallyChanges(diff)
 	var out []changeKind
-	for _, k := range []changeKind{kinds.create, kinds.subscribe, kinds.unsubscribe, kinds.exclusive, kinds.properties} {
+	for _, k := range []changeKind{kinds.create, kinds.subscribe, kinds.unsubscribe, kinds.suppressed, kinds.exclusive, kinds.properties} {
 		if k.n > 0 {
 			out = append(out, k)
 		}

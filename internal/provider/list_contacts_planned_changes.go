@@ -80,14 +80,26 @@ func tallyChanges(diff contactsync.Diff) (kinds changeKindSet, pc plannedChanges
 			}
 			continue
 		}
-		if c.Status.Status == client.StatusSubscribed || c.Status.MobileStatus == client.StatusSubscribed {
+		// A channel the suppression list decided has that one reason: it
+		// is counted under suppressed, not as the input's unsubscription.
+		email, mobile := c.Status.Status, c.Status.MobileStatus
+		if c.Suppressed.Email {
+			email = ""
+		}
+		if c.Suppressed.Mobile {
+			mobile = ""
+		}
+		if email == client.StatusSubscribed || mobile == client.StatusSubscribed {
 			kinds.subscribe.add(c.ID)
 		}
-		if c.Status.Status == client.StatusUnsubscribed || c.Status.MobileStatus == client.StatusUnsubscribed {
+		if email == client.StatusUnsubscribed || mobile == client.StatusUnsubscribed {
 			kinds.unsubscribe.add(c.ID)
 		}
-		pc.Email.count(c.Status.Status)
-		pc.Mobile.count(c.Status.MobileStatus)
+		if c.SuppressedWrite() {
+			kinds.suppressed.add(c.ID)
+		}
+		pc.Email.count(email)
+		pc.Mobile.count(mobile)
 		if len(c.Set) > 0 || len(c.Remove) > 0 {
 			kinds.properties.add(c.ID)
 			pc.PropertiesChanged++
@@ -165,7 +177,7 @@ func plannedChangesAttribute(description string) schema.SingleNestedAttribute {
 			"created_unsubscribed": count("Of those, contacts created unsubscribed on e-mail or mobile."),
 			"properties_changed":   count("Contacts whose properties change."),
 			"opt_outs_kept":        count("Contacts the service shows `UNSUBSCRIBED` though the input says `SUBSCRIBED`: their opt-out is kept."),
-			"suppressed":           count("Contacts kept or made unsubscribed because the suppression list holds them (0 without one)."),
+			"suppressed":           count("Contacts kept or made unsubscribed because the suppression list holds them (0 without one). A channel has one reason: a suppressed contact is counted here, never also under `opt_outs_kept` or the channels' `unsubscribed`."),
 			"email":                channel("e-mail"),
 			"mobile":               channel("mobile"),
 		},

@@ -162,7 +162,11 @@ func (p *listContactsPlanner) planListed(ctx context.Context, snap contactsync.S
 	if changed {
 		setPlannedChanges(ctx, p.resp, plannedChangesOf(diff, service.Len()).value())
 	}
-	warnSuppressed(diags, listID, diff.Suppressed, "will stay (or be made)")
+	if changed {
+		// A plan with nothing to do says nothing of the contacts the
+		// suppression list keeps unsubscribed: nothing happens to them.
+		warnSuppressed(diags, listID, suppressedKept(diff), "will stay (or be made)")
+	}
 	listSuppressionOf(r.data).warnUnrecorded(ctx, plan, desired, service, applied, diags)
 	if title, msg := planWarning(ctx, listID, diff, exclusiveEver(plan, p.state), snap.RecordedOptOuts, applied); msg != "" {
 		// The title names the input: Terraform folds warnings of one title

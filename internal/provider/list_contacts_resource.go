@@ -187,6 +187,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock},
 	}
 	resp.Schema.Attributes[attrUnrecordedOptOuts] = unrecordedOptOutsAttribute()
+	resp.Schema.Attributes[attrSuppressedSubscribed] = suppressedSubscribedAttribute()
 	resp.Schema.Attributes[attrPlannedChanges] = plannedChangesAttribute(listContactsPlannedChangesDescription)
 	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Opt-outs of this list's contacts that the suppression list lacks are copied there by an update (`unrecorded_opt_outs`); contacts it holds are created, or kept, unsubscribed on their suppressed channels.")
 }

@@ -172,6 +172,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.UnrecordedOptOuts = listSuppressionOf(r.data).refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
+	state.SuppressedSubscribed = listSuppressionOf(r.data).refreshSuppressedSubscribed(ctx, state, r.refreshedInput(ctx, state, book), service, applied, &resp.Diagnostics)
 	state.PlannedChanges = plannedChangesZero() // a refresh plans nothing (list_contacts_planned_changes.go)
 	resp.Diagnostics.Append(recordRefreshedListing(ctx, resp.Private, state, service, countedAgainst, refreshed, adopting(ctx, req.Private))...)
 	state.ID = types.StringValue(listID)
@@ -180,6 +181,20 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	r.data.contacts.Snapshots.Put(listID, replacementKey(state), snap)
 	setListContacts(ctx, &resp.State, state, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, ident, &resp.Diagnostics)
+}
+
+// refreshedInput is the input of the state as refreshed, with its
+// statuses: the file's book, or the contacts map as Read refreshed it (nil
+// where it cannot be read; the plan reports why).
+func (r *listContactsResource) refreshedInput(ctx context.Context, state listContactsModel, book *contactsync.Book) *contactsync.Book {
+	if state.isFile() {
+		return book
+	}
+	desired, d := listReaderOf(r.data).desiredOf(ctx, state, types.MapNull(listContactEntryType))
+	if d.HasError() {
+		return nil
+	}
+	return desired
 }
 
 // refreshReads reads what a refresh compares: a file first, and the

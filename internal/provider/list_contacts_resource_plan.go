@@ -72,6 +72,7 @@ func (r *listContactsResource) startPlan(ctx context.Context, req resource.Modif
 	}
 	listTakeoverOf(r.data).warnOptOutsToKeep(ctx, req.Private, p.plan, p.state, &resp.Diagnostics)
 	p.plan.UnrecordedOptOuts = listSuppressionOf(r.data).plannedUnrecorded(p.plan)
+	p.plan.SuppressedSubscribed = p.plan.UnrecordedOptOuts // 0 with a suppression list: the apply unsubscribes them
 	if !listSuppressionOf(r.data).suppressionReadable(ctx, p.plan, &resp.Diagnostics) {
 		return nil, false
 	}
@@ -118,6 +119,10 @@ func listContactsChanged(plan listContactsModel, state *listContactsModel) bool 
 	case plan.isFile() && (!plan.DesiredSHA256.Equal(state.DesiredSHA256) || !state.ServiceSHA256.Equal(state.DesiredSHA256)):
 		return true
 	case plan.Exclusive.ValueBool() && state.UnmanagedSubscribed.ValueInt64() != 0:
+		return true
+	case state.SuppressedSubscribed.ValueInt64() != 0 && !plan.SuppressedSubscribed.IsNull():
+		// The refresh found suppressed contacts subscribed: the apply
+		// unsubscribes them (list_contacts_suppressed_subscribed.go).
 		return true
 	}
 	return false
