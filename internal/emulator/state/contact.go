@@ -26,6 +26,9 @@ type Contact struct {
 	MobileStatus string
 	Created      int64 // unix seconds
 	Modified     int64
+	// hist is the last status changes (contact_history.go); nil for a
+	// contact restored from a data directory and never changed since.
+	hist *history
 }
 
 // DateCreated is the contact's creation time as the interface writes it.
