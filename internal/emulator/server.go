@@ -23,7 +23,7 @@ type Server struct {
 	// hooks delivers webhook events in the background until Close.
 	hooks   *deliverer
 	counter *requestCounter
-	served  *requestLog // the last requests, for the console
+	served  *requestLog    // the last requests, for the console
 	faults  *faultInjector // nil when no fault is configured
 	tokens  *tokenIssuer   // OAuth 2.0 clients and the tokens issued to them
 	// persist writes the account to Options.DataDir; nil without one.
