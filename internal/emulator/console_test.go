@@ -85,7 +85,7 @@ func TestConsoleCredentials(t *testing.T) {
 }
 
 // The pages show what the account holds: lists counted by status, a list's
-// contacts found by prefix a page at a time, a contact's changes with the
+// contacts a page at a time or found by originalId or e-mail address, a contact's changes with the
 // User-Agent of the call or the import batch that made each, and the last
 // requests; values any client chooses are escaped.
 func TestConsolePages(t *testing.T) {
@@ -116,10 +116,10 @@ func TestConsolePages(t *testing.T) {
 		}
 	})
 	t.Run("a list, searched", func(t *testing.T) {
-		wantPage(t, consoleGet(t, s, "/console/1000/lists/"+list+"?q=USER11"), http.StatusOK,
-			"10 contacts whose originalId", "user110@example.com", "user119@example.com")
-		wantPage(t, consoleGet(t, s, "/console/1000/lists/"+list+"?q=c05"), http.StatusOK, "10 contacts whose originalId", ">c050<", ">c059<")
-		wantPage(t, consoleGet(t, s, "/console/1000/lists/"+list+"?q=nobody"), http.StatusOK, "0 contacts whose originalId")
+		wantPage(t, consoleGet(t, s, "/console/1000/lists/"+list+"?q=USER110@Example.com"), http.StatusOK,
+			"1 contact whose originalId", ">c110<", "user110@example.com")
+		wantPage(t, consoleGet(t, s, "/console/1000/lists/"+list+"?q=c050"), http.StatusOK, "1 contact whose originalId", ">c050<")
+		wantPage(t, consoleGet(t, s, "/console/1000/lists/"+list+"?q=c05"), http.StatusOK, "0 contacts whose originalId")
 	})
 	t.Run("a contact's history", func(t *testing.T) {
 		wantPage(t, consoleGet(t, s, "/console/1000/lists/"+list+"/contact?originalId=c007"), http.StatusOK,

@@ -42,6 +42,9 @@ func (c *Contact) DateModified() string { return formatStamp(c.Modified) }
 type ListContacts struct {
 	Order []string
 	ByID  map[string]*Contact
+	// idx counts the contacts by status and finds them by e-mail address
+	// (contacts_index.go); writes keep it through put.
+	idx listIndex
 }
 
 // ContactView is a contact as the interface answers it: properties keyed by

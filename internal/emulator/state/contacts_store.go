@@ -132,7 +132,7 @@ func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool
 		c := old.withProps(props, now)
 		c.applyStatus(in.Status, in.MobileStatus, now)
 		cs.noteLocked(old, c, by)
-		lc.ByID[in.OriginalID] = c
+		lc.put(c)
 		cs.markChangedLocked(listID, in.OriginalID)
 		return c.View(names), false, nil
 	}
@@ -140,7 +140,7 @@ func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool
 	cs.noteLocked(nil, c, by)
 	cs.markAddedLocked(listID)
 	lc.Order = append(lc.Order, in.OriginalID)
-	lc.ByID[in.OriginalID] = c
+	lc.put(c)
 	return c.View(names), true, nil
 }
 
@@ -180,7 +180,7 @@ func (cs *Contacts) UpdateProperties(listID int64, originalID string, props map[
 		return ContactView{}, err
 	}
 	c := old.withProps(resolved, now)
-	lc.ByID[originalID] = c
+	lc.put(c)
 	cs.markChangedLocked(listID, originalID)
 	return c.View(cs.st.PropertyNamesLocked()), nil
 }
@@ -206,7 +206,7 @@ func (cs *Contacts) SetStatus(listID int64, originalID, status, mobileStatus, no
 	c := *old
 	c.applyStatus(status, mobileStatus, now)
 	cs.noteLocked(old, &c, by)
-	lc.ByID[originalID] = &c
+	lc.put(&c)
 	cs.markChangedLocked(listID, originalID)
 	return c.View(cs.st.PropertyNamesLocked()), nil
 }
@@ -241,7 +241,7 @@ func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string, by *Ca
 		if c, seen := next.ByID[in.OriginalID]; seen {
 			c = c.withProps(props, now)
 			c.applyStatus(in.Status, in.MobileStatus, now)
-			next.ByID[in.OriginalID] = c
+			next.put(c)
 			continue
 		}
 		var c *Contact
@@ -253,7 +253,7 @@ func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string, by *Ca
 			c = cs.newContactLocked(in, props, now)
 		}
 		next.Order = append(next.Order, in.OriginalID)
-		next.ByID[in.OriginalID] = c
+		next.put(c)
 	}
 	// Each contact of next is a new value this call owns until it is
 	// stored: its history compares it with the list as it was.

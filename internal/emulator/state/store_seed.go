@@ -68,7 +68,7 @@ func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func()
 	c.applyStatus(in.Status, in.MobileStatus, now)
 	st.Contacts.noteLocked(nil, c, by)
 	lc.Order = append(lc.Order, in.OriginalID)
-	lc.ByID[in.OriginalID] = c
+	lc.put(c)
 	return false, nil
 }
 
