@@ -35,14 +35,16 @@ func (s *contactsAPI) pageBuffer() *[]byte {
 // maxCauseText bytes: a contact's history is bounded in memory, and a
 // client chooses how long its header is.
 func callCause(r *http.Request) *state.Cause {
-	return &state.Cause{Kind: state.CauseCall, UserAgent: clip(r.UserAgent(), maxCauseText), Call: clip(r.Method+" "+r.URL.Path, maxCauseText)}
+	return &state.Cause{Kind: state.CauseCall, UserAgent: clip(r.UserAgent()), Call: clip(r.Method + " " + r.URL.Path)}
 }
 
-// maxCauseText bounds the User-Agent and the call a Cause keeps.
+// maxCauseText bounds the User-Agent and the call a Cause keeps, and the
+// path and User-Agent of a request the console lists.
 const maxCauseText = 256
 
-// clip cuts s to at most n bytes, on a character boundary.
-func clip(s string, n int) string {
+// clip cuts s to at most maxCauseText bytes, on a character boundary.
+func clip(s string) string {
+	n := maxCauseText
 	if len(s) <= n {
 		return s
 	}

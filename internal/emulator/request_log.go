@@ -32,7 +32,7 @@ type requestLog struct {
 }
 
 func (l *requestLog) record(r ServedRequest) {
-	r.Path, r.UserAgent = clip(r.Path, maxCauseText), clip(r.UserAgent, maxCauseText)
+	r.Path, r.UserAgent = clip(r.Path), clip(r.UserAgent)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.ring[l.next] = r
