@@ -9,7 +9,9 @@
 // -batch-rows-per-second 1000 to watch them move PENDING -> IN_PROGRESS ->
 // FINISHED. -wire PROFILES (or -wire all) answers in the shapes another
 // service could have chosen where the interface shows nothing; -h lists them.
-// -token adds a bearer token, -oauth2-client ID:SECRET an OAuth 2.0 client
+// /console shows, read-only, what each account holds (-console-password opens
+// it to accounts reached only by token). -token adds a bearer token,
+// -oauth2-client ID:SECRET an OAuth 2.0 client
 // that POST /oauth2/token issues tokens to (living -token-ttl); -tls-cert
 // and -tls-key serve HTTPS, and
 // -client-ca then requires client certificates signed by that authority.
@@ -77,6 +79,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		username    = fs.String("username", emulator.DefaultUsername, "Basic auth user name")
 		password    = fs.String("password", emulator.DefaultPassword, "Basic auth password")
 		token       = fs.String("token", "", "also accept this static bearer `token` (Authorization: Bearer TOKEN)")
+		consolePass = fs.String("console-password", "", "also open the console at /console to HTTP Basic with any user name and this `password` (for accounts reached only by token or OAuth 2.0, which a browser cannot send)")
 		tlsCert     = fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (chain, leaf first); needs -tls-key")
 		tlsKey      = fs.String("tls-key", "", "the PEM private key `file` of -tls-cert")
 		clientCA    = fs.String("client-ca", "", "require a client certificate signed by an authority in this PEM `file` (mutual TLS); needs -tls-cert")
@@ -168,11 +171,13 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		Password:   *password,
 		Token:      *token,
 		Retired:    retired,
-		Faults:     faultOpts,
-		Fixtures:   fx,
-		DataDir:    *dataDir,
-		Wire:       wire.wire,
-		Logger:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+
+		ConsolePassword: *consolePass,
+		Faults:          faultOpts,
+		Fixtures:        fx,
+		DataDir:         *dataDir,
+		Wire:            wire.wire,
+		Logger:          slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 
 		BatchPendingFor:           *batchPending,
 		BatchRowsPerSecond:        *batchRowsPerSec,
@@ -216,6 +221,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	// The banner is best effort: a closed stdout must not stop the emulator.
 	banner := fmt.Sprintf("rms-emulator listening on %s\n", l.URL)
 	banner += fmt.Sprintf("interactive documentation: %s/mail/swagger (Authorize with the credentials below)\n", l.URL)
+	banner += fmt.Sprintf("console: %s/console (%s)\n", l.URL, consoleSignIn(*consolePass != ""))
 	if fx != nil || *dataDir != "" {
 		banner += fmt.Sprintf("account: %s\n", l.Server.Loaded())
 	}
@@ -250,6 +256,14 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		return fmt.Errorf("shutting down: %w", err)
 	}
 	return nil
+}
+
+// consoleSignIn says which credentials open the console.
+func consoleSignIn(password bool) string {
+	if password {
+		return "sign in with an account's user name and password, or any user name and -console-password"
+	}
+	return "sign in with an account's user name and password"
 }
 
 // providerBlock is the provider configuration that reaches one account.

@@ -83,7 +83,8 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	// The banner is printed once listening, before the port file appears.
 	out := stdout.String()
 	wantOut := "rms-emulator listening on " + baseURL + "\n" +
-		"interactive documentation: " + baseURL + "/mail/swagger (Authorize with the credentials below)\n\n" +
+		"interactive documentation: " + baseURL + "/mail/swagger (Authorize with the credentials below)\n" +
+		"console: " + baseURL + "/console (sign in with an account's user name and password)\n\n" +
 		"provider \"rms\" {\n" +
 		"  base_url    = \"" + baseURL + "\"\n" +
 		"  customer_id = 77\n" +

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -21,8 +22,11 @@ import (
 // whose credentials match no account goes to the first account, which
 // refuses it (401) like any wrong credentials. Result URLs
 // (/objectstore/{token}) need no credentials: the account that minted the
-// token serves it. Everything else (the OpenAPI document) holds no account
-// data and is served by the first account.
+// token serves it. The console (/console/{customerid}/...) is served by the
+// account of its customer id, and /console, with more than one account, by
+// an index of the accounts the credentials open (console_accounts.go).
+// Everything else (the OpenAPI document) holds no account data and is
+// served by the first account.
 type Accounts struct {
 	servers []*Server
 }
@@ -76,6 +80,10 @@ func (a *Accounts) Servers() []*Server { return append([]*Server(nil), a.servers
 
 // ServeHTTP hands the request to the account it belongs to.
 func (a *Accounts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == consoleBase && len(a.servers) > 1 {
+		a.serveConsoleIndex(w, r)
+		return
+	}
 	a.route(r).ServeHTTP(w, r)
 }
 
@@ -89,6 +97,13 @@ func (a *Accounts) route(r *http.Request) *Server {
 	case r.URL.Path == OAuth2TokenPath:
 		if s := a.byOAuth2Client(r); s != nil {
 			return s
+		}
+	case strings.HasPrefix(r.URL.Path, consoleBase+"/"):
+		id, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, consoleBase+"/"), "/")
+		for _, s := range a.servers {
+			if strconv.FormatInt(s.opts.CustomerID, 10) == id {
+				return s
+			}
 		}
 	case strings.HasPrefix(r.URL.Path, objectStorePrefix):
 		token := strings.TrimPrefix(r.URL.Path, objectStorePrefix)

@@ -83,7 +83,7 @@ func (s *contactsAPI) createContact(w http.ResponseWriter, r *http.Request) *api
 	in = s.contactCreateInput(in)
 	if s.opts.Wire.Has(WireContactUpsert) {
 		before := s.store.Contacts.Ref(listID, in.OriginalID)
-		c, created, err := s.store.Contacts.Upsert(listID, in, s.now(), true)
+		c, created, err := s.store.Contacts.Upsert(listID, in, s.now(), true, callCause(r))
 		if err != nil {
 			return err
 		}
@@ -95,7 +95,7 @@ func (s *contactsAPI) createContact(w http.ResponseWriter, r *http.Request) *api
 		s.writeCreatedContact(w, listID, c)
 		return nil
 	}
-	c, err := s.store.Contacts.Create(listID, in, s.now())
+	c, err := s.store.Contacts.Create(listID, in, s.now(), callCause(r))
 	if err != nil {
 		if err.Status == http.StatusConflict && s.opts.Wire.Has(WireContactConflict400) {
 			return apierr.FieldError("originalId", "originalId already exists in this list")
@@ -180,7 +180,7 @@ func (s *contactsAPI) putSubscriptionStatus(w http.ResponseWriter, r *http.Reque
 		return apierr.FieldError("status", "give status, mobileStatus or both (SUBSCRIBED or UNSUBSCRIBED)")
 	}
 	before := s.store.Contacts.Ref(listID, r.PathValue("originalId"))
-	c, err := s.store.Contacts.SetStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now())
+	c, err := s.store.Contacts.SetStatus(listID, r.PathValue("originalId"), status, mobileStatus, s.now(), callCause(r))
 	if err != nil {
 		return err
 	}

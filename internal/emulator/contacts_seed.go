@@ -11,8 +11,9 @@ import (
 // the first contact the service would refuse.
 func (s *Server) UpsertContacts(listID int64, contacts []Contact) error {
 	now := s.now()
+	by := &state.Cause{Kind: state.CauseGoAPI}
 	for i, c := range contacts {
-		if _, _, err := s.store.Contacts.Upsert(listID, c.input(), now, true); err != nil {
+		if _, _, err := s.store.Contacts.Upsert(listID, c.input(), now, true, by); err != nil {
 			return fmt.Errorf("contact %d (%q): %w", i, c.OriginalID, err)
 		}
 		s.changed()
@@ -28,7 +29,7 @@ func (s *Server) ReplaceContacts(listID int64, contacts []Contact) error {
 	for i, c := range contacts {
 		ins[i] = c.input()
 	}
-	if err := s.store.Contacts.Replace(listID, ins, s.now()); err != nil {
+	if err := s.store.Contacts.Replace(listID, ins, s.now(), &state.Cause{Kind: state.CauseGoAPI}); err != nil {
 		return fmt.Errorf("replacing the contacts of list %d: %w", listID, err)
 	}
 	s.changed()

@@ -206,10 +206,10 @@ func TestSubscriptionStatusTransitions(t *testing.T) {
 	// use, from either state.
 	id := mustInt(t, listID)
 	for _, from := range []string{S, U} {
-		if _, err := s.store.Contacts.SetStatus(id, "c", from, "", s.now()); err != nil {
+		if _, err := s.store.Contacts.SetStatus(id, "c", from, "", s.now(), nil); err != nil {
 			t.Fatal(err)
 		}
-		c, err := s.store.Contacts.SetStatus(id, "c", U, U, s.now())
+		c, err := s.store.Contacts.SetStatus(id, "c", U, U, s.now(), nil)
 		if err != nil || c.Status != U || c.MobileStatus != U {
 			t.Errorf("unsubscribe from %s: %+v, %v", from, c, err)
 		}

@@ -53,7 +53,13 @@
 //     accounts.go, retired.go; the Token domain (tokensAPI: OAuth 2.0
 //     client credentials at /oauth2/token): oauth2_token.go;
 //   - the OpenAPI document and its page (docsAPI): openapi.go,
-//     swagger_ui.go, swagger_negotiation.go.
+//     swagger_ui.go, swagger_negotiation.go;
+//   - the console, read-only HTML pages of what the account holds, for
+//     people and outside the service's interface (consoleAPI): console.go
+//     (routes, credentials, rendering), console_pages.go (each page, over
+//     the read methods of state/contacts_overview.go), console_templates.go
+//     and the templates in console/, console_accounts.go (the index of
+//     several accounts), request_log.go (the last requests it lists).
 //
 // A handler reaches another domain only through the pointer its type holds
 // (importsAPI.batchesAPI, say), never through the Server.

@@ -30,6 +30,7 @@ type fixtureLoader struct {
 	fixed  map[int64]string // explicit ids -> where they are given
 	errs   []error
 	counts FixtureCounts
+	cause  *state.Cause // what made the contacts, in their histories
 }
 
 // applyFixtures loads f into the account, which holds only the standard
@@ -39,7 +40,8 @@ func (s *Server) applyFixtures(f *Fixtures) (FixtureCounts, error) {
 	var counts FixtureCounts
 	var err error
 	s.store.Seed(func(seed *state.Seeder) {
-		l := &fixtureLoader{s: s, st: seed.Store(), seed: seed, now: s.now(), fixed: map[int64]string{}}
+		l := &fixtureLoader{s: s, st: seed.Store(), seed: seed, now: s.now(), fixed: map[int64]string{},
+			cause: &state.Cause{Kind: state.CauseFixtures}}
 		counts, err = l.load(f)
 	})
 	return counts, err
@@ -222,7 +224,7 @@ func (l *fixtureLoader) list(where string, fl FixtureList) {
 			l.errs = append(l.errs, fmt.Errorf("%s.originalId: originalId is mandatory", cw))
 			continue
 		}
-		dup, err := l.seed.Contact(id, in, l.now, l.nextFreeID)
+		dup, err := l.seed.Contact(id, in, l.now, l.nextFreeID, l.cause)
 		if dup {
 			l.errs = append(l.errs, fmt.Errorf("%s.originalId: %q appears twice in this list; originalId is unique within a list", cw, in.OriginalID))
 			continue

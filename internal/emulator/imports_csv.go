@@ -126,7 +126,8 @@ func (s *importsAPI) newImportJob(imp state.Import, header []string) (*importJob
 		}
 		seen[h] = true
 	}
-	job := &importJob{s: s, listID: imp.ListID, importID: imp.ID, typ: imp.Type, identityIdx: slices.Index(header, imp.Identity)}
+	job := &importJob{s: s, listID: imp.ListID, importID: imp.ID, typ: imp.Type, identityIdx: slices.Index(header, imp.Identity),
+		cause: &state.Cause{Kind: state.CauseImport, ImportID: imp.ID, ImportType: imp.Type}}
 	job.events = s.contactsAPI.newContactEventBatch(imp.ListID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.ID, 10), "importType": imp.Type})
 	if job.identityIdx < 0 {
 		msg := fmt.Sprintf("the import file has no column %q to identify contacts by (its columns: %s)", imp.Identity, strings.Join(header, ", "))

@@ -21,7 +21,13 @@ type importJob struct {
 	good        int64              // rows handled that were not bad (REPLACE applies them at the end)
 	failedRows  []state.FailedRow  // the first maxFailedRowsShown rows that failed, in order
 	events      *contactEventBatch // contact webhook events, bounded (contacts_events.go)
+	// cause is the import as its contacts' histories name it; its batch
+	// id is set when the batch starts (StartedAs).
+	cause *state.Cause
 }
+
+// StartedAs learns the batch's id, before any row is handled.
+func (j *importJob) StartedAs(batchID int64) { j.cause.BatchID = batchID }
 
 func (j *importJob) Total() int64 { return j.rows.n }
 
@@ -62,7 +68,7 @@ func (j *importJob) Process(from, to int64) (affected, failed int64) {
 		switch j.typ {
 		case "ADD":
 			before := j.s.store.Contacts.Ref(j.listID, fields[0])
-			if _, _, err := j.s.store.Contacts.Upsert(j.listID, j.input(fields, true), now, true); err != nil {
+			if _, _, err := j.s.store.Contacts.Upsert(j.listID, j.input(fields, true), now, true, j.cause); err != nil {
 				failed++
 				j.fail(i, "contact "+strconv.Quote(fields[0])+": "+err.Message)
 			} else {
@@ -71,7 +77,7 @@ func (j *importJob) Process(from, to int64) (affected, failed int64) {
 			}
 		case "UNSUBSCRIBE":
 			before := j.s.store.Contacts.Ref(j.listID, fields[0])
-			_, err := j.s.store.Contacts.SetStatus(j.listID, fields[0], state.StatusUnsubscribed, "", now)
+			_, err := j.s.store.Contacts.SetStatus(j.listID, fields[0], state.StatusUnsubscribed, "", now, j.cause)
 			switch {
 			case err == nil:
 				affected++
@@ -104,7 +110,7 @@ func (j *importJob) Finish() (affected int64, failure string) {
 		}
 	}
 	old := j.s.store.Contacts.ListHolder(j.listID)
-	if err := j.s.store.Contacts.Replace(j.listID, ins, j.s.now()); err != nil {
+	if err := j.s.store.Contacts.Replace(j.listID, ins, j.s.now(), j.cause); err != nil {
 		return 0, "replacing the contacts of list " + strconv.FormatInt(j.listID, 10) + ": " + err.Message
 	}
 	j.events.noteListChange(old, j.s.store.Contacts.ListHolder(j.listID))

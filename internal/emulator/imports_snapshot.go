@@ -32,7 +32,8 @@ func (s *importsAPI) importWorkFromRecord(rec state.BatchRecord, nextID int64) (
 	if len(r.FailedRows) > maxFailedRowsShown {
 		return nil, fmt.Errorf("import.failedRows has %d rows; a batch names at most %d", len(r.FailedRows), maxFailedRowsShown)
 	}
-	return &importJob{s: s, listID: r.ListID, importID: r.ImportID, typ: r.ImportType, rows: importRows{n: r.Total}, failedRows: r.FailedRows}, nil
+	cause := &state.Cause{Kind: state.CauseImport, ImportID: r.ImportID, ImportType: r.ImportType, BatchID: rec.ID}
+	return &importJob{s: s, listID: r.ListID, importID: r.ImportID, typ: r.ImportType, rows: importRows{n: r.Total}, failedRows: r.FailedRows, cause: cause}, nil
 }
 
 // checkImportRequest checks a restored import's request as step 1 checks

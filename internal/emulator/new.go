@@ -35,7 +35,7 @@ func New(opts Options) *Server {
 	hooks := newDeliverer(opts, targets)
 	b.eventSink = &webhookEvents{store: b.store, now: b.now, hooks: hooks}
 	b.store.PreloadProperties(b.now())
-	s := &Server{base: b, hooks: hooks, counter: newRequestCounter(), tokens: newTokenIssuer(opts)}
+	s := &Server{base: b, hooks: hooks, counter: newRequestCounter(), served: &requestLog{}, tokens: newTokenIssuer(opts)}
 	if opts.Faults.enabled() {
 		s.faults = newFaultInjector(opts.Faults)
 	}
@@ -48,6 +48,7 @@ func New(opts Options) *Server {
 	s.genericAPI = &genericAPI{base: b, contactsAPI: s.contactsAPI}
 	s.docsAPI = &docsAPI{base: b}
 	s.tokensAPI = &tokensAPI{base: b, tokens: s.tokens}
+	s.consoleAPI = &consoleAPI{base: b, served: s.served, authorized: s.consoleAuthorized}
 	s.batchesAPI.restorers = map[string]state.WorkRestorer{
 		batchTypeImport: s.importsAPI.importWorkFromRecord,
 		batchTypeStatExport: func(rec state.BatchRecord, _ int64) (state.Work, error) {

@@ -26,6 +26,12 @@ type Options struct {
 	// until it expires. With clients and neither Token nor Username nor
 	// Password, Basic stays off, as for a token-only account.
 	OAuth2Clients map[string]string
+	// ConsolePassword, when set, opens the account's console (/console,
+	// console.go) to HTTP Basic credentials with any user name and this
+	// password, besides the account's own credentials: a browser cannot
+	// send a bearer token, so an account reached only by token or OAuth
+	// 2.0 is looked at this way.
+	ConsolePassword string
 	// TokenTTL is how long an issued token stays valid; default
 	// DefaultTokenTTL. The answer's expires_in is in whole seconds.
 	TokenTTL time.Duration

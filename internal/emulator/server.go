@@ -18,10 +18,12 @@ type Server struct {
 	genericAPI  *genericAPI
 	docsAPI     *docsAPI
 	tokensAPI   *tokensAPI
+	consoleAPI  *consoleAPI
 
 	// hooks delivers webhook events in the background until Close.
 	hooks   *deliverer
 	counter *requestCounter
+	served  *requestLog    // the last requests, for the console
 	faults  *faultInjector // nil when no fault is configured
 	tokens  *tokenIssuer   // OAuth 2.0 clients and the tokens issued to them
 	// persist writes the account to Options.DataDir; nil without one.

@@ -86,6 +86,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusOK
 	}
 	s.counter.record(r.Method, collectionOf(r.URL.Path), pattern, status)
+	if logged(r.URL.Path) {
+		s.served.record(ServedRequest{At: start, Method: r.Method, Path: r.URL.Path, Status: status, UserAgent: r.UserAgent(), Duration: time.Since(start)})
+	}
 	// Never log headers: they carry the credentials.
 	s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status, "duration", time.Since(start))
 }

@@ -153,9 +153,19 @@ type Batches struct {
 	active map[int64]*Batch // not yet finished
 }
 
+// Numbered is work that learns its batch's id when the batch starts,
+// before any row is handled: an import names its batch in the histories of
+// the contacts it changes.
+type Numbered interface {
+	StartedAs(batchID int64)
+}
+
 // Start gives b the account's next id and registers it.
 func (bs *Batches) Start(b *Batch) {
 	b.ID = bs.st.AllocID()
+	if n, ok := b.Work.(Numbered); ok {
+		n.StartedAs(b.ID)
+	}
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
 	bs.byID[b.ID] = b

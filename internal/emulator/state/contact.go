@@ -26,6 +26,9 @@ type Contact struct {
 	MobileStatus string
 	Created      int64 // unix seconds
 	Modified     int64
+	// hist is the last status changes (contact_history.go); nil for a
+	// contact restored from a data directory and never changed since.
+	hist *history
 }
 
 // DateCreated is the contact's creation time as the interface writes it.
@@ -39,6 +42,9 @@ func (c *Contact) DateModified() string { return formatStamp(c.Modified) }
 type ListContacts struct {
 	Order []string
 	ByID  map[string]*Contact
+	// idx counts the contacts by status and finds them by e-mail address
+	// (contacts_index.go); writes keep it through put.
+	idx listIndex
 }
 
 // ContactView is a contact as the interface answers it: properties keyed by

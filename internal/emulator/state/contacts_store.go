@@ -24,6 +24,9 @@ type Contacts struct {
 	// dirty is what changed in each list's contacts since the data
 	// directory last saved them (persist.go journals only that).
 	dirty map[int64]*listDirty
+	// lastBirth is the history of the last new contact, which the next
+	// one shares when it started the same way (contact_history.go).
+	lastBirth *history
 }
 
 // listLocked returns the contacts of an existing list, creating the holder on
@@ -90,8 +93,9 @@ func (cs *Contacts) newContactLocked(in ContactInput, props map[int64]*string, n
 
 // Create adds a new contact to a list: 404 when the list does not
 // exist, 409 when the originalId is taken, 400 for a bad key or status.
-func (cs *Contacts) Create(listID int64, in ContactInput, now string) (ContactView, *apierr.Error) {
-	v, created, err := cs.Upsert(listID, in, now, false)
+// by is what made the change, for the contact's history.
+func (cs *Contacts) Create(listID int64, in ContactInput, now string, by *Cause) (ContactView, *apierr.Error) {
+	v, created, err := cs.Upsert(listID, in, now, false, by)
 	if err == nil && !created {
 		return ContactView{}, &apierr.Error{Status: http.StatusConflict, Field: "originalId",
 			Message: "a contact with originalId " + strconv.Quote(in.OriginalID) + " already exists in list " + strconv.FormatInt(listID, 10)}
@@ -101,8 +105,9 @@ func (cs *Contacts) Create(listID int64, in ContactInput, now string) (ContactVi
 
 // Upsert adds a contact, or, when the originalId exists and merge is
 // true, merges props into it and applies the statuses given. With merge
-// false an existing contact is left alone and created is false.
-func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool) (v ContactView, created bool, err *apierr.Error) {
+// false an existing contact is left alone and created is false. by is what
+// made the change, for the contact's history.
+func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool, by *Cause) (v ContactView, created bool, err *apierr.Error) {
 	if in.OriginalID == "" {
 		return ContactView{}, false, apierr.FieldError("originalId", "originalId is mandatory")
 	}
@@ -126,14 +131,16 @@ func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool
 		}
 		c := old.withProps(props, now)
 		c.applyStatus(in.Status, in.MobileStatus, now)
-		lc.ByID[in.OriginalID] = c
+		cs.noteLocked(old, c, by)
+		lc.put(c)
 		cs.markChangedLocked(listID, in.OriginalID)
 		return c.View(names), false, nil
 	}
 	c := cs.newContactLocked(in, props, now)
+	cs.noteLocked(nil, c, by)
 	cs.markAddedLocked(listID)
 	lc.Order = append(lc.Order, in.OriginalID)
-	lc.ByID[in.OriginalID] = c
+	lc.put(c)
 	return c.View(names), true, nil
 }
 
@@ -173,7 +180,7 @@ func (cs *Contacts) UpdateProperties(listID int64, originalID string, props map[
 		return ContactView{}, err
 	}
 	c := old.withProps(resolved, now)
-	lc.ByID[originalID] = c
+	lc.put(c)
 	cs.markChangedLocked(listID, originalID)
 	return c.View(cs.st.PropertyNamesLocked()), nil
 }
@@ -181,8 +188,8 @@ func (cs *Contacts) UpdateProperties(listID int64, originalID string, props map[
 // SetStatus is the interface's subscription transition: each
 // non-empty state replaces the stored one (SUBSCRIBED <-> UNSUBSCRIBED, and
 // setting the state a contact already has changes nothing but
-// dateModified).
-func (cs *Contacts) SetStatus(listID int64, originalID, status, mobileStatus, now string) (ContactView, *apierr.Error) {
+// dateModified). by is what made the change, for the contact's history.
+func (cs *Contacts) SetStatus(listID int64, originalID, status, mobileStatus, now string, by *Cause) (ContactView, *apierr.Error) {
 	if err := checkInputStatus(ContactInput{Status: status, MobileStatus: mobileStatus}); err != nil {
 		return ContactView{}, err
 	}
@@ -198,7 +205,8 @@ func (cs *Contacts) SetStatus(listID int64, originalID, status, mobileStatus, no
 	}
 	c := *old
 	c.applyStatus(status, mobileStatus, now)
-	lc.ByID[originalID] = &c
+	cs.noteLocked(old, &c, by)
+	lc.put(&c)
 	cs.markChangedLocked(listID, originalID)
 	return c.View(cs.st.PropertyNamesLocked()), nil
 }
@@ -207,8 +215,9 @@ func (cs *Contacts) SetStatus(listID int64, originalID, status, mobileStatus, no
 // changes when one input is bad. A contact that stays keeps its id,
 // dateCreated and states (unless the input gives states) and takes the
 // input's properties whole; a later input with the same originalId merges
-// into the earlier one.
-func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string) *apierr.Error {
+// into the earlier one. by is what made the change, for the contacts'
+// histories.
+func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string, by *Cause) *apierr.Error {
 	for _, in := range ins {
 		if in.OriginalID == "" {
 			return apierr.FieldError("originalId", "originalId is mandatory")
@@ -232,7 +241,7 @@ func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string) *apier
 		if c, seen := next.ByID[in.OriginalID]; seen {
 			c = c.withProps(props, now)
 			c.applyStatus(in.Status, in.MobileStatus, now)
-			next.ByID[in.OriginalID] = c
+			next.put(c)
 			continue
 		}
 		var c *Contact
@@ -244,7 +253,12 @@ func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string) *apier
 			c = cs.newContactLocked(in, props, now)
 		}
 		next.Order = append(next.Order, in.OriginalID)
-		next.ByID[in.OriginalID] = c
+		next.put(c)
+	}
+	// Each contact of next is a new value this call owns until it is
+	// stored: its history compares it with the list as it was.
+	for _, oid := range next.Order {
+		cs.noteLocked(old.ByID[oid], next.ByID[oid], by)
 	}
 	cs.lists[listID] = next
 	cs.markAllLocked(listID)

@@ -5,11 +5,15 @@
 // field: the transactional messages sent (Messages), the contacts of each
 // list with the changes since they were last saved (Contacts), the imports
 // of lists (Imports), the URLs of export results (ResultLinks), and the
-// batches that run imports and exports (Batches). It also keeps the data
-// directory (DataDir, Persister): a snapshot whose store part is written
-// and read in a compact form (Snapshot, ContactRecord, Builder), the
-// batches' and imports' parts (batches_snapshot.go, imports_snapshot.go)
-// beside the parts other areas hand it, and a journal of changes after it.
+// batches that run imports and exports (Batches). Each contact remembers
+// its last status changes and what made them (contact_history.go), and
+// each list keeps counts by status and an e-mail index as it changes
+// (contacts_index.go), which the console reads (contacts_overview.go).
+// It also keeps the data directory (DataDir, Persister): a snapshot whose
+// store part is written and read in a compact form (Snapshot,
+// ContactRecord, Builder), the batches' and imports' parts
+// (batches_snapshot.go, imports_snapshot.go) beside the parts other areas
+// hand it, and a journal of changes after it.
 //
 // It sits below the HTTP handlers of internal/emulator, which call its API
 // and never its internals: a rule it refuses (a contact that exists, a list

@@ -44,8 +44,9 @@ func (s *Seeder) List(id int64) {
 
 // Contact appends a contact made from in to a list of List, with the id
 // newID hands out. dup is true, and nothing is stored, when the list already
-// has a contact of in's originalId; err is a bad status or property key.
-func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func() int64) (dup bool, err *apierr.Error) {
+// has a contact of in's originalId; err is a bad status or property key. by
+// is what made it, for its history.
+func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func() int64, by *Cause) (dup bool, err *apierr.Error) {
 	st := s.st
 	lc := st.Contacts.lists[listID]
 	if _, ok := lc.ByID[in.OriginalID]; ok {
@@ -65,8 +66,9 @@ func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func()
 		Created: stamp, Modified: stamp,
 	}
 	c.applyStatus(in.Status, in.MobileStatus, now)
+	st.Contacts.noteLocked(nil, c, by)
 	lc.Order = append(lc.Order, in.OriginalID)
-	lc.ByID[in.OriginalID] = c
+	lc.put(c)
 	return false, nil
 }
 

@@ -269,6 +269,7 @@ func (b *Builder) AppendContact(key string, i int, f *RecordFields) error {
 	if len(lc.ByID) == n {
 		return fmt.Errorf("%s: originalId %q is empty or repeated", where(), f.originalID)
 	}
+	lc.indexNew(c)
 	lc.Order = append(lc.Order, c.OriginalID)
 	return nil
 }
@@ -287,7 +288,7 @@ func (b *Builder) PutContact(listID int64, f *RecordFields, where func() string)
 	if lc.ByID[c.OriginalID] == nil {
 		lc.Order = append(lc.Order, c.OriginalID)
 	}
-	lc.ByID[c.OriginalID] = c
+	lc.put(c)
 	return nil
 }
 
