@@ -22,7 +22,8 @@ import (
 // the service's, not a configuration's, so neither a plan nor an apply
 // takes the property keys missing from a configuration for values to
 // remove. Above adoptMaxContacts the map is left empty and the error of a
-// configuration without contacts and source_file names the block to write.
+// configuration without contacts and source_file names the block to write,
+// beside the warning that says how many contacts the list holds.
 
 const (
 	privateAdopting = "adopting"
@@ -82,16 +83,15 @@ func adoptedEntries(service *contactsync.ServiceList) (types.Map, diag.Diagnosti
 }
 
 // adopt is the refresh right after an import: it fills the contacts map
-// with the list's contacts, or says what to write above adoptMaxContacts.
-func adopt(state *listContactsModel, service *contactsync.ServiceList, diags *diag.Diagnostics) {
+// with the list's contacts or, above adoptMaxContacts, notes the list in
+// the run's adoptions, whose warning the plan decides
+// (list_contacts_adopt_warning.go).
+func adopt(state *listContactsModel, service *contactsync.ServiceList, adopted *adoptedLists, diags *diag.Diagnostics) {
 	if !state.Contacts.IsNull() || state.isFile() {
 		return // an earlier refresh adopted the list, or a configuration applied
 	}
-	listID := state.ListID.ValueString()
 	if service.Len() > adoptMaxContacts {
-		diags.AddWarning("List adopted without its contacts",
-			fmt.Sprintf("List %s holds %d contacts, more than the %d an imported rms_list_contacts writes into its state as a map, so a configuration generated from it (terraform plan -generate-config-out) has neither contacts nor source_file. %s",
-				listID, service.Len(), adoptMaxContacts, sourceFileHint(listID)))
+		adopted.note(state.ListID.ValueString(), service.Len())
 		return
 	}
 	m, d := adoptedEntries(service)
@@ -112,8 +112,11 @@ func sourceFileHint(listID string) string {
 
 // listContactsInput is the rule "exactly one of contacts and source_file",
 // with a message that says what to write, above all for a configuration
-// generated from an adopted list too large for a map.
-type listContactsInput struct{}
+// generated from an adopted list too large for a map, which adopted (nil
+// before the provider is configured) says it is.
+type listContactsInput struct {
+	adopted *adoptedLists
+}
 
 var _ resource.ConfigValidator = listContactsInput{}
 
@@ -123,7 +126,7 @@ func (listContactsInput) Description(context.Context) string {
 
 func (v listContactsInput) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (listContactsInput) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+func (v listContactsInput) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var contacts, file, listID attr.Value
 	for name, to := range map[string]*attr.Value{"contacts": &contacts, "source_file": &file, "list_id": &listID} {
 		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), to)...)
@@ -139,6 +142,7 @@ func (listContactsInput) ValidateResource(ctx context.Context, req resource.Vali
 		id := "42"
 		if s, ok := listID.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
 			id = s.ValueString()
+			warnAdoptedWithoutContacts(&resp.Diagnostics, v.adopted, id)
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("source_file"), "Give contacts or source_file",
 			"rms_list_contacts needs its contacts, as a map (contacts = { \"<originalId>\" = { properties = { ... } } }) or as a CSV file (source_file). "+

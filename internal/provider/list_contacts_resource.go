@@ -206,7 +206,7 @@ func (r *listContactsResource) IdentitySchema(_ context.Context, _ resource.Iden
 
 func (r *listContactsResource) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
-		listContactsInput{},
+		listContactsInput{adopted: r.data.adoptions()},
 	}
 }
 

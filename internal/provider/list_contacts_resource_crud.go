@@ -160,7 +160,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 		countedAgainst = keysBook(ctx, state.Contacts)
 		if adopting(ctx, req.Private) {
 			countedAgainst = nil
-			adopt(&state, service, &resp.Diagnostics)
+			adopt(&state, service, r.data.adoptions(), &resp.Diagnostics)
 		}
 		state.Contacts, d = listReaderOf(r.data).refreshedEntries(ctx, state.Contacts, service, applied, allow)
 		resp.Diagnostics.Append(d...)

@@ -32,6 +32,9 @@ type providerData struct {
 	// suppressionListID is the provider block's suppression list
 	// (suppression_list.go): "" none.
 	suppressionListID string
+	// adopted are the lists an import of this run adopted without their
+	// contacts (list_contacts_adopt_warning.go).
+	adopted *adoptedLists
 }
 
 // envLookup is os.LookupEnv; tests pass their own.
@@ -63,6 +66,7 @@ func newProviderData(ctx context.Context, cfg providerModel, version, terraformV
 		contacts:          contactsync.NewRun(c, contactsync.RunOptions{ListingOff: s.contactListingOff, Logger: providerLogger{}}),
 		unsubscribeLimits: providerLimitsOf(cfg),
 		suppressionListID: s.suppressionListID,
+		adopted:           &adoptedLists{},
 	}, diags
 }
 

@@ -140,9 +140,14 @@ func (suppressionNotSelf) PlanModifyString(ctx context.Context, req planmodifier
 }
 
 // suppressionIsManagedList is the error of a suppression list that is the
-// managed list itself.
+// managed list itself. Terraform validates the configuration again in the
+// plan it makes during an apply, before the resource's first write: ids
+// known at plan are refused by the plan, and ids that both come from an
+// rms_list made in the same run (unknown until it is created) are refused
+// there, once that list exists, with nothing written for the resource.
 func suppressionIsManagedList(p path.Path, listID string) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(p, "The suppression list cannot be the list this resource manages",
 		fmt.Sprintf("suppression_list_id is %s, the list this resource manages: a list cannot hold the opt-outs it is checked against. "+
-			"Set suppression_list_id to the id of another list of the account (one kept only for opt-outs, e.g. rms_list.suppression.id), or remove it.", listID))
+			"Set suppression_list_id to the id of another list of the account (one kept only for opt-outs, e.g. rms_list.suppression.id, an rms_list of its own), or remove it. "+
+			"When both ids come from one rms_list made in this run, this is found only during the apply, once that list exists: the list stays in state, and nothing was written for this resource.", listID))
 }
