@@ -243,3 +243,41 @@ func TestAccListImportPlannedChanges_addKnownZeros(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccListImport_replacementListChangedSincePlan: the same refusal when
+// the saved plan replaces an earlier REPLACE import (its file changed):
+// the list changed since the plan stops the apply before the new import is
+// created, so the service holds only the earlier import and its batch. The
+// earlier import has left the state (destroying an import only forgets
+// it), and the next plan runs the file as a new import.
+func TestAccListImport_replacementListChangedSincePlan(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	sup, list := importList(t, env), replacePlanList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.Configure(env, replacePlanConfig(list, sup))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the first apply exited %d:\n%s", code, out)
+	}
+	ws.Configure(env, strings.Replace(replacePlanConfig(list, sup), "new-1,new1@example.com", "new-2,new2@example.com", 1))
+	savedPlanJSON(t, ws, "replacement.tfplan")
+	seedContacts(t, env, list, emulator.Contact{OriginalID: "late", Properties: map[string]string{"email": "late@example.com"}})
+	out, code := ws.Run("apply", "-no-color", "replacement.tfplan")
+	if code == 0 || !acctest.Contains(out, "Provider produced inconsistent final plan", ".planned_changes.list_size") {
+		t.Fatalf("applying the saved replacement after the list changed exited %d, want Terraform's refusal:\n%s", code, out)
+	}
+	if imports, batches := importsOf(t, env, list); imports != 1 || batches != 1 {
+		t.Errorf("the service holds %d imports of list %s and %d import batches, want the earlier one only", imports, list, batches)
+	}
+	wantUploads(t, env, 1)
+	if _, ok := listContactsOf(t, env, list)["late"]; !ok {
+		t.Error("late left the list: an import ran after the refusal")
+	}
+	if _, ok := ws.Instance("rms_list_import", "test"); ok {
+		t.Error("the earlier import is still in the state; the docs say it has left it")
+	}
+	plan, code := ws.Run("plan", "-no-color")
+	if code != 0 || !acctest.Contains(plan, "rms_list_import.test will be created") {
+		t.Errorf("the plan after the refusal exited %d, want a new import:\n%s", code, plan)
+	}
+}
