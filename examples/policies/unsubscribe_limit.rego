@@ -1,8 +1,9 @@
 # An example policy for `terraform show -json PLANFILE` (OPA v1 syntax):
 # it holds a plan that unsubscribes more than max_unsubscribe_percent of a
-# list on e-mail or on mobile, and a plan whose unsubscribe counts are not
-# known at plan time. It reads planned_changes, the counts that
-# rms_list_contacts and rms_list_import plan.
+# list on e-mail or on mobile, a REPLACE import that removes more than
+# max_remove_percent of its list, and a plan whose counts are not known at
+# plan time; it warns about re-subscriptions. It reads planned_changes, the
+# counts that rms_list_contacts and rms_list_import plan.
 #
 #   opa eval --fail-defined -d unsubscribe_limit.rego -i plan.json 'data.rms.plan.deny[msg]'
 #   conftest test --namespace rms.plan -p unsubscribe_limit.rego plan.json
@@ -14,6 +15,13 @@ package rms.plan
 default max_unsubscribe_percent := 1
 
 max_unsubscribe_percent := data.rms.max_unsubscribe_percent
+
+# max_remove_percent is the share of a list one REPLACE import may remove
+# (planned_changes.removed: the contacts its file does not name, gone for
+# good) without a second approval. Override it with {"rms": {"max_remove_percent": N}}.
+default max_remove_percent := 1
+
+max_remove_percent := data.rms.max_remove_percent
 
 # counted_types are the resources that plan their counts in planned_changes.
 counted_types := {"rms_list_contacts", "rms_list_import"}
@@ -55,6 +63,15 @@ counts_unknown(rc) if {
 	unsubscribed(rc.change.after.planned_changes, channel) > 0
 }
 
+# A REPLACE import's removals, unknown when its list or file is known only
+# during the apply.
+counts_unknown(rc) if "planned_changes.removed" in unknown_counts(rc)
+
+counts_unknown(rc) if {
+	"planned_changes.list_size" in unknown_counts(rc)
+	removed(rc.change.after.planned_changes) > 0
+}
+
 # counts_missing holds when the plan carries no counts at all (a provider
 # version without planned_changes): nothing proves the change is small.
 counts_missing(rc) if {
@@ -65,6 +82,11 @@ counts_missing(rc) if {
 # unsubscribed is what a change unsubscribes on a channel: as the input says
 # and because the input does not name them (exclusive = true).
 unsubscribed(pc, channel) := pc[channel].unsubscribed + pc[channel].unsubscribed_by_exclusive
+
+# removed is what a change removes from its list: a REPLACE import's
+# contacts its file does not name (0 for the other changes, and for a
+# provider version without the count).
+removed(pc) := object.get(pc, "removed", 0)
 
 deny contains msg if {
 	some rc in changes
@@ -101,6 +123,35 @@ deny contains msg if {
 			max_unsubscribe_percent,
 		],
 	)
+}
+
+deny contains msg if {
+	some rc in changes
+	not counts_unknown(rc)
+	pc := rc.change.after.planned_changes
+	pc.list_size > 0
+	n := removed(pc)
+	n * 100 > max_remove_percent * pc.list_size
+	msg := sprintf(
+		"%s: removes %d of %d contacts from the list for good (%v %%; %d opt-outs copied into the suppression list first), above the %v %% limit: needs a second approval",
+		[
+			rc.address, n, pc.list_size, round((n * 10000) / pc.list_size) / 100,
+			object.get(pc, "opt_outs_copied", 0), max_remove_percent,
+		],
+	)
+}
+
+# warn names the re-subscriptions of a plan (contacts the list holds
+# unsubscribed that the input subscribes: a re-subscription the
+# configuration asks for, or allow_resubscribe_ids allows) without holding
+# it: someone should check each recipient agreed. conftest prints warn
+# rules; with opa eval, query data.rms.plan.warn.
+warn contains msg if {
+	some rc in changes
+	some channel in channels
+	n := object.get(rc.change, ["after", "planned_changes", channel, "subscribed"], 0)
+	n > 0
+	msg := sprintf("%s: re-subscribes %d contacts on %s that the list holds unsubscribed: check that each recipient agreed", [rc.address, n, channel])
 }
 
 # allow is true when nothing above holds the plan.

@@ -30,40 +30,60 @@ import (
 // every value, counts before anything is uploaded. It reports whether the
 // import may run.
 func guardListImport(ctx context.Context, data *providerData, a listImportArgs, scope string, diags *diag.Diagnostics) bool {
+	return checkImportCount(data, a, countListImport(ctx, data, a, diags), scope, diags)
+}
+
+// countListImport counts what the import a will unsubscribe or remove
+// (countImport), nil where there is nothing to count (an ADD import, a list
+// that does not exist) or where it cannot count, which it warns about. The
+// plan of rms_list_import carries the same count in planned_changes.
+func countListImport(ctx context.Context, data *providerData, a listImportArgs, diags *diag.Diagnostics) *unsubscribeCount {
 	if a.Type.IsUnknown() {
 		warnUncounted(diags, "This import", "its type is known only during the apply")
-		return true
+		return nil
 	}
 	typ := a.Type.ValueString()
 	if typ != "UNSUBSCRIBE" && typ != "REPLACE" {
-		return true
+		return nil
 	}
 	switch {
 	case a.ListID.IsUnknown() || a.File.IsUnknown() || a.Content.IsUnknown() || a.Delimiter.IsUnknown() ||
-		a.Encoding.IsUnknown() || a.IdentityColumn.IsUnknown() || !a.limitsKnown():
+		a.Encoding.IsUnknown() || a.IdentityColumn.IsUnknown():
 		warnUncounted(diags, "The "+typ+" import", "the list id, the file or another of its arguments is known only during the apply")
-		return true
+		return nil
 	case data == nil || data.client == nil:
 		warnUncounted(diags, "The "+typ+" import", "the provider configuration is known only during the apply")
-		return true
+		return nil
 	}
 	listID := a.ListID.ValueString()
 	ids, err := importIdentities(a)
 	if err != nil {
 		// The upload reports a file it cannot read; nothing to count here.
 		warnUncounted(diags, "The "+typ+" import into list "+listID, err.Error())
-		return true
+		return nil
 	}
 	service, err := contactsync.ListStatuses(ctx, data.client, listID)
 	if err != nil {
-		if client.IsNotFound(err) {
-			return true // the import reports the missing list
+		if !client.IsNotFound(err) { // the import reports the missing list
+			warnUncounted(diags, "The "+typ+" import into list "+listID, "reading the list failed: "+describeAPIError(err))
 		}
-		warnUncounted(diags, "The "+typ+" import into list "+listID, "reading the list failed: "+describeAPIError(err))
-		return true
+		return nil
 	}
 	c := countImport(listID, typ, ids, service)
-	return checkUnsubscribeLimit(diags, c, resolveUnsubscribeLimits(a.unsubscribeLimitArgs, data.unsubscribeLimits, scope), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+	return &c
+}
+
+// checkImportCount fails when c (nil: not counted) is above the limits of
+// import a; it reports whether the import may run.
+func checkImportCount(data *providerData, a listImportArgs, c *unsubscribeCount, scope string, diags *diag.Diagnostics) bool {
+	if c == nil {
+		return true
+	}
+	if !a.limitsKnown() {
+		warnUncounted(diags, "The "+a.Type.ValueString()+" import", "the list id, the file or another of its arguments is known only during the apply")
+		return true
+	}
+	return checkUnsubscribeLimit(diags, *c, resolveUnsubscribeLimits(a.unsubscribeLimitArgs, data.unsubscribeLimits, scope), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
 }
 
 // countImport counts what an import of the contacts ids does to list

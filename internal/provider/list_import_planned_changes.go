@@ -14,32 +14,73 @@ import (
 
 // rms_list_import carries planned_changes with the field names of
 // rms_list_contacts (list_contacts_planned_changes.go), with what its plan
-// can know. The service applies the file to the list as the list is when
-// the batch runs, and Terraform plans a new import again from nothing
-// inside the apply (a create has no prior state to hold a count to), so a
-// count read from the list at plan could not be held to: the plan knows
-// only what the import's type rules out (0), and the rest is unknown. After
-// the apply the unknown counts are null (not counted).
+// can know, and two of its own: the contacts a REPLACE import removes and
+// the opt-outs its apply copies into the suppression list first. Those and
+// the list's size are counted at plan, from the list and the file, by the
+// functions the guardrail and the apply use (countListImport,
+// leavingOptOutsToCopy): a saved plan carries them as values. Terraform
+// plans a new import again inside the apply and refuses the apply, before
+// Create runs, when a count it planned known differs ("Provider produced
+// inconsistent final plan"): a list changed since the plan in what the
+// import removes stops the apply before anything is uploaded. The other
+// counts are what the import's type rules out (0: no ADD or REPLACE import
+// unsubscribes, since its file has no status column; no import unsubscribes
+// by exclusive), and unknown elsewhere (the service applies the file to
+// the list as it is when the batch runs). After the apply the unknown
+// counts are null (not counted).
+
+const (
+	attrRemoved       = "removed"
+	attrOptOutsCopied = "opt_outs_copied"
+)
 
 // listImportPlannedChangesDescription is the description of
 // rms_list_import.planned_changes.
-const listImportPlannedChangesDescription = "The counts of `rms_list_contacts.planned_changes`, with what an import's plan can know: 0 where the import's `type` rules a change out " +
-	"(`UNSUBSCRIBE` changes only e-mail statuses; no import unsubscribes by `exclusive`), unknown elsewhere (the service applies the file to the list as it is when the batch runs), " +
-	"so a policy holds such a plan for review (see the policy-checks guide). Null once applied where unknown at plan."
+const listImportPlannedChangesDescription = "The counts of `rms_list_contacts.planned_changes`, with what an import's plan can know, and two of its own (`removed`, `opt_outs_copied`). " +
+	"0 where the import's `type` rules a change out: an `ADD` or `REPLACE` import unsubscribes nobody on either channel (its file has no status column), `UNSUBSCRIBE` changes only e-mail statuses, and no import unsubscribes by `exclusive`. " +
+	"A `REPLACE` import's `list_size`, `removed` and `opt_outs_copied` are counted at plan from the list and the file, when both are known; " +
+	"when the list changes in these counts between `terraform plan -out` and `terraform apply PLANFILE`, Terraform's own check refuses the apply before anything is uploaded (\"Provider produced inconsistent final plan ... .planned_changes.list_size\", or `.removed`, `.opt_outs_copied`): plan again. " +
+	"The other counts are unknown (the service applies the file to the list as it is when the batch runs), so a policy that reads them holds such a plan for review (see the policy-checks guide). Null once applied where unknown at plan."
+
+// importPlannedChangesType is planned_changes of rms_list_import: that of
+// rms_list_contacts and the two counts of a REPLACE import.
+var importPlannedChangesType = func() types.ObjectType {
+	attrs := map[string]attr.Type{attrRemoved: types.Int64Type, attrOptOutsCopied: types.Int64Type}
+	for k, t := range plannedChangesType.AttrTypes {
+		attrs[k] = t
+	}
+	return types.ObjectType{AttrTypes: attrs}
+}()
 
 // listImportPlannedChangesAttribute is the schema of planned_changes of
 // rms_list_import: planned anew only with a new import.
 func listImportPlannedChangesAttribute() schema.SingleNestedAttribute {
 	a := plannedChangesAttribute(listImportPlannedChangesDescription)
+	a.Attributes[attrRemoved] = schema.Int64Attribute{Computed: true, Description: "Contacts a `REPLACE` import removes from the list for good: those the list holds and its file does not name " +
+		"(0 for `ADD` and `UNSUBSCRIBE`). Counted at plan, as the guardrail counts them; unknown when the list or the file is known only during the apply."}
+	a.Attributes[attrOptOutsCopied] = schema.Int64Attribute{Computed: true, Description: "Of the contacts a `REPLACE` import removes, those unsubscribed on a channel the suppression list (`suppression_list_id`) does not hold them on yet: " +
+		"the apply copies these opt-outs into it before it uploads anything, and the plan names the first in a warning. 0 without a suppression list, and for `ADD` and `UNSUBSCRIBE`; " +
+		"unknown when the list, the file or the suppression list cannot be read at plan."}
 	a.PlanModifiers = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
 	return a
 }
 
+// importCounts are what the plan of a new import counted.
+type importCounts struct {
+	// removal is the guardrail's count (countListImport), nil when not
+	// counted.
+	removal *unsubscribeCount
+	// toCopy are the opt-outs a REPLACE copies into the suppression list
+	// first (planImportSuppression), -1 when not counted.
+	toCopy int
+}
+
 // importPlannedChanges is what a plan of a new import of type typ knows
-// ("" unknown): 0 where the type rules a change out, unknown elsewhere.
-func importPlannedChanges(typ string) types.Object {
+// ("" unknown): 0 where the type rules a change out, the REPLACE counts
+// where counted, unknown elsewhere.
+func importPlannedChanges(typ string, counted importCounts) types.Object {
 	if typ == "" {
-		return plannedChangesUnknown()
+		return types.ObjectUnknown(importPlannedChangesType.AttrTypes)
 	}
 	unknown := types.Int64Unknown()
 	zero := types.Int64Value(0)
@@ -49,33 +90,46 @@ func importPlannedChanges(typ string) types.Object {
 		}
 		return unknown
 	}
-	unsub := typ == "UNSUBSCRIBE"
+	unsub, replace := typ == "UNSUBSCRIBE", typ == "REPLACE"
 	channel := func(changes bool) attr.Value {
 		return types.ObjectValueMust(channelChangesType.AttrTypes, map[string]attr.Value{
-			"subscribed": or(unsub || !changes), "unsubscribed": or(!changes), "unsubscribed_by_exclusive": zero,
+			// Only an UNSUBSCRIBE import unsubscribes (e-mail only).
+			"subscribed": or(unsub || !changes), "unsubscribed": or(!unsub || !changes), "unsubscribed_by_exclusive": zero,
 		})
 	}
-	return types.ObjectValueMust(plannedChangesType.AttrTypes, map[string]attr.Value{
-		"list_size": unknown, "created": or(unsub), "created_unsubscribed": or(unsub), "properties_changed": or(unsub),
+	listSize, removed, toCopy := unknown, attr.Value(zero), attr.Value(zero)
+	if replace {
+		removed, toCopy = unknown, unknown
+		if c := counted.removal; c != nil && c.Removes {
+			listSize, removed = types.Int64Value(int64(c.ListSize)), types.Int64Value(int64(c.total()))
+		}
+		if counted.toCopy >= 0 {
+			toCopy = types.Int64Value(int64(counted.toCopy))
+		}
+	}
+	return types.ObjectValueMust(importPlannedChangesType.AttrTypes, map[string]attr.Value{
+		"list_size": listSize, "created": or(unsub), "created_unsubscribed": or(unsub), "properties_changed": or(unsub),
 		"opt_outs_kept": or(unsub), "suppressed": or(unsub),
 		"email": channel(true), "mobile": channel(!unsub),
+		attrRemoved: removed, attrOptOutsCopied: toCopy,
 	})
 }
 
-// planImportChanges sets planned_changes of a plan that runs a new import.
-func planImportChanges(ctx context.Context, plan listImportModel, resp *resource.ModifyPlanResponse) {
+// planImportChanges sets planned_changes of a plan that runs a new import
+// from what its guardrail and suppression checks counted.
+func planImportChanges(ctx context.Context, plan listImportModel, counted importCounts, resp *resource.ModifyPlanResponse) {
 	typ := ""
 	if !plan.Type.IsUnknown() {
 		typ = plan.Type.ValueString()
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(attrPlannedChanges), importPlannedChanges(typ))...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(attrPlannedChanges), importPlannedChanges(typ, counted))...)
 }
 
 // appliedImportChanges is planned_changes as an apply saves it: the counts
 // the plan knew, null where it did not.
 func appliedImportChanges(planned types.Object) types.Object {
 	if planned.IsUnknown() || planned.IsNull() {
-		return types.ObjectNull(plannedChangesType.AttrTypes)
+		return types.ObjectNull(importPlannedChangesType.AttrTypes)
 	}
 	vals := map[string]attr.Value{}
 	for k, v := range planned.Attributes() {

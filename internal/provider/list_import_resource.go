@@ -166,13 +166,13 @@ func (r *listImportResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return
 	}
 	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
-		r.guardNewImport(ctx, req, resp)
-		// A replacement's destroy half checks the file against this plan
-		// (list_import_planned_file.go).
 		var plan listImportModel
 		if resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...); !resp.Diagnostics.HasError() {
+			counted := r.guardNewImport(ctx, plan, resp)
+			// A replacement's destroy half checks the file against this plan
+			// (list_import_planned_file.go).
 			resp.Diagnostics.Append(notePlannedFile(ctx, plan, resp.Private)...)
-			planImportChanges(ctx, plan, resp)
+			planImportChanges(ctx, plan, counted, resp)
 		}
 	}
 	if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
@@ -446,13 +446,10 @@ func mapReplaceUnlessImported() planmodifier.Map {
 
 // guardNewImport is the guardrail of a plan that runs a new import (a
 // create, or the create half of a replacement, which Terraform plans with
-// no prior state).
-func (r *listImportResource) guardNewImport(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var plan listImportModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	guardListImport(ctx, r.data, plan.listImportArgs, "this resource", &resp.Diagnostics)
-	planImportSuppression(ctx, r.data, plan.listImportArgs, &resp.Diagnostics)
+// no prior state). It returns what it counted, for planned_changes.
+func (r *listImportResource) guardNewImport(ctx context.Context, plan listImportModel, resp *resource.ModifyPlanResponse) importCounts {
+	removal := countListImport(ctx, r.data, plan.listImportArgs, &resp.Diagnostics)
+	checkImportCount(r.data, plan.listImportArgs, removal, "this resource", &resp.Diagnostics)
+	toCopy := planImportSuppression(ctx, r.data, plan.listImportArgs, &resp.Diagnostics)
+	return importCounts{removal: removal, toCopy: toCopy}
 }

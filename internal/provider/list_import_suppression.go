@@ -75,25 +75,31 @@ func importFileOptions(a listImportArgs) contactsync.FileOptions {
 }
 
 // planImportSuppression warns, at plan, how many rows of the import's file
-// the suppression list holds, naming the first. Where it cannot tell (a
-// value known only during the apply, a file not there yet, a suppression
-// list it cannot read) it says nothing: the apply holds them back all the
-// same.
-func planImportSuppression(ctx context.Context, data *providerData, a listImportArgs, diags *diag.Diagnostics) {
+// the suppression list holds, naming the first, and for a REPLACE import
+// how many opt-outs of the contacts it removes the apply copies into the
+// suppression list first. It returns that number: 0 for an import without
+// a suppression list or that removes nobody, -1 where it cannot tell (a
+// value known only during the apply, a file not there yet, a list it
+// cannot read), where it says nothing: the apply holds the rows back and
+// copies the opt-outs all the same.
+func planImportSuppression(ctx context.Context, data *providerData, a listImportArgs, diags *diag.Diagnostics) (toCopy int) {
 	for _, v := range []interface{ IsUnknown() bool }{a.Type, a.ListID, a.SuppressionListID, a.File, a.Content, a.Delimiter, a.Encoding, a.IdentityColumn} {
 		if v.IsUnknown() {
-			return
+			return -1
 		}
+	}
+	if data == nil || data.client == nil || data.contacts == nil {
+		return -1
 	}
 	sup := importSuppressionFor(data, a)
 	if sup == nil {
-		return
+		return 0
 	}
 	var r io.Reader = strings.NewReader(a.Content.ValueString())
 	if !a.File.IsNull() {
 		f, err := os.Open(a.File.ValueString())
 		if err != nil {
-			return // the file checks report it
+			return -1 // the file checks report it
 		}
 		defer func() { _ = f.Close() }() // read-only
 		r = bufio.NewReaderSize(f, 64<<10)
@@ -101,59 +107,70 @@ func planImportSuppression(ctx context.Context, data *providerData, a listImport
 	split, err := splitImportFile(ctx, data, a, sup, r)
 	if client.IsNotFound(err) {
 		diags.Append(suppressionListNotFound(a.SuppressionListID, data))
-		return
+		return -1
 	}
 	if err != nil {
 		tflog.Warn(ctx, "cannot count the suppressed rows of the import at plan", map[string]any{"error": err.Error()})
-		return
+		return -1
 	}
+	toCopy = 0
 	if a.Type.ValueString() == "REPLACE" {
-		planLeavingOptOuts(ctx, data, a, sup, diags)
+		toCopy = planLeavingOptOuts(ctx, data, a, sup, diags)
 	}
 	if len(split.Held) == 0 {
-		return
+		return toCopy
 	}
 	diags.AddAttributeWarning(path.Root(attrSuppressionListID), "Suppressed contacts stay unsubscribed",
 		fmt.Sprintf("%d suppressed account-wide stay unsubscribed: %s. "+
 			"The suppression list %s holds them (by original id or e-mail address), so these rows are held back from the %s import's upload and written by single calls, unsubscribed on the channels they opted out of; the other values of each row are written as the import would. "+
 			"To subscribe one anyway (only with the recipient's consent), remove it from the suppression list first.",
 			len(split.Held), describeHeldRows(split.Held), sup.ListID(), a.Type.ValueString()))
+	return toCopy
+}
+
+// leavingOptOutsToCopy are the opt-outs of the contacts a REPLACE import
+// removes (those its file does not name) that the suppression list sup
+// does not hold yet, on the channels it lacks: what the plan counts and
+// names, and what the apply records, decided once (Suppression.Pending is
+// what Suppression.Record writes).
+func leavingOptOutsToCopy(ctx context.Context, data *providerData, a listImportArgs, sup *contactsync.Suppression) ([]contactsync.OptOut, error) {
+	ids, err := importIdentities(a)
+	if err != nil {
+		return nil, err
+	}
+	outs, err := data.contacts.LeavingOptOuts(ctx, a.ListID.ValueString(), func(id string) bool { return !ids[id] })
+	if err != nil {
+		return nil, err
+	}
+	return sup.Pending(ctx, outs)
 }
 
 // planLeavingOptOuts warns, at plan, how many opt-outs of the contacts a
 // REPLACE import removes the apply copies into the suppression list first
-// (those it does not hold yet), naming the first.
-func planLeavingOptOuts(ctx context.Context, data *providerData, a listImportArgs, sup *contactsync.Suppression, diags *diag.Diagnostics) {
+// (those it does not hold yet), naming the first, and returns that number
+// (-1 when it cannot tell).
+func planLeavingOptOuts(ctx context.Context, data *providerData, a listImportArgs, sup *contactsync.Suppression, diags *diag.Diagnostics) int {
 	listID := a.ListID.ValueString()
-	ids, err := importIdentities(a)
+	outs, err := leavingOptOutsToCopy(ctx, data, a, sup)
 	if err != nil {
-		return
+		return -1 // the guardrail reports a list it cannot read
 	}
-	outs, err := data.contacts.LeavingOptOuts(ctx, listID, func(id string) bool { return !ids[id] })
-	if err != nil {
-		return // the guardrail reports a list it cannot read
-	}
-	var names []string
-	n := 0
-	for _, o := range outs {
-		missing, err := sup.Missing(ctx, o)
-		if err != nil || !missing.Any() {
-			continue
-		}
-		if n++; len(names) < heldShown {
-			names = append(names, fmt.Sprintf("%q (%s)", o.OriginalID, missing))
-		}
-	}
+	n := len(outs)
 	if n == 0 {
-		return
+		return 0
 	}
-	if n > len(names) {
-		names = append(names, fmt.Sprintf("and %d more", n-len(names)))
+	names := make([]string, 0, heldShown+1)
+	for _, o := range outs[:min(n, heldShown)] {
+		names = append(names, fmt.Sprintf("%q (%s)", o.OriginalID, o.Channels))
+	}
+	if n > heldShown {
+		names = append(names, fmt.Sprintf("and %d more", n-heldShown))
 	}
 	diags.AddAttributeWarning(path.Root(attrSuppressionListID), "Opt-outs to copy into the suppression list",
 		fmt.Sprintf("The REPLACE import into list %s removes contacts its file does not name, %d of them unsubscribed on channels the suppression list %s does not hold yet: %s. "+
-			"The apply copies those opt-outs into the suppression list before it uploads anything, so that they outlive this list's copy.",
+			"The apply copies those opt-outs into the suppression list before it uploads anything, so that they outlive this list's copy (planned_changes.opt_outs_copied counts them).",
 			listID, n, sup.ListID(), strings.Join(names, ", ")))
+	return n
 }
 
 // describeHeldRows names the first held rows: `"c2" (row 3, e-mail)`.
@@ -208,21 +225,18 @@ func prepareImportSuppression(ctx context.Context, data *providerData, a listImp
 	return kept, s, closeKept, true
 }
 
-// copyLeavingOptOuts copies into the suppression list every unsubscribed
-// channel of the contacts a REPLACE import removes (those its file does
-// not name), before it runs.
+// copyLeavingOptOuts copies into the suppression list the opt-outs of the
+// contacts a REPLACE import removes (those its file does not name) that it
+// does not hold yet, before the import runs: what the plan counted
+// (leavingOptOutsToCopy).
 func copyLeavingOptOuts(ctx context.Context, data *providerData, a listImportArgs, sup *contactsync.Suppression, diags *diag.Diagnostics) bool {
 	listID := a.ListID.ValueString()
-	ids, err := importIdentities(a)
+	outs, err := leavingOptOutsToCopy(ctx, data, a, sup)
 	if err == nil {
-		var outs []contactsync.OptOut
-		outs, err = data.contacts.LeavingOptOuts(ctx, listID, func(id string) bool { return !ids[id] })
-		if err == nil {
-			var n int
-			n, err = sup.Record(ctx, outs)
-			if n > 0 {
-				tflog.Info(ctx, "copied the opt-outs a REPLACE import removes into the suppression list", map[string]any{"list_id": listID, "recorded": n})
-			}
+		var n int
+		n, err = sup.Record(ctx, outs)
+		if n > 0 {
+			tflog.Info(ctx, "copied the opt-outs a REPLACE import removes into the suppression list", map[string]any{"list_id": listID, "recorded": n})
 		}
 	}
 	if err != nil && !client.IsNotFound(err) {

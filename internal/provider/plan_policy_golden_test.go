@@ -30,7 +30,9 @@ type policyPlanChange struct {
 	} `json:"change"`
 }
 
-// policyPlan is a plan's JSON cut to its rms_list_contacts changes.
+// policyPlan is a plan's JSON cut to what the policy reads of each change
+// (other resources' changes stay, without their values: the policy must
+// ignore them).
 type policyPlan struct {
 	ResourceChanges []policyPlanChange `json:"resource_changes"`
 }
@@ -62,9 +64,6 @@ func cutPolicyPlan(t *testing.T, showJSON string, ids map[string]string) []byte 
 	}
 	cut := policyPlan{ResourceChanges: []policyPlanChange{}}
 	for _, rc := range full.ResourceChanges {
-		if rc.Type != "rms_list_contacts" {
-			continue
-		}
 		rc.Change.After = renameIDs(keepOnly(rc.Change.After, "planned_changes"), ids)
 		rc.Change.AfterUnknown = keepOnly(rc.Change.AfterUnknown, "planned_changes")
 		cut.ResourceChanges = append(cut.ResourceChanges, rc)
@@ -164,9 +163,12 @@ resource "rms_list_contacts" "members" {
 // example policy of examples/policies is tested on (opa test, make
 // policy-test), and holds examples/policies/testdata to them: a changed
 // file that unsubscribes 1 of 10 contacts (the policy holds it), one that
-// only creates contacts (it passes), and one whose list id is known only
-// during the apply (its counts are unknown: held). The held plan is then
-// applied: the service shows the count the plan carried.
+// only creates contacts (it passes), one whose list id is known only
+// during the apply (its counts are unknown: held), an ADD import (its
+// unsubscribe counts are known zeros: it passes), a REPLACE import that
+// removes 5 of 8 contacts (held), and a re-subscription that
+// allow_resubscribe_ids allows (counted). The held plan is then applied:
+// the service shows the count the plan carried.
 func TestAccPlanPolicyGolden(t *testing.T) {
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
@@ -243,4 +245,29 @@ resource "terraform_data" "list" {
 	if unsubscribed != 1 || planned != unsubscribed {
 		t.Errorf("the held plan carried %d unsubscribed on e-mail (-1: none); the service holds %d unsubscribed after its apply, want 1 and equal", planned, unsubscribed)
 	}
+
+	// (f) p-05 opts out outside Terraform; allow_resubscribe_ids brings it
+	// back: a re-subscription, counted under email.subscribed.
+	env.MustDo(t, "PUT", "lists/"+listID+"/contacts/p-05/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+	ws.Configure(env, strings.Replace(policyListConfig(fmt.Sprintf("%q", listID)), "source_file", "allow_resubscribe_ids = [\"p-05\"]\n  source_file", 1))
+	checkPolicyGolden(t, "resubscribed", cutPolicyPlan(t, savedPlanJSON(t, ws, "resubscribed.tfplan"), ids))
+
+	// (d) an ADD import into the list: nobody unsubscribed or removed.
+	addWS := acctest.NewWorkspace(t)
+	addWS.Configure(env, fmt.Sprintf(`
+resource "rms_list_import" "add" {
+  list_id = %q
+  type    = "ADD"
+  content = "originalId,firstname\np-11,Name11\np-12,Name12\n"
+}
+`, listID))
+	checkPolicyGolden(t, "import_add", cutPolicyPlan(t, savedPlanJSON(t, addWS, "add.tfplan"), ids))
+
+	// (e) a REPLACE import that removes 5 of 8 contacts, 2 of them opt-outs
+	// the suppression list does not hold yet: within the resource's own
+	// guardrail (max_unsubscribe_percent = 100), above the policy's limit.
+	replaceList, sup := replacePlanList(t, env), importList(t, env)
+	replaceWS := acctest.NewWorkspace(t)
+	replaceWS.Configure(env, replacePlanConfig(replaceList, sup))
+	checkPolicyGolden(t, "import_replace", cutPolicyPlan(t, savedPlanJSON(t, replaceWS, "replace.tfplan"), map[string]string{replaceList: "LIST_ID"}))
 }
