@@ -200,3 +200,38 @@ func TestRecordForgetsAllowedOptOuts(t *testing.T) {
 		t.Errorf("KnowsOptOut: b %v, c %v, a %v; want true, true, false", got.KnowsOptOut("b"), got.KnowsOptOut("c"), got.KnowsOptOut("a"))
 	}
 }
+
+// TestRecordConsented: the channels an allowed re-subscription subscribed
+// are remembered by the apply that made it (not for a contact whose write
+// failed), are kept by a listing that shows them subscribed or does not
+// hold the contact, and are forgotten, channel by channel, once a listing
+// shows the recipient unsubscribed there again (a new opt-out).
+func TestRecordConsented(t *testing.T) {
+	var rules InputRules
+	var next Record
+	diff := Diff{Resubscribed: map[string]Channels{"a": {Email: true}, "b": {Email: true, Mobile: true}, "failed": {Email: true}}}
+	rules.Remember(&next, Record{}, diff, map[string]bool{"failed": true})
+	want := map[string][2]bool{"a": {true, false}, "b": {true, true}}
+	if diff := cmp.Diff(want, next.Consented); diff != "" {
+		t.Fatalf("Consented after the apply (-want +got):\n%s", diff)
+	}
+	if got := rules.Options(next).Consented; !cmp.Equal(got, want) {
+		t.Errorf("Options carries Consented %v, want %v", got, want)
+	}
+	// a: still subscribed; b: opted out of e-mail again; c is not listed.
+	next.NoteOptOuts(BookOf([]Desired{{ID: "a", Email: sub}, {ID: "b", Email: sub, Mobile: sub}}),
+		ServiceListOf(map[string]ServiceContact{"a": {Email: sub}, "b": {Email: unsub, Mobile: sub}}), false)
+	want = map[string][2]bool{"a": {true, false}, "b": {false, true}}
+	if diff := cmp.Diff(want, next.Consented); diff != "" {
+		t.Errorf("Consented after a listing (-want +got):\n%s", diff)
+	}
+	if !next.OptedOut["b"][0] {
+		t.Errorf("b's new e-mail opt-out is not noted: %v", next.OptedOut)
+	}
+	// Carried through the next apply's record.
+	var after Record
+	rules.Remember(&after, next, Diff{}, nil)
+	if diff := cmp.Diff(want, after.Consented); diff != "" {
+		t.Errorf("Consented after a later apply (-want +got):\n%s", diff)
+	}
+}
