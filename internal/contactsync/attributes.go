@@ -22,9 +22,11 @@ type Attributes struct {
 	// byName indexes names (name -> true), built on first use after each
 	// read: every property key of a map input is checked against it.
 	byName map[string]bool
-	// absent are names AttributeOf found missing after a fresh read: not
-	// read again for each plan of a file whose identity column is no
-	// attribute (the default originalId).
+	// absent are keys AttributeOf or Confirm found missing after a fresh
+	// read: not read again for each plan of a file whose identity column
+	// is no attribute (the default originalId), nor for each contact of a
+	// map that names an attribute the account lacks. Confirm reads again
+	// whatever it holds.
 	absent map[string]bool
 }
 
@@ -66,24 +68,29 @@ func (a *Attributes) NameOf(ctx context.Context, key string) (name string, ok bo
 
 // AttributeOf returns the attribute a key names, by id or by name, and ok
 // only when the account has it: the identity column of a file is written
-// as an attribute only then. A name the cache does not hold is read again
-// once (an attribute created during the run).
+// as an attribute only then. A key the cache does not hold is read again
+// once (an attribute created during the run); one still absent then is
+// not read again for each contact that names it, until Confirm reads the
+// attributes again.
 func (a *Attributes) AttributeOf(ctx context.Context, key string) (name string, ok bool, err error) {
 	if IsAttributeID(key) {
-		return a.NameOf(ctx, key)
+		a.mu.Lock()
+		gone := a.absent[key]
+		a.mu.Unlock()
+		if gone {
+			return "", false, nil
+		}
+		name, ok, err := a.NameOf(ctx, key)
+		if err == nil && !ok {
+			a.mu.Lock()
+			a.noteAbsentLocked(key)
+			a.mu.Unlock()
+		}
+		return name, ok, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	has := func() bool {
-		if a.byName == nil {
-			a.byName = make(map[string]bool, len(a.names))
-			for _, n := range a.names {
-				a.byName[n] = true
-			}
-		}
-		return a.byName[key]
-	}
-	if a.names != nil && has() {
+	if a.names != nil && a.hasNameLocked(key) {
 		return key, true, nil
 	}
 	if a.absent[key] {
@@ -92,14 +99,72 @@ func (a *Attributes) AttributeOf(ctx context.Context, key string) (name string, 
 	if err := a.loadLocked(ctx); err != nil {
 		return "", false, err
 	}
-	if has() {
+	if a.hasNameLocked(key) {
 		return key, true, nil
 	}
+	a.noteAbsentLocked(key)
+	return "", false, nil
+}
+
+// noteAbsentLocked remembers that a fresh read found no attribute key.
+func (a *Attributes) noteAbsentLocked(key string) {
 	if a.absent == nil {
 		a.absent = map[string]bool{}
 	}
 	a.absent[key] = true
-	return "", false, nil
+}
+
+// hasNameLocked reports whether the cache holds an attribute named name.
+func (a *Attributes) hasNameLocked(name string) bool {
+	if a.byName == nil {
+		a.byName = make(map[string]bool, len(a.names))
+		for _, n := range a.names {
+			a.byName[n] = true
+		}
+	}
+	return a.byName[name]
+}
+
+// heldLocked reports whether the cache holds the attribute key names, by
+// id or by name.
+func (a *Attributes) heldLocked(key string) bool {
+	if IsAttributeID(key) {
+		_, ok := a.names[key]
+		return ok
+	}
+	return a.hasNameLocked(key)
+}
+
+// Confirm returns the keys (names or ids) that name no attribute of the
+// account now, in the order given: the check an apply makes before its
+// first write. When a key is not in the cache the attributes are read
+// again, once per call, whatever an earlier read found: the plan read them
+// before this apply created an attribute its configuration uses (an
+// rms_resource of properties the contact depends on), and a key found
+// absent then must not be refused now. The reads after it (AttributeOf,
+// NameOf, a source file read again) see what it read.
+func (a *Attributes) Confirm(ctx context.Context, keys []string) ([]string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !slices.ContainsFunc(keys, func(k string) bool { return !a.heldLocked(k) }) {
+		return nil, nil
+	}
+	if err := a.loadLocked(ctx); err != nil {
+		return nil, err
+	}
+	for k := range a.absent {
+		if a.heldLocked(k) {
+			delete(a.absent, k) // made since it was found absent
+		}
+	}
+	var missing []string
+	for _, k := range keys {
+		if !a.heldLocked(k) {
+			missing = append(missing, k)
+			a.noteAbsentLocked(k)
+		}
+	}
+	return missing, nil
 }
 
 // Spelling returns the account's attribute name that differs from name

@@ -70,3 +70,59 @@ func TestCheckAttributeKey(t *testing.T) {
 		}
 	}
 }
+
+// TestAttributesConfirm: a key the cache found absent (the plan's read)
+// is read again by Confirm once the attribute exists (made earlier in the
+// apply), by name and by id, and the lookups after it see it; a key still
+// absent is answered missing. Keys the cache holds cost no read.
+func TestAttributesConfirm(t *testing.T) {
+	env := newListingEnv(t, 0, nil)
+	ctx := context.Background()
+	a := NewAttributes(env.client)
+	// The emulator numbers every entity of the account in one sequence:
+	// the attribute made next takes the id after the test's list.
+	var listID int
+	if _, err := fmt.Sscan(env.listID, &listID); err != nil {
+		t.Fatal(err)
+	}
+	next := fmt.Sprint(listID + 1)
+	for _, key := range []string{"shoe_size", next} {
+		if _, ok, err := a.AttributeOf(ctx, key); ok || err != nil {
+			t.Fatalf("AttributeOf(%q) before the attribute exists = %v, %v", key, ok, err)
+		}
+	}
+	made, err := env.client.Entities.Create(ctx, "properties", map[string]any{"name": "shoe_size"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id := fmt.Sprint(made["id"]); id != next {
+		t.Fatalf("the emulator gave the attribute id %s; the test expects %s, the one after its list's", id, next)
+	}
+	// What the plan found absent stays absent until Confirm reads again.
+	if _, ok, _ := a.AttributeOf(ctx, "shoe_size"); ok {
+		t.Fatal("AttributeOf read the attributes again for a key found absent; the test no longer shows what Confirm adds")
+	}
+	env.gets.Store(0)
+	missing, err := a.Confirm(ctx, []string{"firstname", "shoe_size", next, "hat_size"})
+	if err != nil || len(missing) != 1 || missing[0] != "hat_size" {
+		t.Fatalf("Confirm = %v, %v; want [hat_size]", missing, err)
+	}
+	if n := env.gets.Load(); n != 1 {
+		t.Errorf("Confirm sent %d GETs, want 1", n)
+	}
+	for key, want := range map[string]string{"shoe_size": "shoe_size", next: "shoe_size"} {
+		if name, ok, err := a.AttributeOf(ctx, key); !ok || err != nil || name != want {
+			t.Errorf("AttributeOf(%q) after Confirm = %q, %v, %v; want %q", key, name, ok, err, want)
+		}
+	}
+	env.gets.Store(0)
+	if missing, err := a.Confirm(ctx, []string{"firstname", "shoe_size", next}); err != nil || len(missing) != 0 {
+		t.Errorf("Confirm of held keys = %v, %v; want none missing", missing, err)
+	}
+	if _, ok, _ := a.AttributeOf(ctx, "hat_size"); ok {
+		t.Error("hat_size, still absent, reads as an attribute")
+	}
+	if n := env.gets.Load(); n != 0 {
+		t.Errorf("keys the cache holds (or found absent) cost %d GETs, want 0", n)
+	}
+}

@@ -26,6 +26,11 @@ type Book struct {
 	// Columns are the attribute names a file manages, sorted ("" for a map
 	// input, whose contacts each name their own attributes).
 	Columns []string
+	// UnknownColumns are the columns of a file that named no attribute of
+	// the account when it was read, kept under their own name in Columns:
+	// the plan warns, and the apply refuses the file unless each exists by
+	// then (an attribute made earlier in the same apply).
+	UnknownColumns []string
 
 	file bool      // packed in the arena (a source file)
 	list []Desired // a map input

@@ -223,7 +223,10 @@ func TestParseSourceFile(t *testing.T) {
 		opts       FileOptions
 		attrs      fakeAttributes // nameOf when nil
 		want       FileContacts
-		wantErr    string
+		// wantUnknown are the columns of no attribute, kept under their
+		// own name (the apply confirms them before its first write).
+		wantUnknown []string
+		wantErr     string
 	}{
 		{
 			name: "columns by name and id, statuses, rows sorted",
@@ -263,18 +266,28 @@ func TestParseSourceFile(t *testing.T) {
 		{name: "duplicate contact", file: "originalId\na\na\n", wantErr: `rows 2 and 3 both name contact "a"`},
 		{name: "empty identity", file: "originalId,email\n,x@x\n", wantErr: "row 2 has an empty identity"},
 		{name: "bad status", file: "originalId,email_status\na,MAYBE\n", wantErr: `status "MAYBE"`},
-		{name: "unknown attribute id", file: "originalId,99\na,x\n", wantErr: `column "99" names an attribute id`},
+		{
+			name: "unknown attribute id", file: "originalId,99\na,x\n", wantUnknown: []string{"99"},
+			want: FileContacts{Columns: []string{"99"}, Contacts: []Desired{{ID: "a", Props: map[string]string{"99": "x"}}}},
+		},
 		{name: "same attribute twice", file: "originalId,firstname,3\na,x,y\n", wantErr: `names attribute "firstname" a second time`},
 		{name: "empty file", file: "", wantErr: "the file is empty"},
 		// Column names are matched exactly, as the service matches them: a
 		// column differing only in case is refused, naming the spelling.
 		{name: "status column in another case", file: "originalId,Email_Status\na,SUBSCRIBED\n", wantErr: `column "Email_Status" is not the status column "email_status" (column names are matched exactly, in letter case too, as the service matches them): rename the column to "email_status"`},
 		{name: "mobile status column in another case", file: "originalId,MOBILE_STATUS\na,\n", wantErr: `rename the column to "mobile_status"`},
-		{name: "attribute in another case", file: "originalId,FirstName\na,Ann\n", wantErr: `column "FirstName" names no contact attribute of the account; its attribute "firstname" differs only in letter case`},
+		{
+			name: "attribute in another case", file: "originalId,FirstName\na,Ann\n", wantUnknown: []string{"FirstName"},
+			want: FileContacts{Columns: []string{"FirstName"}, Contacts: []Desired{{ID: "a", Props: map[string]string{"FirstName": "Ann"}}}},
+		},
 		{name: "identity column in another case", file: "OriginalID,email\na,a@x\n", wantErr: `the header row has no identity column "originalId": column "OriginalID" differs only in letter case (column names are matched exactly, in letter case too, as the service matches them); rename the column to "originalId", or set identity_column = "OriginalID"`},
-		// A column that is no attribute of the account is refused
-		// when the file is read (at plan), naming the attributes that exist.
-		{name: "no such attribute", file: "originalId,firstname,shoe_size\na,Ann,42\n", wantErr: `column "shoe_size" names no contact attribute of the account (its attributes: email, firstname, lastname); rename the column to one of them, remove it, or add the attribute to the account first`},
+		// A column that is no attribute of the account (nor one in
+		// another case) is kept under its own name: the attribute may be
+		// made earlier in the apply, which refuses the file if it is not.
+		{
+			name: "no such attribute", file: "originalId,firstname,shoe_size,hat_size\na,Ann,42,\n", wantUnknown: []string{"shoe_size", "hat_size"},
+			want: FileContacts{Columns: []string{"firstname", "hat_size", "shoe_size"}, Contacts: []Desired{{ID: "a", Props: map[string]string{"firstname": "Ann", "hat_size": "", "shoe_size": "42"}}}},
+		},
 		{name: "column named twice", file: "originalId,email_status,email_status\na,,\n", wantErr: `names column "email_status" twice`},
 		{name: "status column that is also an attribute", file: "originalId,email_status\na,SUBSCRIBED\n", attrs: fakeAttributes{"1": "email", "7": "email_status"}, wantErr: `column "email_status" is ambiguous`},
 	}
@@ -296,6 +309,9 @@ func TestParseSourceFile(t *testing.T) {
 			}
 			if diff := cmp.Diff(c.want, fileContactsOf(book)); diff != "" {
 				t.Errorf("parsed (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(c.wantUnknown, book.UnknownColumns); diff != "" {
+				t.Errorf("columns of no attribute (-want +got):\n%s", diff)
 			}
 		})
 	}

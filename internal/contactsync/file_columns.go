@@ -18,7 +18,9 @@ import (
 //   - every other column names an attribute of the account, by name or id,
 //     exactly as the account spells it, and each attribute once; a column
 //     that is no attribute is refused naming the column and the attributes
-//     that exist (the service refuses such a file, or such a contact);
+//     that exist (the service refuses such a file, or such a contact): an
+//     import's at plan, a source file's before the apply's first write,
+//     unless the attribute was made earlier in the apply (the plan warns);
 //   - email_status and mobile_status are status columns in
 //     rms_list_contacts. The service's import has no status columns: it
 //     reads every column but the identity as an attribute, and an ADD or
@@ -46,6 +48,7 @@ const (
 type fileHeader struct {
 	identity, email, mobile int
 	columns                 map[int]string // column index -> attribute name
+	unknown                 []string       // source file columns that name no attribute yet, in header order
 }
 
 // readHeader applies the rules to a header row. identity is the identity
@@ -120,8 +123,16 @@ func readHeader(ctx context.Context, header []string, delim rune, identity strin
 		if err != nil {
 			return fileHeader{}, &attributesUnreadable{err}
 		}
+		if !ok && use == UseImport {
+			return fileHeader{}, UnknownColumn(ctx, col, attrs)
+		}
 		if !ok {
-			return fileHeader{}, unknownColumn(ctx, col, attrs)
+			// A source file's column of an attribute the account lacks
+			// now is kept under its own name (Book.UnknownColumns): the
+			// attribute may be made earlier in the same apply, and the
+			// provider refuses the file before its first write if not.
+			name = col
+			h.unknown = append(h.unknown, col)
 		}
 		if err := named(col, name); err != nil {
 			return fileHeader{}, err
@@ -136,31 +147,50 @@ func isStatusColumn(col string) bool {
 	return col == fileEmailStatusColumn || col == fileMobileStatusColumn
 }
 
-// unknownColumn is the error for a column that names no attribute of the
-// account, naming the attributes that exist.
-func unknownColumn(ctx context.Context, col string, attrs AttributeNames) error {
-	what := fmt.Sprintf("column %q names no contact attribute of the account", col)
-	if IsAttributeID(col) {
-		what = fmt.Sprintf("column %q names an attribute id the account does not have", col)
+// UnknownColumn is the error for a column that names no attribute of the
+// account, naming the attributes that exist, or the one spelled like it
+// but for letter case.
+func UnknownColumn(ctx context.Context, col string, attrs AttributeNames) *UnknownAttributeError {
+	e := &UnknownAttributeError{Subject: fmt.Sprintf("column %q", col), ID: IsAttributeID(col), Known: knownNames(ctx, attrs),
+		Advice: "rename the column to one of them, remove it, or add the attribute to the account first"}
+	if right, err := attrs.Spelling(ctx, col); err == nil && right != "" {
+		e.Spelling = right
+		e.Advice = fmt.Sprintf("its attribute %q differs only in letter case (column names are matched exactly, as the service matches them): rename the column to %q", right, right)
 	}
-	return &UnknownAttributeError{What: what, Known: knownNames(ctx, attrs), Advice: "rename the column to one of them, remove it, or add the attribute to the account first"}
+	return e
 }
 
 // UnknownAttributeError says that a file's column or a contact's property
-// key names no attribute of the account. The service refuses such a file or contact;
-// the provider refuses it at plan, and again before the first write.
+// key names no attribute of the account. The service refuses such a file or
+// contact. An import is refused at plan; the provider's contact resources
+// warn at plan (the attribute may be made earlier in the same apply) and
+// refuse before the apply's first write when the account still lacks it.
 type UnknownAttributeError struct {
-	What   string   // what names it, e.g. column "shoe_size" names no contact attribute of the account
-	Known  []string // the account's attributes (nil when they could not be listed)
-	Advice string
+	Subject  string   // what names the attribute: key "shoe_size", column "shoe_size"
+	ID       bool     // the subject is an attribute id (digits)
+	Known    []string // the account's attributes (nil when they could not be listed)
+	Spelling string   // the account's attribute spelled like it but for letter case ("" none)
+	Advice   string   // what to do
+}
+
+// What is what the error says of the subject.
+func (e *UnknownAttributeError) What() string {
+	if e.ID {
+		return e.Subject + " names an attribute id the account does not have"
+	}
+	return e.Subject + " names no contact attribute of the account"
+}
+
+// KnownList names the account's attributes, for a message.
+func (e *UnknownAttributeError) KnownList() string {
+	if len(e.Known) == 0 {
+		return "the account has no contact attributes"
+	}
+	return "its attributes: " + strings.Join(e.Known, ", ")
 }
 
 func (e *UnknownAttributeError) Error() string {
-	known := "the account has no contact attributes"
-	if len(e.Known) > 0 {
-		known = "its attributes: " + strings.Join(e.Known, ", ")
-	}
-	return fmt.Sprintf("%s (%s); %s", e.What, known, e.Advice)
+	return fmt.Sprintf("%s (%s); %s", e.What(), e.KnownList(), e.Advice)
 }
 
 // knownNames lists the account's attributes for a message, nil when the
@@ -184,14 +214,13 @@ func CheckAttributeKey(ctx context.Context, key string, attrs AttributeNames) (s
 	if ok {
 		return name, nil
 	}
-	what := fmt.Sprintf("key %q names no contact attribute of the account", key)
-	advice := "use one of them, by name or id, or add the attribute to the account first"
-	if IsAttributeID(key) {
-		what = fmt.Sprintf("key %q names an attribute id the account does not have", key)
-	} else if right, err := attrs.Spelling(ctx, key); err == nil && right != "" {
-		advice = fmt.Sprintf("its attribute %q differs only in letter case (keys are matched exactly, as the service matches them): write %q", right, right)
+	e := &UnknownAttributeError{Subject: fmt.Sprintf("key %q", key), ID: IsAttributeID(key), Known: knownNames(ctx, attrs),
+		Advice: "use one of them, by name or id, or add the attribute to the account first"}
+	if right, err := attrs.Spelling(ctx, key); err == nil && right != "" {
+		e.Spelling = right
+		e.Advice = fmt.Sprintf("its attribute %q differs only in letter case (keys are matched exactly, as the service matches them): write %q", right, right)
 	}
-	return "", &UnknownAttributeError{What: what, Known: knownNames(ctx, attrs), Advice: advice}
+	return "", e
 }
 
 // IsAttributesUnreadable reports whether err is the account's attributes

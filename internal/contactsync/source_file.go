@@ -145,7 +145,12 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 			return nil, err
 		}
 	}
-	return bw.finish()
+	book, err := bw.finish()
+	if err != nil {
+		return nil, err
+	}
+	book.UnknownColumns = h.unknown
+	return book, nil
 }
 
 // Column names are matched exactly, as the service matches an import's
@@ -154,11 +159,15 @@ func parseSourceFile(ctx context.Context, r io.Reader, opts FileOptions, attrs A
 // of the account would pass the plan and fail at apply (the service's
 // "unknown contact attribute"), so it is refused when the file is read,
 // naming the right spelling. rms_list_contacts (status columns included)
-// and rms_list_import (CheckImportSource) apply the same rule.
+// and rms_list_import (CheckImportSource) apply the same rule, but for a
+// source file's column spelled like an attribute: it is a column of no
+// attribute (Book.UnknownColumns), whose messages name the spelling
+// (UnknownColumn).
 
 // misspelledColumn refuses a column h that is no attribute of the account
 // but differs only in case from the identity column, a status column
-// (statuses: the file of rms_list_contacts) or an attribute.
+// (statuses: the file of rms_list_contacts) or, in an import, an
+// attribute.
 func misspelledColumn(ctx context.Context, h, identity string, statuses bool, attrs AttributeNames) error {
 	if IsAttributeID(h) {
 		return nil
@@ -178,6 +187,12 @@ func misspelledColumn(ctx context.Context, h, identity string, statuses bool, at
 				return fmt.Errorf("column %q is not the status column %q (%s): rename the column to %q", h, st, exactly, st)
 			}
 		}
+	}
+	if statuses {
+		// A source file's column of no attribute is kept, to be
+		// confirmed at apply (readHeader); UnknownColumn names the
+		// spelling.
+		return nil
 	}
 	right, err := attrs.Spelling(ctx, h)
 	if err != nil {

@@ -43,7 +43,9 @@ func (r *Run) SourceFile(ctx context.Context, opts FileOptions) (*Book, error) {
 		return nil, err
 	}
 	r.heldLargeBook(book)
-	if statErr != nil {
+	if statErr != nil || len(book.UnknownColumns) > 0 {
+		// A book with columns of no attribute is read again: the apply
+		// reads it once more after the attributes were confirmed.
 		return book, nil
 	}
 	r.files.mu.Lock()

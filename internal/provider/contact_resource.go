@@ -71,7 +71,7 @@ func (r *contactResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"properties": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
-				Description: "Attribute values of the contact, keyed by a contact attribute's name (`email`, `firstname`, ...) or its id as a string (`\"3\"`); the key you write is kept in state, so either form causes no diff. A key that names no attribute of the account is refused at plan time, naming the attributes that exist. Only the keys written here are managed: values the contact has under other attributes are neither shown nor changed. Removing a key removes that value from the contact. After an import, every value the contact holds is in state, so keys the configuration does not list are planned for removal.",
+				Description: "Attribute values of the contact, keyed by a contact attribute's name (`email`, `firstname`, ...) or its id as a string (`\"3\"`); the key you write is kept in state, so either form causes no diff. A key that names no attribute of the account is a warning at plan, and refused before the apply's first write if still absent then (see Attributes made in the same apply on this page). Only the keys written here are managed: values the contact has under other attributes are neither shown nor changed. Removing a key removes that value from the contact. After an import, every value the contact holds is in state, so keys the configuration does not list are planned for removal.",
 			},
 			"email_status": schema.StringAttribute{
 				Optional:      true,
@@ -211,7 +211,8 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !requireClient(r.data, &resp.Diagnostics) ||
+		!r.confirmPropertyKeys(ctx, plan, state.Properties, &resp.Diagnostics) {
 		return
 	}
 	// The identity never changes in place (list_id and original_id force a
@@ -300,7 +301,7 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			stateProps = state.Properties
 		}
 		if err == nil {
-			if r.refuseUnknownPropertyKeys(ctx, plan, stateProps, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			if r.checkPropertyKeysAtPlan(ctx, plan, stateProps, &resp.Diagnostics); resp.Diagnostics.HasError() {
 				return
 			}
 		}

@@ -17,13 +17,15 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// Create runs the steps of contactCreation in order: what to send (the
-// suppression list may unsubscribe channels), the create call or the
+// Create runs the steps of contactCreation in order: the property keys
+// checked against the account's attributes as they are now (one made
+// earlier in this apply counts), what to send (the suppression list may
+// unsubscribe channels), the create call or the
 // take-over of a contact this run released, then the state and the
 // statuses the create body could not set.
 func (r *contactResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	cr, ok := newContactCreation(ctx, r, req.Plan, &resp.Diagnostics)
-	if !ok || !cr.applySuppression(ctx) {
+	if !ok || !r.confirmPropertyKeys(ctx, cr.plan, types.MapNull(types.StringType), &resp.Diagnostics) || !cr.applySuppression(ctx) {
 		return
 	}
 	c, ok := cr.createOrTakeOver(ctx, &resp.State)

@@ -14,12 +14,15 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
-// Every check the plan can make, at plan: a column or key that
-// is no attribute of the account, a status column an import cannot take,
-// an attribute named twice on a new list. Each is refused at plan, naming
+// Every check the plan can make, at plan: a column of an import that is
+// no attribute of the account, a status column an import cannot take, an
+// attribute named twice on a new list. Each is refused at plan, naming
 // what is wrong and what exists, and nothing is written to the service;
 // where the plan cannot check (the input known only at apply), the apply
-// refuses before its first write, and creates no import.
+// refuses before its first write, and creates no import. A contact
+// resource's key or column of no attribute is only a warning at plan (the
+// attribute may be made earlier in the same apply): the apply refuses it
+// before its first write.
 
 // theAttributes is how the errors name the emulator's standard attributes.
 const theAttributes = "its attributes: email, mobile, firstname, lastname"
@@ -46,24 +49,30 @@ func noServiceWrites(t *testing.T, env *acctest.Env) {
 	})
 }
 
-// TestAccListContactsUnknownAttributeRefusedAtPlan: rms_list_contacts
-// refuses, at plan, a property key (map) and a column (file) that name no
-// attribute of the account, on an existing list and on a list made in the
-// same apply, naming the key and the attributes that exist; nothing is
-// written (no list, no contact).
-func TestAccListContactsUnknownAttributeRefusedAtPlan(t *testing.T) {
+// TestAccListContactsUnknownAttributeRefusedAtApply: rms_list_contacts
+// refuses a property key (map; by name and by id) and a column (file) that
+// name no attribute of the account before the apply's first write, on an
+// existing list and on a list made in the same apply, naming the key and
+// the attributes that exist (the plan only warns: the attribute could be
+// made earlier in the apply); no contact is written.
+func TestAccListContactsUnknownAttributeRefusedAtApply(t *testing.T) {
 	env := acctest.NewEnv(t, emulator.Options{})
-	noServiceWrites(t, env)
+	t.Cleanup(func() {
+		if n := contactWrites(env); n != 0 {
+			t.Errorf("refused inputs made %d contact writes (%v)", n, env.Emulator.Requests().ByRoute)
+		}
+	})
 	file := filepath.Join(t.TempDir(), "members.csv")
 	mustWrite(t, file, "originalId,firstname,shoe_size\na,Ann,\nb,Bob,44\n")
 	newList := "resource \"rms_list\" \"l\" {\n  name = \"Members\"\n}\n"
-	mapInput := `contacts = { a = { properties = { firstname = "Ann", shoe_size = "42" } } }`
+	mapInput := `contacts = { a = { properties = { firstname = "Ann", shoe_size = "42", "999" = "x" } } }`
 	fileInput := fmt.Sprintf("source_file = %q", file)
 	contacts := func(listID, input string) string {
 		return fmt.Sprintf("resource \"rms_list_contacts\" \"c\" {\n  list_id = %s\n  %s\n}\n", listID, input)
 	}
-	mapErr := acctest.ExpectErrorParts("Unknown contact attribute", `key "shoe_size" names no contact attribute of the account (`+theAttributes+`)`)
-	fileErr := acctest.ExpectErrorParts("Unable to read the source file", `column "shoe_size" names no contact attribute of the account (`+theAttributes+`)`, "rename the column")
+	mapErr := acctest.ExpectErrorParts("Unknown contact attribute", `contacts["a"].properties["999"]: key "999" names an attribute id the account does not have`, "Nothing was written",
+		`contacts["a"].properties["shoe_size"]: key "shoe_size" names no contact attribute of the account (`+theAttributes+`)`)
+	fileErr := acctest.ExpectErrorParts("Unknown contact attribute", `source_file: column "shoe_size" names no contact attribute of the account (`+theAttributes+`)`, "rename the column", "Nothing was written")
 	cases := []struct {
 		name, config string
 		want         *regexp.Regexp
@@ -140,7 +149,7 @@ resource "rms_list_contacts" "c" {
   source_file = terraform_data.path.output
 }
 `, file, list)),
-			ExpectError: acctest.ExpectErrorParts("Unable to read the source file", `column "shoe_size" names no contact attribute of the account (`+theAttributes+`)`),
+			ExpectError: acctest.ExpectErrorParts("Unknown contact attribute", `source_file: column "shoe_size" names no contact attribute of the account (`+theAttributes+`)`, "Nothing was written"),
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			if n := contactWrites(env); n != 0 {

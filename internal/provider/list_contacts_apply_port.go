@@ -59,7 +59,9 @@ func reported(ok bool) error {
 // have refused. The service's contact calls refuse: an empty originalId
 // (a map key; a file's empty identity), a property key that names no
 // attribute of the account or names one twice (a map's keys, a file's
-// columns: contactsync.CheckAttributeKey, contactsync/file_columns.go),
+// columns: contactsync.CheckAttributeKey, contactsync/file_columns.go;
+// the plan only warns of a key of no attribute, which may be made earlier
+// in the apply: desiredAtApply reads the attributes again),
 // and a status other than SUBSCRIBED or UNSUBSCRIBED (the schema's
 // validators; a file's status cells). The interface constrains no
 // property value (any string), so there is nothing else to check. A map
@@ -69,7 +71,7 @@ func (p *listApplyPort) Desired(ctx context.Context) (*contactsync.Book, error) 
 	if p.prior != nil {
 		prior = p.prior.Contacts
 	}
-	desired, d := listReaderOf(p.r.data).desiredOf(ctx, p.plan, prior)
+	desired, d := listReaderOf(p.r.data).desiredAtApply(ctx, p.plan, prior)
 	p.diags.Append(d...)
 	return desired, reported(!d.HasError())
 }

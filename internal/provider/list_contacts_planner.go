@@ -66,6 +66,7 @@ func (p *listContactsPlanner) desired(ctx context.Context, snap contactsync.Snap
 	var desired *contactsync.Book
 	if listed && plan.isFile() && snap.Service.Book() != nil && snap.File == plan.fileOptions() {
 		desired = snap.Service.Book()
+		listReaderOf(p.r.data).warnUnknownColumns(ctx, desired, diags)
 	} else {
 		var d diag.Diagnostics
 		desired, d = listReaderOf(p.r.data).desiredOf(ctx, plan, p.prior)

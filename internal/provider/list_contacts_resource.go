@@ -88,7 +88,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"properties": schema.MapAttribute{
 						ElementType: types.StringType,
 						Optional:    true,
-						Description: "Attribute values, keyed by attribute name (`email`, `firstname`) or id written as a string (`\"3\"`); either form reads back without a diff. Each attribute may be named once per contact, and only attributes of the account: any other key is refused at plan, naming the attributes that exist. An empty string means the contact has no value, as an empty cell of `source_file` does. Only the keys written here are managed; removing a key removes that value from the contact.",
+						Description: "Attribute values, keyed by attribute name (`email`, `firstname`) or id written as a string (`\"3\"`); either form reads back without a diff. Each attribute may be named once per contact, and only attributes of the account: any other key is a warning at plan, and refused before the apply's first write if still absent then (see Attributes made in the same apply on this page). An empty string means the contact has no value, as an empty cell of `source_file` does. Only the keys written here are managed; removing a key removes that value from the contact.",
 					},
 					"email_status": schema.StringAttribute{
 						Optional:    true,
@@ -105,7 +105,7 @@ func (r *listContactsResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"source_file": schema.StringAttribute{
 				Optional: true,
 				Description: "Path of a CSV file whose rows are the contacts. Give `contacts` or `source_file`. The first row names the columns: the identity column (see `identity_column`), optional `email_status` and `mobile_status` columns (an empty cell leaves the status to the service), and contact attributes by name or id; an empty attribute cell means the contact must not have that value. " +
-					"Column names are matched exactly, in letter case too, and checked against the account's attributes at plan. The state keeps digests of the file, never its rows, and a file rewritten between plan and apply is never applied. See The source file on this page.",
+					"Column names are matched exactly, in letter case too, and checked against the account's attributes (see Attributes made in the same apply on this page). The state keeps digests of the file, never its rows, and a file rewritten between plan and apply is never applied. See The source file on this page.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"delimiter": schema.StringAttribute{

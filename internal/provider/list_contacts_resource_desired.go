@@ -19,24 +19,37 @@ import (
 // desiredOf reads what m wants. For a map input, prior (the state before
 // this change; null on create) adds the removals: a property key the state
 // had and m no longer names is removed from that contact, unless another
-// key of m names the same attribute (rewriting "3" as "firstname").
+// key of m names the same attribute (rewriting "3" as "firstname"). A key
+// or column that names no attribute of the account is kept under its own
+// name, with a warning (the apply refuses it unless it exists by then:
+// desiredAtApply, list_contacts_property_keys.go).
 func (r listReader) desiredOf(ctx context.Context, m listContactsModel, prior types.Map) (*contactsync.Book, diag.Diagnostics) {
+	book, unknown, diags := r.readInput(ctx, m, prior)
+	unknown.warnNotYet(&diags)
+	return book, diags
+}
+
+// readInput is desiredOf, answering the keys that name no attribute
+// instead of warning of them.
+func (r listReader) readInput(ctx context.Context, m listContactsModel, prior types.Map) (*contactsync.Book, unknownKeys, diag.Diagnostics) {
 	var diags diag.Diagnostics
+	unknown := unknownKeys{}
 	if m.isFile() {
 		book, err := r.data.contacts.SourceFile(ctx, m.fileOptions())
 		if err != nil {
 			summary, detail := sourceFileError(err)
 			diags.AddAttributeError(path.Root("source_file"), summary, detail)
-			return nil, diags
+			return nil, unknown, diags
 		}
-		return book, diags
+		r.noteUnknownColumns(ctx, book, unknown)
+		return book, unknown, diags
 	}
 	want, d := contactEntries(ctx, m.Contacts)
 	diags.Append(d...)
 	old, d := contactEntries(ctx, prior)
 	diags.Append(d...)
 	if diags.HasError() {
-		return nil, diags
+		return nil, unknown, diags
 	}
 	out := make([]contactsync.Desired, 0, len(want))
 	for id, e := range want {
@@ -50,16 +63,21 @@ func (r listReader) desiredOf(ctx context.Context, m listContactsModel, prior ty
 		w := contactsync.Desired{ID: id, Props: map[string]string{}, Email: knownString(e.EmailStatus), Mobile: knownString(e.MobileStatus)}
 		props, d := stringMap(ctx, e.Properties)
 		diags.Append(d...)
-		names, err := checkPropertyKeys(ctx, r.data.contacts.Attributes, id, contactsync.SortedKeys(props), path.Root("contacts").AtMapKey(id).AtName("properties"), &diags)
+		names, err := checkPropertyKeys(ctx, r.data.contacts.Attributes, id, contactsync.SortedKeys(props), path.Root("contacts").AtMapKey(id).AtName("properties"), unknown, &diags)
 		if err != nil {
 			// Said once, and no other contact is tried: each try would
 			// wait through the client's retries again (a plan while the
 			// service is away would take minutes to fail).
 			diags.AddAttributeError(path.Root("contacts"), "Unable to read the account's contact attributes", attributesUnreadableDetail(err))
-			return nil, diags
+			return nil, unknown, diags
 		}
 		for k, name := range names {
 			w.Props[name] = props[k]
+		}
+		for k := range props {
+			if _, ok := names[k]; !ok && unknown[k] != nil {
+				w.Props[k] = props[k] // no attribute yet: planned as written
+			}
 		}
 		if o, had := old[id]; had {
 			oldProps, d := stringMap(ctx, o.Properties)
@@ -77,7 +95,7 @@ func (r listReader) desiredOf(ctx context.Context, m listContactsModel, prior ty
 		out = append(out, w)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return contactsync.BookOf(out), diags
+	return contactsync.BookOf(out), unknown, diags
 }
 
 // contactEntries converts the contacts map; null or unknown is empty.

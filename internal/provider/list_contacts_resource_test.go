@@ -322,10 +322,6 @@ func TestAccListContactsBadInput(t *testing.T) {
     c = { properties = { firstname = "C" } }
   }
 }`, acctest.ExpectErrorParts("Invalid Attribute Value Match", `Attribute contacts["b"].mobile_status value must be one of: ["SUBSCRIBED" "UNSUBSCRIBED"], got: "OPTED_OUT"`)},
-		{"unknown attribute id", `resource "rms_list_contacts" "c" {
-  list_id  = "1"
-  contacts = { a = { properties = { "999" = "x" } } }
-}`, acctest.ExpectErrorParts("Unknown contact attribute", "999")},
 		{"attribute named twice", `resource "rms_list_contacts" "c" {
   list_id  = "1"
   contacts = { a = { properties = { firstname = "Ann", "3" = "Bob" } } }
