@@ -223,11 +223,9 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 			// opt-outs seen in this list before the contact left.
 			sup, allowed := suppressedOf(desired, i, w.ID, opts)
 			if allowed {
-				d.noteResubscribed(w.ID, Channels{
-					Email:  sup.Email && ch.Status.Status == client.StatusSubscribed,
-					Mobile: sup.Mobile && ch.Status.MobileStatus == client.StatusSubscribed,
-				})
-				sup = Channels{}
+				lifted := sup.Intersect(Channels{Email: ch.Status.Status == client.StatusSubscribed, Mobile: ch.Status.MobileStatus == client.StatusSubscribed})
+				d.noteResubscribed(w.ID, lifted)
+				sup = sup.Without(lifted)
 			}
 			if suppressCreate(&ch, sup) {
 				d.Suppressed = append(d.Suppressed, w.ID)
@@ -282,11 +280,12 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 		})
 		sup, allowed := suppressedOf(desired, i, e.ID, opts)
 		if allowed {
-			d.noteResubscribed(e.ID, Channels{
-				Email:  sup.Email && wantEmail == client.StatusSubscribed && have.Email != client.StatusUnsubscribed || sup.Email && ch.Status.Status == client.StatusSubscribed,
-				Mobile: sup.Mobile && wantMobile == client.StatusSubscribed && have.Mobile != client.StatusUnsubscribed || sup.Mobile && ch.Status.MobileStatus == client.StatusSubscribed,
-			})
-			sup = Channels{}
+			// The allowance lifts the entry only where the input wants
+			// the channel SUBSCRIBED: that is the re-subscription the
+			// recipient agreed to.
+			lifted := sup.Intersect(Channels{Email: wantEmail == client.StatusSubscribed, Mobile: wantMobile == client.StatusSubscribed})
+			d.noteResubscribed(e.ID, lifted)
+			sup = sup.Without(lifted)
 		}
 		if suppressExisting(&ch, sup, have, [2]string{wantEmail, wantMobile}) {
 			d.Suppressed = append(d.Suppressed, e.ID)

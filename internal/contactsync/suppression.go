@@ -37,6 +37,11 @@ func (c Channels) Without(o Channels) Channels {
 	return Channels{Email: c.Email && !o.Email, Mobile: c.Mobile && !o.Mobile}
 }
 
+// Intersect is the channels of both c and o.
+func (c Channels) Intersect(o Channels) Channels {
+	return Channels{Email: c.Email && o.Email, Mobile: c.Mobile && o.Mobile}
+}
+
 // Union is the channels of c or o.
 func (c Channels) Union(o Channels) Channels {
 	return Channels{Email: c.Email || o.Email, Mobile: c.Mobile || o.Mobile}

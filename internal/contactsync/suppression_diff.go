@@ -135,8 +135,8 @@ func (rc recipientColumns) values(b *Book, i int) (email, mobile string) {
 // suppressedOf are the channels the suppression list holds contact i of
 // desired on, less those an allowed re-subscription consented to
 // (Options.Consented); allowed says the configuration may re-subscribe the
-// contact anyway (allow_resubscribe, allow_resubscribe_ids), so the
-// channels are not suppressed for this diff.
+// contact anyway (allow_resubscribe, allow_resubscribe_ids): the channels
+// the input wants SUBSCRIBED are then not suppressed for this diff.
 func suppressedOf(desired *Book, i int, id string, opts Options) (sup Channels, allowed bool) {
 	if opts.Suppressed == nil {
 		return Channels{}, false
