@@ -30,6 +30,9 @@ type Run struct {
 	// Managers are the contact resources planned on each list
 	// (managers.go).
 	Managers *Managers
+	// Retired carries the consent records of destroyed rms_list_contacts
+	// to the delete of their list (retired.go).
+	Retired *Retired
 
 	files  sourceFiles
 	gcOnce sync.Once // heldLargeBook
@@ -57,7 +60,7 @@ func NewRun(c *client.Client, opts RunOptions) *Run {
 	return &Run{
 		client: c, log: log,
 		Attributes: NewAttributes(c), Listings: NewListings(c, opts.ListingOff, log),
-		Snapshots: &Snapshots{}, Released: NewReleased(), Provenance: NewProvenance(), Managers: NewManagers(),
+		Snapshots: &Snapshots{}, Released: NewReleased(), Provenance: NewProvenance(), Managers: NewManagers(), Retired: NewRetired(),
 	}
 }
 

@@ -238,7 +238,13 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 	pending, d := readBatches(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
+	// What this resource's record knows of Terraform's own
+	// unsubscriptions goes to the delete of its list, should it follow in
+	// this run (contactsync.Retired): it copies recipients' opt-outs only.
+	applied, d := readListApplied(ctx, req.Private, state.isFile())
+	resp.Diagnostics.Append(d...)
 	if !unsubscribesOnDestroy(state.OnDestroy) {
+		r.data.contacts.Retired.Add(listID, applied)
 		r.forget(ctx, listID, pending, &resp.Diagnostics)
 		return
 	}
@@ -276,6 +282,13 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 		checkUnsubscribeLimit(&resp.Diagnostics, c, l, guardTarget{Destroy: true})
 		return
 	}
+	for _, id := range t.Email {
+		applied.ReleaseChannels(id, contactsync.ServiceContact{Email: client.StatusSubscribed}, true, false)
+	}
+	for _, id := range t.Mobile {
+		applied.ReleaseChannels(id, contactsync.ServiceContact{Mobile: client.StatusSubscribed}, false, true)
+	}
+	r.data.contacts.Retired.Add(listID, applied)
 	wr.unsubscribeOnDestroy(ctx, state, t, service, req.Private, resp)
 }
 

@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
@@ -137,5 +138,71 @@ func TestAccListContactsAllowedResubscriptionKept(t *testing.T) {
 	mustApply(t, ws, "another contact added after the opt-out")
 	if got := listContactsOf(t, env, listID)["mem-2"].Status; got != "UNSUBSCRIBED" {
 		t.Errorf("mem-2 opted out again and is %s, want UNSUBSCRIBED", got)
+	}
+}
+
+// retiredListConfig is an unprotected rms_list named name with an
+// exclusive rms_list_contacts of ids, both answering to suppression list
+// sup.
+func retiredListConfig(name, sup string, ids ...string) string {
+	return fmt.Sprintf(`
+resource "rms_list" %[1]q {
+  name                = %[1]q
+  suppression_list_id = %[2]q
+  deletion_protection = false
+}
+`, name, sup) + strings.Replace(
+		suppressedListConfig("LIST", sup, "  exclusive = true\n", ids...),
+		`list_id = "LIST"`, "list_id = rms_list."+name+".id", 1)
+}
+
+// Retiring a list records only recipients' opt-outs: an unprotected
+// rms_list and its exclusive rms_list_contacts leave the configuration in
+// one apply; the list's delete takes the contacts resource's consent
+// record over, so the two contacts exclusive unsubscribed (they left the
+// CRM export) do not enter the suppression list, while the recipient who
+// opted out does. One of them comes back in a later export and is created
+// subscribed. Before, the delete copied every unsubscribed channel, and
+// the returning contact was created unsubscribed though nobody opted out.
+func TestAccListRetiredCopiesRecipientsOptOutsOnly(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	sup := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.Configure(env, retiredListConfig("news", sup, "c-1", "c-2", "c-3", "x-1", "x-2"))
+	mustApply(t, ws, "the create")
+	news, ok := ws.Instance("rms_list", "news")
+	if !ok {
+		t.Fatal("rms_list.news is not in the state")
+	}
+	listID := fmt.Sprint(news.Attributes["id"])
+
+	// x-1 and x-2 left the CRM export; c-3 opted out on their own.
+	optOut(t, env, listID, "c-3")
+	ws.Configure(env, retiredListConfig("news", sup, "c-1", "c-2", "c-3"))
+	mustApply(t, ws, "the export without x-1 and x-2")
+	got := listContactsOf(t, env, listID)
+	if got["x-1"].Status != "UNSUBSCRIBED" || got["x-2"].Status != "UNSUBSCRIBED" {
+		t.Fatalf("exclusive did not unsubscribe x-1 and x-2: %+v %+v", got["x-1"], got["x-2"])
+	}
+
+	ws.Configure(env, `# the list is retired`)
+	mustApply(t, ws, "the list retired")
+	held := listContactsOf(t, env, sup)
+	if held["c-3"].Status != "UNSUBSCRIBED" {
+		t.Errorf("the suppression list does not hold c-3's opt-out: %+v", held)
+	}
+	for _, id := range []string{"x-1", "x-2"} {
+		if c, ok := held[id]; ok {
+			t.Errorf("the suppression list holds %s (%s/%s), whom exclusive unsubscribed: nobody opted out", id, c.Status, c.MobileStatus)
+		}
+	}
+
+	ws.Configure(env, retiredListConfig("next", sup, "c-3", "x-1"))
+	mustApply(t, ws, "the next export")
+	next, _ := ws.Instance("rms_list", "next")
+	got = listContactsOf(t, env, fmt.Sprint(next.Attributes["id"]))
+	if got["x-1"].Status != "SUBSCRIBED" || got["c-3"].Status != "UNSUBSCRIBED" {
+		t.Errorf("the new list holds x-1 %s and c-3 %s; want x-1 SUBSCRIBED (never opted out) and c-3 UNSUBSCRIBED", got["x-1"].Status, got["c-3"].Status)
 	}
 }
