@@ -92,16 +92,28 @@ type contactRow struct {
 	Link string
 }
 
-// listPage shows a list's contacts a page at a time, all of them or those
-// whose originalId or e-mail address starts with ?q=.
-func (s *consoleAPI) listPage(r *http.Request) consolePage {
+// pathList is the list the path names ({id}), or the page that says why
+// there is none.
+func (s *consoleAPI) pathList(r *http.Request) (int64, state.ListOverview, *consolePage) {
 	listID, ok := parseID(r.PathValue("id"))
 	if !ok {
-		return consoleError(http.StatusNotFound, "There is no list %q.", r.PathValue("id"))
+		p := consoleError(http.StatusNotFound, "There is no list %q.", r.PathValue("id"))
+		return 0, state.ListOverview{}, &p
 	}
 	list, err := s.store.Contacts.ListOverview(listID)
 	if err != nil {
-		return consoleError(err.Status, "%s.", err.Message)
+		p := consoleError(err.Status, "%s.", err.Message)
+		return 0, state.ListOverview{}, &p
+	}
+	return listID, list, nil
+}
+
+// listPage shows a list's contacts a page at a time, all of them or the
+// one whose originalId, or e-mail address in any letter case, is ?q=.
+func (s *consoleAPI) listPage(r *http.Request) consolePage {
+	listID, list, failed := s.pathList(r)
+	if failed != nil {
+		return *failed
 	}
 	query := strings.TrimSpace(r.URL.Query().Get("q"))
 	page, offset := pageOf(r)
@@ -127,13 +139,9 @@ type contactData struct {
 // contactPage shows one contact (?originalId=, which may hold any
 // character, slashes and dots included) and its last status changes.
 func (s *consoleAPI) contactPage(r *http.Request) consolePage {
-	listID, ok := parseID(r.PathValue("id"))
-	if !ok {
-		return consoleError(http.StatusNotFound, "There is no list %q.", r.PathValue("id"))
-	}
-	list, err := s.store.Contacts.ListOverview(listID)
-	if err != nil {
-		return consoleError(err.Status, "%s.", err.Message)
+	listID, list, failed := s.pathList(r)
+	if failed != nil {
+		return *failed
 	}
 	h, err := s.store.Contacts.History(listID, r.URL.Query().Get("originalId"))
 	if err != nil {
