@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -189,24 +188,14 @@ func TestAccAdoptionGuideLargeList(t *testing.T) {
 			t.Parallel()
 			env := acctest.NewEnv(t, emulator.Options{})
 			list := newTestList(t, env)
-			listID, err := strconv.ParseInt(list, 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			contacts := make([]emulator.Contact, 1001)
-			for i := range contacts {
-				c := emulator.Contact{OriginalID: fmt.Sprintf("c-%04d", i), Properties: map[string]string{"email": fmt.Sprintf("c%d@example.com", i)}}
+			seedNumbered(t, env, list, 1001, "c-%04d", "c%d@example.com", func(i int, c *emulator.Contact) {
 				switch i % 3 {
 				case 1:
 					c.Properties["firstname"] = "Ada"
 				case 2:
 					c.Status = "UNSUBSCRIBED"
 				}
-				contacts[i] = c
-			}
-			if err := env.Emulator.UpsertContacts(listID, contacts); err != nil {
-				t.Fatal(err)
-			}
+			})
 			before := listContactsOf(t, env, list)
 			writes := env.Emulator.Requests().ByMethod
 

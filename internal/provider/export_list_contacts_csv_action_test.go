@@ -3,7 +3,6 @@ package provider_test
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,24 +20,14 @@ func TestAccExportListContactsCSVAction(t *testing.T) {
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := newTestList(t, env)
-	listID, err := strconv.ParseInt(list, 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	contacts := make([]emulator.Contact, 1001)
-	for i := range contacts {
-		c := emulator.Contact{OriginalID: fmt.Sprintf("x-%04d", i), Properties: map[string]string{"email": fmt.Sprintf("x%d@example.com", i)}}
+	seedNumbered(t, env, list, 1001, "x-%04d", "x%d@example.com", func(i int, c *emulator.Contact) {
 		switch i % 3 {
 		case 1:
 			c.Properties["lastname"] = "Hopper"
 		case 2:
 			c.Status, c.MobileStatus = "UNSUBSCRIBED", "UNSUBSCRIBED"
 		}
-		contacts[i] = c
-	}
-	if err := env.Emulator.UpsertContacts(listID, contacts); err != nil {
-		t.Fatal(err)
-	}
+	})
 	ws := acctest.NewWorkspace(t)
 	run := func(args ...string) string {
 		t.Helper()

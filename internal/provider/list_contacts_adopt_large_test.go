@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -23,14 +22,8 @@ func TestAccListContactsAdoptLargeList(t *testing.T) {
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := newTestList(t, env)
-	listID, err := strconv.ParseInt(list, 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 5200
-	contacts := make([]emulator.Contact, n)
-	for i := range contacts {
-		c := emulator.Contact{OriginalID: fmt.Sprintf("c-%05d", i), Properties: map[string]string{"email": fmt.Sprintf("c%d@example.com", i)}}
+	seedNumbered(t, env, list, n, "c-%05d", "c%d@example.com", func(i int, c *emulator.Contact) {
 		switch i % 4 {
 		case 1:
 			c.Properties["firstname"] = fmt.Sprintf("Ada, \"%d\"", i) // quoted in the file
@@ -39,11 +32,7 @@ func TestAccListContactsAdoptLargeList(t *testing.T) {
 		case 3:
 			c.MobileStatus = "UNSUBSCRIBED"
 		}
-		contacts[i] = c
-	}
-	if err := env.Emulator.UpsertContacts(listID, contacts); err != nil {
-		t.Fatal(err)
-	}
+	})
 	before := listContactsOf(t, env, list)
 
 	ws := acctest.NewWorkspace(t)
