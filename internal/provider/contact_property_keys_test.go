@@ -15,6 +15,7 @@ import (
 // differs), instead of the service's 400 at apply: the plan writes
 // nothing, and the account's attributes are all it reads.
 func TestAccContactResource_unknownPropertyKeyRefusedAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for name, tc := range map[string]struct {
 		props string
 		want  []string

@@ -24,6 +24,7 @@ import (
 // no request but reads. With a limit set explicitly, the apply counts on
 // its own listing and stops above it.
 func TestAccListContactsExclusive_listUnknownAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	var seeded []emulator.Contact
@@ -100,6 +101,7 @@ func mustNot(t *testing.T, err error) {
 // naming the right spelling, for rms_list_contacts and rms_list_import
 // alike (the service matches column names exactly); nothing is written.
 func TestAccSourceHeaderCase(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	dir := t.TempDir()

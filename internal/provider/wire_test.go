@@ -4,6 +4,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
@@ -74,6 +75,7 @@ var wireProfileScenarios = map[string][]string{
 }
 
 func TestAccWire(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	profiles := make([]string, 0, len(wireProfileScenarios))
 	for p := range wireProfileScenarios {
 		profiles = append(profiles, p)
