@@ -11,8 +11,9 @@ import (
 	"testing"
 )
 
-// acceptanceName is how the acceptance tests are named (TestAccXxx, as
-// Terraform providers name them), and not TestAccept... or TestAccount...
+// acceptanceName matches the names of acceptance tests as Terraform
+// providers write them (TestAccWire), not those of tests of Accept headers
+// or accounts (TestAcceptHeader, TestAccountSend).
 var acceptanceName = regexp.MustCompile(`^TestAcc([A-Z0-9_]|$)`)
 
 // setUpCalls are the calls that start an acceptance test's set-up or its

@@ -10,7 +10,7 @@ import (
 // started anything: terraform-plugin-testing looks at TF_ACC only inside
 // resource.Test, after the test has started its emulator and made its
 // lists, which cost seconds of wall time per skipped test in make unit.
-// Every TestAcc function calls it first (the root package's
+// Every acceptance test calls it first (the root package's
 // TestAcceptanceTestsSkipFirst holds that), and so does every helper here
 // that starts an emulator, builds the provider or runs the CLI.
 func SkipUnlessAcceptance(t testing.TB) {
