@@ -101,6 +101,7 @@ func TestAccWire(t *testing.T) {
 // Every wire profile of the emulator is exercised by the suite, so a
 // profile added later cannot go untested.
 func TestWireSuiteCoversEveryProfile(t *testing.T) {
+	t.Parallel()
 	for _, p := range emulator.WireProfiles() {
 		if len(wireProfileScenarios[p.Name]) == 0 {
 			t.Errorf("wire profile %q has no scenarios in wireProfileScenarios", p.Name)
