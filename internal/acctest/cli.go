@@ -66,9 +66,7 @@ func parseCLIVersion(out []byte) (CLI, error) {
 // it skips the test, as terraform-plugin-testing skips acceptance tests.
 func MustDetectCLI(t testing.TB) CLI {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
-	}
+	SkipUnlessAcceptance(t)
 	c, err := DetectCLI(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -20,9 +20,11 @@ const ProviderModule = "github.com/rms-labs/terraform-provider-rms"
 // OpenTofu at it. It returns the configuration's path, for
 // TF_CLI_CONFIG_FILE, and the provider binary's path. Tests that must run
 // the CLI by hand (terraform query -generate-config-out, apply -invoke,
-// a signal to terraform) use it.
+// a signal to terraform) use it. Without TF_ACC it skips the test before
+// building anything.
 func DevOverrides(t testing.TB, dir string) (cliConfig, provider string) {
 	t.Helper()
+	SkipUnlessAcceptance(t)
 	bin := t.TempDir()
 	provider = filepath.Join(bin, "terraform-provider-rms")
 	if runtime.GOOS == "windows" {
@@ -67,6 +69,7 @@ func RequireCLI(t testing.TB, feature, terraform, opentofu string) CLI {
 // configured apart), which the in-process ProviderFactories cannot do.
 func FilesystemMirror(t testing.TB, dir string) (cliConfig string) {
 	t.Helper()
+	SkipUnlessAcceptance(t)
 	_, built := DevOverrides(t, t.TempDir())
 	mirror := t.TempDir()
 	const version = "0.0.1"

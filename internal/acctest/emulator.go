@@ -30,9 +30,12 @@ type Env struct {
 }
 
 // NewEnv starts an emulator on 127.0.0.1 for the test and stops it when the
-// test ends. Each test has its own, so tests run in parallel.
+// test ends. Each test has its own, so tests run in parallel. Without
+// TF_ACC it skips the test first (SkipUnlessAcceptance): a test that needs
+// an emulator but no Terraform starts one with emulator.Listen.
 func NewEnv(t testing.TB, opts emulator.Options) *Env {
 	t.Helper()
+	SkipUnlessAcceptance(t)
 	e := &Env{opts: opts}
 	e.start(t)
 	t.Cleanup(func() { _ = e.listener.Close() })
@@ -43,9 +46,11 @@ func NewEnv(t testing.TB, opts emulator.Options) *Env {
 // for each of opts (emulator.ListenAccounts), as the service serves every
 // customer on one host, and returns an Env per account, in order: the
 // same URL, each with its own customer id and credentials. Give each
-// account its own CustomerID and Username.
+// account its own CustomerID and Username. Without TF_ACC it skips the
+// test first, as NewEnv does.
 func NewAccountEnvs(t testing.TB, opts ...emulator.Options) []*Env {
 	t.Helper()
+	SkipUnlessAcceptance(t)
 	l, err := emulator.ListenAccounts("127.0.0.1:0", opts...)
 	if err != nil {
 		t.Fatalf("starting emulator: %v", err)

@@ -33,12 +33,14 @@ type Workspace struct {
 const commandLimit = 3 * time.Minute
 
 // NewWorkspace builds the provider binary (DevOverrides) and returns an
-// empty working directory for it.
+// empty working directory for it. Without TF_ACC it skips the test before
+// building anything.
 func NewWorkspace(t testing.TB) *Workspace {
 	t.Helper()
+	tfPath := MustDetectCLI(t).Path
 	dir := t.TempDir()
 	cliConfig, _ := DevOverrides(t, dir)
-	return &Workspace{t: t, Dir: dir, tfPath: MustDetectCLI(t).Path, cliConfig: cliConfig}
+	return &Workspace{t: t, Dir: dir, tfPath: tfPath, cliConfig: cliConfig}
 }
 
 // Write writes a file of the working directory (a configuration, a CSV).

@@ -22,6 +22,7 @@ import (
 // server, so two aliased blocks in one step would share a configuration,
 // which Terraform, starting a plugin process per block, never does.
 func TestAccAccountIsolation(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	envs := acctest.NewAccountEnvs(t,
 		emulator.Options{CustomerID: 1000, Username: "alice", Password: "alice-password"},
 		emulator.Options{CustomerID: 2000, Username: "bob", Password: "bob-password"})

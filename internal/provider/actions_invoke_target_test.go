@@ -15,6 +15,7 @@ import (
 // read, the action runs once (not once per caller), and the state keeps its
 // resources as they were. The export guide's recipe relies on it.
 func TestAccActionsInvokeTarget(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	acctest.RequireCLI(t, "-invoke with -target", "1.16.0", "")
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})

@@ -27,6 +27,7 @@ import (
 // after; the first holds the list, the second no longer does, and neither
 // runs before the destroy.
 func TestAccActionsDestroyEvents(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	dir := t.TempDir()
 	before, after := filepath.Join(dir, "exports", "before.csv"), filepath.Join(dir, "exports", "after.csv")
@@ -160,6 +161,7 @@ func listIDs(t *testing.T, env *acctest.Env) []string {
 //     failure as a warning and destroys anyway (the guide says so: an
 //     export that must succeed before the destroy is invoked first).
 func TestAccActionsOnFailure(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Run("taint after_create", func(t *testing.T) {
 		env := acctest.NewEnv(t, emulator.Options{})
 		resource.ParallelTest(t, resource.TestCase{

@@ -91,6 +91,7 @@ func checkOperations(env *acctest.Env, want operationCounts) resource.TestCheckF
 // a resource is created: each operation happens exactly once, and again
 // only when the resource is created again.
 func TestAccActionsActionTrigger(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	trigger := func(run string) string {
 		return actionsConfig("rms_resource.trigger.id") + `
@@ -143,6 +144,7 @@ resource "terraform_data" "pipeline" {
 // TestAccActionsActionTriggerFailure: an action that fails surfaces as an
 // error naming the action; nothing is sent.
 func TestAccActionsActionTriggerFailure(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},
@@ -172,6 +174,7 @@ resource "terraform_data" "pipeline" {
 // each invocation runs its operation once, writes nothing to state, reports
 // progress, and a failure names the action.
 func TestAccActionsInvokeCLI(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	tfPath := acctest.RequireCLI(t, "actions", "1.14.0", "").Path
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
@@ -269,6 +272,7 @@ func resources(t *testing.T, state []byte) string {
 // dropped, and the emulator still holds one import, uploaded once, and one
 // export.
 func TestAccActionsActThenDropIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}}})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},

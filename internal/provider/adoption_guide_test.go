@@ -179,6 +179,7 @@ func followGuide(t *testing.T, ws *acctest.Workspace, blocks []guideBlock, way, 
 // contacts" is shown by the plan of the generated block, which has no
 // source_file, and by no command after source_file is set.
 func TestAccAdoptionGuideLargeList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	blocks := guideSection(t, adoptionGuide, "## A list of more than 1,000 contacts")
 	for _, way := range []string{"function", "action"} {
 		t.Run(way, func(t *testing.T) {

@@ -354,6 +354,7 @@ resource "rms_resource" "r" {
 // TestAccBadInputCatalogue runs every row of the catalogue: each gives its
 // diagnostic, none panics, and a failed apply leaves nothing behind.
 func TestAccBadInputCatalogue(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	cat := badInputCatalogue()
 	if len(cat) < 40 {
 		t.Fatalf("the catalogue has %d rows; the issue asks for at least 40", len(cat))

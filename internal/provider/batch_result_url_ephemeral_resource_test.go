@@ -38,6 +38,7 @@ var objectStoreURL = regexp.MustCompile(`objectstore/[0-9a-f]{32}`)
 // The URL is opened and used in the run (echo receives what is derived from
 // it) but appears nowhere in state.
 func TestAccBatchResultURLEphemeralResource(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	batchID := startExport(t, env)
 	resource.ParallelTest(t, resource.TestCase{
@@ -67,6 +68,7 @@ resource "echo" "seen" {}
 }
 
 func TestAccBatchResultURLEphemeralResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{BatchPendingFor: time.Hour})
 	pending := startExport(t, env)
 	cases := map[string]struct {

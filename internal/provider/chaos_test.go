@@ -94,6 +94,7 @@ var chaosCounts = map[string]int{"projects": 1, "lists": 1, "campaigns": 1, "web
 // faults, then checks the emulator's own record: no object created twice,
 // nothing left after destroy.
 func TestAccChaos(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	rate := chaosRate(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: chaosFaults(rate, chaosSeed(t))})
 	resource.ParallelTest(t, resource.TestCase{
@@ -131,6 +132,7 @@ func TestAccChaos(t *testing.T) {
 // record must then hold exactly one import, uploaded once, one IMPORT batch
 // and one STAT_EXPORT batch, the ones in the state.
 func TestAccChaosBatches(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	rate := chaosRate(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: chaosFaults(rate, chaosSeed(t)+7)})
 	out := t.TempDir() + "/lists.csv"

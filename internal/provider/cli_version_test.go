@@ -26,6 +26,7 @@ var minimumCLI = map[string]*version.Version{
 // with the minimum in its message, rather than other tests failing in
 // obscure ways. (make test runs it on the minimum itself.)
 func TestAccSupportedCLIVersion(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	cli := acctest.MustDetectCLI(t)
 	minimum, ok := minimumCLI[cli.Name]
 	if !ok {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestBatchesPollInterval(t *testing.T) {
+	t.Parallel()
 	if got := (&providerData{batchPollInterval: time.Minute}).batches().PollInterval; got != time.Minute {
 		t.Errorf("interval = %s, want the configured 1m", got)
 	}

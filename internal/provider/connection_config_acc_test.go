@@ -51,6 +51,7 @@ var userAgentPattern = regexp.MustCompile(`^terraform-provider-rms/\S+ \(\+https
 // token, the extra headers and the User-Agent naming the provider and
 // Terraform versions reach the emulator on every request.
 func TestAccProvider_tokenAndHeaders(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const token = "tok-acc-7781"
 	em := emulator.New(emulator.Options{Token: token})
 	rec := &headerRecorder{next: em}
@@ -101,6 +102,7 @@ provider "rms" {
 // ca_bundle_file; an apply works with the client certificate, as files or
 // as PEM text, and fails with a diagnostic saying what to set without it.
 func TestAccProvider_mutualTLS(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	dir := t.TempDir()
 	ca := testpki.NewCA(t, "acc CA")
 	server := ca.Server(t)

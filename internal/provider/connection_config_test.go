@@ -64,6 +64,7 @@ func errorsOf(diags diag.Diagnostics) (summaries, details string) {
 }
 
 func TestResolveCredentials(t *testing.T) {
+	t.Parallel()
 	with := func(f func(*providerModel)) providerModel { m := nullModel(); f(&m); return m }
 	cases := map[string]struct {
 		cfg        providerModel
@@ -134,6 +135,7 @@ func TestResolveCredentials(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			var diags diag.Diagnostics
 			got := resolveCredentials(context.Background(), tc.cfg, envOf(tc.env), &diags)
 			summaries, details := errorsOf(diags)
@@ -158,6 +160,7 @@ func TestResolveCredentials(t *testing.T) {
 }
 
 func TestResolveHeaders(t *testing.T) {
+	t.Parallel()
 	block := nullModel()
 	block.Headers = types.MapValueMust(types.StringType, map[string]attr.Value{"X-Block": types.StringValue("b")})
 	cases := map[string]struct {
@@ -176,6 +179,7 @@ func TestResolveHeaders(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			env := map[string]string{}
 			if tc.env != "" {
 				env["RMS_HEADERS"] = tc.env
@@ -205,6 +209,7 @@ func TestResolveHeaders(t *testing.T) {
 }
 
 func TestHeadersValidator(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		headers  map[string]string
 		wantPath string // the attribute path of the error; empty: accepted
@@ -218,6 +223,7 @@ func TestHeadersValidator(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			elems := map[string]attr.Value{}
 			for k, v := range tc.headers {
 				elems[k] = types.StringValue(v)
@@ -247,6 +253,7 @@ func TestHeadersValidator(t *testing.T) {
 }
 
 func TestResolveClientCertificate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ca := testpki.NewCA(t, "ca")
 	pair := ca.Client(t, "terraform")
@@ -302,6 +309,7 @@ func TestResolveClientCertificate(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			var diags diag.Diagnostics
 			got := resolveClientCertificate(tc.cfg, envOf(tc.env), &diags)
 			summaries, details := errorsOf(diags)
@@ -333,6 +341,7 @@ func TestResolveClientCertificate(t *testing.T) {
 }
 
 func TestUserAgent(t *testing.T) {
+	t.Parallel()
 	if got, want := userAgent("1.2.3", "1.11.4"), "terraform-provider-rms/1.2.3 (+https://registry.terraform.io/providers/rms-labs/rms) Terraform/1.11.4"; got != want {
 		t.Errorf("userAgent = %q, want %q", got, want)
 	}

@@ -79,6 +79,7 @@ var consentChannels = []consentChannel{
 }
 
 func TestAccContactResource_optOutHonoured(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
 	for _, ch := range consentChannels {
 		t.Run(ch.attribute, func(t *testing.T) {
@@ -167,6 +168,7 @@ func TestAccContactResource_optOutHonoured(t *testing.T) {
 // Terraform applied to it before is unknown, so the UNSUBSCRIBED is the
 // recipient's and the apply sends no subscription status.
 func TestAccContactResource_optOutImported(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
@@ -214,6 +216,7 @@ func TestAccContactResource_optOutImported(t *testing.T) {
 // service_* attributes are null, the configured statuses are kept and sent
 // when the configuration changes them, and no opt-out can be seen.
 func TestAccContactResource_consentNoStatuses(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
 	env := acctest.NewEnv(t, emulator.Options{Wire: emulator.MustParseWire(emulator.WireNoStatuses)})
 	var list map[string]any

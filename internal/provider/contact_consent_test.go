@@ -27,6 +27,7 @@ func str(s string) types.String {
 // TestHonourOptOuts: what Read saves for the e-mail channel (mobile is
 // steady at SUBSCRIBED), and what it learns as applied.
 func TestHonourOptOuts(t *testing.T) {
+	t.Parallel()
 	recordedS := appliedStatus{Email: sub, Mobile: sub}
 	tests := []struct {
 		name            string
@@ -50,6 +51,7 @@ func TestHonourOptOuts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			prior := contactModel{EmailStatus: str(tt.prior), MobileStatus: str(sub), AllowResubscribe: types.BoolValue(tt.allow)}
 			mobileShown := sub
 			if tt.shown == "" {
@@ -75,6 +77,7 @@ func TestHonourOptOuts(t *testing.T) {
 
 // TestStatusToSend: what Update sends, per channel.
 func TestStatusToSend(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name            string
 		email, mobile   string // configured
@@ -98,6 +101,7 @@ func TestStatusToSend(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			config := contactModel{EmailStatus: str(tt.email), MobileStatus: str(tt.mobile)}
 			if got := statusToSend(config, tt.allow, tt.applied, tt.recorded, tt.service); got != tt.want {
 				t.Errorf("statusToSend = %+v, want %+v", got, tt.want)
@@ -109,6 +113,7 @@ func TestStatusToSend(t *testing.T) {
 // TestOptOutWarnings: one warning per honoured opt-out, on the attribute,
 // naming the contact, the channel and both ways out.
 func TestOptOutWarnings(t *testing.T) {
+	t.Parallel()
 	state := contactModel{ListID: types.StringValue("42"), OriginalID: types.StringValue("customer-7"),
 		ServiceEmailStatus: types.StringValue(unsub), ServiceMobileStatus: types.StringValue(unsub)}
 	config := contactModel{EmailStatus: types.StringValue(sub), MobileStatus: types.StringValue(sub)}
@@ -140,6 +145,7 @@ func TestOptOutWarnings(t *testing.T) {
 // warnings, so this is where the wiring (config, state and plan read,
 // private state absent) is held.
 func TestContactModifyPlanWarns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := &contactResource{}
 	var sch resource.SchemaResponse
@@ -174,6 +180,7 @@ func TestContactModifyPlanWarns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			req := resource.ModifyPlanRequest{
 				Config: tfsdk.Config{Raw: value(config), Schema: sch.Schema},
 				State:  tfsdk.State{Raw: tt.state, Schema: sch.Schema},

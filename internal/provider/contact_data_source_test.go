@@ -14,6 +14,7 @@ import (
 )
 
 func TestAccContactDataSource(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "L"}, &list)

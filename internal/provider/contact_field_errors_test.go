@@ -7,6 +7,7 @@ import (
 )
 
 func TestContactFieldPath(t *testing.T) {
+	t.Parallel()
 	tests := map[string]path.Path{
 		"originalId":        path.Root("original_id"),
 		"status":            path.Root("email_status"),

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSplitContactImportID(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		id               string
 		list, originalID string
@@ -40,6 +41,7 @@ func TestSplitContactImportID(t *testing.T) {
 // (internal/functions) and checks that rms_contact's import reads its result
 // back, and that the function refuses the list ids the import refuses.
 func TestContactImportIDFunctionMatchesImport(t *testing.T) {
+	t.Parallel()
 	run := func(listID, originalID string) (string, *function.FuncError) {
 		fn := functions.NewContactImportID()
 		resp := function.RunResponse{Result: function.NewResultData(types.StringUnknown())}

@@ -57,6 +57,7 @@ func listContactIDs(t *testing.T, env *acctest.Env, listID string) []string {
 // rms_list_contacts' map and in a source file's column; one apply makes
 // all of it, the service holds the values, and the next plan is empty.
 func TestAccPropertyKeysOfAttributeMadeInSameApply(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	file := filepath.Join(t.TempDir(), "members.csv")
 	mustWrite(t, file, "originalId,firstname,shoe_size\nf-1,Fay,40\nf-2,Finn,41\n")
@@ -123,6 +124,7 @@ resource "rms_list_contacts" "f" {
 // written: no contact on the service, the lists as they were, no
 // resource in state.
 func TestAccPropertyKeysNeverMadeWarnAtPlanRefusedAtApply(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	lists := [3]string{newTestList(t, env), newTestList(t, env), newTestList(t, env)}

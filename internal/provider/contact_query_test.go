@@ -16,6 +16,7 @@ import (
 // exactly what the framework's reflection makes of the same model, so that
 // the list resource and an import agree.
 func TestContactTerraformValue(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var sch resource.SchemaResponse
 	(&contactResource{}).Schema(ctx, resource.SchemaRequest{}, &sch)
@@ -27,6 +28,7 @@ func TestContactTerraformValue(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			m, diags := importedContactModel(ctx, contactsync.NewAttributes(nil), "42", &c)
 			if diags.HasError() {
 				t.Fatal(diags)

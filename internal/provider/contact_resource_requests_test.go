@@ -89,6 +89,7 @@ resource "rms_contact" "c" {
 // after a write: every write answers with the contact. Creates look for
 // the contact first, sharing one listing of the list.
 func TestAccContactResource_writesAtTheFloor(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Floor"}, &list)
@@ -143,6 +144,7 @@ func TestAccContactResource_writesAtTheFloor(t *testing.T) {
 // A refresh of many contacts of one list reads the list's contacts once,
 // not each contact; what changed out of band between runs is still seen.
 func TestAccContactResource_sharedListing(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Shared"}, &list)

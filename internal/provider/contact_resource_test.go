@@ -89,6 +89,7 @@ func expectProperties(want map[string]string) statecheck.StateCheck {
 }
 
 func TestAccContactResource_lifecycle(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var listID string
 	const S, U = "SUBSCRIBED", "UNSUBSCRIBED"
@@ -272,6 +273,7 @@ func mustParseID(t *testing.T, s string) int64 {
 // replacement (tainted) unsubscribes nobody even then. Both stay in the
 // list.
 func TestAccContactResource_destroy(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Kept"}, &list)
@@ -343,6 +345,7 @@ resource "rms_contact" "unsubscribe" {
 }
 
 func TestAccContactResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Existing"}, &list)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSuppressedWant(t *testing.T) {
+	t.Parallel()
 	const S, U = client.StatusSubscribed, client.StatusUnsubscribed
 	email, both := contactsync.Channels{Email: true}, contactsync.Channels{Email: true, Mobile: true}
 	tests := map[string]struct {
@@ -26,6 +27,7 @@ func TestSuppressedWant(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if got := suppressedWant(tc.want, tc.held, tc.allow); got != tc.out {
 				t.Errorf("got %+v, want %+v", got, tc.out)
 			}
@@ -34,6 +36,7 @@ func TestSuppressedWant(t *testing.T) {
 }
 
 func TestSuppressedSend(t *testing.T) {
+	t.Parallel()
 	const S, U = client.StatusSubscribed, client.StatusUnsubscribed
 	configured := contactModel{EmailStatus: types.StringValue(S), MobileStatus: types.StringNull()}
 	tests := map[string]struct {
@@ -49,6 +52,7 @@ func TestSuppressedSend(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if got := suppressedSend(tc.send, tc.service, configured, tc.held, tc.allow); got != tc.out {
 				t.Errorf("got %+v, want %+v", got, tc.out)
 			}
@@ -57,6 +61,7 @@ func TestSuppressedSend(t *testing.T) {
 }
 
 func TestOwnOptOuts(t *testing.T) {
+	t.Parallel()
 	const S, U = client.StatusSubscribed, client.StatusUnsubscribed
 	config := contactModel{EmailStatus: types.StringValue(S), MobileStatus: types.StringNull()}
 	tests := map[string]struct {
@@ -74,6 +79,7 @@ func TestOwnOptOuts(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if got := ownOptOuts(config, tc.service, tc.applied, tc.recorded, tc.allow); got != tc.want {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}

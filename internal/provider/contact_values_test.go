@@ -18,6 +18,7 @@ import (
 // exactly what the framework's reflection gives, and the types they use are
 // those of the schemas, so Read writes the same state as State.Set would.
 func TestContactValues(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := &contactResource{}
 	var sch resource.SchemaResponse
@@ -57,6 +58,7 @@ func TestContactValues(t *testing.T) {
 	}
 	for name, m := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			// Model to value, against State.Set.
 			want := tfsdk.State{Raw: tftypes.NewValue(contactObjectType, nil), Schema: sch.Schema}
 			if diags := want.Set(ctx, m); diags.HasError() {

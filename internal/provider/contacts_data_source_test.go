@@ -16,6 +16,7 @@ import (
 // The contacts data source pages through a list bigger than one page (the
 // client asks for 500 a page) and finds recipients appearing twice.
 func TestAccContactsDataSource_paging(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list map[string]any
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Big"}, &list)

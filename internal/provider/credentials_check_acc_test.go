@@ -36,6 +36,7 @@ func onlyChecks(env *acctest.Env, want int64) error {
 }
 
 func TestAccCredentialsCheck_createOnlyPlanFails(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for name, tc := range map[string]struct {
 		opts     emulator.Options
 		settings map[string]string
@@ -83,6 +84,7 @@ func TestAccCredentialsCheck_createOnlyPlanFails(t *testing.T) {
 // With the right credentials the same plan passes, and the check is all
 // it sends.
 func TestAccCredentialsCheck_createOnlyPlanPasses(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -101,6 +103,7 @@ func TestAccCredentialsCheck_createOnlyPlanPasses(t *testing.T) {
 // configured with unknown values: nothing to check, no request, and the
 // plan goes on.
 func TestAccCredentialsCheck_unknownConfiguration(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_4_0)},
@@ -133,6 +136,7 @@ provider "rms" {
 // provider before it calls its functions, so there the check runs, and is
 // all that is sent.
 func TestAccCredentialsCheck_functionsOnly(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	want := int64(0)
 	if acctest.MustDetectCLI(t).Name == "OpenTofu" {

@@ -23,6 +23,7 @@ import (
 // configuration manages no project, so the requests on "projects" are the
 // checks.
 func TestAccCredentialsCheck_perCommand(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	cli := acctest.MustDetectCLI(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
@@ -86,6 +87,7 @@ func runCLI(cli acctest.CLI, dir, cliConfig string, args ...string) (string, err
 // it proves nothing either way, and `plan -refresh=false` must work while
 // the service is away. Warnings are the CLI's output, so the CLI runs here.
 func TestAccCredentialsCheck_noAnswerWarns(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	cli := acctest.MustDetectCLI(t)
 	t.Parallel()
 	cliConfig, _ := acctest.DevOverrides(t, t.TempDir())
@@ -130,6 +132,7 @@ func TestAccCredentialsCheck_noAnswerWarns(t *testing.T) {
 // each account, so N aliases cost N checks each time Terraform configures
 // them; a block no resource uses is not configured and checks nothing.
 func TestAccCredentialsCheck_perAlias(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	cli := acctest.MustDetectCLI(t)
 	t.Parallel()
 	envs := acctest.NewAccountEnvs(t,

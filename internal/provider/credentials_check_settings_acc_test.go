@@ -21,6 +21,7 @@ import (
 // answers 404 or 400, https:// to a server that speaks plain HTTP, http://
 // to a server that speaks TLS. Nothing but the check reaches the service.
 func TestAccCredentialsCheck_settingsProvedWrong(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for name, tc := range map[string]struct {
 		// provider is the provider block; sent counts the requests the
 		// server it names answered.

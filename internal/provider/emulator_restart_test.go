@@ -26,6 +26,7 @@ import (
 // too), lists, contacts with their statuses and properties, webhooks with a
 // secret, triggers and a sent message, and an entity preloaded by fixtures.
 func TestAccEmulatorRestartFromDataDirPlansNoChanges(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{
 		DataDir: t.TempDir(),
 		Fixtures: &emulator.Fixtures{
@@ -161,6 +162,7 @@ func replaceOnce(t *testing.T, s, old, new string) string {
 // again). The export's file is served again after the restart: removed
 // locally, it downloads with the same bytes.
 func TestAccEmulatorRestartKeepsImportsAndExports(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{DataDir: t.TempDir(), StatisticsExportExtraRows: 2})
 	out := filepath.Join(t.TempDir(), "lists.csv")
 	cfg := env.ProviderBlockFromVariable() + fmt.Sprintf(`

@@ -16,6 +16,7 @@ import (
 // map's bound given that file plans no change after its apply, which
 // writes nothing to the list.
 func TestAccExportListContactsCSVAction(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	acctest.RequireCLI(t, "actions", "1.14.0", "")
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})

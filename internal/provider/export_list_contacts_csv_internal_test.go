@@ -18,6 +18,7 @@ import (
 // holds them (a null status, a null value), the action as the client
 // lists them (an empty status, a missing value).
 func TestExportListContactsCSVMatchesFunction(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	listed := []functions.CSVContact{
 		{OriginalID: "c-2", Properties: map[string]string{"email": "c2@example.com"}, EmailStatus: "UNSUBSCRIBED"},

@@ -23,6 +23,7 @@ func decodedBatch(t *testing.T, body string) *client.Batch {
 // it leaves; at or below it a warning; no failed rows, or none reported,
 // nothing.
 func TestJudgeFailedRows(t *testing.T) {
+	t.Parallel()
 	two := `{"id":9,"status":"FINISHED","total":4,"failed":2,"failedRows":[{"row":3,"reason":"3 fields where the header has 2"},{"row":5,"reason":"empty identity"}]}`
 	tests := []struct {
 		name     string
@@ -41,6 +42,7 @@ func TestJudgeFailedRows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var diags diag.Diagnostics
 			ok := judgeFailedRows(&diags, decodedBatch(t, tt.body), tt.limit, "LEAVES")
 			if ok != tt.wantOK {
@@ -69,6 +71,7 @@ func TestJudgeFailedRows(t *testing.T) {
 // back, says the contacts may still be subscribed. Nothing when the batch
 // does not report failed rows.
 func TestListContactsWarnsOfFailedImportRows(t *testing.T) {
+	t.Parallel()
 	refused := `{"id":7,"status":"FINISHED","total":300,"failed":1,"failedRows":[{"row":42,"reason":"contact \"c41\": refused"}]}`
 	for _, tt := range []struct {
 		name       string
@@ -81,6 +84,7 @@ func TestListContactsWarnsOfFailedImportRows(t *testing.T) {
 		{"not reported", false, `{"id":7,"status":"FINISHED","total":300}`, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var diags diag.Diagnostics
 			w := &contactWriter{listID: "5", destroying: tt.destroying}
 			w.warnFailedRows(decodedBatch(t, tt.body), &diags)

@@ -56,6 +56,7 @@ func noServiceWrites(t *testing.T, env *acctest.Env) {
 // the attributes that exist (the plan only warns: the attribute could be
 // made earlier in the apply); no contact is written.
 func TestAccListContactsUnknownAttributeRefusedAtApply(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	t.Cleanup(func() {
 		if n := contactWrites(env); n != 0 {
@@ -96,6 +97,7 @@ func TestAccListContactsUnknownAttributeRefusedAtApply(t *testing.T) {
 // attribute by name and by id is refused at plan on a list made in the
 // same apply (list_id unknown at plan) too: no list is created.
 func TestAccListContactsNamedTwiceNewListRefusedAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	noServiceWrites(t, env)
 	resource.ParallelTest(t, resource.TestCase{
@@ -123,6 +125,7 @@ resource "rms_list_contacts" "c" {
 // size failed and the five without were written ("5 of 10 contact changes
 // ... failed; the others were made").
 func TestAccListContactsUnknownAttributeRefusedBeforeWrites(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := newTestList(t, env)
 	file := filepath.Join(t.TempDir(), "members.csv")
@@ -168,6 +171,7 @@ resource "rms_list_contacts" "c" {
 // refused by the apply before the import is created: no import object
 // without a batch is left on the service.
 func TestAccListImportUnknownColumnNoImportLeft(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	file := filepath.Join(t.TempDir(), "members.csv")
@@ -196,6 +200,7 @@ resource "terraform_data" "path" {
 // plan, before any import is created, naming the reason (the service's
 // import has no status columns) and the alternatives.
 func TestAccListImportStatusColumns(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	other := importList(t, env)

@@ -52,6 +52,7 @@ type fleetAccount struct {
 // The checks it would make are made here: the plan after apply is empty,
 // and destroy is checked against each account's state before.
 func TestAccFleet_baselineModulePerAccount(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	acctest.MustDetectCLI(t)
 	t.Parallel()
 	cliConfig := acctest.FilesystemMirror(t, t.TempDir())

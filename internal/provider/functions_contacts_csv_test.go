@@ -1,11 +1,16 @@
 package provider_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+)
 
 // provider::rms::contacts_csv renders contacts given as HCL objects (the
 // shape of the rms_contacts data source's contacts, extra attributes
 // dropped), and refuses contacts source_file could not read back.
 func TestAccFunctionContactsCSV(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const ada = `{ original_id = "ada", properties = { email = "ada@example.com", firstname = "Ada" }, email_status = "SUBSCRIBED", mobile_status = null, date_created = "2024-01-01T00:00:00Z" }`
 	const bob = `{ original_id = "bob", properties = { email = "bob@example.com" }, email_status = "UNSUBSCRIBED", mobile_status = "SUBSCRIBED" }`
 	testFunction(t,

@@ -75,6 +75,7 @@ func testFunction(t *testing.T, good []functionOK, bad []functionBad) {
 }
 
 func TestAccFunction_delimiterCode(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	testFunction(t,
 		[]functionOK{
 			{`provider::rms::delimiter_code(",")`, "44"},
@@ -92,6 +93,7 @@ func TestAccFunction_delimiterCode(t *testing.T) {
 }
 
 func TestAccFunction_webhookSignature(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	testFunction(t,
 		[]functionOK{
 			{
@@ -108,6 +110,7 @@ func TestAccFunction_webhookSignature(t *testing.T) {
 }
 
 func TestAccFunction_contactImportID(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	testFunction(t,
 		[]functionOK{
 			{`provider::rms::contact_import_id("12", "ada@example.com")`, "12/ada@example.com"},
@@ -120,6 +123,7 @@ func TestAccFunction_contactImportID(t *testing.T) {
 }
 
 func TestAccFunction_batchTime(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	testFunction(t,
 		[]functionOK{
 			{`provider::rms::batch_time(1795341600000)`, "2026-11-22T10:00:00Z"},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCheckCollection(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // "" means accepted; otherwise a part of the message
@@ -31,6 +32,7 @@ func TestCheckCollection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			got := checkCollection(tt.in)
 			if tt.want == "" && got != "" {
 				t.Errorf("refused: %s", got)

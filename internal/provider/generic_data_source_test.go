@@ -16,6 +16,7 @@ import (
 // One entity by id, and a whole collection paged through: more entities
 // than fit on one page of the client (500).
 func TestAccGenericDataSource(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	const count = 501
 	for i := range count - 1 {
@@ -61,6 +62,7 @@ output "last_tag" {
 }
 
 func TestAccGenericDataSource_errors(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	retired := acctest.NewEnv(t, emulator.Options{Retired: map[string]string{"forms": "Forms moved to microsites"}})
 	for name, tc := range map[string]struct {

@@ -74,6 +74,7 @@ func diagText(diags diag.Diagnostics) string {
 }
 
 func TestMoveFromGeneric(t *testing.T) {
+	t.Parallel()
 	const rms = "registry.terraform.io/rms-labs/rms"
 	project := map[string]any{"name": "Newsletter", "description": "monthly"}
 	tests := []struct {
@@ -161,6 +162,7 @@ func TestMoveFromGeneric(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			resp := runMove(t, tt.target, tt.src)
 			got := diagText(resp.Diagnostics)
 			if len(tt.want) == 0 && got != "" {
@@ -224,6 +226,7 @@ func primitive(t *testing.T, v tftypes.Value) any {
 // (another schema version), or one without an id, is refused with what to
 // do.
 func TestMoveFromGenericUnreadable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	mover := (&projectResource{}).MoveState(ctx)[0]
 	var resp resource.MoveStateResponse

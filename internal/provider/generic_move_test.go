@@ -74,6 +74,7 @@ func moveSteps(t *testing.T, env *acctest.Env, to, collection, before, after str
 // change. A key rms_project has no attribute for stays on the service (the
 // move warns about it; see the unit tests).
 func TestAccMoveGenericToProject(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutCrossTypeMoved},
@@ -98,6 +99,7 @@ func TestAccMoveGenericToProject(t *testing.T) {
 // A list moves to rms_list, its sender fields onto their attributes; a
 // description the body never set stays null.
 func TestAccMoveGenericToList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutCrossTypeMoved},
@@ -118,6 +120,7 @@ func TestAccMoveGenericToList(t *testing.T) {
 // A webhook without a secret moves to rms_webhook with nothing to change,
 // its events (a tuple in body) becoming the set.
 func TestAccMoveGenericToWebhook(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	const url = "https://hooks.example.com/rms"
 	resource.ParallelTest(t, resource.TestCase{
@@ -139,6 +142,7 @@ func TestAccMoveGenericToWebhook(t *testing.T) {
 // state, so it cannot move: rms_webhook gives it again with secret_wo, and
 // the move plans an update that sends it. Deliveries then verify with it.
 func TestAccMoveGenericToWebhook_secret(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	hook := newHookReceiver(t)
 	url := hook.srv.URL + "/rms"
@@ -172,6 +176,7 @@ resource "rms_resource" "test" {
 // the collection and what to do, and changes nothing: going back to the
 // rms_resource configuration plans nothing.
 func TestAccMoveGenericToProject_wrongCollection(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	campaign := genericConfig("campaigns", `{ name = "Spring sale" }`)
 	resource.ParallelTest(t, resource.TestCase{
@@ -197,6 +202,7 @@ func TestAccMoveGenericToProject_wrongCollection(t *testing.T) {
 // A resource of another type is not rms_project's to take: the move fails
 // with the framework's "not supported" error, and nothing changes.
 func TestAccMoveOtherTypeToProject(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	data := "resource \"terraform_data\" \"test\" {\n  input = \"Spring\"\n}\n"
 	resource.ParallelTest(t, resource.TestCase{
@@ -223,6 +229,7 @@ func TestAccMoveOtherTypeToProject(t *testing.T) {
 // rms_resource (so not in its state) shows in the move's plan and is set
 // back, rather than the move trusting the stale state.
 func TestAccMoveGenericToProject_readAfterMove(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var id string
 	resource.ParallelTest(t, resource.TestCase{

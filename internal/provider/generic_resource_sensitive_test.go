@@ -140,6 +140,7 @@ func entityHolds(t *testing.T, env *acctest.Env, id *string, want map[string]any
 // output lacks it and nothing drifts; only a version change sends a new
 // value alone, and any update of body sends the configured one along.
 func TestAccGenericResource_sensitiveBody(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const s1, s2, s3, s4 = "sb-one-Kx81", "sb-two-Qw27", "sb-three-Lm55", "sb-four-Zt90"
 	all := []string{s1, s2, s3, s4}
 	env := acctest.NewEnv(t, emulator.Options{})
@@ -244,6 +245,7 @@ resource "rms_resource" "test" {
 // sensitive_body sends it without a version change (the imported version
 // is unset) and from then on the secret is out of state.
 func TestAccGenericResource_sensitiveBodyAfterImport(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const old, fresh = "imported-old-Pp31", "imported-new-Vb64"
 	env := acctest.NewEnv(t, emulator.Options{})
 	var made map[string]any
@@ -291,6 +293,7 @@ func TestAccGenericResource_sensitiveBodyAfterImport(t *testing.T) {
 // Bad uses of sensitive_body fail at plan time; the messages name keys and
 // attributes, never a value.
 func TestAccGenericResource_sensitiveBodyBadInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	const value = "never-in-a-message-Hh42"
 	cases := map[string]struct {

@@ -65,6 +65,7 @@ const campaignBody = `{
   }`
 
 func TestAccGenericResource_lifecycle(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var id string
 	updated := strings.Replace(strings.Replace(campaignBody, `op = "eq"`, `op = "ne"`, 1), `subject = "a"`, ``, 1)
@@ -188,6 +189,7 @@ func TestAccGenericResource_lifecycle(t *testing.T) {
 // Create, update, import and drift in other collections, a nested one
 // included.
 func TestAccGenericResource_collections(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for _, tc := range []struct {
 		name, collection string
 	}{
@@ -267,6 +269,7 @@ resource "rms_resource" "test" {
 // Reordered keys plan nothing, and lists, sets and maps the user wrote
 // read back as the same Terraform types (no inconsistent result, no diff).
 func TestAccGenericResource_keyOrderAndTypes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -305,6 +308,7 @@ func TestAccGenericResource_keyOrderAndTypes(t *testing.T) {
 // ignore_changes on one key of body is honoured, for a change in the
 // configuration and for one made out of band.
 func TestAccGenericResource_ignoreChanges(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	config := func(subject string) string {
 		return env.Config(`
@@ -354,6 +358,7 @@ resource "rms_resource" "test" {
 // Each bad input a user can hit fails at plan time (or, for the service's
 // refusals, at apply) with a diagnostic that says what to do.
 func TestAccGenericResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	retired := acctest.NewEnv(t, emulator.Options{Retired: map[string]string{
 		"campaigns": "Campaigns were replaced by journeys on 2026-10-01",
@@ -422,6 +427,7 @@ func TestAccGenericResource_badInput(t *testing.T) {
 }
 
 func TestAccGenericResource_importBadID(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	for name, tc := range map[string]struct {
 		id   string

@@ -44,6 +44,7 @@ func readExampleFolder(t *testing.T, rel string) string {
 // (one per commonly used domain) apply against the emulator as written, and
 // plan no changes afterwards.
 func TestAccGuideGenericDomainExamplesApply(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -69,6 +70,7 @@ func TestAccGuideGenericDomainExamplesApply(t *testing.T) {
 // and rms_list in after/ through moved blocks, with nothing to create,
 // destroy or change, and the same ids.
 func TestAccGuideGenericDomainMoveExample(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	before := readExampleFolder(t, "guides/generic-domains/move/before")
 	after := readExampleFolder(t, "guides/generic-domains/move/after")
@@ -108,6 +110,7 @@ func TestAccGuideGenericDomainMoveExample(t *testing.T) {
 // secret reaching the service but not the state, and plans no changes
 // afterwards.
 func TestAccGenericResourceExampleApplies(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const password = "example-smtp-Jd83"
 	env := acctest.NewEnv(t, emulator.Options{})
 	// The resource's examples as the docs show them: resource.tf and, beside

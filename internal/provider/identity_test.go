@@ -39,6 +39,7 @@ func identityImportBlock(to string, attrs ...[2]string) string {
 // that identity, or with the string id, finds the same object with the
 // values the configuration gave.
 func TestAccIdentity_setAndImported(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	cases := []struct {
 		name, address string
 		config        string
@@ -131,6 +132,7 @@ func TestAccIdentity_setAndImported(t *testing.T) {
 // Terraform under management with import blocks by identity, through a real
 // apply that changes nothing, and keeps their identities in state.
 func TestAccIdentity_importByIdentityApply(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list, hook, campaign struct {
 		ID json.Number `json:"id"`
@@ -206,6 +208,7 @@ resource "rms_resource" "made" {
 // gives a diagnostic naming the cause. Each case has its own TestCase, since
 // an import that fails leaves nothing to destroy.
 func TestAccIdentity_importByIdentityBad(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var list struct {
 		ID json.Number `json:"id"`

@@ -19,6 +19,7 @@ import (
 // and the apply imports the list writing nothing, after which a plan has
 // no changes.
 func TestAccListContactsAdoptLargeList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := newTestList(t, env)

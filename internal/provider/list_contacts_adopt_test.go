@@ -16,6 +16,7 @@ import (
 // contacts that plans, and applies writing nothing; a list above the map's
 // bound gets a configuration whose error names the block to write.
 func TestAccListContactsAdoptGenerateConfig(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	small, large := newTestList(t, env), newTestList(t, env)

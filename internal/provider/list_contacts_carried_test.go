@@ -12,6 +12,7 @@ import (
 // which the framework does not see when the map is carried past it; a
 // validator on a field of another type would go unrun.
 func TestListContactsCarriedValidatorsAreStringOnes(t *testing.T) {
+	t.Parallel()
 	var s resource.SchemaResponse
 	(&listContactsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &s)
 	nested, ok := s.Schema.Attributes["contacts"].(schema.MapNestedAttribute)

@@ -16,6 +16,7 @@ import (
 // apply) apply with the default limits: the new list is empty, so there is
 // nobody to unsubscribe (refused at plan before).
 func TestAccListContactsExclusiveNewList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -53,6 +54,7 @@ resource "rms_list_contacts" "c" {
 // stops before its first write, naming them; the one the plan counted is
 // left too. Planned again, both go.
 func TestAccListContactsExclusiveSignUpAfterPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -99,6 +101,7 @@ func TestAccListContactsExclusiveSignUpAfterPlan(t *testing.T) {
 // count), naming them and the limit that lets it through; nothing is
 // written. With the limit it goes through.
 func TestAccListContactsExclusiveCreateCounted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	seedContacts(t, env, listID,
@@ -138,6 +141,7 @@ func TestAccListContactsExclusiveCreateCounted(t *testing.T) {
 // from the map stops before its first write; with a limit set explicitly
 // it goes through.
 func TestAccListContactsExclusiveNoRefresh(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)

@@ -50,6 +50,7 @@ func largeFile(version int) string {
 // refresh, then the apply's own listing before it writes), never a third
 // time after its import batches when they report every row done.
 func TestAccListContactsLargeFile(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	cases := []struct {
 		name string
 		wire string

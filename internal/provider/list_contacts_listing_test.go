@@ -20,6 +20,7 @@ import (
 // read the list's contacts from the service again (the listings
 // themselves are tested in internal/contactsync).
 func TestContactListings_importForgetsTheList(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := emulator.New(emulator.Options{})
 	hs := httptest.NewServer(srv)

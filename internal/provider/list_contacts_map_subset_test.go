@@ -17,6 +17,7 @@ import (
 // written, one that differs is updated, by one call. Opt-outs, named or
 // not, stay, and no contact the map does not name changes status.
 func TestAccListContactsMapSubsetOfList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	id, err := strconv.ParseInt(listID, 10, 64)

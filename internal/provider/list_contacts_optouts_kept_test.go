@@ -79,6 +79,7 @@ func optOutFile(ids ...string) string {
 // UNSUBSCRIBED, and the plan said so. Before the fix the record forgot
 // v-03 with the list and the apply created it SUBSCRIBED.
 func TestAccListContactsOptOutOutlivesLeaving(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	all := optOutContacts("v-01", "v-02", "v-03")
 	mapInput := func(contacts map[string]listContact) func(*acctest.Workspace, string) string {
 		return func(_ *acctest.Workspace, listID string) string { return listContactsConfig(listID, contacts, "") }
@@ -145,6 +146,7 @@ func TestAccListContactsOptOutOutlivesLeaving(t *testing.T) {
 // names it. Before the fix the typo was ignored and the argument undid
 // the second opt-out.
 func TestAccListContactsResubscribeIDsOnce(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)

@@ -13,6 +13,7 @@ import (
 // nothing of it; a new opt-out is named again, alone. For a map, a file
 // and an exclusive map. Before the fix every plan named every opt-out.
 func TestAccListContactsOptOutsNamedUntilRecorded(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	ids := func(n int) []string {
 		out := []string{"r-01", "r-02", "r-03", "r-04"} // r-01 first: a map's warning titles name it, so no opt-out is r-01
 		return out[:n]

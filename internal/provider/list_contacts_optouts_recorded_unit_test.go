@@ -11,6 +11,7 @@ import (
 )
 
 func TestPlanWarningRecordedOptOuts(t *testing.T) {
+	t.Parallel()
 	email, both := [2]bool{true, false}, [2]bool{true, true}
 	diff := contactsync.Diff{OptedOut: []string{"o-1", "o-2"}}
 	for _, tc := range []struct {
@@ -52,6 +53,7 @@ func TestPlanWarningRecordedOptOuts(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			title, msg := planWarning(context.Background(), "42", tc.diff, false, tc.recorded, contactsync.Record{OptedOut: tc.now})
 			if title != tc.title {
 				t.Errorf("title %q, want %q (message %q)", title, tc.title, msg)
@@ -74,6 +76,7 @@ func TestPlanWarningRecordedOptOuts(t *testing.T) {
 }
 
 func TestWarnHonouredNamesOnlyWhatThePlanDidNot(t *testing.T) {
+	t.Parallel()
 	email := [2]bool{true, false}
 	diff := contactsync.Diff{OptedOut: []string{"o-1", "o-2"}}
 	now := contactsync.Record{OptedOut: map[string][2]bool{"o-1": email, "o-2": email}}
@@ -87,6 +90,7 @@ func TestWarnHonouredNamesOnlyWhatThePlanDidNot(t *testing.T) {
 		{name: "a plan without refresh: both named", want: `"o-1", "o-2"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var diags diag.Diagnostics
 			fresh, _ := contactsync.NewOptOuts(diff, tc.seen, now) // ApplyOutcome.Honoured
 			warnHonoured(&diags, "42", fresh.OptedOut, false)

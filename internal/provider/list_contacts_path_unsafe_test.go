@@ -32,6 +32,7 @@ const unsubscribeOnDestroy = `  on_destroy = "unsubscribe"`
 // the listing shows; a mobile status no call can write is refused at plan;
 // destroy unsubscribes "." by an import row.
 func TestAccListContactsDotIDs(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	first := map[string]listContact{
@@ -85,6 +86,7 @@ func TestAccListContactsDotIDs(t *testing.T) {
 // import row), without failing; its mobile channel, which no call can
 // reach, is left and named, and the next plan is empty.
 func TestAccListContactsExclusiveDotSignUp(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	env.MustDo(t, "POST", "lists/"+listID+"/contacts", map[string]any{"originalId": ".", "properties": map[string]string{"email": "signup@example.com"}}, nil)
@@ -112,6 +114,7 @@ func TestAccListContactsExclusiveDotSignUp(t *testing.T) {
 // status, which no call that carries the id in a body sets, is refused at
 // plan, naming original_id.
 func TestAccContactDotID(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	config := func(dotName, otherName, dotStatuses string) string {

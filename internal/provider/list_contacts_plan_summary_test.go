@@ -45,6 +45,7 @@ func summaryCount(t *testing.T, out, kind string) int {
 // afterwards), and the apply, which plans again without a listing at hand,
 // does not say it could not count.
 func TestAccListContactsPlanSummary(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)

@@ -11,6 +11,7 @@ import (
 // (tallyChanges): per case, the counts are as wanted and agree with the
 // kinds the warning prints.
 func TestPlannedChangesAgreeWithWarning(t *testing.T) {
+	t.Parallel()
 	sub, unsub := client.StatusSubscribed, client.StatusUnsubscribed
 	st := func(e, m string) client.SubscriptionStatus {
 		return client.SubscriptionStatus{Status: e, MobileStatus: m}
@@ -48,6 +49,7 @@ func TestPlannedChangesAgreeWithWarning(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			kinds, got := tallyChanges(tc.diff)
 			if got != tc.want {
 				t.Errorf("counts = %+v, want %+v", got, tc.want)

@@ -125,6 +125,7 @@ func serviceChanges(before, after map[string]serverContact) map[string]int {
 // planned counts, and the plans that follow (with a refresh, or without)
 // show no change.
 func TestAccListContactsPlannedChanges(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -234,6 +235,7 @@ func equalJSON(a, b any) bool {
 // than by Terraform's "Provider produced inconsistent final plan"; a new
 // plan goes through.
 func TestAccListContactsPlannedChangesListChanged(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -282,6 +284,7 @@ func TestAccListContactsPlannedChangesListChanged(t *testing.T) {
 // policy holds it); its apply goes through and the state holds what the
 // apply counted.
 func TestAccListContactsPlannedChangesNoRefresh(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)

@@ -114,6 +114,7 @@ func rowIDs(from, to int) []string {
 // channels; an apply of the cut export in between finishes the mobile
 // half by single calls and sends no second UNSUBSCRIBE import.
 func TestAccListContactsExclusiveInterrupted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for _, tc := range []struct {
 		name      string
 		interrupt bool // SIGINT; else timeouts.update ends the wait
@@ -192,6 +193,7 @@ func TestAccListContactsExclusiveInterrupted(t *testing.T) {
 // the state as it was, and records no unsubscription: recipients who then
 // opt out stay opted out through the next apply.
 func TestAccListContactsRefusedApplyRecordsNothing(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -260,6 +262,7 @@ func TestAccListContactsRefusedApplyRecordsNothing(t *testing.T) {
 // failed batch, reads the list and writes what is missing, and the next
 // plan is empty.
 func TestAccListContactsResumedBatchFailed(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	clock := &heldClock{now: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour, DataDir: t.TempDir()})
@@ -315,6 +318,7 @@ func statusRows(n, unsubscribedFrom int) string {
 // names them, and allow_resubscribe_ids brings back exactly the ones named
 // there, while a recipient's own opt-out stays.
 func TestAccListContactsExclusiveKilled(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	clock := &heldClock{now: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
@@ -373,6 +377,7 @@ func TestAccListContactsExclusiveKilled(t *testing.T) {
 // The unsubscriptions were Terraform's (the file asked for them), so the
 // next apply re-subscribes them, and calls none of them an opt-out.
 func TestAccListContactsUnsubscribeInterrupted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	clock := &heldClock{now: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
@@ -408,6 +413,7 @@ func TestAccListContactsUnsubscribeInterrupted(t *testing.T) {
 // the contacts back, and a destroy after it waits for its own batch and
 // imports nothing twice.
 func TestAccListContactsDestroyInterrupted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	clock := &heldClock{now: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})

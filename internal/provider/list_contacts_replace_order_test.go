@@ -17,6 +17,7 @@ import (
 // old list stays there; it does not reach the new list in this order (the
 // create runs before anything reads the old list), and the plan says so.
 func TestAccListContactsMoveCreateBeforeDestroyUnsubscribesNobody(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	watchUnsubscriptions(t, env)

@@ -29,6 +29,7 @@ import (
 // imports nothing again (one ADD import uploaded in all) and ends with the
 // list as configured and an empty plan.
 func TestAccChaosListContacts(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for _, tc := range []struct {
 		name   string
 		outage bool
@@ -210,6 +211,7 @@ resource "rms_list_contacts" "f" {
 // and once the full export is back every contact is subscribed again and
 // the plan is empty.
 func TestAccChaosListContactsInterruptedExclusive(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	const rows, kept = 120, 60
 	rate := chaosRate(t)

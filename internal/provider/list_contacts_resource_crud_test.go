@@ -46,6 +46,7 @@ func defaultName(i int) string { return fmt.Sprintf("Name %d", i) }
 // an untainted resource; the next apply waits for the same batch (kept in
 // private state) before anything else, and uploads no second import.
 func TestAccListContactsTimeoutResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const n = 5
 	// The emulator's clock stands still (the batch stays PENDING) until
 	// armed; armed, it jumps once the batch is polled again.
@@ -139,6 +140,7 @@ resource "rms_list_contacts" "f" {
 // refused, and nothing is written; the next plan and apply take the file
 // as it now is. The refusal is the provider's own (see the step).
 func TestAccListContactsFileChangedAfterPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const n = 3
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -197,6 +199,7 @@ func TestAccListContactsFileChangedAfterPlan(t *testing.T) {
 // `identity = { list_id = ... }` takes a list whose contacts exist; the
 // apply writes only the one that differs, and the identity is the list.
 func TestAccListContactsImportByIdentity(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	acctest.RequireCLI(t, "import by identity", "1.12.0", "") // skips below, before an emulator starts
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -247,6 +250,7 @@ func TestAccListContactsImportByIdentity(t *testing.T) {
 // finds), and drift alone is not seen. The plan's warning that it works
 // from the state is unit-tested (TestListContactsModifyPlanWarnings).
 func TestAccListContactsNoRefresh(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const n = 3
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)

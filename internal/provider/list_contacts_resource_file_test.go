@@ -51,6 +51,7 @@ resource "rms_list_contacts" "f" {
 // "unsubscribe" unsubscribes e-mail (the channel the file sets) through an
 // UNSUBSCRIBE import, and leaves mobile (which it never sets) alone.
 func TestAccListContactsFile(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const n = 1200
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)

@@ -22,6 +22,7 @@ import (
 // rms_list_import and through rms_list_contacts: the identity is each
 // contact's originalId and its e-mail address.
 func TestAccListContactsIdentityIsAttribute(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	viaImport, viaContacts := importList(t, env), newTestList(t, env)
 	file := filepath.Join(t.TempDir(), "contacts.csv")
@@ -66,6 +67,7 @@ resource "rms_list_contacts" "c" {
 // value", as an empty cell of a file does: one apply, then empty plans; a
 // value set elsewhere is drift, removed by the next apply.
 func TestAccListContactsEmptyValue(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	contacts := map[string]listContact{

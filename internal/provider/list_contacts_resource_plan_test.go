@@ -36,6 +36,7 @@ func wantParts(t *testing.T, msg string, parts ...string) {
 // TestPlanSummary: the text of the plan warning, from a real diff, for each
 // thing a plan's own diff cannot show.
 func TestPlanSummary(t *testing.T) {
+	t.Parallel()
 	lastSubscribed := func(string) (string, string) { return sub, sub }
 	// 12 new contacts n-00..n-11 and 2 changed c-1, c-2.
 	var desired []contactsync.Desired
@@ -118,6 +119,7 @@ func TestPlanSummary(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			title, got := planSummary("42", contactsync.Compare(contactsync.BookOf(c.desired), contactsync.ServiceListOf(c.service), c.opts), c.opts.Exclusive)
 			if title != c.title {
 				t.Errorf("title %q, want %q", title, c.title)
@@ -221,6 +223,7 @@ func fileModel(file string) listContactsModel {
 // adds, changes and unsubscribes from the refresh's listing; without a
 // listing (-refresh=false) it says that it works from the state.
 func TestListContactsModifyPlanWarnings(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "contacts.csv")
 	if err := os.WriteFile(file, []byte("originalId,email,email_status\nnew-1,n1@x,\nnew-2,n2@x,\nold,old@new,\nout,out@x,SUBSCRIBED\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -233,6 +236,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 	state := fileModel(file)
 
 	t.Run("listed", func(t *testing.T) {
+		t.Parallel()
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
 		resp := listContactsModifyPlan(t, &state, &plan, service)
@@ -254,6 +258,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		}
 	})
 	t.Run("refresh=false", func(t *testing.T) {
+		t.Parallel()
 		plan := fileModel(file)
 		resp := listContactsModifyPlan(t, &state, &plan, nil)
 		if len(resp.Diagnostics) != 1 || resp.Diagnostics.WarningsCount() != 1 {
@@ -266,6 +271,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		wantParts(t, w.Detail(), "-refresh=false", "works from the state", "the apply reads the list and writes what differs")
 	})
 	t.Run("nothing to do", func(t *testing.T) {
+		t.Parallel()
 		// The state says the service is as the file wants: no listing, no
 		// change, so nothing to warn about.
 		plan := fileModel(file)
@@ -280,6 +286,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		}
 	})
 	t.Run("destroy forgets by default", func(t *testing.T) {
+		t.Parallel()
 		// A state without on_destroy (null) forgets, as "forget" does.
 		for _, v := range []types.String{types.StringNull(), types.StringValue(onDestroyForget)} {
 			st := fileModel(file)
@@ -292,6 +299,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		}
 	})
 	t.Run("destroy unsubscribes the channels the input sets", func(t *testing.T) {
+		t.Parallel()
 		// Only "out" has a status in the file (e-mail, unsubscribed
 		// already); "old" is subscribed but the file sets no status for it.
 		st := fileModel(file)
@@ -316,6 +324,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		t.Fatalf("diagnostics %v, want the warning that nothing was counted", resp.Diagnostics)
 	}
 	t.Run("exclusive refresh=false", func(t *testing.T) {
+		t.Parallel()
 		// Without the refresh's count in private state the apply has
 		// nothing to hold to: the plan promises zero (and lists nothing).
 		plan := fileModel(file)
@@ -323,6 +332,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "the refresh was skipped", "This plan unsubscribes nobody it could not count", "if it would unsubscribe anyone, it stops before it writes anything")
 	})
 	t.Run("exclusive list unknown, limit set", func(t *testing.T) {
+		t.Parallel()
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
 		plan.MaxUnsubscribe = types.Int64Value(5)
@@ -330,6 +340,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		uncounted(t, listContactsModifyPlan(t, &state, &plan, nil), "known only during the apply", "set explicitly", "unsubscribes them within max_unsubscribe = 5 (set on this resource)")
 	})
 	t.Run("exclusive list unknown, no limit set", func(t *testing.T) {
+		t.Parallel()
 		// Not refused any more: the plan promises zero.
 		plan := fileModel(file)
 		plan.Exclusive = types.BoolValue(true)
@@ -338,6 +349,7 @@ func TestListContactsModifyPlanWarnings(t *testing.T) {
 		uncounted(t, resp, "known only during the apply", "This plan unsubscribes nobody it could not count", "if it would unsubscribe anyone, it stops before it writes anything", "set max_unsubscribe or max_unsubscribe_percent explicitly")
 	})
 	t.Run("list unknown: the file's digest and count are planned", func(t *testing.T) {
+		t.Parallel()
 		plan := fileModel(file)
 		plan.ListID = types.StringUnknown()
 		resp := listContactsModifyPlan(t, &state, &plan, nil)
@@ -369,6 +381,7 @@ func (p fakePrivate) SetKey(_ context.Context, key string, value []byte) diag.Di
 // refuses a file whose contacts differ from those the plan's refresh read;
 // a key a plan without changes left in the state is not trusted.
 func TestFileChangedSinceRefresh(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	plan := fileModel("c.csv")
 	check := func(t *testing.T, refreshed string, state listContactsModel, now string) diag.Diagnostics {
@@ -387,6 +400,7 @@ func TestFileChangedSinceRefresh(t *testing.T) {
 	}
 	changedAtPlan := fileModel("c.csv") // the state's desired_sha256 is "before"
 	t.Run("rewritten after a plan that changed the file", func(t *testing.T) {
+		t.Parallel()
 		d := check(t, "reviewed", changedAtPlan, "rewritten")
 		if d.ErrorsCount() != 1 || d.Errors()[0].Summary() != "Source file changed since the plan" {
 			t.Fatalf("diagnostics %v", d)
@@ -394,11 +408,13 @@ func TestFileChangedSinceRefresh(t *testing.T) {
 		wantParts(t, d.Errors()[0].Detail(), "c.csv changed since the plan was made", "rewritten", "the plan read reviewed", "Nothing was written to list 42", "plan again")
 	})
 	t.Run("unchanged since the plan", func(t *testing.T) {
+		t.Parallel()
 		if d := check(t, "reviewed", changedAtPlan, "reviewed"); d.HasError() {
 			t.Fatal(d)
 		}
 	})
 	t.Run("rewritten after a plan that found drift only", func(t *testing.T) {
+		t.Parallel()
 		drift := fileModel("c.csv")
 		drift.ServiceSHA256 = types.StringValue("drifted")
 		if d := check(t, "before", drift, "rewritten"); d.ErrorsCount() != 1 {
@@ -406,11 +422,13 @@ func TestFileChangedSinceRefresh(t *testing.T) {
 		}
 	})
 	t.Run("a key a plan without changes left in the state", func(t *testing.T) {
+		t.Parallel()
 		if d := check(t, "before", fileModel("c.csv"), "changed on purpose"); d.HasError() {
 			t.Fatal(d)
 		}
 	})
 	t.Run("read another way", func(t *testing.T) {
+		t.Parallel()
 		p := fakePrivate{}
 		other := fileModel("c.csv")
 		other.Delimiter = types.StringValue(";")
@@ -449,6 +467,7 @@ func offlineClient(t *testing.T) *client.Client {
 // no "not counted" warning there, as a plan whose refresh was skipped
 // gets.
 func TestRefreshedInRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	plan := fileModel("c.csv")
 	p := fakePrivate{}

@@ -18,6 +18,7 @@ import (
 // Terraform dropped it (the recipient's own opt-out) stays so.
 
 func TestAccListContactsReleasedComeBackMap(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	// zed is in the list, subscribed, unnamed; opt opted out of e-mail herself.
@@ -67,6 +68,7 @@ func TestAccListContactsReleasedComeBackMap(t *testing.T) {
 // unsubscribe the missing rows; the full file the next night brings them
 // back, below and above batch_threshold.
 func TestAccListContactsReleasedComeBackFile(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for _, threshold := range []int{100, 2} {
 		t.Run(fmt.Sprintf("batch_threshold=%d", threshold), func(t *testing.T) {
 			t.Parallel()

@@ -24,6 +24,7 @@ import (
 // allow_resubscribe, and a tainted rms_list_contacts (no consent record to
 // pass on: the opt-outs are kept all the same).
 func TestAccListContactsReplacedListKeepsOptOuts(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	w := acctest.NewWorkspace(t)
@@ -177,6 +178,7 @@ resource "rms_list_contacts" "t" {
 // contact the new list already has keeps the status it shows there; the
 // old list is left as it is.
 func TestAccListContactsReplaceOtherListKeepsOptOuts(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	oldList, newList := newTestList(t, env), newTestList(t, env)
 	env.MustDo(t, "POST", "lists/"+newList+"/contacts", map[string]any{"originalId": "cy", "properties": map[string]any{"email": "cy@example.com"}, "status": "SUBSCRIBED"}, nil)
@@ -214,6 +216,7 @@ func TestAccListContactsReplaceOtherListKeepsOptOuts(t *testing.T) {
 // unsubscribed), the carried opt-outs stay in private state, and the next
 // apply, once the batch has finished, adds those contacts unsubscribed.
 func TestAccListContactsReplacedListOptOutsSurviveTimeout(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	clock := &pollClock{base: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
@@ -288,6 +291,7 @@ resource "rms_list_contacts" "c" {
 // opt-outs it could not pass on; a destroy half that cannot read the old
 // list fails, and the old object and its list stay.
 func TestAccListContactsReplacedListOptOutsNotCarried(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	w := acctest.NewWorkspace(t)

@@ -60,6 +60,7 @@ const (
 )
 
 func TestAccListContactsReplaceUnsubscribesNobody(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const cbd = "  lifecycle {\n    create_before_destroy = true\n  }\n"
 	contacts := map[string]listContact{
 		"ada": {props: map[string]string{"email": "ada@example.com"}, email: "SUBSCRIBED"},
@@ -144,6 +145,7 @@ func TestAccListContactsReplaceUnsubscribesNobody(t *testing.T) {
 // list's contacts, as an update that stopped naming them would: it
 // unsubscribes nobody there.
 func TestAccListContactsReplaceOtherListForgets(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	watchUnsubscriptions(t, env)
 	oldList, newList := newTestList(t, env), newTestList(t, env)
@@ -184,6 +186,7 @@ func TestAccListContactsReplaceOtherListForgets(t *testing.T) {
 // and the input names again, with its status left to the service, gets its
 // status back; a recipient's own opt-out stays. In both orders.
 func TestAccListContactsReplaceKeepsProvenance(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for _, order := range []struct {
 		name, lifecycle string
 	}{{"destroy first", ""}, {"create_before_destroy", "  lifecycle {\n    create_before_destroy = true\n  }\n"}} {
@@ -230,6 +233,7 @@ func TestAccListContactsReplaceKeepsProvenance(t *testing.T) {
 // unsubscribes nobody forgets the rms_contact objects (a removed block with
 // destroy = false) and lets rms_list_contacts adopt the contacts it finds.
 func TestAccListContactsAdoptFromContactResources(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const routeCreateContact = "POST /rest/{customerid}/lists/{id}/contacts"
 	env := acctest.NewEnv(t, emulator.Options{})
 	watchUnsubscriptions(t, env)

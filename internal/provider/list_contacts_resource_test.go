@@ -90,6 +90,7 @@ func listContactsOf(t *testing.T, env *acctest.Env, listID string) map[string]se
 }
 
 func TestAccListContactsMap(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	base := map[string]listContact{
 		"ada": {props: map[string]string{"email": "ada@example.com", "3": "Ada"}, email: "SUBSCRIBED", mobile: "UNSUBSCRIBED"},
@@ -225,6 +226,7 @@ func expectAttr(s []*terraform.InstanceState, name, want string) error {
 // Importing a list that already holds the configured contacts writes
 // nothing: the first apply finds them equal.
 func TestAccListContactsImportNoRewrite(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	contacts := map[string]listContact{
 		"a": {props: map[string]string{"email": "a@example.com"}},
@@ -278,6 +280,7 @@ func contactWrites(env *acctest.Env) int64 {
 }
 
 func TestAccListContactsBadInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	dir := t.TempDir()
 	latin1 := filepath.Join(dir, "latin1.csv")

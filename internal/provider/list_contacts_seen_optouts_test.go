@@ -16,6 +16,7 @@ import (
 // once); any other is an error naming it and, when one is near, the id
 // meant.
 func TestCheckResubscribeIDs(t *testing.T) {
+	t.Parallel()
 	desired := contactsync.BookOf([]contactsync.Desired{{ID: "m-01"}, {ID: "m-02"}, {ID: "m-03"}})
 	rec := contactsync.Record{OptedOut: map[string][2]bool{"gone-1": {true, false}}, Resubscribed: map[string]bool{"gone-2": true}}
 	cases := []struct {
@@ -31,6 +32,7 @@ func TestCheckResubscribeIDs(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			elems := make([]attr.Value, 0, len(tc.ids))
 			for _, id := range tc.ids {
 				elems = append(elems, types.StringValue(id))
@@ -61,6 +63,7 @@ func TestCheckResubscribeIDs(t *testing.T) {
 
 // TestEditDistance: the distance nearestID suggests by, capped.
 func TestEditDistance(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		a, b  string
 		limit int

@@ -39,6 +39,7 @@ var planChanges = regexp.MustCompile(`(?s)(Terraform will perform.*?Plan:[^\n]*|
 // drift on both sides: five plans in a row say the same thing, and each
 // names its own drift.
 func TestAccListContactsSharedListPlansAgree(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
@@ -158,6 +159,7 @@ func writeRequests(env *acctest.Env) int64 {
 // plan (whichever of the two Terraform plans second reports it), before
 // anything is written.
 func TestAccListContactsExclusiveSharedListRefused(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for _, tc := range []struct {
 		name, other, named string
 	}{
@@ -192,6 +194,7 @@ func TestAccListContactsExclusiveSharedListRefused(t *testing.T) {
 // exclusive rms_list_contacts applies beside them: it unsubscribes the
 // stranger only, never a contact they name, and the next plan is empty.
 func TestAccListContactsExclusiveKeepIDs(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env, listID := sharedListSetup(t, "x-1", "zed")
 	cfg := env.Config(sharedListConfig(listID, "concat(keys(rms_list_contacts.other.contacts), [rms_contact.c.original_id])",
 		fmt.Sprintf(sharedOtherListContacts, listID)+fmt.Sprintf(sharedOtherContact, listID)))

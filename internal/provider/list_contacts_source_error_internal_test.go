@@ -23,6 +23,7 @@ func (tokenOutageAttributes) AttributeOf(context.Context, string) (string, bool,
 // service (or its token endpoint) is away is reported as the attributes
 // that could not be read, never as a broken file; a broken file still is.
 func TestSourceFileError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "contacts.csv")
 	if err := os.WriteFile(file, []byte("originalId,firstname\na,Ann\n"), 0o600); err != nil {
@@ -41,6 +42,7 @@ func TestSourceFileError(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := contactsync.ReadSourceFile(context.Background(), contactsync.FileOptions{Path: c.path}, c.attrs)
 			if err == nil {
 				t.Fatal("ReadSourceFile succeeded")

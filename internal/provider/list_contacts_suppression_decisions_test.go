@@ -47,6 +47,7 @@ func planExit(t *testing.T, ws *acctest.Workspace, what string, want int, args .
 // list made are not taken for recipients' opt-outs. Before, every plan
 // said "No changes" and the people kept receiving mail.
 func TestAccListContactsSuppressedSubscribedUnsubscribed(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	sup := newTestList(t, env)
@@ -91,6 +92,7 @@ func TestAccListContactsSuppressedSubscribedUnsubscribed(t *testing.T) {
 // the recipient is honoured again. Before, every plan warned that it would
 // unsubscribe the member, and the next change did.
 func TestAccListContactsAllowedResubscriptionKept(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	sup := newTestList(t, env)
@@ -166,6 +168,7 @@ resource "rms_list" %[1]q {
 // subscribed. Before, the delete copied every unsubscribed channel, and
 // the returning contact was created unsubscribed though nobody opted out.
 func TestAccListRetiredCopiesRecipientsOptOutsOnly(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	sup := newTestList(t, env)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestAccListDataSources(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	config := env.Config(`
 resource "rms_list" "a" {

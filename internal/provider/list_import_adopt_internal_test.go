@@ -3,6 +3,7 @@ package provider
 import "testing"
 
 func TestDelimiterFromCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		code   string
 		want   string

@@ -51,6 +51,7 @@ func withoutImportListing(t *testing.T, env *acctest.Env) *acctest.Env {
 // refresh after the import fills delimiter, encoding and identity_column
 // from it; where it does not, the settings are adopted all the same.
 func TestAccListImportResource_importAdoptsWithoutUpload(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	tests := []struct {
 		name        string
 		importBlock bool

@@ -36,6 +36,7 @@ func (offlineAttributes) Known(context.Context) ([]string, error) {
 // yet, attributes that cannot be read) the apply refuses before it creates
 // the import; a file the rules refuse is refused at both.
 func TestCheckImportArgs(t *testing.T) {
+	t.Parallel()
 	known := knownAttributes()
 	args := func(file, content string) listImportArgs {
 		a := listImportArgs{ListID: types.StringValue("5"), Type: types.StringValue("ADD"), File: types.StringNull(), Content: types.StringNull(),
@@ -68,6 +69,7 @@ func TestCheckImportArgs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var diags diag.Diagnostics
 			checkImportArgs(context.Background(), c.args, c.attrs, c.atApply, &diags)
 			var got string

@@ -19,6 +19,7 @@ import (
 // in the encoding) is refused by the plan, naming the file and what to set;
 // no import is created on the service.
 func TestAccListImportResource_refusedAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	dir := t.TempDir()
@@ -84,6 +85,7 @@ func TestAccListImportResource_refusedAtPlan(t *testing.T) {
 // service could not read is refused by the plan of the replacement; the
 // import already made stays in the state.
 func TestAccListImportResource_refusedOnReplace(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	p := filepath.Join(t.TempDir(), "contacts.csv")
@@ -110,6 +112,7 @@ func TestAccListImportResource_refusedOnReplace(t *testing.T) {
 // TestAccActionsRefusedFile: the rms_run_list_import action checks the
 // file before it creates an import.
 func TestAccActionsRefusedFile(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},

@@ -58,6 +58,7 @@ func stateCount(t *testing.T, inst acctest.StateInstance, name string) int64 {
 // and counts; the next apply, with the file corrected, runs it as a new
 // import.
 func TestAccListImportResource_failedRowsRefused(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
@@ -110,6 +111,7 @@ func TestAccListImportResource_failedRowsRefused(t *testing.T) {
 // warning naming them, the state has the counts, and the next plan has
 // nothing to do.
 func TestAccListImportResource_failedRowsWithinLimit(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
@@ -136,6 +138,7 @@ func TestAccListImportResource_failedRowsWithinLimit(t *testing.T) {
 // A service that reports no row counts (batch-sparse) is not held by the
 // limit: the import applies and its counts stay null.
 func TestAccListImportResource_failedRowsNotReported(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{Wire: emulator.MustParseWire(emulator.WireBatchSparse)})
 	list := importList(t, env)
@@ -161,6 +164,7 @@ func TestAccListImportResource_failedRowsNotReported(t *testing.T) {
 // The action fails the same way, naming the rows, and says that invoking
 // it again starts a new import.
 func TestAccRunListImportAction_failedRowsRefused(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	config := func(limit string) string {
@@ -206,6 +210,7 @@ resource "terraform_data" "pipeline" {
 // next plan replaces it (the file runs again as a new import) unless the
 // limit is raised to its failed rows, which keeps it as it is.
 func TestAccListImportResource_failedRowsResumed(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	clock := &pollClock{base: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	clock.env = env

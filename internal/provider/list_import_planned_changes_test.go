@@ -19,6 +19,7 @@ import (
 // batch runs); the apply saves those zeros and null where the plan did
 // not know.
 func TestAccListImportPlannedChanges(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	seedContacts(t, env, list,

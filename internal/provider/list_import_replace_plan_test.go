@@ -113,6 +113,7 @@ func importsOf(t *testing.T, env *acctest.Env, listID string) (imports, batches 
 // unsubscribe counts known zeros; applying that plan removes the 5 and
 // copies the 2 opt-outs, and the state keeps the counts.
 func TestAccListImportPlannedChanges_replaceSavedPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	sup, list := importList(t, env), replacePlanList(t, env)
@@ -157,6 +158,7 @@ func TestAccListImportPlannedChanges_replaceSavedPlan(t *testing.T) {
 // final plan"), before the import is created: the service holds no import
 // and no import batch, the list and the suppression list are untouched.
 func TestAccListImport_replaceListChangedSincePlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
@@ -211,6 +213,7 @@ func TestAccListImport_replaceListChangedSincePlan(t *testing.T) {
 // policy reading them passes it; what the service decides when the batch
 // runs (created, subscribed, the list's size) stays unknown.
 func TestAccListImportPlannedChanges_addKnownZeros(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	seedContacts(t, env, list, emulator.Contact{OriginalID: "a", Properties: map[string]string{"email": "a@example.com"}, Status: "UNSUBSCRIBED"})
@@ -251,6 +254,7 @@ func TestAccListImportPlannedChanges_addKnownZeros(t *testing.T) {
 // earlier import has left the state (destroying an import only forgets
 // it), and the next plan runs the file as a new import.
 func TestAccListImport_replacementListChangedSincePlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	sup, list := importList(t, env), replacePlanList(t, env)

@@ -15,6 +15,7 @@ import (
 // Bad inputs a user can write, refused at plan time, or by the service with
 // a diagnostic naming the cause.
 func TestAccListImportResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	dir := t.TempDir()
@@ -91,6 +92,7 @@ func TestAccListImportResource_badInput(t *testing.T) {
 }
 
 func TestAccListImportResource_importBadID(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	config := env.Config(importConfig(list, "ADD", `content = "originalId\na\n"`))

@@ -21,6 +21,7 @@ import (
 // meanwhile, without uploading again, and the plan after it is empty. The real
 // provider binary is driven through the terraform CLI, as a user runs it.
 func TestAccListImportResource_interruptedApplyResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	tfPath := acctest.MustDetectCLI(t).Path
 	t.Parallel()
 	clock := &pollClock{base: time.Now().UTC()}

@@ -111,6 +111,7 @@ func sha256Hex(b []byte) string {
 }
 
 func TestAccListImportResource_add(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	seedContacts(t, env, list, emulator.Contact{OriginalID: "c1", Properties: map[string]string{"firstname": "Old", "lastname": "Kept"}})
@@ -215,6 +216,7 @@ func importAttr(s *terraform.State, name string) string {
 }
 
 func TestAccListImportResource_replaceAndUnsubscribe(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	seedContacts(t, env, list,
@@ -259,6 +261,7 @@ func TestAccListImportResource_replaceAndUnsubscribe(t *testing.T) {
 // Non-ASCII names survive each encoding, written in the test with
 // golang.org/x/text; the tab-delimited case sends delimiter code 9.
 func TestAccListImportResource_encodings(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	tests := []struct {
 		name      string
 		encoding  string
@@ -343,6 +346,7 @@ func (c *pollClock) arm(n int64) {
 // plans an in-place update, and its apply resumes waiting on the same batch
 // (here it finishes during that wait) without uploading the file again.
 func TestAccListImportResource_timeoutResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	clock := &pollClock{base: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	clock.env = env

@@ -37,6 +37,7 @@ var unjudgedRowsFile = heredocContent("originalId,firstname", "x,Xavier", "broke
 // apply fails naming the rows; the limit raised to 3 applies with a
 // warning naming them. Nothing is uploaded twice.
 func TestAccListImportResource_refusedRowsFoundLateResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	clock := &laterClock{base: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})

@@ -57,6 +57,7 @@ provider "rms" {
 // loaded machine may let a request arrive after its token expired, which
 // the client then renews once on the 401.
 func TestAccOAuth2_tokenRenewedDuringLongWait(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := oauth2Env(t, 2*time.Second, emulator.Options{BatchMinDuration: 9 * time.Second})
 	list := importList(t, env)
 	resource.ParallelTest(t, resource.TestCase{
@@ -108,6 +109,7 @@ func (c *expiringClock) Now() time.Time {
 // A token the service refuses in the middle of a wait is renewed at the
 // first refusal, and the wait goes on: one 401, one more token.
 func TestAccOAuth2_tokenRefusedDuringWait(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	clock := &expiringClock{base: time.Now().UTC()}
 	env := oauth2Env(t, time.Hour, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	clock.env = env
@@ -132,6 +134,7 @@ func TestAccOAuth2_tokenRefusedDuringWait(t *testing.T) {
 // A wrong client secret fails the plan, at the credentials check, before
 // any call of the service: the token endpoint refuses the client.
 func TestAccOAuth2_wrongSecretFailsPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := oauth2Env(t, time.Minute, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -154,6 +157,7 @@ func TestAccOAuth2_wrongSecretFailsPlan(t *testing.T) {
 // neither the saved plan nor the state, while the same secret from an
 // ordinary variable is in the saved plan: the check has teeth.
 func TestAccOAuth2_ephemeralSecretNeverStored(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	acctest.RequireCLI(t, "ephemeral variables", "1.10.0", "1.11.0")
 	env := oauth2Env(t, time.Minute, emulator.Options{})
 	for _, tc := range []struct {
@@ -233,6 +237,7 @@ func zipText(t *testing.T, name string) string {
 // disturb a token endpoint that does not use it, and a parameter of the
 // flow itself is refused at plan, naming the attribute.
 func TestAccOAuth2_endpointParams(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := oauth2Env(t, time.Minute, emulator.Options{})
 	withParams := func(params string) string {
 		return strings.Replace(oauth2Provider(env, `"`+oauth2Secret+`"`), "  oauth2 = {\n", "  oauth2 = {\n    endpoint_params = "+params+"\n", 1) + createOnlyList

@@ -69,6 +69,7 @@ func subscribedContacts(prefix string, n int) map[string]listContact {
 // contact.deleted for its contacts and not one contact.unsubscribed; a
 // removed rms_list_contacts block (its list kept) writes nothing at all.
 func TestAccListContactsDestroyForgets(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	watchContactEvents(t, env)
 	kept := newTestList(t, env)
@@ -149,6 +150,7 @@ func destroyFile(t *testing.T, n, withMobile int) string {
 // plan, and the protective default limit holds it back until a limit is
 // raised and applied; the contacts the file does not name are left alone.
 func TestAccListContactsDestroyUnsubscribe(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, guardedSize, 0)
 	file := destroyFile(t, 150, 20)
@@ -181,6 +183,7 @@ func TestAccListContactsDestroyUnsubscribe(t *testing.T) {
 // does not finish within timeouts.delete, and once it finishes unsubscribes
 // the contacts it added, never before.
 func TestAccListContactsDestroyWaitsForBatch(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	clock := &pollClock{base: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	clock.env = env
@@ -231,6 +234,7 @@ func TestAccListContactsDestroyWaitsForBatch(t *testing.T) {
 // (schema version 0, no on_destroy), as the previous release leaves it,
 // plans empty with and without a refresh, and its destroy forgets.
 func TestAccOnDestroyStateUpgrade(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	watchUnsubscriptions(t, env)
@@ -288,6 +292,7 @@ resource "rms_contact" "one" {
 // wait, but says, in the plan and after the destroy, that the batch goes
 // on and names it: the contacts it adds then belong to no state.
 func TestAccListContactsDestroyForgetsPendingBatch(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	clock := &pollClock{base: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})

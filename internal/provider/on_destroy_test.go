@@ -17,6 +17,7 @@ import (
 // contact, only the channels the input sets a status for, and only where
 // the service does not show them unsubscribed already.
 func TestDestroyTargets(t *testing.T) {
+	t.Parallel()
 	desired := []contactsync.Desired{
 		{ID: "both", Email: sub, Mobile: sub},
 		{ID: "email-only", Email: sub},
@@ -63,6 +64,7 @@ func TestDestroyTargets(t *testing.T) {
 // sends UNSUBSCRIBED on the channels the configuration set, nothing for an
 // imported contact never applied since.
 func TestDestroyStatus(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		applied  appliedStatus
@@ -86,6 +88,7 @@ func TestDestroyStatus(t *testing.T) {
 // (schema version 0) reads as on_destroy = "forget" and keeps every other
 // value, for both resources; a value present is kept.
 func TestOnDestroyStateUpgrade(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -99,6 +102,7 @@ func TestOnDestroyStateUpgrade(t *testing.T) {
 		{"rms_list_contacts set", &listContactsResource{}, `{"id":"7","list_id":"7","on_destroy":"unsubscribe"}`, "unsubscribe"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var sch resource.SchemaResponse
 			tc.r.(resource.Resource).Schema(ctx, resource.SchemaRequest{}, &sch)
 			if sch.Schema.Version != 1 {

@@ -67,6 +67,7 @@ func contactIDs(t *testing.T, env *acctest.Env) []string {
 }
 
 func TestAccOrphans_entityCreateAnswerUnreadable(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for _, tc := range []orphanEntityCase{
 		{
 			name:   "project",
@@ -177,6 +178,7 @@ resource "rms_contact" "test" {
 // of imports to find it by: a warning, the import kept in state untainted,
 // and no second upload, then or on the next plan.
 func TestAccOrphans_listImportUploadNamesNoBatchWithoutListings(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Wire: emulator.MustParseWire("no-listings")})
 	g := acctest.NewGarbler(t, env)
 	upload := g.Arm(acctest.Rule{Method: "POST", Path: regexp.MustCompile(`^/rest/\d+/lists/\d+/recipients/\d+$`), Times: 1,
@@ -266,6 +268,7 @@ resource "rms_statistics_export" "test" {
 // with the batches listing present: the export is adopted by read-back,
 // never started twice.
 func TestAccOrphans_statisticsExportStartNamesNoBatchIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	g := acctest.NewGarbler(t, env)
 	start := g.Arm(acctest.Rule{Method: "POST", Path: regexp.MustCompile(`^/rest/\d+/batches/exports/statistics$`), Times: 1,
@@ -307,6 +310,7 @@ func TestAccOrphans_statisticsExportStartNamesNoBatchIsAdopted(t *testing.T) {
 // exist and cannot be found, so one error says so and how to import it;
 // nothing is in state and nothing was started twice.
 func TestAccOrphans_statisticsExportStartNamesNoBatchWithoutListings(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Wire: emulator.MustParseWire("no-listings")})
 	g := acctest.NewGarbler(t, env)
 	g.Arm(acctest.Rule{Method: "POST", Path: regexp.MustCompile(`^/rest/\d+/batches/exports/statistics$`), Times: 1,
@@ -342,6 +346,7 @@ func TestAccOrphans_statisticsExportStartNamesNoBatchWithoutListings(t *testing.
 
 // A sent message whose answer is unreadable is saved, and never sent again.
 func TestAccOrphans_transactionalMessageAnswerUnreadable(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	g := acctest.NewGarbler(t, env)
 	send := g.Arm(acctest.Rule{Method: "POST", Path: regexp.MustCompile(`^/rest/\d+/triggers/\d+/messages$`), Times: 1,

@@ -99,6 +99,7 @@ func keepBatchID(addr string) resource.TestCheckFunc {
 }
 
 func TestAccListImportResource_outageDuringWaitResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	clock := &fakeClock{t: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	outage := acctest.NewOutage(t, env)
@@ -147,6 +148,7 @@ func TestAccListImportResource_outageDuringWaitResumes(t *testing.T) {
 }
 
 func TestAccStatisticsExportResource_outageDuringWaitResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	clock := &fakeClock{t: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	outage := acctest.NewOutage(t, env)
@@ -192,6 +194,7 @@ func TestAccStatisticsExportResource_outageDuringWaitResumes(t *testing.T) {
 // The service goes away between the export's end and the fetch of its
 // result: the same rule as for the wait, in create and in update.
 func TestAccStatisticsExportResource_outageAtResultFetchResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{}) // batches finish at once
 	outage := acctest.NewOutage(t, env)
 	out := filepath.Join(t.TempDir(), "sent.csv")
@@ -251,6 +254,7 @@ func TestAccStatisticsExportResource_outageAtResultFetchResumes(t *testing.T) {
 // that follows the imports is refused. The create warns and keeps the
 // resource; the next apply imports nothing again.
 func TestAccListContacts_outageAfterImportsResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const rows = 60
 	env := acctest.NewEnv(t, emulator.Options{}) // batches finish at once
 	outage := acctest.NewOutage(t, env)

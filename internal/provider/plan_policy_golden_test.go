@@ -170,6 +170,7 @@ resource "rms_list_contacts" "members" {
 // allow_resubscribe_ids allows (counted). The held plan is then applied:
 // the service shows the count the plan carried.
 func TestAccPlanPolicyGolden(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)

@@ -24,6 +24,7 @@ import (
 // no request but reads. With a limit set explicitly, the apply counts on
 // its own listing and stops above it.
 func TestAccListContactsExclusive_listUnknownAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	var seeded []emulator.Contact
@@ -103,6 +104,7 @@ func mustNot(t *testing.T, err error) {
 // attribute (it may be made in the same apply): the apply refuses it
 // before its first write, naming the spelling.
 func TestAccSourceHeaderCase(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	dir := t.TempDir()

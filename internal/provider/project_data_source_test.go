@@ -13,6 +13,7 @@ import (
 )
 
 func TestAccProjectDataSource(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var existing map[string]any
 	env.MustDo(t, "POST", "projects", map[string]any{"name": "Existing", "description": "made elsewhere"}, &existing)

@@ -14,6 +14,7 @@ import (
 // TestAccProjectResource_badInput checks that each bad input a user can hit
 // gives a diagnostic that names the cause.
 func TestAccProjectResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	retired := acctest.NewEnv(t, emulator.Options{Retired: map[string]string{
 		"projects": "Projects were replaced by workspaces on 2026-10-01",
@@ -80,6 +81,7 @@ provider "rms" {
 }
 
 func TestAccProjectResource_importBadID(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),

@@ -14,6 +14,7 @@ import (
 // A create the emulator carries out and then answers by dropping the
 // connection is adopted on read-back: one project on the server, in state.
 func TestAccProjectResource_actThenDropIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1}})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -38,6 +39,7 @@ func TestAccProjectResource_actThenDropIsAdopted(t *testing.T) {
 // read back, found absent, and retried until the budget runs out: the apply
 // fails with the cause, and nothing is left on the server.
 func TestAccProjectResource_failingCreatesLeaveNothing(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{
 		Rate: 1, Kinds: []string{emulator.FaultBadGateway}, Methods: []string{"POST"},
 	}})
@@ -70,6 +72,7 @@ provider "rms" {
 // Lists and contacts adopt what an act-then-drop create made, too: one list
 // with one contact on the server, both in state.
 func TestAccListAndContact_actThenDropIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1}})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),
@@ -108,6 +111,7 @@ resource "rms_contact" "test" {
 
 // Webhooks and generic entities adopt what an act-then-drop create made.
 func TestAccWebhookAndEntity_actThenDropIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1}})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories(),

@@ -23,6 +23,7 @@ var numericID = knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]+$`))
 // kept on update, and an import block with `identity = { id = ... }` finds
 // the same project with nothing to change.
 func TestAccProjectResource_identity(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
@@ -62,6 +63,7 @@ func TestAccProjectResource_identity(t *testing.T) {
 // identity form. Import blocks exist since Terraform 1.5, so this runs on the
 // minimum version too.
 func TestAccProjectResource_importBlockByID(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
@@ -85,6 +87,7 @@ func TestAccProjectResource_importBlockByID(t *testing.T) {
 // Terraform under management with an import block by identity, through a real
 // apply, and then finds nothing to change.
 func TestAccProjectResource_importByIdentityApply(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var made struct {
 		ID json.Number `json:"id"`
@@ -116,6 +119,7 @@ func TestAccProjectResource_importByIdentityApply(t *testing.T) {
 // write gives a diagnostic naming the cause. Each case has its own TestCase,
 // since an import that fails leaves nothing to destroy.
 func TestAccProjectResource_importByIdentityBad(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	cases := map[string]struct {
 		id   string

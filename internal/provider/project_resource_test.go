@@ -37,6 +37,7 @@ func projectID(s *terraform.State) string {
 }
 
 func TestAccProjectResource_lifecycle(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var id string
 	resource.ParallelTest(t, resource.TestCase{

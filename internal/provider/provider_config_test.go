@@ -11,6 +11,7 @@ import (
 )
 
 func TestNewProviderData(t *testing.T) {
+	t.Parallel()
 	full := providerModel{
 		BaseURL:    types.StringValue("https://server.example.com"),
 		CustomerID: types.Int64Value(7),
@@ -91,6 +92,7 @@ func TestNewProviderData(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			env := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
 			data, diags := newProviderData(context.Background(), tc.cfg, "test", "1.11.4", env)
 			var got []string

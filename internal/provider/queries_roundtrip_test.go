@@ -25,6 +25,7 @@ import (
 // followed by plan and apply of the generated file, so this drives the CLI
 // with terraform-exec.
 func TestAccQuery_generateConfigRoundTrip(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	queryRoundTrip(t, emulator.Options{})
 }
 
@@ -33,6 +34,7 @@ func TestAccQuery_generateConfigRoundTrip(t *testing.T) {
 // strings, times as epoch milliseconds, properties keyed by attribute id,
 // no statuses, paging ignored, and the rest.
 func TestAccQuery_generateConfigRoundTripWireAll(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	queryRoundTrip(t, emulator.Options{Wire: emulator.AllWire})
 }
 

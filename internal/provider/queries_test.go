@@ -117,6 +117,7 @@ func ids(values []string) map[string]knownvalue.Check {
 // holds, with identities, display names and, with include_resource, the
 // whole resource as an import reads it.
 func TestAccListResources_query(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	a := preloadAccount(t, env)
 	query := fmt.Sprintf(`
@@ -235,6 +236,7 @@ list "rms_contact" "customers" {
 // bigger than a page all arrive, the status filters select by state, and
 // limit stops the listing.
 func TestAccContactQuery_pagingAndFilters(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	a := preloadAccount(t, env)
 	query := fmt.Sprintf(`
@@ -314,6 +316,7 @@ list "rms_contact" "empty" {
 // TestAccListResources_badConfig: every mistake in a list block a user can
 // make names its cause. Each case has its own TestCase.
 func TestAccListResources_badConfig(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	cases := map[string]struct {
 		query string

@@ -16,6 +16,7 @@ import (
 // reading, both of which stop the paging; a failure becomes one last
 // result with an error; limit 0 asks the service nothing.
 func TestStreamResults(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var sch resource.SchemaResponse
 	(&projectResource{}).Schema(ctx, resource.SchemaRequest{}, &sch)
@@ -41,6 +42,7 @@ func TestStreamResults(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			req := list.ListRequest{Limit: tc.limit, IncludeResource: tc.include, ResourceSchema: sch.Schema, ResourceIdentitySchema: ids.IdentitySchema}
 			calls := 0
 			seq := streamResults(ctx, req, "Unable to list things", func(_ context.Context, e *resultEmitter) error {
@@ -100,6 +102,7 @@ func TestStreamResults(t *testing.T) {
 // TestQueryPageSize asks for the limit when every object of a page becomes a
 // result, and for the largest page otherwise.
 func TestQueryPageSize(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		limit    int64
 		filtered bool

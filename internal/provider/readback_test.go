@@ -70,6 +70,7 @@ func wantOneImport(t *testing.T, env *acctest.Env, addr, listID string) resource
 // a dropped connection: the provider reads the list's imports back, adopts
 // the import and then its batch, and neither is made twice.
 func TestAccListImportResource_actThenDropIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "lists/"}})
 	list := importList(t, env)
 	resource.ParallelTest(t, resource.TestCase{
@@ -97,6 +98,7 @@ func TestAccListImportResource_actThenDropIsAdopted(t *testing.T) {
 // Only the upload is dropped after the emulator took the file: the import
 // is read back with its batch, which is adopted; the file is not sent again.
 func TestAccListImportResource_droppedUploadIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "lists/5/recipients"}})
 	list := importList(t, env)
 	if list != "5" {
@@ -120,6 +122,7 @@ func TestAccListImportResource_droppedUploadIsAdopted(t *testing.T) {
 // the provider reads the STAT_EXPORT batches back and adopts the one of the
 // same type and period; it starts no second export.
 func TestAccStatisticsExportResource_actThenDropIsAdopted(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "batches"}})
 	// An export of another period, started just before, is no candidate.
 	postDropped(t, env, "batches/exports/statistics", map[string]any{"exportType": "OPENS", "period": "LAST_DAY"})

@@ -16,6 +16,7 @@ import (
 // Only an explicit false lifts deletion protection: null (a state from
 // before the argument, an import) and unknown count as protected.
 func TestDeletionProtected(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		v    types.Bool
@@ -53,6 +54,7 @@ func (a answerContacts) RoundTrip(req *http.Request) (*http.Response, error) {
 // even listed), or a plan whose provider configuration is unknown (a
 // warning: the delete checks).
 func TestCheckListDeletion(t *testing.T) {
+	t.Parallel()
 	const held = `[{"originalId":"a","status":"UNSUBSCRIBED","mobileStatus":"UNSUBSCRIBED"},{"originalId":"b","status":"UNSUBSCRIBED"},{"originalId":"c","status":"SUBSCRIBED"}]`
 	for _, tc := range []struct {
 		name       string
@@ -81,6 +83,7 @@ func TestCheckListDeletion(t *testing.T) {
 			wantWarn: []string{"Deletion protection not checked", "known only during the apply"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			calls := 0
 			d := &providerData{}
 			if !tc.noClient {
@@ -116,6 +119,7 @@ func TestCheckListDeletion(t *testing.T) {
 // The refusal says where the opt-outs go once protection is lifted: into
 // the suppression list configured, or nowhere, which it says too.
 func TestListDeletionRefusalNamesSuppressionList(t *testing.T) {
+	t.Parallel()
 	h := listHeld{ID: "42", Name: "News", Contacts: 3, UnsubscribedEmail: 2, UnsubscribedMobile: 1}
 	for _, tc := range []struct {
 		name, suppression, want string

@@ -75,6 +75,7 @@ func expectListsGone(t *testing.T, env *acctest.Env) func(*terraform.State) erro
 // deleted with the defaults; deletion_protection = false, applied first
 // (an in-place change that calls nothing), lets the destroy go through.
 func TestAccRecipientListDeletionProtection_destroy(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	contacts := `
 resource "rms_list_contacts" "held" {
@@ -158,6 +159,7 @@ resource "rms_list_contacts" "held" {
 // create) no new list is made. With deletion_protection = false applied
 // first, the replacement goes through.
 func TestAccRecipientListDeletionProtection_replace(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	config := func(rev, extra string, triggered bool) string {
 		lifecycle := ""
@@ -225,6 +227,7 @@ resource "rms_list" "l" {
 // state) is protected: its state says deletion_protection = true and a
 // destroy is refused while it holds contacts.
 func TestAccRecipientListDeletionProtection_imported(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	id := seedHeldList(t, env, "Imported", 2)
 	config := env.Config(`resource "rms_list" "l" { name = "Imported" }`)

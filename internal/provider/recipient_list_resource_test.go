@@ -32,6 +32,7 @@ func resourceID(s *terraform.State, address string) string {
 }
 
 func TestAccRecipientListResource_lifecycle(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
@@ -125,6 +126,7 @@ func TestAccRecipientListResource_lifecycle(t *testing.T) {
 }
 
 func TestAccRecipientListResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	cases := map[string]struct {
 		config string

@@ -14,6 +14,7 @@ import (
 // to write, before any request on lists; the service refuses the same
 // values, so the plan and the apply agree.
 func TestAccRecipientListResource_senderEmailCheckedAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for name, tc := range map[string]struct {
 		value string
 		want  []string

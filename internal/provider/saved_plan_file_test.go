@@ -42,6 +42,7 @@ func savedPlanRows(prefix string, ids ...string) string {
 // Terraform refuses the rewritten file before anything is written to the
 // new list (the provider cannot see the saved plan there: the docs say so).
 func TestAccListContactsSavedPlan_fileChanged(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	acctest.MustDetectCLI(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})
@@ -148,6 +149,7 @@ resource "rms_list_contacts" "fresh" {
 // import (no prior state) is refused by Terraform's own check, also before
 // anything is created.
 func TestAccListImportSavedPlan_fileChanged(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	acctest.MustDetectCLI(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{})

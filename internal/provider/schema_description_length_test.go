@@ -47,6 +47,7 @@ func sentences(text string) int {
 // Description and MarkdownDescription alike) to maxDescriptionWords,
 // naming each offender.
 func TestSchemaDescriptionLength(t *testing.T) {
+	t.Parallel()
 	found := 0
 	for _, d := range servedDescriptions(t) {
 		found++
@@ -64,6 +65,7 @@ func TestSchemaDescriptionLength(t *testing.T) {
 }
 
 func TestCollectDescriptions(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", maxDescriptionWords+1)
 	type attr struct {
 		Description         string
@@ -86,6 +88,7 @@ func TestCollectDescriptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var got []string
 			for _, d := range collectDescriptions("x", reflect.ValueOf(tt.in)) {
 				if len(strings.Fields(d.text)) > maxDescriptionWords {

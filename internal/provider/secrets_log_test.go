@@ -26,6 +26,7 @@ import (
 // It sets environment variables, so it cannot run in parallel; Go runs it
 // before the parallel tests resume, so they never see TF_LOG.
 func TestAccSecretsNeverLogged(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const password = "pw-Zx81-never-in-logs"
 	const webhookSecret = "whsec-Qq72-never-in-logs"
 	const entitySecret = "sbody-Vr19-never-in-logs"

@@ -13,6 +13,7 @@ import (
 
 // Bad values are refused at plan time, before any export is started.
 func TestAccStatisticsExportResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	cases := map[string]struct {
 		config string
@@ -62,6 +63,7 @@ func TestAccStatisticsExportResource_badInput(t *testing.T) {
 // A path that cannot be written fails the apply with a diagnostic on
 // output_path.
 func TestAccStatisticsExportResource_unwritableOutputPath(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	notADir := filepath.Join(t.TempDir(), "file")
 	mustWrite(t, notADir, "x")
@@ -75,6 +77,7 @@ func TestAccStatisticsExportResource_unwritableOutputPath(t *testing.T) {
 }
 
 func TestAccStatisticsExportResource_importBadID(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	config := env.Config(exportConfig("PROJECTS", "TODAY"))
 	step := func(id string, want *regexp.Regexp) resource.TestStep {
@@ -93,6 +96,7 @@ func TestAccStatisticsExportResource_importBadID(t *testing.T) {
 }
 
 func TestAccBatchDataSource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	for name, tc := range map[string]struct {
 		id   string

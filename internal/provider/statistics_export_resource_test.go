@@ -95,6 +95,7 @@ func checkFile(path string, wantRows [][]string) resource.TestCheckFunc {
 }
 
 func TestAccStatisticsExportResource_lifecycle(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	var spring, summer map[string]any
 	env.MustDo(t, "POST", "projects", map[string]any{"name": "Spring"}, &spring)
@@ -205,6 +206,7 @@ func TestAccStatisticsExportResource_lifecycle(t *testing.T) {
 // A batch that takes several polls, without output_path, read back through
 // the rms_batch data source.
 func TestAccStatisticsExportResource_severalPolls(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{BatchPendingFor: time.Second, BatchMinDuration: 1500 * time.Millisecond})
 	env.MustDo(t, "POST", "lists", map[string]any{"name": "Customers"}, nil)
 	resource.ParallelTest(t, resource.TestCase{
@@ -270,6 +272,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 // times out again, an error), and once the batch has finished an apply
 // completes it. The service is asked for one export only.
 func TestAccStatisticsExportResource_timeoutResumes(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	clock := &fakeClock{t: time.Now().UTC()}
 	env := acctest.NewEnv(t, emulator.Options{Now: clock.Now, BatchPendingFor: time.Hour})
 	out := filepath.Join(t.TempDir(), "opens.csv")
@@ -340,6 +343,7 @@ func TestAccStatisticsExportResource_timeoutResumes(t *testing.T) {
 // A batch that fails gives an error; the failed export is then replaced by
 // a new one on the next apply.
 func TestAccStatisticsExportResource_failedBatch(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	var exports atomic.Int64
 	env := acctest.NewEnv(t, emulator.Options{BatchError: func(string) string {
 		if exports.Add(1) == 1 {

@@ -161,6 +161,7 @@ func suppressionEnv(t *testing.T) (*acctest.Env, *requestLog, string) {
 // channels they opted out of; no import batch row and no status write
 // subscribed them; everyone else is subscribed; the next plan is empty.
 func TestAccSuppression_importAndContactHonourIt(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env, log, sup := suppressionEnv(t)
 	third := importList(t, env)
 	// p1 by id; crm-9 by p2's e-mail in other case and with spaces; p3 by
@@ -239,6 +240,7 @@ resource "rms_contact" "web" {
 // contact the uploaded file does not name). A row the service refuses is
 // named by its number in the user's file, not in the uploaded one.
 func TestAccSuppression_replaceCopiesOptOuts(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env, log, sup := suppressionEnv(t)
 	list := importList(t, env)
 	seedContacts(t, env, list,
@@ -306,6 +308,7 @@ resource "rms_list_import" "test" {
 // The rms_run_list_import action holds suppressed rows back as the
 // resource does.
 func TestAccSuppression_runListImportAction(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env, log, sup := suppressionEnv(t)
 	list := importList(t, env)
 	const file = "originalId,email\np1,p1@example.com\nn1,n1@example.com\ncrm-9,P2@EXAMPLE.COM\n"
@@ -357,6 +360,7 @@ resource "terraform_data" "pipeline" {
 // suppression list comes to hold is unsubscribed by an update that names
 // it; after each apply the next plan is empty.
 func TestAccSuppression_contactPlans(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env, _, sup := suppressionEnv(t)
 	list, other := importList(t, env), importList(t, env)
 	seedContacts(t, env, other,
@@ -440,6 +444,7 @@ resource "rms_list_import" "replace" {
 // A suppression_list_id that names no list is refused at plan, by
 // rms_contact and rms_list_import alike, before anything is written.
 func TestAccSuppression_listNotFound(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	list := importList(t, env)
 	resource.ParallelTest(t, resource.TestCase{

@@ -14,6 +14,7 @@ import (
 // from the attribute, else RMS_SUPPRESSION_LIST_ID; one that is no list id
 // is an error naming the variable.
 func TestSuppressionListSetting(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		attr    types.String
 		env     string
@@ -27,6 +28,7 @@ func TestSuppressionListSetting(t *testing.T) {
 		"empty variable means none": {attr: types.StringNull(), env: ""},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			var diags diag.Diagnostics
 			env := func(string) (string, bool) { return tc.env, tc.env != "" }
 			got := suppressionListSetting(tc.attr, env, &diags)
@@ -44,6 +46,7 @@ func TestSuppressionListSetting(t *testing.T) {
 // provider block's; the provider block's does not apply to the
 // suppression list itself; an unknown value is none yet.
 func TestSuppressionFor(t *testing.T) {
+	t.Parallel()
 	d := &providerData{suppressionListID: "9", contacts: contactsync.NewRun(nil, contactsync.RunOptions{})}
 	for name, tc := range map[string]struct {
 		own    types.String
@@ -56,6 +59,7 @@ func TestSuppressionFor(t *testing.T) {
 		"unknown":                         {own: types.StringUnknown(), listID: "5"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			s, id := d.suppressionFor(tc.own, tc.listID)
 			if id != tc.want || (s == nil) != (tc.want == "") || (s != nil && s.ListID() != tc.want) {
 				t.Errorf("suppressionFor = %v, %q; want %q", s, id, tc.want)

@@ -72,6 +72,7 @@ resource "rms_list" "news" {
 // resource that writes contacts, naming the attribute and what to do;
 // nothing is written to the list.
 func TestAccSuppressionListIsManagedListKnownAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for name, writer := range contactWriters {
 		t.Run(name, func(t *testing.T) {
 			env := acctest.NewEnv(t, emulator.Options{})
@@ -113,6 +114,7 @@ func TestAccSuppressionListIsManagedListKnownAtPlan(t *testing.T) {
 // and once the suppression list has an rms_list of its own the next apply
 // keeps the list (no replacement) and creates the resource.
 func TestAccSuppressionListIsManagedListUnknownAtPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	for name, writer := range contactWriters {
 		t.Run(name, func(t *testing.T) {
 			env := acctest.NewEnv(t, emulator.Options{})

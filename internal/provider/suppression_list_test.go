@@ -79,6 +79,7 @@ func expectOptedOut(t *testing.T, env *acctest.Env, listID string, n int) error 
 // subscribed, and the next plan is empty. On main the opt-outs died with
 // the list and the new list subscribed all of them.
 func TestAccListSuppressionKeepsOptOuts(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	const n = 30
 	env := acctest.NewEnv(t, emulator.Options{})
 	suppression := newTestList(t, env)
@@ -154,6 +155,7 @@ resource "rms_list_contacts" %[1]q {
 // created unsubscribed though the input says SUBSCRIBED; the plan after is
 // empty.
 func TestAccListContactsRecordsOptOuts(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID, suppression := newTestList(t, env), newTestList(t, env)
 	env.MustDo(t, "POST", "lists/"+suppression+"/contacts", map[string]any{
@@ -218,6 +220,7 @@ func TestAccListContactsRecordsOptOuts(t *testing.T) {
 // the list a resource manages is refused at plan, naming the attribute:
 // rms_list_contacts (list_id) and rms_list (its own id, here imported).
 func TestAccSuppressionListIsNotTheManagedList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	want := regexp.MustCompile(`(?s)suppression_list_id.*cannot be the list this resource manages|cannot be the list this resource manages.*suppression_list_id`)
@@ -253,6 +256,7 @@ resource "rms_list" "self" {
 // copied (its suppression list is gone) is not deleted, and keeps its
 // contacts; once suppression_list_id is removed, it is.
 func TestAccListNotDeletedWithoutTheCopy(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	suppression := newTestList(t, env)
 	list := func(extra string) string {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
@@ -15,6 +16,7 @@ import (
 // system trusts: verification refuses it with a hint, and a CA bundle or the
 // explicit insecure switch let the apply through.
 func TestAccProvider_tls(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	em := emulator.New(emulator.Options{})
 	srv := httptest.NewTLSServer(em)
 	t.Cleanup(srv.Close)

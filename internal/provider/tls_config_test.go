@@ -10,6 +10,7 @@ import (
 )
 
 func TestTLSSettings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	notPEM := filepath.Join(dir, "not.pem")
 	if err := os.WriteFile(notPEM, []byte("hello"), 0o600); err != nil {
@@ -35,6 +36,7 @@ func TestTLSSettings(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			settings, diags := tlsSettings(tc.file, tc.insecure, nil)
 			if tc.wantError != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Summary(), tc.wantError) {

@@ -51,6 +51,7 @@ resource "rms_transactional_message" "test" {
 }
 
 func TestAccTransactionalMessageResource(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	hook := newHookReceiver(t)
 	var firstID string
@@ -126,6 +127,7 @@ func TestAccTransactionalMessageResource(t *testing.T) {
 }
 
 func TestAccTransactionalMessageResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	smsTrigger := `
 resource "rms_resource" "trigger" {

@@ -30,6 +30,7 @@ resource "rms_transactional_message" "test" {
 // warns again and plans nothing, the next apply sends nothing, and only
 // -replace sends it again.
 func TestAccTransactionalMessageActThenDropKeptUnknown(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "triggers/"}})
 	ws := acctest.NewWorkspace(t)
@@ -79,6 +80,7 @@ func TestAccTransactionalMessageActThenDropKeptUnknown(t *testing.T) {
 // The action has no state: a send with an unknown outcome is an error that
 // says the message may be out and what to check before invoking it again.
 func TestAccSendTransactionalMessageActionActThenDrop(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{Faults: emulator.FaultOptions{ActThenDropRate: 1, Methods: []string{"POST"}, PathPrefix: "triggers/"}})
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{acctest.SkipWithoutActions},

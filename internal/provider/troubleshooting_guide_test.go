@@ -10,6 +10,7 @@ import (
 // diagnostics and the tested catalogue together: every row of the catalogue
 // has its row in the guide.
 func TestTroubleshootingGuideCoversCatalogue(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../templates/guides/troubleshooting.md")
 	if err != nil {
 		t.Fatal(err)

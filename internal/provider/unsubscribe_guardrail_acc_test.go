@@ -113,6 +113,7 @@ func providerWithLimits(env *acctest.Env, settings string) string {
 // nothing is unsubscribed; the per-resource setting the error names lets
 // it through.
 func TestAccUnsubscribeGuardrailExclusive(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	named := guardedContacts(50)
@@ -140,6 +141,7 @@ func TestAccUnsubscribeGuardrailExclusive(t *testing.T) {
 // full list (no refresh listing: the plan lists the list once) is held
 // back; the provider-wide setting lets it through.
 func TestAccUnsubscribeGuardrailExclusiveCreate(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	cfg := listContactsConfig(listID, guardedContacts(50), "  exclusive = true")
@@ -174,6 +176,7 @@ func TestAccUnsubscribeGuardrailExclusiveCreate(t *testing.T) {
 // on its own listing, fails before anything is written above the limit and
 // goes through within it.
 func TestAccUnsubscribeGuardrailExclusiveUnknownList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	cfg := `
@@ -233,6 +236,7 @@ resource "rms_list_contacts" "c" {
 // apply that raises it the destroy goes through. The file sets both
 // statuses, so destroy unsubscribes both channels.
 func TestAccUnsubscribeGuardrailDestroyResourceLimit(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	file := destroyFile(t, 200, 200)
@@ -268,6 +272,7 @@ func TestAccUnsubscribeGuardrailDestroyResourceLimit(t *testing.T) {
 // under the provider block's limit, and the error says so; a limit raised
 // in the provider block lets it through.
 func TestAccUnsubscribeGuardrailDestroyProviderLimit(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	named := guardedContacts(150)
@@ -302,6 +307,7 @@ func TestAccUnsubscribeGuardrailDestroyProviderLimit(t *testing.T) {
 // is, out of the subscribers of each channel it is 100 %, and the plan is
 // held back before anything is written.
 func TestAccUnsubscribeGuardrailSubscribersOnly(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := newTestList(t, env)
 	seed := make([]emulator.Contact, 1600)
@@ -363,6 +369,7 @@ func expectNoImports(t *testing.T, env *acctest.Env) {
 // remove most of the list is held back at plan, nothing is created on the
 // service; the setting the error names lets it through.
 func TestAccUnsubscribeGuardrailImportReplace(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	content := guardedCSV(100, "new-1")
@@ -391,6 +398,7 @@ func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 // already unsubscribed, not those the list does not hold); a replacement
 // (new content) is checked again.
 func TestAccUnsubscribeGuardrailImportUnsubscribe(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 1000, 50)
 	content := guardedCSV(250, "stranger-1", "stranger-2")
@@ -421,6 +429,7 @@ func TestAccUnsubscribeGuardrailImportUnsubscribe(t *testing.T) {
 // list known only during the apply is counted by the apply's own plan,
 // before anything is created on the service.
 func TestAccUnsubscribeGuardrailImportUnknownList(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	cfg := `
@@ -449,6 +458,7 @@ resource "terraform_data" "list" {
 // when its list is known only during the apply; its own max_unsubscribe
 // lets it through.
 func TestAccUnsubscribeGuardrailAction(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	listID := guardedList(t, env, 300, 0)
 	cfg := func(run, list, limit string) string {

@@ -34,6 +34,7 @@ func subscribed(n, unsubEmail, unsubMobile int) *contactsync.ServiceList {
 // is of each channel's subscribers before the change; held when either
 // channel exceeds both limits.
 func TestUnsubscribeLimits(t *testing.T) {
+	t.Parallel()
 	i64, f64 := types.Int64Value, types.Float64Value
 	n, p := int64(300), 50.0
 	cases := []struct {
@@ -73,6 +74,7 @@ func TestUnsubscribeLimits(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			l := resolveUnsubscribeLimits(tc.res, tc.prov, "this resource")
 			if got := l.exceeds(tc.count); got != tc.wantHeld {
 				t.Errorf("exceeds = %v, want %v", got, tc.wantHeld)
@@ -95,6 +97,7 @@ func TestUnsubscribeLimits(t *testing.T) {
 }
 
 func TestCheckUnsubscribeLimitMessages(t *testing.T) {
+	t.Parallel()
 	l := resolveUnsubscribeLimits(unsubscribeLimitArgs{MaxUnsubscribe: types.Int64Null(), MaxUnsubscribePercent: types.Float64Null()}, providerUnsubscribeLimits{}, "this resource")
 	var diags diag.Diagnostics
 	checkUnsubscribeLimit(&diags, removalCount("7", "the REPLACE import", 450, 999), l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
@@ -117,6 +120,7 @@ func TestCheckUnsubscribeLimitMessages(t *testing.T) {
 }
 
 func TestCountImport(t *testing.T) {
+	t.Parallel()
 	service := map[string]contactsync.ServiceContact{
 		"a": {Email: sub, Mobile: sub}, "b": {Email: unsub, Mobile: sub}, "c": {Email: sub}, "d": {Email: unsub, Mobile: unsub},
 	}

@@ -105,6 +105,7 @@ resource "rms_webhook" "test" {
 }
 
 func TestAccWebhookResource_lifecycle(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	hook := newHookReceiver(t)
 	var id string
@@ -216,6 +217,7 @@ func TestAccWebhookResource_lifecycle(t *testing.T) {
 // The write-only secret signs deliveries, never reaches state, and is
 // rotated by changing its version.
 func TestAccWebhookResource_writeOnlySecret(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	hook := newHookReceiver(t)
 	config := func(secret string, version int) string {
@@ -261,6 +263,7 @@ func TestAccWebhookResource_writeOnlySecret(t *testing.T) {
 }
 
 func TestAccWebhookResource_badInput(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	env := acctest.NewEnv(t, emulator.Options{})
 	cases := map[string]struct {
 		config string

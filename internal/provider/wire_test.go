@@ -4,6 +4,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
 	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
 )
 
@@ -74,6 +75,7 @@ var wireProfileScenarios = map[string][]string{
 }
 
 func TestAccWire(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
 	profiles := make([]string, 0, len(wireProfileScenarios))
 	for p := range wireProfileScenarios {
 		profiles = append(profiles, p)
@@ -99,6 +101,7 @@ func TestAccWire(t *testing.T) {
 // Every wire profile of the emulator is exercised by the suite, so a
 // profile added later cannot go untested.
 func TestWireSuiteCoversEveryProfile(t *testing.T) {
+	t.Parallel()
 	for _, p := range emulator.WireProfiles() {
 		if len(wireProfileScenarios[p.Name]) == 0 {
 			t.Errorf("wire profile %q has no scenarios in wireProfileScenarios", p.Name)
