@@ -221,7 +221,7 @@ func buildZip(t *testing.T, dist, version, platform string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
+	defer func() { _ = in.Close() }()
 	if _, err := io.Copy(w, in); err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func packageHashV1(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer zr.Close()
+	defer func() { _ = zr.Close() }()
 	files := slices.Clone(zr.File)
 	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
 	summary := sha256.New()
@@ -253,11 +253,11 @@ func packageHashV1(t *testing.T, path string) string {
 		}
 		h := sha256.New()
 		_, err = io.Copy(h, r)
-		r.Close()
+		_ = r.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(summary, "%x  %s\n", h.Sum(nil), f.Name)
+		_, _ = fmt.Fprintf(summary, "%x  %s\n", h.Sum(nil), f.Name)
 	}
 	return "h1:" + base64.StdEncoding.EncodeToString(summary.Sum(nil))
 }
