@@ -9,7 +9,11 @@
 #     manifest, and `sha256sum -c` passing on it;
 #   - the detached signature SHA256SUMS.sig, verified, when GPG_FINGERPRINT is set;
 #   - the version injected through -ldflags into both binaries (rms-emulator
-#     -version prints it).
+#     -version prints it);
+#   - the provider network mirror under DIST/mirror: index.json listing the
+#     version and VERSION.json naming every provider zip with its zh: hash,
+#     under registry.terraform.io and registry.opentofu.org, each zip beside
+#     them.
 #
 # Usage: scripts/release-check.sh DIST VERSION
 set -euo pipefail
@@ -110,9 +114,18 @@ if [[ "$(go env GOOS)_$(go env GOARCH)" == linux_amd64 ]]; then
   [[ "$got" == "rms-emulator $version" ]] || fail "rms-emulator -version prints '$got', want 'rms-emulator $version'"
 fi
 
+dist_abs="$(cd "$dist" && pwd)"
+(cd "$root" && go run ./internal/providermirror/cmd -check -dist "$dist_abs" -version "$version") || fail "the provider network mirror under $dist/mirror does not check"
+for host in registry.terraform.io registry.opentofu.org; do
+  for p in $provider_platforms; do
+    [[ -f "$dist/mirror/$host/rms-labs/rms/${name}_${version}_${p}.zip" ]] || fail "the mirror lacks $host/rms-labs/rms/${name}_${version}_${p}.zip"
+  done
+done
+
 if [[ $problems -gt 0 ]]; then
   echo "release-check: $problems problem(s) in $dist" >&2
   exit 1
 fi
-echo "release-check: $dist holds every archive for $version, the manifest, and SHA256SUMS that checks:"
+echo "release-check: $dist holds every archive for $version, the manifest, SHA256SUMS that checks, and the provider network mirror in $dist/mirror:"
 (cd "$dist" && ls -1 "${name}_${version}"_* rms-emulator_"${version}"_* | sed 's/^/  /')
+(cd "$dist" && find mirror -name '*.json' | sort | sed 's/^/  /')

@@ -8,6 +8,12 @@
 #   scripts/release.sh release    a tagged release, published to GitHub;
 #                                 needs GPG_FINGERPRINT and GITHUB_TOKEN
 #
+# Both then lay the provider zips out under dist/mirror in Terraform's
+# provider network mirror protocol (internal/providermirror), for
+# registry.terraform.io and registry.opentofu.org: a team publishes that
+# folder on any static HTTPS host. MIRROR_PREVIOUS names a copy of the
+# mirror already published, whose versions stay listed in index.json.
+#
 # RELEASE_PARALLELISM (default 2) bounds the builds goreleaser runs at once;
 # RELEASE_TIMEOUT (default 3h) bounds the whole run. GORELEASER overrides the
 # goreleaser command.
@@ -55,5 +61,9 @@ version="$(sed -n 's/.*"version":"\([^"]*\)".*/\1/p' dist/metadata.json)"
 # uploads it on publish, but leaves it out of dist/: copy it there so that
 # dist/ holds everything the Registry fetches, and SHA256SUMS checks whole.
 cp terraform-registry-manifest.json "dist/terraform-provider-rms_${version}_manifest.json"
+
+# The network mirror: the same zips, laid out for Terraform's
+# network_mirror and `providers lock -net-mirror`.
+go run ./internal/providermirror/cmd -dist dist -version "$version" ${MIRROR_PREVIOUS:+-previous "$MIRROR_PREVIOUS"}
 
 bash scripts/release-check.sh dist "$version"

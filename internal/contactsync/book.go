@@ -196,8 +196,10 @@ func newBookWriter(columns []string, size int64) *bookWriter {
 }
 
 // maxBookBytes bounds a book's arena, whose offsets are 32 bits: some
-// 4 GiB, seventy times a million-contact file of four attributes.
-const maxBookBytes = math.MaxUint32
+// 4 GiB, seventy times a million-contact file of four attributes. Where an
+// int is 32 bits (386, arm) no slice reaches that, so the bound there is the
+// largest int; it is an untyped constant that fits an int on every platform.
+const maxBookBytes = min(math.MaxUint32, math.MaxInt)
 
 // add packs one contact: values in the order of the book's columns.
 func (w *bookWriter) add(row int, id string, values []string, email, mobile string) error {
@@ -206,7 +208,9 @@ func (w *bookWriter) add(row int, id string, values []string, email, mobile stri
 	for _, v := range values {
 		need += binary.MaxVarintLen64 + len(v)
 	}
-	if len(b.arena)+need > maxBookBytes {
+	// Subtracted rather than added: where an int is 32 bits the sum may
+	// overflow.
+	if need > maxBookBytes-len(b.arena) {
 		return fmt.Errorf("row %d: the file's contacts take more than %d MiB, more than one resource can hold; split the list's contacts over several lists", row, maxBookBytes>>20)
 	}
 	b.offs = append(b.offs, uint32(len(b.arena)))
