@@ -64,7 +64,7 @@ for p in $emulator_platforms; do
   else
     content="$(tar -tzf "$dist/$archive" 2>&1)" || { fail "$archive is not a readable tar.gz"; continue; }
   fi
-  for want in "$bin" docs/guides/emulator-in-ci.md examples/emulator/fixtures.json; do
+  for want in "$bin" docs/guides/emulator-in-ci.md docs/images/emulator-console.png examples/emulator/fixtures.json; do
     grep -qxF "$want" <<<"$content" || fail "$archive lacks $want"
   done
 done
