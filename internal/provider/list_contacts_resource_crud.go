@@ -172,7 +172,7 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	state.UnmanagedSubscribed = types.Int64Value(int64(n))
 	state.UnrecordedOptOuts = listSuppressionOf(r.data).refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
-	state.SuppressedSubscribed = listSuppressionOf(r.data).refreshSuppressedSubscribed(ctx, state, r.refreshedInput(ctx, state, book), service, applied, &resp.Diagnostics)
+	state.SuppressedSubscribed = listSuppressionOf(r.data).refreshSuppressedSubscribed(ctx, state, func() *contactsync.Book { return r.refreshedInput(ctx, state, book) }, service, applied, &resp.Diagnostics)
 	state.PlannedChanges = plannedChangesZero() // a refresh plans nothing (list_contacts_planned_changes.go)
 	resp.Diagnostics.Append(recordRefreshedListing(ctx, resp.Private, state, service, countedAgainst, refreshed, adopting(ctx, req.Private))...)
 	state.ID = types.StringValue(listID)

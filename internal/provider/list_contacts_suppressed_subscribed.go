@@ -36,14 +36,16 @@ func suppressedSubscribedAttribute() schema.Int64Attribute {
 }
 
 // refreshSuppressedSubscribed is suppressed_subscribed as a refresh finds
-// it: the contacts the decision of the input in state (desired) against
-// this listing unsubscribes because of the suppression list. A suppression
-// list that cannot be read keeps the last value, with a warning.
-func (r listSuppression) refreshSuppressedSubscribed(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) types.Int64 {
+// it: the contacts the decision of the input in state (read by desired,
+// only where there is a suppression list) against this listing
+// unsubscribes because of the suppression list. A suppression list that
+// cannot be read keeps the last value, with a warning.
+func (r listSuppression) refreshSuppressedSubscribed(ctx context.Context, m listContactsModel, desiredOf func() *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) types.Int64 {
 	s, id := r.suppression(m)
 	if s == nil {
 		return types.Int64Null()
 	}
+	desired := desiredOf()
 	if desired == nil || !service.Comparable(desired) {
 		return m.SuppressedSubscribed // the input could not be read
 	}
