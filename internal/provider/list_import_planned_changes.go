@@ -37,10 +37,9 @@ const (
 // listImportPlannedChangesDescription is the description of
 // rms_list_import.planned_changes.
 const listImportPlannedChangesDescription = "The counts of `rms_list_contacts.planned_changes`, with what an import's plan can know, and two of its own (`removed`, `opt_outs_copied`). " +
-	"0 where the import's `type` rules a change out: an `ADD` or `REPLACE` import unsubscribes nobody on either channel (its file has no status column), `UNSUBSCRIBE` changes only e-mail statuses, and no import unsubscribes by `exclusive`. " +
-	"A `REPLACE` import's `list_size`, `removed` and `opt_outs_copied` are counted at plan from the list and the file, when both are known; " +
-	"when the list changes in these counts between `terraform plan -out` and `terraform apply PLANFILE`, Terraform's own check refuses the apply before anything is uploaded (\"Provider produced inconsistent final plan ... .planned_changes.list_size\", or `.removed`, `.opt_outs_copied`): plan again. " +
-	"The other counts are unknown (the service applies the file to the list as it is when the batch runs), so a policy that reads them holds such a plan for review (see the policy-checks guide). Null once applied where unknown at plan."
+	"0 where the import's `type` rules a change out (an `ADD` or `REPLACE` import unsubscribes nobody, `UNSUBSCRIBE` only e-mail; no import unsubscribes by `exclusive`). " +
+	"A `REPLACE` import's `list_size`, `removed` and `opt_outs_copied` are counted at plan when the list and the file are known; a list that changes in these counts before the apply of a saved plan is refused by Terraform's own check, before any upload (see Behaviour on this page). " +
+	"The other counts are unknown, so a policy that reads them holds such a plan for review (see the policy-checks guide). Null once applied where unknown at plan."
 
 // importPlannedChangesType is planned_changes of rms_list_import: that of
 // rms_list_contacts and the two counts of a REPLACE import.

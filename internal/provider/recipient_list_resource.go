@@ -82,7 +82,7 @@ func (r *recipientListResource) Schema(_ context.Context, _ resource.SchemaReque
 			"date_modified": dateModifiedAttribute("list"),
 		},
 	}
-	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Destroying the list first copies its contacts' opt-outs into the suppression list, and deletes nothing if the copy fails: recipients' own opt-outs only when its `rms_list_contacts` is destroyed in the same apply (its consent record tells Terraform's own unsubscriptions apart), every unsubscribed channel otherwise. Delete a list and feed its people to a new one in two applies, not one.", suppressionNotSelf{})
+	resp.Schema.Attributes[attrSuppressionListID] = suppressionResourceAttribute("Destroying the list first copies its contacts' opt-outs into the suppression list (see the consent-across-lists guide), and deletes nothing if the copy fails. Delete a list and feed its people to a new one in two applies, not one.", suppressionNotSelf{})
 }
 
 // IdentitySchema: a list is identified by its id (Terraform 1.12+).
