@@ -120,6 +120,9 @@ type ApplyOutcome struct {
 	Desired  *Book
 	Settled  Record
 	Honoured []string
+	// LeftAsTheyAre are the contacts that moved on since the plan, which
+	// the apply left as they are (apply_moved.go).
+	LeftAsTheyAre []string
 }
 
 // Apply runs the ordered steps of an apply of a list's contacts.
@@ -145,8 +148,10 @@ type applyRun struct {
 	log     client.Logger
 	desired *Book
 	service *ServiceList
-	// held is the final plan's listing, when it serves this apply.
-	held *Snapshot
+	// held is the final plan's listing, when it serves this apply; moved
+	// the contacts that moved on since the plan's refresh.
+	held  *Snapshot
+	moved Moved
 	// seen are the opt-outs the record held before this apply's listing.
 	seen map[string][2]bool
 	opts Options
@@ -209,6 +214,7 @@ func (a *applyRun) read(ctx context.Context) bool {
 		}
 	}
 	if snap, ok := a.port.FinalPlanListing(); ok {
+		a.moved = snap.Moved
 		if book, serves := a.heldBook(snap); serves {
 			a.held, a.desired = &snap, book
 		}
@@ -286,7 +292,7 @@ func (a *applyRun) decide(ctx context.Context) (Diff, bool) {
 		a.end(ApplyStopped, err)
 		return Diff{}, false
 	}
-	diff := Compare(a.desired, a.service, a.opts)
+	diff := a.leaveMoved(Compare(a.desired, a.service, a.opts))
 	a.out.Planned, a.out.PlannedOf = &diff, a.service.Len()
 	add, change, unsub := diff.Counts()
 	a.log.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": a.in.ListID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})

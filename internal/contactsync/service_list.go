@@ -235,3 +235,73 @@ func (s *ServiceList) Unnamed(book *Book) []string {
 	sort.Strings(ids)
 	return ids
 }
+
+// Rewind sets the listing back to what the refresh m is counted from saw:
+// the statuses it showed, without the contacts that joined since. undo
+// sets it forward again. The final plan counts from the rewound listing
+// what the reviewed plan counted; the apply writes from the listing as it
+// is now.
+func (s *ServiceList) Rewind(m Moved) (undo func()) {
+	saved := map[string]ServiceContact{}
+	for id, then := range m.Then {
+		c, _ := s.Get(id)
+		saved[id] = c
+		c.Email, c.Mobile = then[0], then[1]
+		s.put(id, c, true)
+	}
+	for _, id := range m.Joined {
+		c, _ := s.Get(id)
+		saved[id] = c
+		s.put(id, ServiceContact{}, false)
+	}
+	return func() {
+		for id, c := range saved {
+			s.put(id, c, true)
+		}
+	}
+}
+
+// put sets contact id as c holds it (Same kept as it is: c is what Get
+// gave), or, present false, takes it off the listing.
+func (s *ServiceList) put(id string, c ServiceContact, present bool) {
+	if s.book != nil {
+		if i, ok := s.book.Index(id); ok {
+			found := s.named[i]&namedFound != 0
+			delete(s.odd, int32(i))
+			delete(s.props, int32(i))
+			switch {
+			case !present:
+				if found {
+					s.count--
+				}
+				s.named[i] = 0
+				return
+			case !found:
+				s.count++
+			}
+			f := namedFound | s.codeOf(i, 0, c.Email)<<namedEmailShift | s.codeOf(i, 1, c.Mobile)<<namedMobileShift
+			if c.Same {
+				f |= namedSame
+			} else if c.Props != nil {
+				if s.props == nil {
+					s.props = map[int32]client.PropertyValues{}
+				}
+				s.props[int32(i)] = c.Props
+			}
+			s.named[i] = f
+			return
+		}
+	}
+	_, found := s.other[id]
+	switch {
+	case !present:
+		if found {
+			s.count--
+			delete(s.other, id)
+		}
+		return
+	case !found:
+		s.count++
+	}
+	s.other[id] = c
+}

@@ -40,6 +40,10 @@ type Snapshot struct {
 	// refresh noted the listing's (Record.OptedOut as saved): the plan
 	// names only the opt-outs kept that no earlier apply recorded.
 	RecordedOptOuts map[string][2]bool
+	// Moved are the contacts that moved on since the refresh the plan
+	// counted from (the final plan's listing only): the apply leaves them
+	// as they are.
+	Moved Moved
 }
 
 // Put keeps a refresh's listing of a list, for the input it was made for,

@@ -50,6 +50,7 @@ func (a *listContactsAnswer) answer(ctx context.Context, plan listContactsModel,
 		warnKeptOptOuts(a.diags, listID, res.Settled, res.Diff.Kept)
 		warnRejoined(a.diags, listID, res.Diff.Rejoined)
 		warnSuppressed(a.diags, listID, suppressedKept(res.Diff), "were kept (or made)")
+		warnLeftAsTheyAre(a.diags, listID, res.LeftAsTheyAre)
 	}
 	switch res.End {
 	case contactsync.ApplyCutShort:

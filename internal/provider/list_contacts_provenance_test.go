@@ -188,10 +188,11 @@ func TestAccListContactsExclusiveInterrupted(t *testing.T) {
 	}
 }
 
-// An exclusive apply of a saved plan that the guardrail refuses (sign-ups
-// since the plan push the count over the limits) writes nothing, leaves
-// the state as it was, and records no unsubscription: recipients who then
-// opt out stay opted out through the next apply.
+// An exclusive apply of a saved plan that is refused (since the plan, 100
+// sign-ups, which alone it would leave as they are, and another writer's
+// edit of a contact's address, which it cannot set back to count) writes
+// nothing, leaves the state as it was, and records no unsubscription:
+// recipients who then opt out stay opted out through the next apply.
 func TestAccListContactsRefusedApplyRecordsNothing(t *testing.T) {
 	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
@@ -215,11 +216,12 @@ func TestAccListContactsRefusedApplyRecordsNothing(t *testing.T) {
 	for i := 1; i <= 100; i++ {
 		env.MustDo(t, "POST", "lists/"+listID+"/contacts", map[string]any{"originalId": fmt.Sprintf("s-%03d", i)}, nil)
 	}
+	env.MustDo(t, "PUT", "lists/"+listID+"/contacts/r-001", map[string]any{"properties": map[string]any{"email": "elsewhere@example.com"}}, nil)
 	out, code := ws.Run("apply", "-no-color", "cut.tfplan")
-	// (The final plan finds the list changed since the plan's refresh,
-	// planned_changes would no longer hold, and refuses before the
-	// guardrail of the apply could.)
-	if code == 0 || !acctest.Contains(out, "Contacts of list "+listID+" changed since the plan") {
+	// (The final plan finds the list changed since the plan's refresh in
+	// a way it cannot count the reviewed plan's counts again from, and
+	// refuses before the apply writes.)
+	if code == 0 || !acctest.Contains(out, "Contacts of list "+listID+" changed since the plan", "properties changed") {
 		t.Fatalf("the apply of the saved plan was not refused (exit %d):\n%s", code, out)
 	}
 	if strings.Contains(out, "bug in the provider") {

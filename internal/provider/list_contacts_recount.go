@@ -20,11 +20,17 @@ import (
 // provider process, without the refresh's listing; what it sees of the
 // reviewed plan is what Read left in private state (as for the source
 // file, list_contacts_file_digest.go). Read keeps there a fingerprint of
-// its listing (privateRefreshedListing); the final plan lists again,
-// compares, and counts from its own listing only when the list is as the
-// refresh saw it: the same listing, the same input and the same consent
-// record make the same counts. A list changed in between is refused in the
-// provider's words before anything is written.
+// its listing (privateRefreshedListing), and a sketch of it; the final
+// plan lists again and compares. The same listing, the same input and the
+// same consent record make the same counts. A list that moved on in between
+// (recipients opted out, signed up, or an earlier apply's batch finished)
+// is set back, for the count only, to what the refresh saw: the sketch
+// gives back the contacts that changed status or joined, with their
+// statuses then (contactsync.Sketch). The apply then writes from the list
+// as it is now and leaves those contacts as they are, so it does at most
+// what the plan counted. A change the sketch cannot give back (contacts
+// left, properties edited, too many) is refused in the provider's words
+// before anything is written.
 //
 // ModifyPlan drops the key from the planned private state, so an apply
 // never saves it. A plan with no change saves the refreshed state, key
@@ -42,6 +48,9 @@ const privateRefreshedListing = "refreshed_listing"
 type refreshedListing struct {
 	Against     string                  `json:"against"`
 	Fingerprint contactsync.Fingerprint `json:"fingerprint"`
+	// Sketch tells apart the contacts that moved on since (nil in a
+	// private state an older version wrote).
+	Sketch contactsync.Sketch `json:"sketch,omitempty"`
 }
 
 // recordRefreshedListing is Read's part. book is the file read, or for a
@@ -49,14 +58,16 @@ type refreshedListing struct {
 // or a file not read).
 func recordRefreshedListing(ctx context.Context, p privateState, state listContactsModel, service *contactsync.ServiceList, book *contactsync.Book, file *refreshedFile, adopting bool) diag.Diagnostics {
 	var l refreshedListing
+	var covers func(string) bool
 	switch {
 	case file != nil:
-		l = refreshedListing{Against: fileAgainst(*file), Fingerprint: contactsync.FingerprintOf(service, nil)}
+		l.Against = fileAgainst(*file)
 	case !state.isFile() && !adopting && book != nil:
-		l = refreshedListing{Against: "map", Fingerprint: contactsync.FingerprintOf(service, book.Has)}
+		l.Against, covers = "map", book.Has
 	default:
-		l = refreshedListing{Fingerprint: contactsync.FingerprintOf(service, func(string) bool { return false })}
+		covers = func(string) bool { return false }
 	}
+	l.Fingerprint, l.Sketch = contactsync.FingerprintOf(service, covers), contactsync.SketchOf(service, covers)
 	return writeJSONKey(ctx, p, privateRefreshedListing, l)
 }
 
@@ -97,23 +108,41 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 		listError(&resp.Diagnostics, listID, err)
 		return
 	}
-	var now contactsync.Fingerprint
+	// What the fingerprint and the sketch cover: a file read as the
+	// refresh read it, the map the state names, or statuses only (an
+	// input whose kind or reading changed in this plan: the refresh
+	// covered something else, and properties are not compared).
+	var covers func(string) bool
+	statusesOnly := false
 	switch {
 	case plan.isFile() && got.Against == fileAgainst(refreshedFileOf(plan, plan.DesiredSHA256.ValueString())):
-		now = contactsync.FingerprintOf(service, nil)
 	case !plan.isFile() && got.Against == "map":
-		now = contactsync.FingerprintOf(service, stateKeys.Has)
+		covers = stateKeys.Has
 	default:
-		now = contactsync.FingerprintOf(service, func(string) bool { return false })
+		covers, statusesOnly = func(string) bool { return false }, true
+	}
+	now := contactsync.FingerprintOf(service, covers)
+	if statusesOnly {
 		got.Fingerprint.Props = now.Props
 	}
+	var moved contactsync.Moved
 	if now != got.Fingerprint {
-		tflog.Info(ctx, "list contacts: the list changed since the plan's refresh", map[string]any{"list_id": listID, "refreshed": got.Fingerprint.String(), "now": now.String()})
-		resp.Diagnostics.AddError("Contacts of list "+listID+" changed since the plan",
-			fmt.Sprintf("The contacts of list %s are not as the refresh before the plan read them (%d contacts then, %d now, or their statuses or properties changed): the counts the plan showed (planned_changes) no longer hold. Nothing was written. "+
-				"Plan again (terraform plan, with its refresh) and review the new plan. "+
-				"If another resource of this configuration writes to list %s in the same apply (an rms_list_import, an rms_contact, another rms_list_contacts), make it depend on this one (depends_on), so that it writes after this resource.", listID, got.Fingerprint.Count, now.Count, listID))
-		return
+		if statusesOnly || got.Sketch == nil {
+			err = contactsync.ErrMovedUnknown
+		} else {
+			moved, err = got.Sketch.MovedSince(service, covers)
+		}
+		if err != nil {
+			tflog.Info(ctx, "list contacts: the list changed since the plan's refresh, beyond what the plan can be counted again from", map[string]any{"list_id": listID, "refreshed": got.Fingerprint.String(), "now": now.String(), "why": err.Error()})
+			resp.Diagnostics.AddError("Contacts of list "+listID+" changed since the plan",
+				fmt.Sprintf("The contacts of list %s are not as the refresh before the plan read them (%d contacts then, %d now), and the changes cannot be told apart contact by contact: %s. "+
+					"An apply leaves contacts whose statuses changed, or who joined the list, after the plan as they are (up to about %d of them); other changes need a new plan. Nothing was written. "+
+					"Plan again (terraform plan, with its refresh) and review the new plan. "+
+					"If another resource of this configuration writes to list %s in the same apply (an rms_list_import, an rms_contact, another rms_list_contacts), make it depend on this one (depends_on), so that it writes after this resource.",
+					listID, got.Fingerprint.Count, now.Count, err, contactsync.MovedCapacity, listID))
+			return
+		}
+		tflog.Info(ctx, "list contacts: contacts moved on since the plan's refresh; counting from the listing as the refresh saw it", map[string]any{"list_id": listID, "changed": len(moved.Then), "joined": len(moved.Joined)})
 	}
 	applied, d := readListApplied(ctx, req.Private, plan.isFile())
 	resp.Diagnostics.Append(d...)
@@ -121,11 +150,16 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() || !listSuppressionOf(r.data).withSuppression(ctx, plan, &diffOpts, &resp.Diagnostics) {
 		return
 	}
+	// The counts are those of the listing the reviewed plan counted
+	// from: the contacts that moved on since are set back for the count.
+	undo := service.Rewind(moved)
 	diff := contactsync.Compare(desired, service, diffOpts)
 	setPlannedChanges(ctx, resp, plannedChangesOf(diff, service.Len()).value())
+	undo()
 	// The apply that follows in this process writes from this listing
-	// instead of reading the list once more.
-	snap := contactsync.Snapshot{Service: service}
+	// instead of reading the list once more, and leaves alone the
+	// contacts that moved on.
+	snap := contactsync.Snapshot{Service: service, Moved: moved}
 	if plan.isFile() {
 		snap.File = plan.fileOptions()
 	}
