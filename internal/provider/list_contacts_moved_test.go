@@ -1,0 +1,63 @@
+package provider_test
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/acctest"
+	"github.com/rms-labs/terraform-provider-rms/internal/emulator"
+)
+
+// TestAccListContactsResumedBatchFinishedAfterPlan: an apply's wait for its
+// import batch is cut short (timeouts.create). The next plan is saved while
+// the batch is still PENDING, and the batch finishes before that plan is
+// applied: the list moved on between the plan and its apply, by the batch
+// this apply resumes. The apply goes through, uploads nothing again, and
+// the next plan has nothing to do.
+func TestAccListContactsResumedBatchFinishedAfterPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
+	t.Parallel()
+	const n = 40
+	base := time.Now().UTC()
+	var later atomic.Int64 // the emulator's clock, ahead of base by this
+	env := acctest.NewEnv(t, emulator.Options{
+		Now:             func() time.Time { return base.Add(time.Duration(later.Load())) },
+		BatchPendingFor: time.Hour,
+	})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.Write("contacts.csv", contactRows(n))
+	ws.Configure(env, fmt.Sprintf(`
+resource "rms_list_contacts" "l" {
+  list_id         = %q
+  source_file     = "${path.module}/contacts.csv"
+  batch_threshold = 10
+  timeouts {
+    create = "2s"
+  }
+}
+`, listID))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 || uploads(env) != 1 {
+		t.Fatalf("the first apply exited %d with %d uploads, want a warning and one upload:\n%s", code, uploads(env), out)
+	}
+	if got := listContactsOf(t, env, listID); len(got) != 0 {
+		t.Fatalf("the batch was to stay PENDING, but the list holds %d contacts", len(got))
+	}
+	if out, code := ws.Run("plan", "-out=p.tfplan", "-no-color"); code != 0 {
+		t.Fatalf("the plan exited %d:\n%s", code, out)
+	}
+	later.Store(int64(2 * time.Hour)) // the batch finishes before the apply
+	out, code := ws.Run("apply", "-no-color", "p.tfplan")
+	if code != 0 {
+		t.Fatalf("the apply of the saved plan, resuming the batch, exited %d:\n%s", code, out)
+	}
+	if got := uploads(env); got != 1 {
+		t.Errorf("%d import uploads, want 1: the apply imported again instead of resuming", got)
+	}
+	wantStatuses(t, listContactsOf(t, env, listID), rowIDs(1, n), "SUBSCRIBED", "SUBSCRIBED")
+	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Fatalf("the plan after the resumed apply is not empty (exit %d):\n%s", code, out)
+	}
+}
