@@ -191,6 +191,14 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if learned := honourOptOuts(&m, state, applied, recorded); learned != nil {
 		writeApplied(ctx, resp.Private, *learned, &resp.Diagnostics)
 	}
+	// A channel an allowed re-subscription kept subscribed is forgotten
+	// once the service shows it unsubscribed again (contact_consented.go).
+	if c := readConsented(ctx, req.Private); c != (consentedChannels{}) {
+		shown := client.SubscriptionStatus{Status: knownString(m.ServiceEmailStatus), MobileStatus: knownString(m.ServiceMobileStatus)}
+		if s := c.settled(shown); s != c {
+			writeConsented(ctx, resp.Private, s, &resp.Diagnostics)
+		}
+	}
 	if v, err := m.terraformValue(ctx, contactObjectType); err == nil {
 		resp.State.Raw = v
 	} else {
@@ -237,6 +245,14 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// statuses in state: those are the desired ones); a properties update
 	// below answers with fresher ones.
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
+	// The suppression list holds no channel an allowed re-subscription kept
+	// subscribed; this apply's allowance adds the ones it lets through
+	// (contact_consented.go).
+	if sup != nil {
+		consented := readConsented(ctx, req.Private).settled(current).channels()
+		sup.held = sup.held.Without(consented)
+		writeConsented(ctx, resp.Private, consentedOf(consented.Union(allowedOver(sup.held, allow, client.SubscriptionStatus{Status: knownString(config.EmailStatus), MobileStatus: knownString(config.MobileStatus)}))), &resp.Diagnostics)
+	}
 	if !client.PathSafeID(originalID) {
 		// No call addresses this contact by its id (contact_path_unsafe.go).
 		updatePathUnsafe(ctx, r.data, plan, state, config, statusToSend(config, allow, applied, recorded, current), &resp.State, &resp.Diagnostics)
@@ -339,6 +355,7 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	applied, recorded := readApplied(ctx, req.Private)
 	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
+	consented := readConsented(ctx, req.Private).settled(current)
 	refusePathUnsafeUpdate(ctx, r.data, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
 	// A status the configuration no longer sets follows the service; where
 	// Read kept a desired value for it (an opt-out honoured while it was
@@ -359,7 +376,7 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	// The suppression list (contact_suppression.go) warns for its own
 	// channels in place of the opt-out warnings.
 	allow := plan.AllowResubscribe.ValueBool()
-	held := r.planContactSuppression(ctx, config, state, applied, recorded, resp)
+	held := r.planContactSuppression(ctx, config, state, applied, recorded, consented, resp)
 	warned := config
 	if held.Email && !allow {
 		warned.EmailStatus = types.StringNull()

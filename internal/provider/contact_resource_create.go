@@ -184,6 +184,12 @@ func (cr *contactCreation) refuseExisting(conflict error) {
 // that.
 func (cr *contactCreation) save(ctx context.Context, c *client.Contact, resp *resource.CreateResponse) {
 	writeApplied(ctx, resp.Private, configuredStatus(cr.plan), &resp.Diagnostics)
+	if cr.sup != nil {
+		// The suppressed channels allow_resubscribe let through
+		// (contact_consented.go).
+		configured := client.SubscriptionStatus{Status: knownString(cr.plan.EmailStatus), MobileStatus: knownString(cr.plan.MobileStatus)}
+		writeConsented(ctx, resp.Private, consentedOf(allowedOver(cr.sup.held, cr.plan.AllowResubscribe.ValueBool(), configured)), &resp.Diagnostics)
+	}
 	state, diags := toContactModel(ctx, cr.r.data, c, cr.plan)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)

@@ -24,7 +24,9 @@ import (
 //     as for a recipient's own opt-out (contact_consent.go), and the plan
 //     warns; an existing contact the service shows SUBSCRIBED there is
 //     planned as an update that unsubscribes it. allow_resubscribe = true
-//     lets a configured SUBSCRIBED through.
+//     lets a configured SUBSCRIBED through, and the channels it let through
+//     are remembered (contact_consented.go): no later plan unsubscribes
+//     them, with or without the argument, until a new opt-out.
 //   - Recorded: an opt-out the consent rule keeps (a configured SUBSCRIBED
 //     the recipient left; the applied record tells it from an UNSUBSCRIBED
 //     Terraform made) that the suppression list does not hold yet makes
@@ -130,8 +132,9 @@ func ownOptOuts(config contactModel, service client.SubscriptionStatus, applied 
 // planContactSuppression is ModifyPlan's part for an existing contact: it
 // plans the update that unsubscribes a suppressed channel or records an
 // opt-out, and warns, naming the contact. It returns the channels the
-// suppression list holds, for the opt-out warnings.
-func (r *contactResource) planContactSuppression(ctx context.Context, config, state contactModel, applied appliedStatus, recorded bool, resp *resource.ModifyPlanResponse) contactsync.Channels {
+// suppression list holds, less those an allowed re-subscription kept
+// subscribed (consented, contact_consented.go), for the opt-out warnings.
+func (r *contactResource) planContactSuppression(ctx context.Context, config, state contactModel, applied appliedStatus, recorded bool, consented consentedChannels, resp *resource.ModifyPlanResponse) contactsync.Channels {
 	if state.SuppressionListID.IsUnknown() && config.SuppressionListID.IsUnknown() {
 		return contactsync.Channels{}
 	}
@@ -161,13 +164,16 @@ func (r *contactResource) planContactSuppression(ctx context.Context, config, st
 	service := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
 	allow := config.AllowResubscribe.ValueBool()
 	toRecord := ownOptOuts(config, service, applied, recorded, allow).Without(s.held)
+	// A channel the recipient agreed to be re-subscribed on is neither
+	// unsubscribed nor warned about while the service shows it subscribed.
+	held := s.held.Without(consented.channels())
 	for _, ch := range []struct {
 		attribute, service, what string
 		held, record             bool
 		shown, desired           string
 	}{
-		{"email_status", "service_email_status", "e-mail", s.held.Email, toRecord.Email, service.Status, knownString(config.EmailStatus)},
-		{"mobile_status", "service_mobile_status", "mobile (SMS)", s.held.Mobile, toRecord.Mobile, service.MobileStatus, knownString(config.MobileStatus)},
+		{"email_status", "service_email_status", "e-mail", held.Email, toRecord.Email, service.Status, knownString(config.EmailStatus)},
+		{"mobile_status", "service_mobile_status", "mobile (SMS)", held.Mobile, toRecord.Mobile, service.MobileStatus, knownString(config.MobileStatus)},
 	} {
 		switch {
 		case ch.held && ch.shown == client.StatusSubscribed && (!allow || ch.desired != client.StatusSubscribed):
@@ -193,7 +199,7 @@ func (r *contactResource) planContactSuppression(ctx context.Context, config, st
 					originalID, listID, ch.what, s.sup.ListID(), ch.what))
 		}
 	}
-	return s.held
+	return held
 }
 
 // applyContactSuppression is Update's part: it records the contact's own

@@ -140,8 +140,9 @@ func (r *recipientListResource) Delete(ctx context.Context, req resource.DeleteR
 }
 
 // ModifyPlan refuses, before anything is deleted, a destroy of a protected
-// list that holds contacts; and keeps date_modified in a plan that changes
-// only what the service never sees.
+// list that holds contacts, and warns of the opt-outs a destroy copies into
+// the suppression list (recipient_list_suppression.go); and keeps
+// date_modified in a plan that changes only what the service never sees.
 func (r *recipientListResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() {
 		return // a create
@@ -152,7 +153,10 @@ func (r *recipientListResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	if req.Plan.Raw.IsNull() {
-		checkListDeletion(ctx, r.data, state, false, &resp.Diagnostics)
+		// A protected list that may go is empty: nothing to copy.
+		if checkListDeletion(ctx, r.data, state, false, &resp.Diagnostics) && !deletionProtected(state.DeletionProtection) {
+			r.warnOptOutsCopy(ctx, state, &resp.Diagnostics)
+		}
 		return
 	}
 	var plan listResourceModel
