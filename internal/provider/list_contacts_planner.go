@@ -159,7 +159,7 @@ func (p *listContactsPlanner) planListed(ctx context.Context, snap contactsync.S
 	if !listSuppressionOf(r.data).withSuppression(ctx, plan, &opts, diags) {
 		return
 	}
-	diff := contactsync.Compare(desired, service, opts)
+	diff := contactsync.Plan(contactsync.PlanInput{Desired: desired, Service: service, Options: opts}).Diff
 	if changed {
 		setPlannedChanges(ctx, p.resp, plannedChangesOf(diff, service.Len()).value())
 	}

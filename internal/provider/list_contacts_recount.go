@@ -152,10 +152,8 @@ func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource
 	}
 	// The counts are those of the listing the reviewed plan counted
 	// from: the contacts that moved on since are set back for the count.
-	undo := service.Rewind(moved)
-	diff := contactsync.Compare(desired, service, diffOpts)
-	setPlannedChanges(ctx, resp, plannedChangesOf(diff, service.Len()).value())
-	undo()
+	planned := contactsync.Plan(contactsync.PlanInput{Desired: desired, Service: service, Options: diffOpts, Moved: moved})
+	setPlannedChanges(ctx, resp, plannedChangesOf(planned.Diff, planned.ListSize).value())
 	// The apply that follows in this process writes from this listing
 	// instead of reading the list once more, and leaves alone the
 	// contacts that moved on.

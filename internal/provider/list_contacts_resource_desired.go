@@ -130,7 +130,7 @@ func contactEntries(ctx context.Context, m types.Map) (map[string]listContactEnt
 
 // refreshedEntries is the contacts map a refresh records: for each key of
 // prior the contact as the service holds it (properties under prior's key
-// form, statuses where prior manages them, through contactsync.EffectiveStatus); a key
+// form, statuses where prior manages them, through contactsync.Refreshed); a key
 // whose contact the list no longer has is left out, so the plan adds it
 // again.
 func (r listReader) refreshedEntries(ctx context.Context, prior types.Map, service *contactsync.ServiceList, applied contactsync.Record, allow func(id string) bool) (types.Map, diag.Diagnostics) {
@@ -149,11 +149,12 @@ func (r listReader) refreshedEntries(ctx context.Context, prior types.Map, servi
 		props = keepEmptyValues(props, e.Properties)
 		ae, am := applied.Lookup(id)
 		email, mobile := e.EmailStatus, e.MobileStatus
+		shown := contactsync.Refreshed([2]string{email.ValueString(), mobile.ValueString()}, [2]string{ae, am}, have, allow(id))
 		if !email.IsNull() {
-			email = types.StringValue(contactsync.EffectiveStatus(email.ValueString(), ae, have.Email, allow(id)))
+			email = types.StringValue(shown[0])
 		}
 		if !mobile.IsNull() {
-			mobile = types.StringValue(contactsync.EffectiveStatus(mobile.ValueString(), am, have.Mobile, allow(id)))
+			mobile = types.StringValue(shown[1])
 		}
 		v, d := types.ObjectValue(listContactEntryType.AttrTypes, map[string]attr.Value{
 			"properties": props, "email_status": email, "mobile_status": mobile,

@@ -92,7 +92,7 @@ func (r listGuard) guardExclusiveUnlisted(ctx context.Context, prior privateGett
 		r.warnPromisesZero(plan, state, haveCount, "reading the list failed: "+err.Error(), diags)
 		return
 	}
-	diff := contactsync.Diff{Changes: contactsync.ExclusiveChangesKeeping(desired, service, plan.keepIDs())}
+	diff := contactsync.PlanExclusive(desired, service, plan.keepIDs()).Diff
 	r.guardExclusivePlan(plan, service, diff, diags)
 	if state == nil {
 		r.refuseCreateUnsubscribing(plan, diff, diags)

@@ -18,7 +18,7 @@ import (
 // configuration differs, so the plan would be "No changes" and the person
 // would keep receiving mail: suppressed_subscribed carries the decision
 // into the plan the way unrecorded_opt_outs does. A refresh counts the
-// contacts contactsync.Compare would unsubscribe because of the suppression
+// contacts contactsync.Plan would unsubscribe because of the suppression
 // list (Change.SuppressedWrite), and the plan sets 0, so the plan is an
 // update that counts and names them, and its apply unsubscribes them.
 
@@ -56,20 +56,7 @@ func (r listSuppression) refreshSuppressedSubscribed(ctx context.Context, m list
 	}
 	opts := m.rules().Options(applied)
 	opts.Suppressed = lookup
-	return types.Int64Value(int64(len(suppressedWrites(contactsync.Compare(desired, service, opts)))))
-}
-
-// suppressedWrites are the ids of the changes of a diff that unsubscribe a
-// channel of a listed contact because the suppression list holds it (a
-// contact to create is counted as created).
-func suppressedWrites(diff contactsync.Diff) []string {
-	var ids []string
-	for _, c := range diff.Changes {
-		if !c.Create && c.SuppressedWrite() {
-			ids = append(ids, c.ID)
-		}
-	}
-	return ids
+	return types.Int64Value(int64(len(contactsync.Plan(contactsync.PlanInput{Desired: desired, Service: service, Options: opts}).SuppressedWrites())))
 }
 
 // suppressedKept are the contacts of diff.Suppressed that no write
@@ -77,7 +64,7 @@ func suppressedWrites(diff contactsync.Diff) []string {
 // input. The writes are named with the plan's other changes.
 func suppressedKept(diff contactsync.Diff) []string {
 	written := map[string]bool{}
-	for _, id := range suppressedWrites(diff) {
+	for _, id := range (contactsync.PlanResult{Diff: diff}).SuppressedWrites() {
 		written[id] = true
 	}
 	var ids []string

@@ -16,7 +16,7 @@ import (
 // (suppression_list.go, contactsync.Suppression): opt-outs of the list's
 // contacts are recorded there (unrecorded_opt_outs makes the plan an
 // update until they are), and a contact it holds is created, kept and
-// left unsubscribed on its suppressed channels (contactsync.Compare).
+// left unsubscribed on its suppressed channels (contactsync.Plan).
 
 const attrUnrecordedOptOuts = "unrecorded_opt_outs"
 
