@@ -11,15 +11,16 @@ import (
 )
 
 // TestAccListContactsResumedBatchFinishedAfterPlan: an apply's wait for its
-// import batch is cut short (timeouts.create). The next plan is saved while
-// the batch is still PENDING, and the batch finishes before that plan is
+// import batch of 300 rows is cut short (timeouts.create). The next plan is
+// saved while the batch is still PENDING, so it cannot count and says why
+// (planned_changes unknown), and the batch finishes before that plan is
 // applied: the list moved on between the plan and its apply, by the batch
-// this apply resumes. The apply goes through, uploads nothing again, and
-// the next plan has nothing to do.
+// this apply resumes, far beyond what a sketch tells apart. The apply goes
+// through, uploads nothing again, and the next plan has nothing to do.
 func TestAccListContactsResumedBatchFinishedAfterPlan(t *testing.T) {
 	acctest.SkipUnlessAcceptance(t)
 	t.Parallel()
-	const n = 40
+	const n = 300
 	base := time.Now().UTC()
 	var later atomic.Int64 // the emulator's clock, ahead of base by this
 	env := acctest.NewEnv(t, emulator.Options{
@@ -45,8 +46,11 @@ resource "rms_list_contacts" "l" {
 	if got := listContactsOf(t, env, listID); len(got) != 0 {
 		t.Fatalf("the batch was to stay PENDING, but the list holds %d contacts", len(got))
 	}
-	if out, code := ws.Run("plan", "-out=p.tfplan", "-no-color"); code != 0 {
-		t.Fatalf("the plan exited %d:\n%s", code, out)
+	if out, code := ws.Run("plan", "-out=p.tfplan", "-no-color"); code != 0 || !acctest.Contains(out, "Import batch of an earlier apply still running", "planned_changes is unknown") {
+		t.Fatalf("the plan exited %d or does not say the batch it waits for is still running:\n%s", code, out)
+	}
+	if _, known := plannedChangesOfPlan(t, ws, "p.tfplan", "rms_list_contacts.l"); known {
+		t.Errorf("planned_changes is known in a plan made while the batch it resumes runs")
 	}
 	later.Store(int64(2 * time.Hour)) // the batch finishes before the apply
 	out, code := ws.Run("apply", "-no-color", "p.tfplan")

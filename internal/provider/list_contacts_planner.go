@@ -160,9 +160,11 @@ func (p *listContactsPlanner) planListed(ctx context.Context, snap contactsync.S
 		return
 	}
 	diff := contactsync.Plan(contactsync.PlanInput{Desired: desired, Service: service, Options: opts}).Diff
-	if changed {
+	running := batchesRunningAtRefresh(ctx, p.req.Private)
+	if changed && len(running) == 0 {
 		setPlannedChanges(ctx, p.resp, plannedChangesOf(diff, service.Len()).value())
 	}
+	warnBatchRunning(diags, listID, running)
 	if changed {
 		// A plan with nothing to do says nothing of the contacts the
 		// suppression list keeps unsubscribed: nothing happens to them.

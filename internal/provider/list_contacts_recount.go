@@ -51,13 +51,18 @@ type refreshedListing struct {
 	// Sketch tells apart the contacts that moved on since (nil in a
 	// private state an older version wrote).
 	Sketch contactsync.Sketch `json:"sketch,omitempty"`
+	// Running are the import batches an earlier apply started that the
+	// refresh saw still running: what they will have done by the apply
+	// cannot be counted, so the plan's counts are unknown, and the apply,
+	// which waits for them first, counts (list_contacts_batch_running.go).
+	Running []string `json:"running,omitempty"`
 }
 
 // recordRefreshedListing is Read's part. book is the file read, or for a
 // map the ids the state names; file is the source file as read (nil: a map,
 // or a file not read).
-func recordRefreshedListing(ctx context.Context, p privateState, state listContactsModel, service *contactsync.ServiceList, book *contactsync.Book, file *refreshedFile, adopting bool) diag.Diagnostics {
-	var l refreshedListing
+func recordRefreshedListing(ctx context.Context, p privateState, state listContactsModel, service *contactsync.ServiceList, book *contactsync.Book, file *refreshedFile, adopting bool, running []string) diag.Diagnostics {
+	l := refreshedListing{Running: running}
 	var covers func(string) bool
 	switch {
 	case file != nil:
@@ -94,8 +99,8 @@ func readRefreshedListing(ctx context.Context, prior privateGetter) (refreshedLi
 // from a new listing that matches it, else refused.
 func (r *listContactsResource) recountUnlisted(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan listContactsModel, state listContactsModel, desired *contactsync.Book) {
 	got, ok := readRefreshedListing(ctx, req.Private)
-	if !ok {
-		return
+	if !ok || len(got.Running) > 0 {
+		return // unknown counts: no refresh to hold to, or a batch running at it
 	}
 	listID := plan.ListID.ValueString()
 	opts := listOptionsOf(plan, desired)

@@ -174,7 +174,9 @@ func (r *listContactsResource) Read(ctx context.Context, req resource.ReadReques
 	state.UnrecordedOptOuts = listSuppressionOf(r.data).refreshUnrecorded(ctx, state, book, service, applied, &resp.Diagnostics)
 	state.SuppressedSubscribed = listSuppressionOf(r.data).refreshSuppressedSubscribed(ctx, state, func() *contactsync.Book { return r.refreshedInput(ctx, state, book) }, service, applied, &resp.Diagnostics)
 	state.PlannedChanges = plannedChangesZero() // a refresh plans nothing (list_contacts_planned_changes.go)
-	resp.Diagnostics.Append(recordRefreshedListing(ctx, resp.Private, state, service, countedAgainst, refreshed, adopting(ctx, req.Private))...)
+	pending, d := readBatches(ctx, req.Private)
+	resp.Diagnostics.Append(d...)
+	resp.Diagnostics.Append(recordRefreshedListing(ctx, resp.Private, state, service, countedAgainst, refreshed, adopting(ctx, req.Private), r.runningBatches(ctx, pending))...)
 	state.ID = types.StringValue(listID)
 	// Kept by the input of the state as refreshed (an adoption fills the
 	// map above), which the plan reads as its prior state.
@@ -297,14 +299,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 // destroy; the warning names it, since its contacts then belong to no
 // state.
 func (r *listContactsResource) forget(ctx context.Context, listID string, pending []string, diags *diag.Diagnostics) {
-	var running []string
-	for _, id := range pending {
-		b, err := r.data.client.Batches.Get(ctx, id)
-		if err == nil && b.Finished() {
-			continue
-		}
-		running = append(running, id)
-	}
+	running := r.runningBatches(ctx, pending)
 	tflog.Info(ctx, "destroy forgets the contacts; nothing is written", map[string]any{"list_id": listID, "running_batches": running})
 	if len(running) == 0 {
 		return
@@ -462,4 +457,18 @@ func (w *contactWriter) unsubscribeOnDestroy(ctx context.Context, state listCont
 	resp.Diagnostics.AddWarning("Contacts unsubscribed, not deleted",
 		fmt.Sprintf("The service has no call that deletes a contact. Destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribed %d contacts from e-mail and %d from mobile, the channels its input set; they are no longer managed by Terraform, but they remain in the list (they go with the list).",
 			w.listID, onDestroyUnsubscribe, len(t.Email), len(t.Mobile)))
+}
+
+// runningBatches are the batches of pending the service does not show
+// finished (or that could not be read), one read each.
+func (r *listContactsResource) runningBatches(ctx context.Context, pending []string) []string {
+	var running []string
+	for _, id := range pending {
+		b, err := r.data.client.Batches.Get(ctx, id)
+		if err == nil && b.Finished() {
+			continue
+		}
+		running = append(running, id)
+	}
+	return running
 }
