@@ -32,6 +32,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err.Error())
 	}
+	stopMemory, err := profile.StartMemory(os.LookupEnv)
+	if err != nil {
+		log.Fatal(err.Error())
+	}
 
 	// providerserver.Serve with the provider's own protocol server
 	// (internal/protocol, which releases request contexts).
@@ -41,6 +45,7 @@ func main() {
 	}
 	err = tf6server.Serve(registryAddress, provider.NewProtocol6Server(version), serveOpts...)
 	stopProfile()
+	stopMemory()
 	if err != nil {
 		log.Fatal(err.Error())
 	}
