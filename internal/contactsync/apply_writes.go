@@ -15,7 +15,7 @@ func (a *applyRun) importBatches(ctx context.Context, diff Diff) (Diff, bool) {
 	if int64(len(diff.Changes)) <= a.in.BatchThreshold {
 		return diff, true
 	}
-	rows, unsubscribe, created := ImportPlan(diff.Changes)
+	rows, unsubscribe := ImportPlan(diff.Changes)
 	confirmed := true
 	run := func(action string, write func(io.Writer) error) bool {
 		ok, err := a.port.Import(ctx, action, write, a.started(ctx))
@@ -26,7 +26,7 @@ func (a *applyRun) importBatches(ctx context.Context, diff Diff) (Diff, bool) {
 		confirmed = confirmed && ok
 		return true
 	}
-	if len(rows) > 0 && !run("ADD", func(w io.Writer) error { return WriteAddImport(w, rows) }) {
+	if rows > 0 && !run("ADD", func(w io.Writer) error { return WriteAddImport(w, diff.Changes) }) {
 		return Diff{}, false
 	}
 	if len(unsubscribe) > 0 && !run("UNSUBSCRIBE", func(w io.Writer) error { return WriteUnsubscribeImport(w, unsubscribe) }) {
@@ -44,7 +44,7 @@ func (a *applyRun) importBatches(ctx context.Context, diff Diff) (Diff, bool) {
 		return Diff{}, false
 	}
 	a.service = service
-	a.opts.Fresh = created
+	a.opts.Fresh = CreatedBy(diff.Changes)
 	return Compare(a.desired, a.service, a.opts), true
 }
 

@@ -114,6 +114,18 @@ func (b *Book) Contact(i int) Desired {
 	return w
 }
 
+// eachValue calls fn with each column of contact i of a file's book and
+// its value ("" included), in column order, without a map.
+func (b *Book) eachValue(i int, fn func(k, v string)) {
+	p := int(b.offs[i])
+	_, p = b.field(p)
+	for _, c := range b.Columns {
+		var v string
+		v, p = b.field(p)
+		fn(c, v)
+	}
+}
+
 // Contacts are all the contacts, with their properties: for tests and
 // small inputs only.
 func (b *Book) Contacts() []Desired {

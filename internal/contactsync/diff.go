@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
+	"maps"
 	"slices"
 	"sort"
 
@@ -80,6 +81,55 @@ type Change struct {
 	// the channel's one reason: such a channel is never counted as an
 	// unsubscription the input asked for, nor as a kept opt-out.
 	Suppressed Channels
+	// from and row: a create from a source file's book takes its values
+	// from the book (Values), instead of a map per contact; a first apply
+	// of a million contacts would otherwise hold a million maps.
+	from *Book
+	row  int32
+}
+
+// Values are the attribute values the change writes: Set, or for a create
+// from a source file the row's non-empty values (a new map on each call).
+func (c Change) Values() map[string]string {
+	if c.from == nil {
+		return c.Set
+	}
+	out := map[string]string{}
+	c.eachValue(func(k, v string) { out[k] = v })
+	return out
+}
+
+// eachValue calls fn with each attribute value the change writes, in no
+// order for Set and in the book's column order otherwise.
+func (c Change) eachValue(fn func(k, v string)) {
+	if c.from == nil {
+		for k, v := range c.Set {
+			fn(k, v)
+		}
+		return
+	}
+	c.from.eachValue(int(c.row), func(k, v string) {
+		if v != "" {
+			fn(k, v)
+		}
+	})
+}
+
+// Equal reports whether two changes write the same, wherever their values
+// are held (go-cmp uses it: a change from a book equals one with its Set).
+func (c Change) Equal(o Change) bool {
+	return c.ID == o.ID && c.Create == o.Create && c.Unsubscribe == o.Unsubscribe && c.Status == o.Status &&
+		c.Suppressed == o.Suppressed && slices.Equal(c.Remove, o.Remove) && maps.Equal(c.Values(), o.Values())
+}
+
+// hasValues reports whether the change writes some attribute value.
+func (c Change) hasValues() bool {
+	if c.from == nil {
+		return len(c.Set) > 0
+	}
+	found := false
+	c.eachValue(func(string, string) { found = true })
+	return found
 }
 
 // SuppressedWrite reports whether the change unsubscribes a channel
@@ -92,7 +142,7 @@ func (c Change) SuppressedWrite() bool {
 
 // Empty reports whether the change writes nothing.
 func (c Change) Empty() bool {
-	return !c.Create && !c.Unsubscribe && len(c.Set) == 0 && len(c.Remove) == 0 && c.Status == (client.SubscriptionStatus{})
+	return !c.Create && !c.Unsubscribe && !c.hasValues() && len(c.Remove) == 0 && c.Status == (client.SubscriptionStatus{})
 }
 
 // Diff is the difference between configuration and service.
@@ -211,11 +261,17 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 		e := desired.Entry(i)
 		have, exists := service.lookup(desired, i)
 		if !exists {
-			w := desired.Contact(i)
-			ch := Change{ID: w.ID, Create: true, Set: map[string]string{}, Status: client.SubscriptionStatus{Status: w.Email, MobileStatus: w.Mobile}}
-			for k, v := range w.Props {
-				if v != "" {
-					ch.Set[k] = v
+			w := Desired{ID: e.ID, Email: e.Email, Mobile: e.Mobile}
+			ch := Change{ID: w.ID, Create: true, Status: client.SubscriptionStatus{Status: w.Email, MobileStatus: w.Mobile}}
+			if desired.file {
+				ch.from, ch.row = desired, int32(i)
+			} else {
+				w = desired.Contact(i)
+				ch.Set = map[string]string{}
+				for k, v := range w.Props {
+					if v != "" {
+						ch.Set[k] = v
+					}
 				}
 			}
 			// One reason per channel, by precedence: the suppression

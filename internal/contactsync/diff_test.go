@@ -124,12 +124,15 @@ func TestImportPlan(t *testing.T) {
 		// import): no second import row, its mobile goes by a single call.
 		{ID: "half-done", Unsubscribe: true, Status: client.SubscriptionStatus{MobileStatus: unsub}},
 	}
-	add, unsubscribe, created := ImportPlan(changes)
+	rows, unsubscribe := ImportPlan(changes)
+	created := CreatedBy(changes)
 	var addIDs []string
-	for _, a := range add {
-		addIDs = append(addIDs, a.ID)
+	for _, c := range changes {
+		if row, ok := addRow(c); ok {
+			addIDs = append(addIDs, row.ID)
+		}
 	}
-	if diff := cmp.Diff([]string{"new", "changed"}, addIDs); diff != "" {
+	if diff := cmp.Diff([]string{"new", "changed"}, addIDs); diff != "" || rows != len(addIDs) {
 		t.Errorf("ADD rows (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"opted", "stranger"}, unsubscribe); diff != "" {

@@ -8,11 +8,15 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
-// ImportPlan splits changes for the batches: the ADD rows, the ids of the
-// UNSUBSCRIBE import, and which contacts the ADD import creates.
-func ImportPlan(changes []Change) (add []Change, unsubscribe []string, created map[string]bool) {
-	created = map[string]bool{}
+// ImportPlan splits changes for the batches: how many rows the ADD
+// import has (WriteAddImport writes them from the changes themselves, so
+// that a first apply of a million contacts holds no second copy), and the
+// ids of the UNSUBSCRIBE import.
+func ImportPlan(changes []Change) (addRows int, unsubscribe []string) {
 	for _, ch := range changes {
+		if _, ok := addRow(ch); ok {
+			addRows++
+		}
 		switch {
 		case ch.Unsubscribe:
 			// The import unsubscribes e-mail: a contact whose e-mail is
@@ -21,44 +25,67 @@ func ImportPlan(changes []Change) (add []Change, unsubscribe []string, created m
 				unsubscribe = append(unsubscribe, ch.ID)
 			}
 		case ch.Create:
-			if ch.Status.Status == client.StatusUnsubscribed || ch.Status.MobileStatus == client.StatusUnsubscribed {
-				continue // must start unsubscribed: a single call
-			}
-			add = append(add, ch)
-			created[ch.ID] = true
-		default:
-			if len(ch.Set) > 0 {
-				add = append(add, Change{ID: ch.ID, Set: ch.Set})
-			}
-			if ch.Status.Status == client.StatusUnsubscribed {
-				unsubscribe = append(unsubscribe, ch.ID)
-			}
+		case ch.Status.Status == client.StatusUnsubscribed:
+			unsubscribe = append(unsubscribe, ch.ID)
 		}
 	}
-	return add, unsubscribe, created
+	return addRows, unsubscribe
 }
 
-// WriteAddImport writes the file of an ADD import: an originalId column and
-// one column per attribute set, an empty cell where a contact's value is
-// not to change (an ADD import merges only non-empty cells).
+// addRow is the row a change makes in the ADD import, if any: a create
+// (unless it must start unsubscribed: a single call), or an update's
+// values (its statuses go otherwise).
+func addRow(ch Change) (Change, bool) {
+	switch {
+	case ch.Unsubscribe:
+		return Change{}, false
+	case ch.Create:
+		return ch, ch.Status.Status != client.StatusUnsubscribed && ch.Status.MobileStatus != client.StatusUnsubscribed
+	default:
+		return Change{ID: ch.ID, Set: ch.Set}, len(ch.Set) > 0
+	}
+}
+
+// CreatedBy are the contacts the ADD import of changes creates.
+func CreatedBy(changes []Change) map[string]bool {
+	created := map[string]bool{}
+	for _, ch := range changes {
+		if row, ok := addRow(ch); ok && row.Create {
+			created[ch.ID] = true
+		}
+	}
+	return created
+}
+
+// WriteAddImport writes the file of the ADD import of changes (addRow): an
+// originalId column and one column per attribute set, an empty cell where a
+// contact's value is not to change (an ADD import merges only non-empty
+// cells).
 func WriteAddImport(w io.Writer, changes []Change) error {
 	colSet := map[string]bool{}
 	for _, c := range changes {
-		for k := range c.Set {
-			colSet[k] = true
+		if c, ok := addRow(c); ok {
+			c.eachValue(func(k, _ string) { colSet[k] = true })
 		}
 	}
 	cols := SortedKeys(colSet)
+	at := make(map[string]int, len(cols))
+	for i, k := range cols {
+		at[k] = i + 1
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(append([]string{"originalId"}, cols...)); err != nil {
 		return err
 	}
 	rec := make([]string, len(cols)+1)
 	for _, c := range changes {
-		rec[0] = c.ID
-		for i, k := range cols {
-			rec[i+1] = c.Set[k]
+		c, ok := addRow(c)
+		if !ok {
+			continue
 		}
+		clear(rec)
+		rec[0] = c.ID
+		c.eachValue(func(k, v string) { rec[at[k]] = v })
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -59,8 +59,8 @@ func SplitPathUnsafe(changes []Change) (singles []Change, body BodyWrites, unwri
 			st = client.SubscriptionStatus{Status: client.StatusUnsubscribed, MobileStatus: client.StatusUnsubscribed}
 		}
 		var what []string
-		if len(ch.Set) > 0 {
-			body.Add = append(body.Add, Change{ID: ch.ID, Set: ch.Set})
+		if ch.hasValues() {
+			body.Add = append(body.Add, Change{ID: ch.ID, Set: ch.Values()})
 		}
 		if len(ch.Remove) > 0 {
 			what = append(what, "removing the value of "+strings.Join(ch.Remove, ", ")+" (an ADD import, the only write of its properties, skips empty values)")

@@ -68,7 +68,7 @@ func (r *Run) writeOne(ctx context.Context, listID string, ch Change) error {
 		// Contacts.CreateOnce adopts a contact an unanswered create made,
 		// and refuses one that existed before: never a contact twice.
 		_, err := c.Contacts.CreateOnce(ctx, listID, client.ContactInput{
-			OriginalID: ch.ID, Properties: ch.Set, Status: ch.Status.Status, MobileStatus: ch.Status.MobileStatus,
+			OriginalID: ch.ID, Properties: ch.Values(), Status: ch.Status.Status, MobileStatus: ch.Status.MobileStatus,
 		})
 		if !errors.Is(err, client.ErrConflict) {
 			return err
