@@ -12,6 +12,8 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
 
 // An ADD or REPLACE import of a file that names contacts the account's
@@ -32,6 +34,15 @@ type HeldRow struct {
 	Properties map[string]string
 	// Channels are the channels the suppression list holds it on.
 	Channels Channels
+}
+
+// Status is the status a held row is written with: a new contact starts
+// SUBSCRIBED, so UNSUBSCRIBED on each suppressed channel and nothing on
+// the others (the service's own), as rms_contact creates a contact the
+// suppression list holds that leaves its statuses to the service
+// (PlanContact).
+func (h HeldRow) Status() client.SubscriptionStatus {
+	return PlanContact(ContactInput{Create: true, SuppressionList: true, Suppressed: h.Channels}).Status()
 }
 
 // RowSuppressedFunc answers which channels the suppression list holds for a

@@ -13,7 +13,9 @@ import (
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
-// rms_contact follows the consent rule (contactsync.Decide). Telling a recipient's
+// rms_contact follows the consent rule through its one decision per
+// contact (contactsync.PlanContact, which also weighs the suppression
+// list: contact_suppression.go). Telling a recipient's
 // own opt-out apart from a change the configuration asks for needs what
 // Terraform last applied, which state cannot hold: state must equal the
 // plan, and the plan the configuration. So it is kept in private state,
@@ -35,8 +37,8 @@ type appliedStatus struct {
 	Unknown bool `json:"unknown,omitempty"`
 }
 
-// knownApplied is the applied status of each channel as contactsync.Decide
-// takes it: "" when not known.
+// knownApplied is the applied status of each channel as
+// contactsync.PlanContact takes it: "" when not known.
 func (a appliedStatus) knownApplied(recorded bool) (email, mobile string) {
 	if !recorded || a.Unknown {
 		return "", ""
@@ -71,6 +73,26 @@ func writeApplied(ctx context.Context, p privateSetter, a appliedStatus, diags *
 	diags.Append(p.SetKey(ctx, appliedStatusKey, raw)...)
 }
 
+// contactInput is what PlanContact weighs for a contact Terraform holds:
+// the statuses config sets, what was applied, what the service shows and
+// allow_resubscribe. The suppression list and the consented channels are
+// added by the callers that know them.
+func contactInput(config contactModel, allow bool, applied appliedStatus, recorded bool, shown client.SubscriptionStatus) contactsync.ContactInput {
+	appliedEmail, appliedMobile := applied.knownApplied(recorded)
+	return contactsync.ContactInput{
+		Desired: [2]string{knownString(config.EmailStatus), knownString(config.MobileStatus)},
+		Applied: [2]string{appliedEmail, appliedMobile},
+		Shown:   [2]string{shown.Status, shown.MobileStatus},
+		Allow:   allow,
+	}
+}
+
+// shownOf is what the service holds as m records it
+// (service_email_status, service_mobile_status).
+func shownOf(m contactModel) client.SubscriptionStatus {
+	return client.SubscriptionStatus{Status: knownString(m.ServiceEmailStatus), MobileStatus: knownString(m.ServiceMobileStatus)}
+}
+
 // configuredStatus is the statuses a configuration (or plan of a create)
 // sets, "" where it leaves them to the service.
 func configuredStatus(m contactModel) appliedStatus {
@@ -79,60 +101,54 @@ func configuredStatus(m contactModel) appliedStatus {
 
 // honourOptOuts turns the model a read made (statuses as the service shows
 // them) into the state Read saves. A status Terraform manages keeps its
-// desired value (prior's) where the recipient opted out: the plan then shows
-// no change, the plan warns (ModifyPlan) and nothing is sent. Any other
-// difference from the desired status (a subscription made elsewhere, a
-// state of the service's own, or an opt-out re-subscription is allowed for)
-// shows what the service holds, so the plan sets the desired status again.
-// A status the configuration left to the service follows the service.
+// desired value (prior's) where the recipient opted out (PlanContact's
+// OptedOut): the plan then shows no change, the plan warns (ModifyPlan)
+// and nothing is sent. Any other difference from the desired status (a
+// subscription made elsewhere, a state of the service's own, or an opt-out
+// re-subscription is allowed for) shows what the service holds, so the
+// plan sets the desired status again. A status the configuration left to
+// the service follows the service.
 //
 // State written before private state was kept has no applied value: its
 // statuses count as desired and an opt-out is honoured; once the service
 // shows every desired status, they are recorded as applied (returned in
 // learned), so that a later change of the configuration from UNSUBSCRIBED
-// to SUBSCRIBED re-subscribes.
-func honourOptOuts(read *contactModel, prior contactModel, applied appliedStatus, recorded bool) (learned *appliedStatus) {
-	appliedEmail, appliedMobile := applied.knownApplied(recorded)
-	allow := prior.AllowResubscribe.ValueBool()
+// to SUBSCRIBED re-subscribes. settled is consented less the channels the
+// service shows unsubscribed again (contact_consented.go).
+func honourOptOuts(read *contactModel, prior contactModel, applied appliedStatus, recorded bool, consented consentedChannels) (learned *appliedStatus, settled consentedChannels) {
 	// managed: Terraform sets this channel, or might (not known).
-	managed := func(a string) bool { return !recorded || applied.Unknown || a != "" }
-	steadyEmail := readChannel(&read.EmailStatus, prior.EmailStatus, knownString(read.ServiceEmailStatus), appliedEmail, managed(applied.Email), allow)
-	steadyMobile := readChannel(&read.MobileStatus, prior.MobileStatus, knownString(read.ServiceMobileStatus), appliedMobile, managed(applied.Mobile), allow)
-	if recorded || !steadyEmail || !steadyMobile {
-		return nil
+	managed := func(a string, desired types.String) types.String {
+		if !recorded || applied.Unknown || a != "" {
+			return desired
+		}
+		return types.StringNull()
 	}
-	return &appliedStatus{Email: knownString(prior.EmailStatus), Mobile: knownString(prior.MobileStatus)}
+	desired := contactModel{EmailStatus: managed(applied.Email, prior.EmailStatus), MobileStatus: managed(applied.Mobile, prior.MobileStatus)}
+	in := contactInput(desired, prior.AllowResubscribe.ValueBool(), applied, recorded, shownOf(*read))
+	in.Consented = consented.channels()
+	d := contactsync.PlanContact(in)
+	steadyEmail := readChannel(&read.EmailStatus, desired.EmailStatus, in.Shown[0], d.Channels[0])
+	steadyMobile := readChannel(&read.MobileStatus, desired.MobileStatus, in.Shown[1], d.Channels[1])
+	settled = consentedOf(d.Consented())
+	if recorded || !steadyEmail || !steadyMobile {
+		return nil, settled
+	}
+	return &appliedStatus{Email: knownString(prior.EmailStatus), Mobile: knownString(prior.MobileStatus)}, settled
 }
 
 // readChannel applies honourOptOuts to one channel: state is the value read
 // (changed to the desired one for an opt-out); it reports whether the
 // service shows the desired value (or shows no statuses at all).
-func readChannel(state *types.String, desiredValue types.String, shown, applied string, managed, allow bool) (steady bool) {
+func readChannel(state *types.String, desiredValue types.String, shown string, d contactsync.ChannelPlan) (steady bool) {
 	desired := knownString(desiredValue)
-	if !managed || desired == "" {
+	if desired == "" {
 		return shown == ""
 	}
-	if contactsync.Decide(desired, applied, shown, allow).OptedOut {
+	if d.OptedOut {
 		*state = desiredValue
 		return false
 	}
 	return shown == "" || shown == desired
-}
-
-// statusToSend is what Update writes to the subscription status: each
-// configured status contactsync.Decide says to send, and nothing for a channel
-// whose opt-out is honoured. allow is the planned allow_resubscribe, service
-// what the service holds as far as Update knows.
-func statusToSend(config contactModel, allow bool, applied appliedStatus, recorded bool, service client.SubscriptionStatus) client.SubscriptionStatus {
-	appliedEmail, appliedMobile := applied.knownApplied(recorded)
-	var send client.SubscriptionStatus
-	if d := knownString(config.EmailStatus); contactsync.Decide(d, appliedEmail, service.Status, allow).Send {
-		send.Status = d
-	}
-	if d := knownString(config.MobileStatus); contactsync.Decide(d, appliedMobile, service.MobileStatus, allow).Send {
-		send.MobileStatus = d
-	}
-	return send
 }
 
 // keepDesired sets the configured statuses in m, the state an apply saves:
@@ -148,21 +164,20 @@ func keepDesired(m *contactModel, config contactModel) {
 	}
 }
 
-// optOutWarnings are the plan's warnings for the opt-outs it honours: one per
-// contact and channel, naming the contact and the two ways out. config is
-// the configuration, state the refreshed state, allow the planned
-// allow_resubscribe.
-func optOutWarnings(config, state contactModel, applied appliedStatus, recorded, allow bool) diag.Diagnostics {
+// optOutWarnings are the plan's warnings for the opt-outs it honours
+// (contactsync.NoticeOptedOut in d, PlanContact's decision for the plan):
+// one per contact and channel, naming the contact and the two ways out.
+// config is the configuration, state the refreshed state.
+func optOutWarnings(config, state contactModel, d contactsync.ContactDecision) diag.Diagnostics {
 	var diags diag.Diagnostics
-	appliedEmail, appliedMobile := applied.knownApplied(recorded)
 	channels := []struct {
-		attribute, what, desired, applied, service string
+		attribute, what, desired, service string
 	}{
-		{"email_status", "e-mail", knownString(config.EmailStatus), appliedEmail, knownString(state.ServiceEmailStatus)},
-		{"mobile_status", "mobile (SMS)", knownString(config.MobileStatus), appliedMobile, knownString(state.ServiceMobileStatus)},
+		{"email_status", "e-mail", knownString(config.EmailStatus), knownString(state.ServiceEmailStatus)},
+		{"mobile_status", "mobile (SMS)", knownString(config.MobileStatus), knownString(state.ServiceMobileStatus)},
 	}
-	for _, ch := range channels {
-		if !contactsync.Decide(ch.desired, ch.applied, ch.service, allow).OptedOut {
+	for i, ch := range channels {
+		if d.Channels[i].Notice != contactsync.NoticeOptedOut {
 			continue
 		}
 		diags.AddAttributeWarning(path.Root(ch.attribute), "Contact opted out: not re-subscribed",

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 const sub, unsub = client.StatusSubscribed, client.StatusUnsubscribed
@@ -61,7 +63,7 @@ func TestHonourOptOuts(t *testing.T) {
 				EmailStatus: statusOrPrior(tt.shown, prior.EmailStatus), MobileStatus: statusOrPrior(mobileShown, prior.MobileStatus),
 				ServiceEmailStatus: shownStatus(tt.shown), ServiceMobileStatus: shownStatus(mobileShown),
 			}
-			learned := honourOptOuts(&read, prior, tt.applied, tt.recorded)
+			learned, _ := honourOptOuts(&read, prior, tt.applied, tt.recorded, consentedChannels{})
 			if got := knownString(read.EmailStatus); got != tt.wantState {
 				t.Errorf("email_status = %q, want %q", got, tt.wantState)
 			}
@@ -75,8 +77,9 @@ func TestHonourOptOuts(t *testing.T) {
 	}
 }
 
-// TestStatusToSend: what Update sends, per channel.
-func TestStatusToSend(t *testing.T) {
+// TestContactInputSend: what Update sends, per channel, from the model
+// (contactInput) through PlanContact, without a suppression list.
+func TestContactInputSend(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name            string
@@ -103,8 +106,8 @@ func TestStatusToSend(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			config := contactModel{EmailStatus: str(tt.email), MobileStatus: str(tt.mobile)}
-			if got := statusToSend(config, tt.allow, tt.applied, tt.recorded, tt.service); got != tt.want {
-				t.Errorf("statusToSend = %+v, want %+v", got, tt.want)
+			if got := contactsync.PlanContact(contactInput(config, tt.allow, tt.applied, tt.recorded, tt.service)).Status(); got != tt.want {
+				t.Errorf("sends %+v, want %+v", got, tt.want)
 			}
 		})
 	}
@@ -119,7 +122,11 @@ func TestOptOutWarnings(t *testing.T) {
 	config := contactModel{EmailStatus: types.StringValue(sub), MobileStatus: types.StringValue(sub)}
 	recorded := appliedStatus{Email: sub, Mobile: unsub}
 
-	diags := optOutWarnings(config, state, recorded, true, false)
+	// warnings is what the plan warns, PlanContact deciding.
+	warnings := func(applied appliedStatus, recorded, allow bool) diag.Diagnostics {
+		return optOutWarnings(config, state, contactsync.PlanContact(contactInput(config, allow, applied, recorded, shownOf(state))))
+	}
+	diags := warnings(recorded, true, false)
 	if len(diags) != 1 || diags.WarningsCount() != 1 {
 		t.Fatalf("got %v, want one warning (mobile was UNSUBSCRIBED by Terraform: its re-subscription is the configuration's)", diags)
 	}
@@ -132,10 +139,10 @@ func TestOptOutWarnings(t *testing.T) {
 			t.Errorf("the warning does not say %q:\n%s", part, w.Detail())
 		}
 	}
-	if got := optOutWarnings(config, state, recorded, true, true); len(got) != 0 {
+	if got := warnings(recorded, true, true); len(got) != 0 {
 		t.Errorf("allow_resubscribe still warns: %v", got)
 	}
-	if got := optOutWarnings(config, state, appliedStatus{}, false, false); got.WarningsCount() != 2 {
+	if got := warnings(appliedStatus{}, false, false); got.WarningsCount() != 2 {
 		t.Errorf("state without private state: %d warnings, want 2 (both opt-outs honoured)", got.WarningsCount())
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
-	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
@@ -18,8 +17,11 @@ import (
 // service shows that channel UNSUBSCRIBED again (a new opt-out). It is the
 // rule rms_list_contacts keeps in its consent record
 // (contactsync.Record.Consented). The suppression list's entry itself is
-// never lifted. It is kept in private state, beside the applied statuses
-// (contact_consent.go), for the same reason: state must equal the plan.
+// never lifted. Which channels are consented, and which are forgotten, is
+// contactsync.PlanContact's decision (ContactInput.Consented in,
+// ContactDecision.Consented out). It is kept in private state, beside the
+// applied statuses (contact_consent.go), for the same reason: state must
+// equal the plan.
 
 // consentedKey is the private-state key of a consentedChannels.
 const consentedKey = "consented"
@@ -37,13 +39,6 @@ func (c consentedChannels) channels() contactsync.Channels {
 
 func consentedOf(ch contactsync.Channels) consentedChannels {
 	return consentedChannels{Email: ch.Email, Mobile: ch.Mobile}
-}
-
-// settled is c less each channel the service shows UNSUBSCRIBED: the
-// recipient opted out again (or the configuration unsubscribed it), and
-// the suppression list holds that channel once more.
-func (c consentedChannels) settled(shown client.SubscriptionStatus) consentedChannels {
-	return consentedOf(c.channels().Without(contactsync.UnsubscribedChannels(shown.Status, shown.MobileStatus)))
 }
 
 // readConsented is the consentedChannels kept in private state: none for
@@ -72,16 +67,4 @@ func writeConsented(ctx context.Context, p privateSetter, c consentedChannels, d
 		return
 	}
 	diags.Append(p.SetKey(ctx, consentedKey, raw)...)
-}
-
-// allowedOver are the suppressed channels held that an apply with
-// allow_resubscribe re-subscribes, or leaves subscribed: only those the
-// configuration wants SUBSCRIBED (want), the re-subscription the recipient
-// agreed to. A channel it leaves to the service or sets UNSUBSCRIBED stays
-// suppressed.
-func allowedOver(held contactsync.Channels, allow bool, want client.SubscriptionStatus) contactsync.Channels {
-	if !allow {
-		return contactsync.Channels{}
-	}
-	return held.Intersect(contactsync.Channels{Email: want.Status == client.StatusSubscribed, Mobile: want.MobileStatus == client.StatusSubscribed})
 }

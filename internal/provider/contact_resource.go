@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 var (
@@ -188,16 +189,15 @@ func (r *contactResource) Read(ctx context.Context, req resource.ReadRequest, re
 	m, diags := toContactModel(ctx, r.data, c, state)
 	resp.Diagnostics.Append(diags...)
 	applied, recorded := readApplied(ctx, req.Private)
-	if learned := honourOptOuts(&m, state, applied, recorded); learned != nil {
+	consented := readConsented(ctx, req.Private)
+	learned, settled := honourOptOuts(&m, state, applied, recorded, consented)
+	if learned != nil {
 		writeApplied(ctx, resp.Private, *learned, &resp.Diagnostics)
 	}
 	// A channel an allowed re-subscription kept subscribed is forgotten
 	// once the service shows it unsubscribed again (contact_consented.go).
-	if c := readConsented(ctx, req.Private); c != (consentedChannels{}) {
-		shown := client.SubscriptionStatus{Status: knownString(m.ServiceEmailStatus), MobileStatus: knownString(m.ServiceMobileStatus)}
-		if s := c.settled(shown); s != c {
-			writeConsented(ctx, resp.Private, s, &resp.Diagnostics)
-		}
+	if settled != consented {
+		writeConsented(ctx, resp.Private, settled, &resp.Diagnostics)
 	}
 	if v, err := m.terraformValue(ctx, contactObjectType); err == nil {
 		resp.State.Raw = v
@@ -233,29 +233,34 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 	// consent rule allows: applied is what Terraform applied before, and
 	// what this apply applies is recorded whatever it sends.
 	applied, recorded := readApplied(ctx, req.Private)
+	// What the service holds as the refresh of this plan read it (not the
+	// statuses in state: those are the desired ones); a properties update
+	// below answers with fresher ones.
+	current := shownOf(state)
+	in := contactInput(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current)
 	// The contact's own opt-outs go into the suppression list first; a
 	// channel it holds is never subscribed (contact_suppression.go).
-	sup, ok := r.applyContactSuppression(ctx, plan, config, applied, recorded, &resp.Diagnostics)
+	sup, ok := r.applyContactSuppression(ctx, plan, in, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	writeApplied(ctx, resp.Private, configuredStatus(config), &resp.Diagnostics)
-	allow := plan.AllowResubscribe.ValueBool()
-	// What the service holds as the refresh of this plan read it (not the
-	// statuses in state: those are the desired ones); a properties update
-	// below answers with fresher ones.
-	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
+	consentOnly := in
 	// The suppression list holds no channel an allowed re-subscription kept
 	// subscribed; this apply's allowance adds the ones it lets through
-	// (contact_consented.go).
+	// (contact_consented.go). PlanContact decides both.
 	if sup != nil {
-		consented := readConsented(ctx, req.Private).settled(current).channels()
-		sup.held = sup.held.Without(consented)
-		writeConsented(ctx, resp.Private, consentedOf(consented.Union(allowedOver(sup.held, allow, client.SubscriptionStatus{Status: knownString(config.EmailStatus), MobileStatus: knownString(config.MobileStatus)}))), &resp.Diagnostics)
+		in.SuppressionList, in.Suppressed = true, sup.held
+		in.Consented = readConsented(ctx, req.Private).channels()
+		consented := contactsync.PlanContact(in).Consented()
+		writeConsented(ctx, resp.Private, consentedOf(consented), &resp.Diagnostics)
+		in.Consented = consented
 	}
 	if !client.PathSafeID(originalID) {
-		// No call addresses this contact by its id (contact_path_unsafe.go).
-		updatePathUnsafe(ctx, r.data, plan, state, config, statusToSend(config, allow, applied, recorded, current), &resp.State, &resp.Diagnostics)
+		// No call addresses this contact by its id (contact_path_unsafe.go),
+		// and none could write every status the suppression list decides
+		// (a mobile one): it is written as the consent rule alone says.
+		updatePathUnsafe(ctx, r.data, plan, state, config, contactsync.PlanContact(consentOnly).Status(), &resp.State, &resp.Diagnostics)
 		return
 	}
 	called := false
@@ -278,12 +283,10 @@ func (r *contactResource) Update(ctx context.Context, req resource.UpdateRequest
 			return
 		}
 		current, called = statusOf(c), true
+		in.Shown = [2]string{current.Status, current.MobileStatus}
 	}
 	// Every write answers with the contact, so no read follows one.
-	send := statusToSend(config, allow, applied, recorded, current)
-	if sup != nil {
-		send = suppressedSend(send, current, config, sup.held, allow)
-	}
+	send := contactsync.PlanContact(in).Status()
 	if r.applyStatus(ctx, listID, originalID, send, plan, config, &resp.State, &resp.Diagnostics) || called {
 		return
 	}
@@ -354,9 +357,9 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return // another contact replaces this one
 	}
 	applied, recorded := readApplied(ctx, req.Private)
-	current := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
-	consented := readConsented(ctx, req.Private).settled(current)
-	refusePathUnsafeUpdate(ctx, r.data, plan, state, statusToSend(config, plan.AllowResubscribe.ValueBool(), applied, recorded, current), &resp.Diagnostics)
+	in := contactInput(config, plan.AllowResubscribe.ValueBool(), applied, recorded, shownOf(state))
+	in.Consented = readConsented(ctx, req.Private).channels()
+	refusePathUnsafeUpdate(ctx, r.data, plan, state, contactsync.PlanContact(in).Status(), &resp.Diagnostics)
 	// A status the configuration no longer sets follows the service; where
 	// Read kept a desired value for it (an opt-out honoured while it was
 	// configured), plan what the service shows: the update sends nothing
@@ -374,17 +377,10 @@ func (r *contactResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 	}
 	// The suppression list (contact_suppression.go) warns for its own
-	// channels in place of the opt-out warnings.
-	allow := plan.AllowResubscribe.ValueBool()
-	held := r.planContactSuppression(ctx, config, state, applied, recorded, consented, resp)
-	warned := config
-	if held.Email && !allow {
-		warned.EmailStatus = types.StringNull()
-	}
-	if held.Mobile && !allow {
-		warned.MobileStatus = types.StringNull()
-	}
-	resp.Diagnostics.Append(optOutWarnings(warned, state, applied, recorded, allow)...)
+	// channels in place of the opt-out warnings: one decision
+	// (PlanContact) gives each channel one reason.
+	dec := r.planContactSuppression(ctx, config, state, in, resp)
+	resp.Diagnostics.Append(optOutWarnings(config, state, dec)...)
 }
 
 // propertiesPatch is the PUT body that turns the contact's managed values

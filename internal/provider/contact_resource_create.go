@@ -71,7 +71,8 @@ func newContactCreation(ctx context.Context, r *contactResource, plan tfsdk.Plan
 
 // applySuppression unsubscribes the channels the suppression list holds
 // the contact on: it is created unsubscribed on those, in the create call
-// itself (contact_suppression.go). It reports whether Create goes on.
+// itself (contact_suppression.go; PlanContact decides). It reports whether
+// Create goes on.
 func (cr *contactCreation) applySuppression(ctx context.Context) bool {
 	sup, err := cr.r.suppressionOf(ctx, cr.plan, cr.props, nil)
 	if err != nil {
@@ -79,9 +80,7 @@ func (cr *contactCreation) applySuppression(ctx context.Context) bool {
 			fmt.Sprintf("Contact %q of list %s: %s\n\nNothing was created; apply again.", cr.originalID, cr.listID, describeAPIError(err)))
 		return false
 	}
-	if sup != nil {
-		cr.want = suppressedWant(cr.want, sup.held, cr.plan.AllowResubscribe.ValueBool())
-	}
+	cr.want = contactsync.PlanContact(createInput(cr.plan, sup)).Status()
 	cr.sup = sup
 	return true
 }
@@ -137,18 +136,12 @@ func (cr *contactCreation) takeOver(ctx context.Context, conflict error) (*clien
 	}
 	// A configured SUBSCRIBED the recipient had opted out of before is
 	// not sent (what Terraform applied before is not known here: the
-	// opt-out is honoured, and the next plan warns).
+	// opt-out is honoured, and the next plan warns); a status the
+	// configuration leaves to the service is given back (PlanContact).
 	tflog.Info(ctx, "taking over a contact this run released", map[string]any{"list_id": cr.listID, "original_id": cr.originalID})
-	allow := cr.plan.AllowResubscribe.ValueBool()
-	if cr.want.Status == "" || contactsync.Decide(cr.want.Status, "", released.Status, allow).OptedOut {
-		cr.want.Status = released.Status
-	}
-	if cr.want.MobileStatus == "" || contactsync.Decide(cr.want.MobileStatus, "", released.MobileStatus, allow).OptedOut {
-		cr.want.MobileStatus = released.MobileStatus
-	}
-	if cr.sup != nil {
-		cr.want = suppressedWant(cr.want, cr.sup.held, allow)
-	}
+	in := createInput(cr.plan, cr.sup)
+	in.Shown = [2]string{released.Status, released.MobileStatus}
+	cr.want = contactsync.PlanContact(in).Status()
 	if !client.PathSafeID(cr.originalID) {
 		c := takeOverPathUnsafe(ctx, cr.r.data, cr.listID, cr.originalID, cr.props, cr.want, released, cr.diags)
 		return c, c != nil
@@ -187,8 +180,7 @@ func (cr *contactCreation) save(ctx context.Context, c *client.Contact, resp *re
 	if cr.sup != nil {
 		// The suppressed channels allow_resubscribe let through
 		// (contact_consented.go).
-		configured := client.SubscriptionStatus{Status: knownString(cr.plan.EmailStatus), MobileStatus: knownString(cr.plan.MobileStatus)}
-		writeConsented(ctx, resp.Private, consentedOf(allowedOver(cr.sup.held, cr.plan.AllowResubscribe.ValueBool(), configured)), &resp.Diagnostics)
+		writeConsented(ctx, resp.Private, consentedOf(contactsync.PlanContact(createInput(cr.plan, cr.sup)).Consented()), &resp.Diagnostics)
 	}
 	state, diags := toContactModel(ctx, cr.r.data, c, cr.plan)
 	resp.Diagnostics.Append(diags...)

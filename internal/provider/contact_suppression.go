@@ -33,8 +33,12 @@ import (
 //     the plan an update that names it; the apply copies it into the
 //     suppression list.
 //
-// The plan marks service_email_status or service_mobile_status unknown for
-// such a channel: Terraform calls Update only for a planned change.
+// What is sent, kept, warned about and recorded on each channel is
+// contactsync.PlanContact's decision (ContactInput.Suppressed), the rule
+// rms_list_contacts follows (contactsync.Compare): the suppression list
+// first, then a kept opt-out, then the configuration. The plan marks
+// service_email_status or service_mobile_status unknown for such a
+// channel: Terraform calls Update only for a planned change.
 
 // contactSuppression is what the suppression list says of one contact.
 type contactSuppression struct {
@@ -79,134 +83,83 @@ func (r *contactResource) suppressionOf(ctx context.Context, m contactModel, pro
 	return &contactSuppression{sup: sup, email: email, mobile: mobile, held: held}, nil
 }
 
-// suppressedWant is want with UNSUBSCRIBED on each suppressed channel,
-// except a SUBSCRIBED the configuration sets where allow_resubscribe lets
-// it through. A channel want leaves out is set too: a new contact starts
-// SUBSCRIBED.
-func suppressedWant(want client.SubscriptionStatus, held contactsync.Channels, allow bool) client.SubscriptionStatus {
-	keep := func(s string) bool { return allow && s == client.StatusSubscribed }
-	if held.Email && !keep(want.Status) {
-		want.Status = client.StatusUnsubscribed
-	}
-	if held.Mobile && !keep(want.MobileStatus) {
-		want.MobileStatus = client.StatusUnsubscribed
-	}
-	return want
-}
-
-// suppressedSend is what Update sends with the suppression list: a
-// suppressed channel is never subscribed (unless allow_resubscribe lets
-// the configured SUBSCRIBED through), and is unsubscribed where the
-// service shows it otherwise.
-func suppressedSend(send, service client.SubscriptionStatus, config contactModel, held contactsync.Channels, allow bool) client.SubscriptionStatus {
-	channel := func(send *string, service string, desired types.String, held bool) {
-		if !held || (allow && knownString(desired) == client.StatusSubscribed) {
-			return
-		}
-		if *send == client.StatusSubscribed {
-			*send = ""
-		}
-		if service != client.StatusUnsubscribed {
-			*send = client.StatusUnsubscribed
-		}
-	}
-	channel(&send.Status, service.Status, config.EmailStatus, held.Email)
-	channel(&send.MobileStatus, service.MobileStatus, config.MobileStatus, held.Mobile)
-	return send
-}
-
-// ownOptOuts are the opt-outs the contact shows that the consent rule
-// keeps against the configuration (contactsync.Decide's OptedOut: a
-// configured SUBSCRIBED the recipient left, not an UNSUBSCRIBED Terraform
-// applied), the ones recorded in the suppression list. A channel left to
-// the service is not judged: its UNSUBSCRIBED may be the service's own
-// initial state (a double opt-in), not an opt-out.
-func ownOptOuts(config contactModel, service client.SubscriptionStatus, applied appliedStatus, recorded, allow bool) contactsync.Channels {
-	email, mobile := applied.knownApplied(recorded)
-	return contactsync.Channels{
-		Email:  contactsync.Decide(knownString(config.EmailStatus), email, service.Status, allow).OptedOut,
-		Mobile: contactsync.Decide(knownString(config.MobileStatus), mobile, service.MobileStatus, allow).OptedOut,
-	}
-}
-
 // planContactSuppression is ModifyPlan's part for an existing contact: it
 // plans the update that unsubscribes a suppressed channel or records an
-// opt-out, and warns, naming the contact. It returns the channels the
-// suppression list holds, less those an allowed re-subscription kept
-// subscribed (consented, contact_consented.go), for the opt-out warnings.
-func (r *contactResource) planContactSuppression(ctx context.Context, config, state contactModel, applied appliedStatus, recorded bool, consented consentedChannels, resp *resource.ModifyPlanResponse) contactsync.Channels {
+// opt-out, and warns, naming the contact. in is the plan's input without
+// the suppression list; it returns PlanContact's decision with it (without
+// it where the contact answers to none, or it cannot be read), for the
+// opt-out warnings.
+func (r *contactResource) planContactSuppression(ctx context.Context, config, state contactModel, in contactsync.ContactInput, resp *resource.ModifyPlanResponse) contactsync.ContactDecision {
+	unsuppressed := contactsync.PlanContact(in)
 	if state.SuppressionListID.IsUnknown() && config.SuppressionListID.IsUnknown() {
-		return contactsync.Channels{}
+		return unsuppressed
 	}
 	m := state
 	m.SuppressionListID = config.SuppressionListID
 	if sup, _ := r.data.suppressionFor(m.SuppressionListID, m.ListID.ValueString()); sup == nil {
-		return contactsync.Channels{} // most contacts: nothing more to do on every plan
+		return unsuppressed // most contacts: nothing more to do on every plan
 	}
 	props, d := stringMap(ctx, state.Properties)
 	if d.HasError() {
-		return contactsync.Channels{}
+		return unsuppressed
 	}
 	listID, originalID := state.ListID.ValueString(), state.OriginalID.ValueString()
 	s, err := r.suppressionOf(ctx, m, props, func() (*client.Contact, error) { return r.data.contacts.Listings.Read(ctx, listID, originalID) })
 	if client.IsNotFound(err) {
 		resp.Diagnostics.Append(suppressionListNotFound(config.SuppressionListID, r.data))
-		return contactsync.Channels{}
+		return unsuppressed
 	}
 	if err != nil {
 		resp.Diagnostics.AddAttributeWarning(path.Root(attrSuppressionListID), "Suppression list not checked",
 			fmt.Sprintf("Contact %q of list %s could not be checked against the suppression list: %s. The apply checks it again before it writes.", originalID, listID, describeAPIError(err)))
-		return contactsync.Channels{}
+		return unsuppressed
 	}
 	if s == nil {
-		return contactsync.Channels{}
+		return unsuppressed
 	}
-	service := client.SubscriptionStatus{Status: knownString(state.ServiceEmailStatus), MobileStatus: knownString(state.ServiceMobileStatus)}
-	allow := config.AllowResubscribe.ValueBool()
-	toRecord := ownOptOuts(config, service, applied, recorded, allow).Without(s.held)
-	// A channel the recipient agreed to be re-subscribed on is neither
-	// unsubscribed nor warned about while the service shows it subscribed.
-	held := s.held.Without(consented.channels())
-	for _, ch := range []struct {
+	in.SuppressionList, in.Suppressed = true, s.held
+	dec := contactsync.PlanContact(in)
+	for i, ch := range []struct {
 		attribute, service, what string
-		held, record             bool
-		shown, desired           string
 	}{
-		{"email_status", "service_email_status", "e-mail", held.Email, toRecord.Email, service.Status, knownString(config.EmailStatus)},
-		{"mobile_status", "service_mobile_status", "mobile (SMS)", held.Mobile, toRecord.Mobile, service.MobileStatus, knownString(config.MobileStatus)},
+		{"email_status", "service_email_status", "e-mail"},
+		{"mobile_status", "service_mobile_status", "mobile (SMS)"},
 	} {
+		c := dec.Channels[i]
+		desired := in.Desired[i]
 		switch {
-		case ch.held && ch.shown == client.StatusSubscribed && (!allow || ch.desired != client.StatusSubscribed):
+		case c.Notice == contactsync.NoticeSuppressedUnsubscribed:
 			// The status write changes the contact's date_modified too.
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.service), types.StringUnknown())...)
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("date_modified"), timetypes.NewRFC3339Unknown())...)
-			if ch.desired == "" {
+			if desired == "" {
 				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.attribute), types.StringUnknown())...)
 			}
 			resp.Diagnostics.AddAttributeWarning(path.Root(attrSuppressionListID), "Suppressed contact: unsubscribed",
 				fmt.Sprintf("Contact %q of list %s is subscribed to %s, but the suppression list %s holds it (by original id or e-mail address): 1 suppressed account-wide stays unsubscribed. This apply unsubscribes it on %s. "+
 					"To keep it subscribed (only with the recipient's consent), set %s = %q and allow_resubscribe = true.",
 					originalID, listID, ch.what, s.sup.ListID(), ch.what, ch.attribute, client.StatusSubscribed))
-		case ch.held && ch.shown == client.StatusUnsubscribed && ch.desired == client.StatusSubscribed && !allow:
+		case c.Notice == contactsync.NoticeSuppressedNotSubscribed:
 			resp.Diagnostics.AddAttributeWarning(path.Root(ch.attribute), "Suppressed contact: not subscribed",
 				fmt.Sprintf("Contact %q of list %s is unsubscribed from %s and the configuration says %s = %q, but the suppression list %s holds it (by original id or e-mail address): 1 suppressed account-wide stays unsubscribed, and this apply sends nothing for it. "+
 					"To agree with it, set %s = %q; to subscribe it anyway (only with the recipient's consent), set allow_resubscribe = true.",
-					originalID, listID, ch.what, ch.attribute, ch.desired, s.sup.ListID(), ch.attribute, client.StatusUnsubscribed))
-		case ch.record:
+					originalID, listID, ch.what, ch.attribute, desired, s.sup.ListID(), ch.attribute, client.StatusUnsubscribed))
+		case c.Record:
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(ch.service), types.StringUnknown())...)
 			resp.Diagnostics.AddAttributeWarning(path.Root(attrSuppressionListID), "Opt-out to record in the suppression list",
 				fmt.Sprintf("Contact %q of list %s opted out of %s, and the suppression list %s does not hold that opt-out yet. This apply copies it there (a contact with the same original id and e-mail and mobile values, unsubscribed on %s), so that it is honoured in every list of the account; it changes nothing of this contact.",
 					originalID, listID, ch.what, s.sup.ListID(), ch.what))
 		}
 	}
-	return held
+	return dec
 }
 
 // applyContactSuppression is Update's part: it records the contact's own
-// opt-outs the suppression list lacks, and returns the channels it holds
-// (nil when the contact answers to none). applied is what Terraform
-// applied before this update.
-func (r *contactResource) applyContactSuppression(ctx context.Context, plan, config contactModel, applied appliedStatus, recorded bool, diags *diag.Diagnostics) (*contactSuppression, bool) {
+// opt-outs the suppression list lacks (PlanContact's ToRecord, against the
+// contact as the service holds it now), and returns the channels it holds
+// (nil when the contact answers to none). in is the update's input without
+// the suppression list.
+func (r *contactResource) applyContactSuppression(ctx context.Context, plan contactModel, in contactsync.ContactInput, diags *diag.Diagnostics) (*contactSuppression, bool) {
 	listID, originalID := plan.ListID.ValueString(), plan.OriginalID.ValueString()
 	var full *client.Contact
 	s, err := r.suppressionOf(ctx, plan, nil, func() (*client.Contact, error) {
@@ -222,7 +175,10 @@ func (r *contactResource) applyContactSuppression(ctx context.Context, plan, con
 	if s == nil || full == nil {
 		return s, true
 	}
-	own := ownOptOuts(config, statusOf(full), applied, recorded, plan.AllowResubscribe.ValueBool()).Without(s.held)
+	shown := statusOf(full)
+	in.Shown = [2]string{shown.Status, shown.MobileStatus}
+	in.SuppressionList, in.Suppressed = true, s.held
+	own := contactsync.PlanContact(in).ToRecord()
 	if !own.Any() {
 		return s, true
 	}
@@ -258,11 +214,7 @@ func (r *contactResource) suppressionCreateWarnings(ctx context.Context, plan co
 	if err != nil || s == nil || !s.held.Any() {
 		return diags // another error: the create checks again
 	}
-	want := suppressedWant(client.SubscriptionStatus{Status: knownString(plan.EmailStatus), MobileStatus: knownString(plan.MobileStatus)}, s.held, plan.AllowResubscribe.ValueBool())
-	unsub := contactsync.Channels{
-		Email:  s.held.Email && want.Status == client.StatusUnsubscribed,
-		Mobile: s.held.Mobile && want.MobileStatus == client.StatusUnsubscribed,
-	}
+	unsub := contactsync.PlanContact(createInput(plan, s)).Noticed(contactsync.NoticeCreatedUnsubscribed)
 	if !unsub.Any() {
 		return diags
 	}
@@ -284,4 +236,18 @@ func suppressionListNotFound(own types.String, data *providerData) diag.Diagnost
 	return diag.NewAttributeErrorDiagnostic(path.Root(attrSuppressionListID), "Unable to use the suppression list "+id,
 		fmt.Sprintf("Not found: no list has id %q in this account, so %s names no suppression list to check contacts against, and nothing would be honoured or recorded. "+
 			"Set it to the id of an existing list kept for opt-outs (e.g. rms_list.suppression.id), or remove it.", id, where))
+}
+
+// createInput is what PlanContact weighs for a contact to create from plan:
+// s is its suppression (nil: none).
+func createInput(plan contactModel, s *contactSuppression) contactsync.ContactInput {
+	in := contactsync.ContactInput{
+		Create:  true,
+		Desired: [2]string{knownString(plan.EmailStatus), knownString(plan.MobileStatus)},
+		Allow:   plan.AllowResubscribe.ValueBool(),
+	}
+	if s != nil {
+		in.SuppressionList, in.Suppressed = true, s.held
+	}
+	return in
 }

@@ -68,13 +68,7 @@ func WriteHeldRows(ctx context.Context, c *client.Client, listings *contactsync.
 // writeHeldRow writes one held row: a create with its status, or, for a
 // contact the list holds, its values and then its status.
 func writeHeldRow(ctx context.Context, c *client.Client, listID string, row contactsync.HeldRow) error {
-	want := client.SubscriptionStatus{}
-	if row.Channels.Email {
-		want.Status = client.StatusUnsubscribed
-	}
-	if row.Channels.Mobile {
-		want.MobileStatus = client.StatusUnsubscribed
-	}
+	want := row.Status() // the core's decision (contactsync.PlanContact)
 	made, err := c.Contacts.CreateOnce(ctx, listID, client.ContactInput{
 		OriginalID: row.OriginalID, Properties: row.Properties, Status: want.Status, MobileStatus: want.MobileStatus,
 	})
