@@ -57,9 +57,9 @@ func (e sketchEntry) check() uint64 {
 // follow the whole entry, not the id alone: a contact that changed is two
 // entries (then and now) that must not sit in the same cells, or they
 // would hide each other.
-func (e sketchEntry) cells() [3]int {
+func cellsOf(check uint64) [3]int {
 	third := uint64(sketchCells / 3)
-	h := mix64(e.check() + 0x632be59bd9b4e019)
+	h := mix64(check + 0x632be59bd9b4e019)
 	return [3]int{int(h % third), int(third + (h>>21)%third), int(2*third + (h>>42)%third)}
 }
 
@@ -73,11 +73,15 @@ func mix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// idHash is the hash a sketch keeps of a contact's id.
+// idHash is the hash a sketch keeps of a contact's id: FNV-1a, written
+// out (a refresh hashes every contact of the list).
 func idHash(id string) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(id))
-	return mix64(h.Sum64())
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return mix64(h)
 }
 
 // statusesCode packs two statuses; ok is false for a status the service
@@ -96,7 +100,7 @@ type sketchTable [sketchCells]sketchCell
 
 func (t *sketchTable) add(e sketchEntry, sign int32) {
 	chk := e.check()
-	for _, i := range e.cells() {
+	for _, i := range cellsOf(chk) {
 		c := &t[i]
 		c.count += sign
 		c.id ^= e.id

@@ -184,3 +184,17 @@ func TestServiceListRewind(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSketchOf100k is what a refresh of a 100,000-contact list adds
+// for the sketch (statuses only, as for contacts a map does not name).
+func BenchmarkSketchOf100k(b *testing.B) {
+	s := NewServiceList(nil, false)
+	for i := range 100_000 {
+		s.Add(fmt.Sprint(i), ServiceContact{Email: client.StatusSubscribed, Mobile: client.StatusUnsubscribed})
+	}
+	none := func(string) bool { return false }
+	b.ReportAllocs()
+	for b.Loop() {
+		SketchOf(s, none)
+	}
+}
