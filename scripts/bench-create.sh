@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# bench-create.sh N: the first apply of an rms_list_contacts from a source
+# file of N rows (an rms_list made in the same apply), against rms-emulator
+# built from this tree, with the terraform scripts/check-terraform.sh finds.
+# It prints the wall time of the apply, the peak RSS of each provider
+# process (the largest is the one that applied), and leaves a heap profile
+# of that process's peak (RMS_MEM_PROFILE) in the scratch directory it
+# names. A benchmark, not a test: run it on a quiet machine (uptime).
+set -euo pipefail
+n="${1:?usage: scripts/bench-create.sh ROWS}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+export CHECKPOINT_DISABLE=1
+tf_bin="$(bash "$root/scripts/check-terraform.sh")"
+work="$(mktemp -d "${TMPDIR:-/tmp}/rms-bench-create.XXXXXX")"
+emulator_pid=""
+trap '[[ -n "$emulator_pid" ]] && kill "$emulator_pid" 2>/dev/null; true' EXIT
+
+go build -C "$root" -o "$work/real/terraform-provider-rms" .
+go build -C "$root" -o "$work/rms-emulator" ./cmd/rms-emulator
+# Terraform starts the provider through this wrapper, which records the
+# peak RSS of each provider process (GNU time, one file per process).
+mkdir -p "$work/bin" "$work/rss"
+cat >"$work/bin/terraform-provider-rms" <<WRAP
+#!/usr/bin/env bash
+exec /usr/bin/time -f %M -o "$work/rss/\$\$" "$work/real/terraform-provider-rms" "\$@"
+WRAP
+chmod +x "$work/bin/terraform-provider-rms"
+
+"$work/rms-emulator" -addr 127.0.0.1:0 -port-file "$work/emulator.url" \
+  -username bench -password bench-password -customer-id 1000 >"$work/emulator.log" 2>&1 &
+emulator_pid=$!
+for _ in $(seq 1 100); do [[ -s "$work/emulator.url" ]] && break; sleep 0.1; done
+export RMS_BASE_URL="$(cat "$work/emulator.url")" RMS_CUSTOMER_ID=1000 RMS_USERNAME=bench RMS_PASSWORD=bench-password RMS_BATCH_POLL_INTERVAL=1s
+cat >"$work/terraformrc" <<CFG
+provider_installation {
+  dev_overrides { "registry.terraform.io/rms-labs/rms" = "$work/bin" }
+  direct {}
+}
+CFG
+export TF_CLI_CONFIG_FILE="$work/terraformrc" RMS_MEM_PROFILE="$work/heap"
+
+mkdir "$work/ws" && cd "$work/ws"
+awk -v n="$n" 'BEGIN { print "originalId,email,firstname"; for (i = 0; i < n; i++) printf "c-%08d,c%d@example.com,Name %d\n", i, i, i }' >contacts.csv
+cat >main.tf <<'TF'
+terraform {
+  required_providers {
+    rms = { source = "rms-labs/rms" }
+  }
+}
+provider "rms" {}
+resource "rms_list" "l" {
+  name                = "Bench"
+  deletion_protection = false
+}
+resource "rms_list_contacts" "c" {
+  list_id     = rms_list.l.id
+  source_file = "${path.module}/contacts.csv"
+}
+TF
+start=$(date +%s.%N)
+"$tf_bin" apply -auto-approve -no-color -input=false >"$work/apply.log" 2>&1 || { tail -30 "$work/apply.log"; exit 1; }
+end=$(date +%s.%N)
+echo "rows: $n"
+echo "first apply: $(echo "$end - $start" | bc) s"
+echo "provider peak RSS: $(sort -n "$work/rss"/* | tail -1 | awk '{printf "%.1f MiB", $1/1024}') (of $(ls "$work/rss" | wc -l) provider processes)"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "heap profiles: $work/heap.* (go tool pprof -top -sample_index=inuse_space $work/real/terraform-provider-rms FILE)"
