@@ -52,20 +52,20 @@ type ContactInput struct {
 type Reason int
 
 const (
-	// ReasonNone: nothing to decide; nothing is sent (the service shows
+	// ReasonNone means nothing to decide; nothing is sent (the service shows
 	// the desired status, or the configuration leaves it to the service).
 	ReasonNone Reason = iota
-	// ReasonInput: Send is the configured status.
+	// ReasonInput means Send is the configured status.
 	ReasonInput
-	// ReasonOptOut: the consent rule keeps the recipient's own opt-out of
+	// ReasonOptOut means the consent rule keeps the recipient's own opt-out of
 	// a configured SUBSCRIBED: nothing is sent (a take-over keeps the
 	// released contact's UNSUBSCRIBED).
 	ReasonOptOut
-	// ReasonSuppressed: the suppression list decided: Send is
+	// ReasonSuppressed means the suppression list decided: Send is
 	// UNSUBSCRIBED, or nothing where the service shows the channel
 	// unsubscribed already and the configuration wants it SUBSCRIBED.
 	ReasonSuppressed
-	// ReasonReleased: a take-over gives back the released contact's
+	// ReasonReleased means a take-over gives back the released contact's
 	// status on a channel the configuration leaves to the service.
 	ReasonReleased
 )
@@ -89,17 +89,18 @@ func (r Reason) String() string {
 type Notice int
 
 const (
+	// NoticeNone means no warning.
 	NoticeNone Notice = iota
-	// NoticeOptedOut: the recipient's opt-out is kept (ReasonOptOut).
+	// NoticeOptedOut means the recipient's opt-out is kept (ReasonOptOut).
 	NoticeOptedOut
-	// NoticeSuppressedUnsubscribed: the service shows SUBSCRIBED a
+	// NoticeSuppressedUnsubscribed means the service shows SUBSCRIBED a
 	// channel the suppression list holds: the apply unsubscribes it.
 	NoticeSuppressedUnsubscribed
-	// NoticeSuppressedNotSubscribed: the configuration wants SUBSCRIBED
+	// NoticeSuppressedNotSubscribed means the configuration wants SUBSCRIBED
 	// a channel the suppression list holds and the service shows
 	// unsubscribed: nothing is sent.
 	NoticeSuppressedNotSubscribed
-	// NoticeCreatedUnsubscribed: a contact to create the suppression list
+	// NoticeCreatedUnsubscribed means a contact to create the suppression list
 	// holds on this channel is created unsubscribed there.
 	NoticeCreatedUnsubscribed
 )

@@ -103,7 +103,7 @@ func TestSketchMovedSince(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			base := sketchBase(n)
-			if tc.wantErr == ErrMovedOdd {
+			if errors.Is(tc.wantErr, ErrMovedOdd) {
 				c := base["c-0010"]
 				c.Email = "BOUNCED"
 				base["c-0010"] = c
