@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // contactsJSON is a page of n contacts as the service answers it.
@@ -166,4 +167,47 @@ func BenchmarkStreamContacts(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A listing of 100 pages of 1,000 contacts with every answer 50 ms late:
+// the old fixed window of four against the window the listing chooses.
+func BenchmarkStreamContactsLatency(b *testing.B) {
+	const pages, latency = 100, 50 * time.Millisecond
+	page := contactsJSON(b, MaxPageSize)
+	bodies := make([][]byte, pages)
+	for p := range bodies {
+		bodies[p] = bytes.ReplaceAll(page, []byte(`"customer-`), fmt.Appendf(nil, `"customer-%d-`, p))
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(latency)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("X-Total-Count", strconv.Itoa(pages*MaxPageSize))
+		if p, _ := strconv.Atoi(r.URL.Query().Get("page")); p < pages {
+			_, _ = w.Write(bodies[p])
+			return
+		}
+		_, _ = w.Write([]byte("[]"))
+	}))
+	defer srv.Close()
+	c, err := New(Config{BaseURL: srv.URL, CustomerID: testCustomerID, Auth: BasicAuth{Username: testUser, Password: testPassword}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []struct {
+		name        string
+		concurrency int
+	}{{"window=4", 4}, {"window=chosen", 0}} {
+		b.Run(fmt.Sprintf("pages=%d/latency=%s/%s", pages, latency, w.name), func(b *testing.B) {
+			for b.Loop() {
+				n := 0
+				err := c.Contacts.Stream(b.Context(), "1", ListingOptions{Concurrency: w.concurrency}, func(chunk []ListedContact) error {
+					n += len(chunk)
+					return nil
+				})
+				if err != nil || n != pages*MaxPageSize {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
 }

@@ -10,16 +10,13 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"time"
 )
-
-// DefaultListingConcurrency is how many pages of a contact listing are
-// fetched at once when the caller does not say.
-const DefaultListingConcurrency = 4
 
 // ListingOptions shape a contacts listing.
 type ListingOptions struct {
 	PageSize    int // <= 0: MaxPageSize
-	Concurrency int // pages in flight at most; <= 0: DefaultListingConcurrency
+	Concurrency int // pages in flight at most; <= 0: chosen by listingWindow
 }
 
 // errInconsistentPaging is a page that began as an earlier one and then
@@ -54,9 +51,6 @@ func (s *ContactService) Stream(ctx context.Context, listID string, opts Listing
 	if l.pageSize <= 0 {
 		l.pageSize = MaxPageSize
 	}
-	if l.concurrency <= 0 {
-		l.concurrency = DefaultListingConcurrency
-	}
 	err := l.run(ctx)
 	if l.stopped != nil {
 		return l.stopped
@@ -74,7 +68,7 @@ type listing struct {
 	listID      string
 	path        string
 	pageSize    int // asked for, and the size of a chunk
-	concurrency int
+	concurrency int // <= 0: chosen once page 0 has answered
 	fn          func([]ListedContact) error
 	stopped     error // fn's error, returned as it is
 
@@ -89,10 +83,11 @@ type listing struct {
 // fetched is one page read.
 type fetched struct {
 	page      int
+	latency   time.Duration // until the answer's headers, retries and the rate limiter's wait included
 	n         int
 	total     int
 	digest    [sha256.Size]byte
-	chunks    [][]ListedContact  // of a page read whole; of a streamed page, only the last
+	chunks    [][]ListedContact  // of a page fetched ahead, all; of a streamed page, only the last
 	prefix    *[sha256.Size]byte // of a streamed page longer than a chunk: the digest of its first chunk
 	discarded bool               // a streamed page began as an earlier one and was not decoded
 	err       error
@@ -155,6 +150,13 @@ func (l *listing) run(ctx context.Context) error {
 	if l.ended(p0) {
 		return l.handOn(last)
 	}
+	if l.concurrency <= 0 {
+		l.concurrency = listingWindow(l.c.cfg.MaxRequestsPerSecond, p0.latency, l.total >= 0)
+		l.c.logger.Debug(ctx, "the listing's window", map[string]any{
+			"path": l.path, "window": l.concurrency, "page_0_ms": p0.latency.Milliseconds(),
+			"max_requests_per_second": l.c.cfg.MaxRequestsPerSecond, "total": l.total,
+		})
+	}
 	return l.ahead(ctx, last)
 }
 
@@ -179,7 +181,7 @@ func (l *listing) ahead(ctx context.Context, last []ListedContact) error {
 			wg.Add(1)
 			go func(page int) {
 				defer wg.Done()
-				ch <- l.whole(wctx, page)
+				ch <- l.prefetch(wctx, page)
 			}(next)
 			next++
 		}
@@ -250,13 +252,15 @@ func (l *listing) sequential(ctx context.Context) error {
 }
 
 // open asks for one page and returns its answer, its JSON body (bounded
-// when the page is read whole) and p with its X-Total-Count (-1 without
+// when the page is fetched ahead) and p with its X-Total-Count (-1 without
 // one); on failure p.err says why and the answer is nil. The caller closes
 // the answer's body.
 func (l *listing) open(ctx context.Context, page int, bounded bool) (p fetched, resp *http.Response, body io.Reader) {
 	p = fetched{page: page, total: -1}
 	q := url.Values{"page": {strconv.Itoa(page)}, "pageSize": {strconv.Itoa(l.pageSize)}}
+	start := time.Now()
 	resp, err := l.c.send(ctx, request{method: http.MethodGet, path: l.path, query: q})
+	p.latency = time.Since(start)
 	if err != nil {
 		p.err = fmt.Errorf("page %d: %w", page, err)
 		return p, nil, nil
@@ -276,10 +280,12 @@ func (l *listing) open(ctx context.Context, page int, bounded bool) (p fetched, 
 	return p, resp, body
 }
 
-// whole reads a page fetched ahead: it is expected no longer than
-// pageSize, so it is read whole (within the bound of any JSON answer) and
-// split into chunks.
-func (l *listing) whole(ctx context.Context, page int) fetched {
+// prefetch reads a page fetched ahead. It is decoded while it arrives, as
+// every page is (contactArray buffers one contact at a time, never the
+// answer), and its contacts wait in p.chunks for the pages before it to be
+// handed on. It is expected no longer than pageSize, so the answer is
+// bounded as any JSON answer is.
+func (l *listing) prefetch(ctx context.Context, page int) fetched {
 	p, resp, body := l.open(ctx, page, true)
 	if resp == nil {
 		return p

@@ -7,35 +7,62 @@ import (
 )
 
 // Pages fetched ahead stay within max_requests_per_second: the cap is the
-// client's transport, shared by every goroutine of a listing, so four
-// requests in flight never make more than the cap in any second at the
-// service.
+// client's transport, shared by every goroutine of a listing and by every
+// retry, so however many pages are in flight, no second at the service
+// holds more than the cap. The window the listing chooses itself
+// (Concurrency 0) is larger than the old four when page 0 is slow, and
+// the cap still holds while some answers fail and are retried.
 func TestStreamContactsHoldsTheRateCap(t *testing.T) {
 	const perSecond = 20
-	ls := &listServer{n: 5000, mode: honoursPaging}
-	// Times are taken where requests leave the limiter for the network, as
-	// in TestRateLimitSlidingWindow: at the server they would also carry the
-	// test server's own scheduling delays, which on a loaded machine bunch
-	// two requests released 50 ms apart into one window.
-	rec := &sendRecorder{next: http.DefaultTransport.(*http.Transport).Clone()}
-	c, _ := newTestClient(t, ls, func(cfg *Config) {
-		cfg.MaxRequestsPerSecond = perSecond
-		cfg.Transport = rec
-	})
-	n := 0
-	err := c.Contacts.Stream(t.Context(), "7", ListingOptions{PageSize: 100, Concurrency: 4}, func(chunk []ListedContact) error {
-		n += len(chunk)
-		return nil
-	})
-	if err != nil || n != 5000 {
-		t.Fatalf("listed %d contacts, error %v", n, err)
+	tests := []struct {
+		name        string
+		concurrency int
+		latency     time.Duration
+		failEvery   int
+		minFlight   int // at least this many requests in flight at once
+	}{
+		// Answers 100 ms late, so that a fast loopback answer cannot
+		// hide the pages in flight.
+		{name: "window of 4", concurrency: 4, latency: 100 * time.Millisecond, minFlight: 2},
+		// 2 × 20/s × 300 ms: a window of 12.
+		{name: "chosen window, retries", latency: 300 * time.Millisecond, failEvery: 5, minFlight: DefaultListingConcurrency + 1},
 	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	if peak := maxInWindow(rec.times, time.Second); peak > perSecond {
-		t.Errorf("%d requests left for the service within one second, over the cap of %d (%d requests in all)", peak, perSecond, len(rec.times))
-	}
-	if ls.maxFlight < 2 {
-		t.Errorf("at most %d request in flight: the listing did not fetch ahead", ls.maxFlight)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ls := &listServer{n: 5000, mode: honoursPaging, latency: tt.latency, failEvery: tt.failEvery}
+			// Times are taken where requests leave the limiter for the
+			// network, as in TestRateLimitSlidingWindow: at the server they
+			// would also carry the test server's own scheduling delays,
+			// which on a loaded machine bunch two requests released 50 ms
+			// apart into one window.
+			rec := &sendRecorder{next: http.DefaultTransport.(*http.Transport).Clone()}
+			c, _ := newTestClient(t, ls, func(cfg *Config) {
+				cfg.MaxRequestsPerSecond = perSecond
+				cfg.Transport = rec
+				cfg.MaxRetries = 5
+			})
+			n := 0
+			err := c.Contacts.Stream(t.Context(), "7", ListingOptions{PageSize: 100, Concurrency: tt.concurrency}, func(chunk []ListedContact) error {
+				n += len(chunk)
+				return nil
+			})
+			if err != nil || n != 5000 {
+				t.Fatalf("listed %d contacts, error %v", n, err)
+			}
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			if peak := maxInWindow(rec.times, time.Second); peak > perSecond {
+				t.Errorf("%d requests left for the service within one second, over the cap of %d (%d requests in all)", peak, perSecond, len(rec.times))
+			}
+			if tt.failEvery > 0 && len(rec.times) <= 50 {
+				t.Errorf("%d requests for 50 pages: no answer was retried", len(rec.times))
+			}
+			if ls.maxFlight < tt.minFlight {
+				t.Errorf("at most %d requests in flight, want at least %d", ls.maxFlight, tt.minFlight)
+			}
+			if tt.concurrency > 0 && ls.maxFlight > tt.concurrency {
+				t.Errorf("%d requests in flight, over the window of %d", ls.maxFlight, tt.concurrency)
+			}
+		})
 	}
 }

@@ -35,6 +35,10 @@ type listServer struct {
 	// grow makes page 1 of ignoresPaging one contact longer than page 0:
 	// the list changed between the two answers.
 	grow bool
+	// latency delays every answer.
+	latency time.Duration
+	// failEvery answers every failEvery-th request 502, to be retried.
+	failEvery int
 
 	mu        sync.Mutex
 	asked     []string
@@ -59,12 +63,18 @@ func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if throttle {
 		s.throttled = true
 	}
+	fail := s.failEvery > 0 && len(s.asked)%s.failEvery == 0
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		s.inFlight--
 		s.mu.Unlock()
 	}()
+	time.Sleep(s.latency)
+	if fail {
+		writeError(w, http.StatusBadGateway, "BAD_GATEWAY", "try again", "")
+		return
+	}
 	if throttle {
 		w.Header().Set("Retry-After", "0")
 		writeError(w, http.StatusTooManyRequests, "TOO_MANY_REQUESTS", "slow down", "")
@@ -157,6 +167,8 @@ func TestStreamContactsPaging(t *testing.T) {
 		wantN     int
 		wantChunk int // the largest chunk fn may get
 		wantErr   error
+		window    int // requests in flight at most; 0: max(opts.Concurrency, DefaultListingConcurrency)
+		minFlight int // requests in flight at once, at least
 	}{
 		{
 			name: "pages fetched ahead, handed on in order", srv: &listServer{n: 5500},
@@ -184,6 +196,25 @@ func TestStreamContactsPaging(t *testing.T) {
 			name: "no total: the first short page ends it", srv: &listServer{n: 5000, noTotal: true},
 			opts:     ListingOptions{PageSize: 1000, Concurrency: 4},
 			maxAsked: 8, wantN: 5000, wantChunk: 1000,
+		},
+		{
+			// Slow pages, so that the window fills.
+			name: "the window chosen with a total", srv: &listServer{n: 20_000, latency: 20 * time.Millisecond},
+			opts:      ListingOptions{PageSize: 1000},
+			wantAsked: pagesAsked(19), wantN: 20_000, wantChunk: 1000,
+			window: DefaultListingWindow, minFlight: DefaultListingConcurrency + 1,
+		},
+		{
+			// Without a total the chosen window stays at 4: pages 6 to 8 at
+			// most are asked for past the end, as with Concurrency 4.
+			name: "the window chosen without a total", srv: &listServer{n: 5000, noTotal: true, latency: 5 * time.Millisecond},
+			opts:     ListingOptions{PageSize: 1000},
+			maxAsked: 8, wantN: 5000, wantChunk: 1000,
+		},
+		{
+			name: "page ignored, the window chosen", srv: &listServer{n: 20_000, mode: ignoresPage},
+			opts:    ListingOptions{PageSize: 1000},
+			wantErr: ErrPagingIgnored, maxAsked: 19, wantChunk: 1000, window: DefaultListingWindow,
 		},
 		{
 			name: "the default page size", srv: &listServer{n: 2500},
@@ -282,8 +313,15 @@ func TestStreamContactsPaging(t *testing.T) {
 			if tt.srv.throttle > 0 && !tt.srv.throttled {
 				t.Error("the 429 was never answered")
 			}
-			if tt.srv.maxFlight > max(tt.opts.Concurrency, DefaultListingConcurrency) {
-				t.Errorf("%d requests in flight at once", tt.srv.maxFlight)
+			window := tt.window
+			if window == 0 {
+				window = max(tt.opts.Concurrency, DefaultListingConcurrency)
+			}
+			if tt.srv.maxFlight > window {
+				t.Errorf("%d requests in flight at once, over the window of %d", tt.srv.maxFlight, window)
+			}
+			if tt.srv.maxFlight < tt.minFlight {
+				t.Errorf("%d requests in flight at most, want at least %d", tt.srv.maxFlight, tt.minFlight)
 			}
 		})
 	}

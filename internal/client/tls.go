@@ -48,6 +48,11 @@ func caPool(pem []byte) (*x509.CertPool, error) {
 // HTTP/2) and gives it these TLS settings, never below TLS 1.2.
 func (t TLS) transport() (*http.Transport, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	// A contact listing has up to maxListingWindow pages in flight; the
+	// default of two idle connections per host closed the others as their
+	// pages came back, and the next pages dialled again (a TCP and a TLS
+	// handshake each, across a network).
+	tr.MaxIdleConnsPerHost = maxListingWindow
 	tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
 	if t.ClientCertificate != nil {
 		tr.TLSClientConfig.Certificates = []tls.Certificate{*t.ClientCertificate}
