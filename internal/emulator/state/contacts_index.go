@@ -72,7 +72,7 @@ func (lc *ListContacts) byEmail(email string) []*Contact {
 	return out
 }
 
-// countLocked adds n to the counts of c's states.
+// count adds n to the counts of c's states.
 func (x *listIndex) count(c *Contact, n int) {
 	x.email.add(c.status, n)
 	x.mobile.add(c.mobile, n)
