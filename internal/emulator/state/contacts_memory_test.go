@@ -28,8 +28,8 @@ var (
 )
 
 // maxHeapPerContact bounds the heap a held contact of heldInput's shape
-// costs, the list's indexes included (about 300 bytes before contacts were
-// stored compactly, about 150 after).
+// costs, the list's indexes included: 347 bytes at 200,000 contacts before
+// contacts were stored compactly, 165 after.
 const maxHeapPerContact = 190
 
 const heldStamp = "2026-01-02T15:04:05Z"

@@ -31,7 +31,7 @@
 // (within the package, or a check the store runs under it); the others
 // take it themselves, and the handlers call only those.
 //
-// A list of ten million contacts fits in about 1.6 GB: a contact is 64
+// A list of ten million contacts fits in about 1.7 GB: a contact is 64
 // bytes and one string of its properties (which its originalId shares when
 // it is one of them), and the list finds it by originalId and e-mail
 // address through tables of positions, not maps (position_index.go):
