@@ -58,8 +58,8 @@ func contactChangeKinds(before, after *state.Contact) (kinds, channels []string)
 		kinds, channels = append(kinds, "contact.updated"), append(channels, "")
 	}
 	for _, ch := range []struct{ name, from, to string }{
-		{"email", before.Status, after.Status},
-		{"mobile", before.MobileStatus, after.MobileStatus},
+		{"email", before.Status(), after.Status()},
+		{"mobile", before.MobileStatus(), after.MobileStatus()},
 	} {
 		if ch.from == ch.to || ch.to == "" {
 			continue

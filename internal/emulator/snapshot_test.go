@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -191,6 +192,18 @@ func TestDataDirRefusesWhatItCannotRestore(t *testing.T) {
 				recs.([]any)[0].(map[string]any)["status"] = "MAYBE"
 			}
 		}), `status "MAYBE"`},
+		{"originalId twice", edit(func(_, st map[string]any) {
+			for key, recs := range st["contacts"].(map[string]any) {
+				dup := maps.Clone(recs.([]any)[0].(map[string]any))
+				dup["id"] = 9
+				st["contacts"].(map[string]any)[key] = append(recs.([]any), dup)
+			}
+		}), "is empty or repeated"},
+		{"contact date before 1970", edit(func(_, st map[string]any) {
+			for _, recs := range st["contacts"].(map[string]any) {
+				recs.([]any)[0].(map[string]any)["dateCreated"] = "1969-12-31T23:59:59Z"
+			}
+		}), "not times in UTC from 1970 to 2106"},
 		{"entity without timestamps", edit(func(_, st map[string]any) {
 			delete(st["collections"].(map[string]any)["projects"].([]any)[0].(map[string]any), "dateCreated")
 		}), "dateCreated is missing"},

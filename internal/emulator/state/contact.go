@@ -17,34 +17,51 @@ func ValidStatus(s string) bool { return s == StatusSubscribed || s == StatusUns
 // Contact is one stored recipient. Stored contacts are never modified in
 // place: a change stores a new value, so views can be built under the read
 // lock without copying more than the page asked for. The fields are compact
-// (contacts_props.go): a list may hold a million of them.
+// (contacts_props.go): a list may hold ten million of them, and a contact
+// is 64 bytes, its properties one string that its originalId shares when
+// it is one of their values.
 type Contact struct {
-	ID           int64
-	OriginalID   string
-	Props        PropSet // by attribute id
-	Status       string  // e-mail subscription
-	MobileStatus string
-	Created      int64 // unix seconds
-	Modified     int64
+	ID         int64
+	OriginalID string
+	Props      PropSet // by attribute id
 	// hist is the last status changes (contact_history.go); nil for a
 	// contact restored from a data directory and never changed since.
-	hist *history
+	hist              *history
+	created, modified stamp
+	status, mobile    statusCode // e-mail and mobile subscription
 }
 
+// stamp is a time in unix seconds, as a contact keeps it: 1970 to 2106.
+type stamp uint32
+
+// stampFits reports whether sec is a time a contact can keep.
+func stampFits(sec int64) bool { return sec >= 0 && sec <= int64(^uint32(0)) }
+
+// Status is the contact's e-mail subscription state.
+func (c *Contact) Status() string { return c.status.String() }
+
+// MobileStatus is the contact's mobile subscription state.
+func (c *Contact) MobileStatus() string { return c.mobile.String() }
+
 // DateCreated is the contact's creation time as the interface writes it.
-func (c *Contact) DateCreated() string { return formatStamp(c.Created) }
+func (c *Contact) DateCreated() string { return formatStamp(int64(c.created)) }
 
 // DateModified is the contact's last change as the interface writes it.
-func (c *Contact) DateModified() string { return formatStamp(c.Modified) }
+func (c *Contact) DateModified() string { return formatStamp(int64(c.modified)) }
 
-// ListContacts holds one list's contacts: order is the originalIds in order
-// of creation (the stable paging order), byID the contacts themselves.
+// ListContacts holds one list's contacts in order of creation (the stable
+// paging order), found by originalId and by e-mail address through tables
+// of their positions (position_index.go, contacts_index.go). Writes go
+// through put and add, which keep the tables and the counts.
 type ListContacts struct {
-	Order []string
-	ByID  map[string]*Contact
+	order []*Contact
+	byID  posIndex
 	// idx counts the contacts by status and finds them by e-mail address
-	// (contacts_index.go); writes keep it through put.
+	// (contacts_index.go).
 	idx listIndex
+	// loose is true while a restore fills the order without the tables
+	// (ListContacts.restored).
+	loose bool
 }
 
 // ContactView is a contact as the interface answers it: properties keyed by
@@ -88,7 +105,7 @@ func (c *Contact) View(names map[int64]string) ContactView {
 	})
 	return ContactView{
 		ID: c.ID, OriginalID: c.OriginalID, Properties: props,
-		Status: c.Status, MobileStatus: c.MobileStatus,
+		Status: c.Status(), MobileStatus: c.MobileStatus(),
 		DateCreated: c.DateCreated(), DateModified: c.DateModified(),
 	}
 }
@@ -103,23 +120,32 @@ func checkInputStatus(in ContactInput) *apierr.Error {
 	return nil
 }
 
+// newContact is a new contact, subscribed on both channels.
+func newContact(id int64, originalID string, props PropSet, at stamp) *Contact {
+	return &Contact{
+		ID: id, OriginalID: props.share(originalID), Props: props,
+		status: codeSubscribed, mobile: codeSubscribed, created: at, modified: at,
+	}
+}
+
 // withProps returns a copy of c with props merged in (nil removes a value).
 func (c *Contact) withProps(props map[int64]*string, now string) *Contact {
 	n := *c
 	n.Props = c.Props.With(props)
-	n.Modified = stampOf(now)
+	n.OriginalID = n.Props.share(c.OriginalID)
+	n.modified = stampNow(now)
 	return &n
 }
 
 // applyStatus sets the non-empty states on c, which the caller owns.
 func (c *Contact) applyStatus(status, mobileStatus, now string) {
 	if status != "" {
-		c.Status = status
+		c.status = codeOf(status)
 	}
 	if mobileStatus != "" {
-		c.MobileStatus = mobileStatus
+		c.mobile = codeOf(mobileStatus)
 	}
-	c.Modified = stampOf(now)
+	c.modified = stampNow(now)
 }
 
 // StatusPending is the e-mail state of a new contact under status-other:

@@ -134,16 +134,16 @@ func (h *history) view() []StatusChange {
 
 // statusChanges lists what changed from old (nil for a new contact) to c.
 func statusChanges(old, c *Contact, by *Cause, stamp int64) (add [2]change, n int) {
-	fromEmail, fromMobile := "", ""
+	fromEmail, fromMobile := codeNone, codeNone
 	if old != nil {
-		fromEmail, fromMobile = old.Status, old.MobileStatus
+		fromEmail, fromMobile = old.status, old.mobile
 	}
-	if old == nil || fromEmail != c.Status {
-		add[n] = change{at: stamp, by: by, from: codeOf(fromEmail), to: codeOf(c.Status)}
+	if old == nil || fromEmail != c.status {
+		add[n] = change{at: stamp, by: by, from: fromEmail, to: c.status}
 		n++
 	}
-	if old == nil || fromMobile != c.MobileStatus {
-		add[n] = change{at: stamp, by: by, mobile: true, from: codeOf(fromMobile), to: codeOf(c.MobileStatus)}
+	if old == nil || fromMobile != c.mobile {
+		add[n] = change{at: stamp, by: by, mobile: true, from: fromMobile, to: c.mobile}
 		n++
 	}
 	return add, n
@@ -157,7 +157,7 @@ func (cs *Contacts) noteLocked(old, c *Contact, by *Cause) {
 	if old != nil {
 		prev = old.hist
 	}
-	add, n := statusChanges(old, c, by, c.Modified)
+	add, n := statusChanges(old, c, by, int64(c.modified))
 	switch {
 	case n == 0:
 		c.hist = prev

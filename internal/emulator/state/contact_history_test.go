@@ -186,18 +186,30 @@ func TestListIndexFollowsWrites(t *testing.T) {
 		t.Helper()
 		lc := cs.lists[list]
 		var want listIndex
-		for _, oid := range lc.Order {
-			want.add(lc.ByID[oid], emailOf(lc.ByID[oid]))
-		}
-		sorted := func(m map[string][]string) map[string][]string {
-			out := map[string][]string{}
-			for k, v := range m {
-				out[k] = slices.Sorted(slices.Values(v))
+		wantByEmail, gotByEmail := map[string][]string{}, map[string][]string{}
+		for i := range lc.Len() {
+			c := lc.At(i)
+			want.count(c, 1)
+			if e := emailOf(c); e != "" {
+				wantByEmail[e] = append(wantByEmail[e], c.OriginalID)
 			}
-			return out
+			if lc.Get(c.OriginalID) != c {
+				t.Errorf("%s: originalId %q finds %+v, not the contact at %d", step, c.OriginalID, lc.Get(c.OriginalID), i)
+			}
 		}
-		if diff := cmp.Diff(sorted(want.byEmail), sorted(lc.idx.byEmail), cmpopts.EquateEmpty()); diff != "" || want.email != lc.idx.email || want.mobile != lc.idx.mobile {
-			t.Errorf("%s: index %+v %+v, want %+v %+v; e-mail index (-want +got):\n%s", step, lc.idx.email, lc.idx.mobile, want.email, want.mobile, diff)
+		for e := range wantByEmail {
+			for _, c := range lc.byEmail(e) {
+				gotByEmail[e] = append(gotByEmail[e], c.OriginalID)
+			}
+			slices.Sort(wantByEmail[e])
+			slices.Sort(gotByEmail[e])
+		}
+		held := 0
+		for _, ids := range wantByEmail {
+			held += len(ids)
+		}
+		if diff := cmp.Diff(wantByEmail, gotByEmail, cmpopts.EquateEmpty()); diff != "" || want.email != lc.idx.email || want.mobile != lc.idx.mobile || held != lc.idx.byEmail.n {
+			t.Errorf("%s: index %+v %+v, want %+v %+v; e-mail table holds %d, want %d; e-mail index (-want +got):\n%s", step, lc.idx.email, lc.idx.mobile, want.email, want.mobile, lc.idx.byEmail.n, held, diff)
 		}
 	}
 	for i := range 50 {

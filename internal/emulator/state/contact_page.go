@@ -72,18 +72,18 @@ func (c *Contact) appendJSON(b []byte, keys []PropKey, statuses bool) []byte {
 		b = appendJSONString(b, v)
 	}
 	b = append(b, '}')
-	if statuses && c.Status != "" {
+	if statuses && c.status != codeNone {
 		b = append(b, `,"status":`...)
-		b = appendJSONString(b, c.Status)
+		b = appendJSONString(b, c.Status())
 	}
-	if statuses && c.MobileStatus != "" {
+	if statuses && c.mobile != codeNone {
 		b = append(b, `,"mobileStatus":`...)
-		b = appendJSONString(b, c.MobileStatus)
+		b = appendJSONString(b, c.MobileStatus())
 	}
 	b = append(b, `,"dateCreated":`...)
-	b = appendStamp(b, c.Created)
+	b = appendStamp(b, int64(c.created))
 	b = append(b, `,"dateModified":`...)
-	b = appendStamp(b, c.Modified)
+	b = appendStamp(b, int64(c.modified))
 	return append(b, '}')
 }
 

@@ -27,8 +27,8 @@ func TestContactsPageJSON(t *testing.T) {
 		}
 		contacts = append(contacts, &Contact{
 			ID: int64(i) << rnd.IntN(30), OriginalID: pick(), Props: packProps(vals),
-			Status: []string{StatusSubscribed, StatusUnsubscribed, ""}[rnd.IntN(3)], MobileStatus: []string{StatusSubscribed, ""}[rnd.IntN(2)],
-			Created: rnd.Int64N(4e9), Modified: rnd.Int64N(4e9),
+			status: []statusCode{codeSubscribed, codeUnsubscribed, codeNone}[rnd.IntN(3)], mobile: []statusCode{codeSubscribed, codeNone}[rnd.IntN(2)],
+			created: stamp(rnd.Int64N(4e9)), modified: stamp(rnd.Int64N(4e9)),
 		})
 	}
 	byName, byID := make([]PropKey, 0, len(names)), make([]PropKey, 0, len(names))

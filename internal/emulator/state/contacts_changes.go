@@ -7,8 +7,8 @@ package state
 // View is c as the interface shows it, its attributes named as the account
 // names them now.
 func (cs *Contacts) View(c *Contact) ContactView {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	return c.View(cs.st.PropertyNamesLocked())
 }
 
@@ -23,22 +23,22 @@ type ContactChange struct {
 // and next may be changed by concurrent writes, so it is read locked.
 // Contacts of next come first, in its order, then those only old had.
 func (cs *Contacts) Changes(old, next *ListContacts) []ContactChange {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	var changes []ContactChange
 	if next != nil {
-		for _, oid := range next.Order {
+		for _, c := range next.order {
 			var before *Contact
 			if old != nil {
-				before = old.ByID[oid]
+				before = old.Get(c.OriginalID)
 			}
-			changes = append(changes, ContactChange{before, next.ByID[oid]})
+			changes = append(changes, ContactChange{before, c})
 		}
 	}
 	if old != nil {
-		for _, oid := range old.Order {
-			if next == nil || next.ByID[oid] == nil {
-				changes = append(changes, ContactChange{old.ByID[oid], nil})
+		for _, c := range old.order {
+			if next == nil || next.Get(c.OriginalID) == nil {
+				changes = append(changes, ContactChange{c, nil})
 			}
 		}
 	}

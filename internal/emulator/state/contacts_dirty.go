@@ -22,7 +22,7 @@ func (cs *Contacts) dirtyLocked(listID int64) *listDirty {
 	if d == nil {
 		from := 0
 		if lc := cs.lists[listID]; lc != nil {
-			from = len(lc.Order)
+			from = lc.Len()
 		}
 		d = &listDirty{from: from, oids: map[string]struct{}{}}
 		cs.dirty[listID] = d
@@ -40,7 +40,7 @@ func (cs *Contacts) markChangedLocked(listID int64, originalID string) {
 		return
 	}
 	d.oids[originalID] = struct{}{}
-	if n := len(d.oids); n > wholeListMin && n > len(cs.lists[listID].Order)/wholeListShare {
+	if n := len(d.oids); n > wholeListMin && n > cs.lists[listID].Len()/wholeListShare {
 		d.all, d.oids = true, nil
 	}
 }
@@ -54,8 +54,8 @@ func (cs *Contacts) markAllLocked(listID int64) {
 // MarkAllDirty makes the next save write every list whole (after a
 // save that failed).
 func (cs *Contacts) MarkAllDirty() {
-	cs.st.Lock()
-	defer cs.st.Unlock()
+	cs.st.mu.Lock()
+	defer cs.st.mu.Unlock()
 	for listID := range cs.lists {
 		cs.markAllLocked(listID)
 	}
@@ -63,11 +63,11 @@ func (cs *Contacts) MarkAllDirty() {
 
 // Count is the number of contacts of all lists.
 func (cs *Contacts) Count() int {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	n := 0
 	for _, lc := range cs.lists {
-		n += len(lc.Order)
+		n += lc.Len()
 	}
 	return n
 }

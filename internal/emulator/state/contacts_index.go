@@ -6,9 +6,9 @@ import "strings"
 // contacts: the contacts counted by status, and the contacts of each e-mail
 // address. Every write of a list's contacts goes through ListContacts.put
 // (or add, for a contact known to be new), which keeps both, so that the
-// console answers in the same time for a list of ten contacts or of a
-// million. The e-mail index costs about 100 bytes per contact that has an
-// address.
+// console answers in the same time for a list of ten contacts or of ten
+// million. The e-mail index is a table of positions (position_index.go):
+// 8 to 16 bytes per contact that has an address.
 
 // EmailAttributeID is the standard attribute "email" (StandardProperties),
 // the address the console finds contacts by.
@@ -17,9 +17,9 @@ const EmailAttributeID = 1
 // listIndex is kept beside a list's contacts.
 type listIndex struct {
 	email, mobile ChannelCounts
-	// byEmail maps a lower-case e-mail address to the originalIds of the
-	// contacts that have it, in no order.
-	byEmail map[string][]string
+	// byEmail holds the position of each contact that has an e-mail
+	// address, under the address in lower case.
+	byEmail posIndex
 }
 
 // emailOf is c's e-mail address, lower case, or "".
@@ -28,55 +28,122 @@ func emailOf(c *Contact) string {
 	return strings.ToLower(v)
 }
 
-func (x *listIndex) add(c *Contact, email string) {
-	x.email.add(c.Status, 1)
-	x.mobile.add(c.MobileStatus, 1)
-	if email == "" {
-		return
+// Len is the number of contacts.
+func (lc *ListContacts) Len() int { return len(lc.order) }
+
+// At is the contact at position i of the order.
+func (lc *ListContacts) At(i int) *Contact { return lc.order[i] }
+
+// Get returns the contact of originalID, or nil.
+func (lc *ListContacts) Get(originalID string) *Contact {
+	if pos, ok := lc.find(originalID); ok {
+		return lc.order[pos]
 	}
-	if x.byEmail == nil {
-		x.byEmail = map[string][]string{}
-	}
-	x.byEmail[email] = append(x.byEmail[email], c.OriginalID)
+	return nil
 }
 
-func (x *listIndex) remove(c *Contact, email string) {
-	x.email.add(c.Status, -1)
-	x.mobile.add(c.MobileStatus, -1)
-	ids := x.byEmail[email]
-	for i, oid := range ids {
-		if oid == c.OriginalID {
-			ids[i] = ids[len(ids)-1]
-			ids = ids[:len(ids)-1]
-			break
+// find returns the position of originalID.
+func (lc *ListContacts) find(originalID string) (pos int, found bool) {
+	lc.byID.each(lc.byID.hash(originalID), func(p int) bool {
+		if lc.order[p].OriginalID == originalID {
+			pos, found = p, true
+			return false
+		}
+		return true
+	})
+	return pos, found
+}
+
+// oidAt and emailAt are the keys of a position in the two tables.
+func (lc *ListContacts) oidAt(pos int) string   { return lc.order[pos].OriginalID }
+func (lc *ListContacts) emailAt(pos int) string { return emailOf(lc.order[pos]) }
+
+// byEmail returns the contacts whose address is email (lower case), in no
+// order.
+func (lc *ListContacts) byEmail(email string) []*Contact {
+	var out []*Contact
+	x := &lc.idx.byEmail
+	x.each(x.hash(email), func(p int) bool {
+		if c := lc.order[p]; emailOf(c) == email {
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
+}
+
+// count adds n to the counts of c's states.
+func (x *listIndex) count(c *Contact, n int) {
+	x.email.add(c.status, n)
+	x.mobile.add(c.mobile, n)
+}
+
+// add stores c, whose originalId the list does not hold, at the end of
+// the order.
+func (lc *ListContacts) add(c *Contact) {
+	pos := len(lc.order)
+	lc.order = append(lc.order, c)
+	lc.byID.insert(lc.byID.hash(c.OriginalID), pos, lc.oidAt)
+	lc.idx.count(c, 1)
+	if email := emailOf(c); email != "" {
+		lc.idx.byEmail.insert(lc.idx.byEmail.hash(email), pos, lc.emailAt)
+	}
+}
+
+// restored appends c, read from a snapshot, to the order and its counts
+// but not to the tables: buildTables makes them once the list is read,
+// sized once instead of growing ten times over a restore.
+func (lc *ListContacts) restored(c *Contact) {
+	lc.order = append(lc.order, c)
+	lc.idx.count(c, 1)
+	lc.loose = true
+}
+
+// buildTables makes the tables of a list restored holds; it returns the
+// position of the first contact whose originalId an earlier one has, or
+// -1.
+func (lc *ListContacts) buildTables() (repeated int) {
+	lc.loose = false
+	lc.byID.reserve(len(lc.order))
+	lc.idx.byEmail.reserve(len(lc.order))
+	for pos, c := range lc.order {
+		if _, found := lc.find(c.OriginalID); found {
+			return pos
+		}
+		lc.byID.insert(lc.byID.hash(c.OriginalID), pos, lc.oidAt)
+		if email := emailOf(c); email != "" {
+			lc.idx.byEmail.insert(lc.idx.byEmail.hash(email), pos, lc.emailAt)
 		}
 	}
-	if len(ids) == 0 {
-		delete(x.byEmail, email)
-	} else {
-		x.byEmail[email] = ids
-	}
+	return -1
 }
 
 // put stores c under its originalId, in place of the contact it replaces,
-// if any; the caller appends a new one to Order.
+// or at the end of the order when it is new.
 func (lc *ListContacts) put(c *Contact) {
-	old := lc.ByID[c.OriginalID]
-	lc.ByID[c.OriginalID] = c
-	if old == nil {
-		lc.idx.add(c, emailOf(c))
+	pos, ok := lc.find(c.OriginalID)
+	if !ok {
+		lc.add(c)
 		return
 	}
+	old := lc.order[pos]
+	lc.idx.count(old, -1)
+	lc.idx.count(c, 1)
 	if old.Props == c.Props { // the common case: a change of status
-		lc.idx.email.add(old.Status, -1)
-		lc.idx.mobile.add(old.MobileStatus, -1)
-		lc.idx.email.add(c.Status, 1)
-		lc.idx.mobile.add(c.MobileStatus, 1)
+		lc.order[pos] = c
 		return
 	}
-	lc.idx.remove(old, emailOf(old))
-	lc.idx.add(c, emailOf(c))
+	oldEmail, email := emailOf(old), emailOf(c)
+	if oldEmail == email {
+		lc.order[pos] = c
+		return
+	}
+	x := &lc.idx.byEmail
+	if oldEmail != "" {
+		x.remove(x.hash(oldEmail), pos, lc.emailAt) // while old is at pos
+	}
+	lc.order[pos] = c
+	if email != "" {
+		x.insert(x.hash(email), pos, lc.emailAt)
+	}
 }
-
-// indexNew notes c, just stored as a new contact, in the index.
-func (lc *ListContacts) indexNew(c *Contact) { lc.idx.add(c, emailOf(c)) }

@@ -22,13 +22,13 @@ type ChannelCounts struct {
 	Subscribed, Unsubscribed, Pending, Other int
 }
 
-func (cc *ChannelCounts) add(status string, n int) {
+func (cc *ChannelCounts) add(status statusCode, n int) {
 	switch status {
-	case StatusSubscribed:
+	case codeSubscribed:
 		cc.Subscribed += n
-	case StatusUnsubscribed:
+	case codeUnsubscribed:
 		cc.Unsubscribed += n
-	case StatusPending:
+	case codePending:
 		cc.Pending += n
 	default:
 		cc.Other += n
@@ -48,8 +48,8 @@ type ListOverview struct {
 // in id order, each with its contacts counted by status, and the number of
 // lists.
 func (cs *Contacts) Overview(offset, limit int) (lists []ListOverview, total int) {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	i := 0
 	cs.st.EachLocked(ListsKey, func(e Entity) bool {
 		if i >= offset && len(lists) < limit {
@@ -66,8 +66,8 @@ func (cs *Contacts) Overview(offset, limit int) (lists []ListOverview, total int
 // ListOverview returns one list with its contacts counted by status; 404
 // when the list does not exist.
 func (cs *Contacts) ListOverview(listID int64) (ListOverview, *apierr.Error) {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	c := cs.st.colls[ListsKey]
 	if c == nil || c.items[listID] == nil {
 		return ListOverview{}, apierr.Errorf(http.StatusNotFound, "no list with id %d", listID)
@@ -81,7 +81,7 @@ func (cs *Contacts) ListOverview(listID int64) (ListOverview, *apierr.Error) {
 func (cs *Contacts) overviewLocked(id int64, name string) ListOverview {
 	o := ListOverview{ID: id, Name: name}
 	if lc := cs.lists[id]; lc != nil {
-		o.Contacts, o.Email, o.Mobile = len(lc.Order), lc.idx.email, lc.idx.mobile
+		o.Contacts, o.Email, o.Mobile = lc.Len(), lc.idx.email, lc.idx.mobile
 	}
 	return o
 }
@@ -112,27 +112,25 @@ type ContactRows struct {
 // order they were created: a lookup, not a scan, so that a search costs
 // the same on a list of a million contacts (contacts_index.go).
 func (cs *Contacts) FindContacts(listID int64, query string, offset, limit int) (ContactRows, *apierr.Error) {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactRows{}, err
 	}
 	var found []*Contact
 	if query == "" {
-		if offset < len(lc.Order) {
-			for _, oid := range lc.Order[offset:min(offset+limit, len(lc.Order))] {
-				found = append(found, lc.ByID[oid])
-			}
+		if offset < lc.Len() {
+			found = lc.order[offset:min(offset+limit, lc.Len())]
 		}
-		return ContactRows{Rows: rowsOf(found), Matched: len(lc.Order)}, nil
+		return ContactRows{Rows: rowsOf(found), Matched: lc.Len()}, nil
 	}
-	if c := lc.ByID[query]; c != nil {
+	if c := lc.Get(query); c != nil {
 		found = append(found, c)
 	}
-	for _, oid := range lc.idx.byEmail[strings.ToLower(query)] {
-		if oid != query {
-			found = append(found, lc.ByID[oid])
+	for _, c := range lc.byEmail(strings.ToLower(query)) {
+		if c.OriginalID != query {
+			found = append(found, c)
 		}
 	}
 	slices.SortFunc(found, func(a, b *Contact) int { return cmp.Compare(a.ID, b.ID) })
@@ -151,7 +149,7 @@ func rowsOf(contacts []*Contact) []ContactRow {
 }
 
 func rowOf(c *Contact) ContactRow {
-	r := ContactRow{OriginalID: c.OriginalID, Status: c.Status, MobileStatus: c.MobileStatus, Modified: c.Modified}
+	r := ContactRow{OriginalID: c.OriginalID, Status: c.Status(), MobileStatus: c.MobileStatus(), Modified: int64(c.modified)}
 	r.Email, _ = c.Props.lookup(EmailAttributeID)
 	if c.hist != nil {
 		r.Changes = len(c.hist.changes)
@@ -169,15 +167,15 @@ type ContactHistory struct {
 // History returns a contact and its last status changes; 404 when the list
 // or the contact does not exist.
 func (cs *Contacts) History(listID int64, originalID string) (ContactHistory, *apierr.Error) {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactHistory{}, err
 	}
-	c, ok := lc.ByID[originalID]
-	if !ok {
+	c := lc.Get(originalID)
+	if c == nil {
 		return ContactHistory{}, noContact(listID, originalID)
 	}
-	return ContactHistory{Row: rowOf(c), Created: c.Created, Changes: c.hist.view()}, nil
+	return ContactHistory{Row: rowOf(c), Created: int64(c.created), Changes: c.hist.view()}, nil
 }

@@ -69,6 +69,20 @@ func packProps(vals map[int64]string) PropSet {
 	return PropSet(strings.Clone(b.String()))
 }
 
+// share returns s, or the same text within p when it is one of p's values,
+// so that a contact whose originalId is its e-mail address keeps it once.
+func (p PropSet) share(s string) string {
+	out := s
+	p.each(func(_ int64, v string) bool {
+		if v == s {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
 // toMap unpacks p.
 func (p PropSet) toMap() map[int64]string {
 	m := make(map[int64]string, 4)
@@ -102,6 +116,10 @@ func stampOf(now string) int64 {
 	}
 	return t.Unix()
 }
+
+// stampNow is stampOf as a contact keeps it: the server's clock is well
+// within the years a stamp holds.
+func stampNow(now string) stamp { return stamp(stampOf(now)) }
 
 // parseStamp reads a stored timestamp as unix seconds, when it is in the
 // one form the emulator writes, so that formatting it again gives it back.

@@ -38,7 +38,7 @@ func (cs *Contacts) listLocked(listID int64, create bool) (*ListContacts, *apier
 	}
 	lc := cs.lists[listID]
 	if lc == nil {
-		lc = &ListContacts{ByID: map[string]*Contact{}}
+		lc = &ListContacts{}
 		if create {
 			cs.lists[listID] = lc
 		}
@@ -72,20 +72,15 @@ func (cs *Contacts) resolvePropsLocked(props map[string]*string) (map[int64]*str
 // has resolved props.
 func (cs *Contacts) newContactLocked(in ContactInput, props map[int64]*string, now string) *Contact {
 	cs.st.nextID++
-	stamp := stampOf(now)
-	c := &Contact{
-		ID: cs.st.nextID, OriginalID: in.OriginalID, Props: PropSet("").With(props),
-		Status: StatusSubscribed, MobileStatus: StatusSubscribed,
-		Created: stamp, Modified: stamp,
-	}
+	c := newContact(cs.st.nextID, in.OriginalID, PropSet("").With(props), stampNow(now))
 	for _, st := range []string{in.InitialStatus, in.Status} {
 		if st != "" {
-			c.Status = st
+			c.status = codeOf(st)
 		}
 	}
 	for _, st := range []string{in.InitialMobileStatus, in.MobileStatus} {
 		if st != "" {
-			c.MobileStatus = st
+			c.mobile = codeOf(st)
 		}
 	}
 	return c
@@ -114,8 +109,8 @@ func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool
 	if err := checkInputStatus(in); err != nil {
 		return ContactView{}, false, err
 	}
-	cs.st.Lock()
-	defer cs.st.Unlock()
+	cs.st.mu.Lock()
+	defer cs.st.mu.Unlock()
 	lc, err := cs.listLocked(listID, true)
 	if err != nil {
 		return ContactView{}, false, err
@@ -125,7 +120,7 @@ func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool
 		return ContactView{}, false, err
 	}
 	names := cs.st.PropertyNamesLocked()
-	if old, exists := lc.ByID[in.OriginalID]; exists {
+	if old := lc.Get(in.OriginalID); old != nil {
 		if !merge {
 			return old.View(names), false, nil
 		}
@@ -139,21 +134,20 @@ func (cs *Contacts) Upsert(listID int64, in ContactInput, now string, merge bool
 	c := cs.newContactLocked(in, props, now)
 	cs.noteLocked(nil, c, by)
 	cs.markAddedLocked(listID)
-	lc.Order = append(lc.Order, in.OriginalID)
-	lc.put(c)
+	lc.add(c)
 	return c.View(names), true, nil
 }
 
 // Get returns one contact; 404 when the list or contact is unknown.
 func (cs *Contacts) Get(listID int64, originalID string) (ContactView, *apierr.Error) {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactView{}, err
 	}
-	c, ok := lc.ByID[originalID]
-	if !ok {
+	c := lc.Get(originalID)
+	if c == nil {
 		return ContactView{}, noContact(listID, originalID)
 	}
 	return c.View(cs.st.PropertyNamesLocked()), nil
@@ -165,14 +159,14 @@ func noContact(listID int64, originalID string) *apierr.Error {
 
 // UpdateProperties merges props into an existing contact.
 func (cs *Contacts) UpdateProperties(listID int64, originalID string, props map[string]*string, now string) (ContactView, *apierr.Error) {
-	cs.st.Lock()
-	defer cs.st.Unlock()
+	cs.st.mu.Lock()
+	defer cs.st.mu.Unlock()
 	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactView{}, err
 	}
-	old, ok := lc.ByID[originalID]
-	if !ok {
+	old := lc.Get(originalID)
+	if old == nil {
 		return ContactView{}, noContact(listID, originalID)
 	}
 	resolved, err := cs.resolvePropsLocked(props)
@@ -193,14 +187,14 @@ func (cs *Contacts) SetStatus(listID int64, originalID, status, mobileStatus, no
 	if err := checkInputStatus(ContactInput{Status: status, MobileStatus: mobileStatus}); err != nil {
 		return ContactView{}, err
 	}
-	cs.st.Lock()
-	defer cs.st.Unlock()
+	cs.st.mu.Lock()
+	defer cs.st.mu.Unlock()
 	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactView{}, err
 	}
-	old, ok := lc.ByID[originalID]
-	if !ok {
+	old := lc.Get(originalID)
+	if old == nil {
 		return ContactView{}, noContact(listID, originalID)
 	}
 	c := *old
@@ -226,39 +220,38 @@ func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string, by *Ca
 			return err
 		}
 	}
-	cs.st.Lock()
-	defer cs.st.Unlock()
+	cs.st.mu.Lock()
+	defer cs.st.mu.Unlock()
 	old, err := cs.listLocked(listID, true)
 	if err != nil {
 		return err
 	}
-	next := &ListContacts{ByID: make(map[string]*Contact, len(ins))}
+	next := &ListContacts{order: make([]*Contact, 0, len(ins))}
 	for _, in := range ins {
 		props, err := cs.resolvePropsLocked(in.Props)
 		if err != nil {
 			return err
 		}
-		if c, seen := next.ByID[in.OriginalID]; seen {
+		if c := next.Get(in.OriginalID); c != nil {
 			c = c.withProps(props, now)
 			c.applyStatus(in.Status, in.MobileStatus, now)
 			next.put(c)
 			continue
 		}
 		var c *Contact
-		if prev, kept := old.ByID[in.OriginalID]; kept {
-			c = &Contact{ID: prev.ID, OriginalID: prev.OriginalID, Status: prev.Status, MobileStatus: prev.MobileStatus, Created: prev.Created}
+		if prev := old.Get(in.OriginalID); prev != nil {
+			c = &Contact{ID: prev.ID, OriginalID: prev.OriginalID, status: prev.status, mobile: prev.mobile, created: prev.created}
 			c = c.withProps(props, now)
 			c.applyStatus(in.Status, in.MobileStatus, now)
 		} else {
 			c = cs.newContactLocked(in, props, now)
 		}
-		next.Order = append(next.Order, in.OriginalID)
-		next.put(c)
+		next.add(c)
 	}
 	// Each contact of next is a new value this call owns until it is
 	// stored: its history compares it with the list as it was.
-	for _, oid := range next.Order {
-		cs.noteLocked(old.ByID[oid], next.ByID[oid], by)
+	for _, c := range next.order {
+		cs.noteLocked(old.Get(c.OriginalID), c, by)
 	}
 	cs.lists[listID] = next
 	cs.markAllLocked(listID)
@@ -270,13 +263,13 @@ func (cs *Contacts) Replace(listID int64, ins []ContactInput, now string, by *Ca
 // the account's attributes to show them with. Only pointers are copied:
 // stored contacts are never modified in place.
 func (cs *Contacts) Page(listID int64, offset, limit int) (ContactsPage, *apierr.Error) {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	lc, err := cs.listLocked(listID, false)
 	if err != nil {
 		return ContactsPage{}, err
 	}
-	page := ContactsPage{Total: len(lc.Order)}
+	page := ContactsPage{Total: lc.Len()}
 	if offset >= page.Total {
 		return page, nil
 	}
@@ -284,61 +277,54 @@ func (cs *Contacts) Page(listID int64, offset, limit int) (ContactsPage, *apierr
 		page.Keys = append(page.Keys, PropKey{ID: id, Key: name})
 	}
 	SortPropKeys(page.Keys)
-	ids := lc.Order[offset:min(offset+limit, page.Total)]
-	page.Contacts = make([]*Contact, len(ids))
-	for i, oid := range ids {
-		page.Contacts[i] = lc.ByID[oid]
-	}
+	// A copy of the page's pointers: a later write replaces a contact
+	// in the order in place.
+	page.Contacts = slices.Clone(lc.order[offset:min(offset+limit, page.Total)])
 	return page, nil
 }
 
 // Ref returns the stored contact (never modified in place) or nil.
 func (cs *Contacts) Ref(listID int64, originalID string) *Contact {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	if lc := cs.lists[listID]; lc != nil {
-		return lc.ByID[originalID]
+		return lc.Get(originalID)
 	}
 	return nil
 }
 
 // ListHolder returns a list's contacts holder (nil when it has none).
 func (cs *Contacts) ListHolder(listID int64) *ListContacts {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	return cs.lists[listID]
 }
 
 // Counts is the number of contacts of a list and of those
 // unsubscribed from e-mail.
 func (cs *Contacts) Counts(listID int64) (total, unsubscribed int) {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	lc := cs.lists[listID]
 	if lc == nil {
 		return 0, 0
 	}
-	for _, c := range lc.ByID {
-		if c.Status == StatusUnsubscribed {
-			unsubscribed++
-		}
-	}
-	return len(lc.Order), unsubscribed
+	return lc.Len(), lc.idx.email.Unsubscribed
 }
 
 // Unsubscribed returns the list's contacts unsubscribed from e-mail,
 // in order of creation. Stored contacts are never modified in place, so the
 // pointers stay valid outside the lock.
 func (cs *Contacts) Unsubscribed(listID int64) []*Contact {
-	cs.st.RLock()
-	defer cs.st.RUnlock()
+	cs.st.mu.RLock()
+	defer cs.st.mu.RUnlock()
 	lc := cs.lists[listID]
 	if lc == nil {
 		return nil
 	}
 	var out []*Contact
-	for _, oid := range lc.Order {
-		if c := lc.ByID[oid]; c.Status == StatusUnsubscribed {
+	for _, c := range lc.order {
+		if c.status == codeUnsubscribed {
 			out = append(out, c)
 		}
 	}

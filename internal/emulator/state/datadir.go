@@ -73,9 +73,9 @@ func (d *DataDir) capture(full, delta bool) (*stateCapture, error) {
 	c := &stateCapture{savedAt: d.now(), parts: map[string]json.RawMessage{}}
 	st := d.store
 	if delta {
-		st.Lock()
+		st.mu.Lock()
 	} else {
-		st.RLock()
+		st.mu.RLock()
 	}
 	var lists []ListCapture
 	c.store, lists = st.CaptureLocked(full)
@@ -84,9 +84,9 @@ func (d *DataDir) capture(full, delta bool) (*stateCapture, error) {
 	}
 	if delta {
 		c.delta = st.TakeDeltaLocked()
-		st.Unlock()
+		st.mu.Unlock()
 	} else {
-		st.RUnlock()
+		st.mu.RUnlock()
 	}
 	for _, p := range d.parts() {
 		v, err := p.Save()

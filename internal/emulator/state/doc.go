@@ -21,10 +21,20 @@
 // It knows no HTTP request, wire profile or fault; of the emulator it
 // imports only internal/emulator/apierr.
 //
-// One RWMutex guards all of it (Store embeds it, the domains' stores share
-// it; Batches alone has its own, as a batch's work changes contacts under
-// the account's): the emulator favours obvious correctness over throughput. Methods
-// named ...Locked expect the caller to hold it (within the package, or a
-// check the store runs under it); the others take it themselves, and the
-// handlers call only those.
+// One RWMutex guards all of it (Store's unexported mu, which the domains'
+// stores share; Batches alone has its own, as a batch's work changes
+// contacts under the account's): the emulator favours obvious correctness
+// over throughput. Each exported method is one read (under the read lock)
+// or one update of the account; a read copies what it answers (a page's
+// pointers), never a whole list, as stored contacts are never modified in
+// place. Methods named ...Locked expect the caller to hold the lock
+// (within the package, or a check the store runs under it); the others
+// take it themselves, and the handlers call only those.
+//
+// A list of ten million contacts fits in about 1.7 GB: a contact is 64
+// bytes and one string of its properties (which its originalId shares when
+// it is one of them), and the list finds it by originalId and e-mail
+// address through tables of positions, not maps (position_index.go):
+// about 165 bytes per contact of four attributes in all
+// (TestContactsHeapPerContact).
 package state

@@ -24,8 +24,8 @@ type ResultLinks struct {
 // more than keepExpired before now (until then an expired token is
 // answered 410 rather than 404).
 func (rl *ResultLinks) Add(token string, link ResultLink, now time.Time, keepExpired time.Duration) {
-	rl.st.Lock()
-	defer rl.st.Unlock()
+	rl.st.mu.Lock()
+	defer rl.st.mu.Unlock()
 	for t, l := range rl.links {
 		if now.Sub(l.Expires) > keepExpired {
 			delete(rl.links, t)
@@ -36,8 +36,8 @@ func (rl *ResultLinks) Add(token string, link ResultLink, now time.Time, keepExp
 
 // Get returns what token opens, expired or not.
 func (rl *ResultLinks) Get(token string) (ResultLink, bool) {
-	rl.st.RLock()
-	defer rl.st.RUnlock()
+	rl.st.mu.RLock()
+	defer rl.st.mu.RUnlock()
 	l, ok := rl.links[token]
 	return l, ok
 }

@@ -39,8 +39,8 @@ type Imports struct {
 // Create stores imp as a new import with the account's next id, and returns
 // it as stored.
 func (is *Imports) Create(imp Import) Import {
-	is.st.Lock()
-	defer is.st.Unlock()
+	is.st.mu.Lock()
+	defer is.st.mu.Unlock()
 	is.st.nextID++
 	imp.ID = is.st.nextID
 	is.byID[imp.ID] = &imp
@@ -50,8 +50,8 @@ func (is *Imports) Create(imp Import) Import {
 // OfList returns the imports of a list in ascending id order (the order
 // they were created).
 func (is *Imports) OfList(listID int64) []Import {
-	is.st.RLock()
-	defer is.st.RUnlock()
+	is.st.mu.RLock()
+	defer is.st.mu.RUnlock()
 	var out []Import
 	for _, imp := range is.byID {
 		if imp.ListID == listID {
@@ -66,8 +66,8 @@ func (is *Imports) OfList(listID int64) []Import {
 // of one import cannot both run. found is false when the list has no such
 // import; an import already uploaded, or being uploaded, is a 409.
 func (is *Imports) Claim(listID, id int64) (imp Import, found bool, err *apierr.Error) {
-	is.st.Lock()
-	defer is.st.Unlock()
+	is.st.mu.Lock()
+	defer is.st.mu.Unlock()
 	p := is.byID[id]
 	if p == nil || p.ListID != listID {
 		return Import{}, false, nil
@@ -85,8 +85,8 @@ func (is *Imports) Claim(listID, id int64) (imp Import, found bool, err *apierr.
 // Release ends an upload Claim began: a successful one records its batch
 // (batchID), a refused one (0) leaves the import free to be uploaded again.
 func (is *Imports) Release(id, batchID int64) {
-	is.st.Lock()
-	defer is.st.Unlock()
+	is.st.mu.Lock()
+	defer is.st.mu.Unlock()
 	if p := is.byID[id]; p != nil {
 		p.Uploading = false
 		p.BatchID = batchID
@@ -95,8 +95,8 @@ func (is *Imports) Release(id, batchID int64) {
 
 // All returns every import in ascending id order.
 func (is *Imports) All() []Import {
-	is.st.RLock()
-	defer is.st.RUnlock()
+	is.st.mu.RLock()
+	defer is.st.mu.RUnlock()
 	out := make([]Import, 0, len(is.byID))
 	for _, imp := range is.byID {
 		out = append(out, *imp)
@@ -111,7 +111,7 @@ func (is *Imports) Replace(imps []Import) {
 	for _, imp := range imps {
 		byID[imp.ID] = &imp
 	}
-	is.st.Lock()
-	defer is.st.Unlock()
+	is.st.mu.Lock()
+	defer is.st.mu.Unlock()
 	is.byID = byID
 }

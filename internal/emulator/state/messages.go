@@ -12,8 +12,8 @@ type Messages struct {
 
 // Add stamps msg with the account's next id and keeps it.
 func (ms *Messages) Add(msg SentMessage) SentMessage {
-	ms.st.Lock()
-	defer ms.st.Unlock()
+	ms.st.mu.Lock()
+	defer ms.st.mu.Unlock()
 	ms.st.nextID++
 	msg.ID = ms.st.nextID
 	ms.list = append(ms.list, msg)
@@ -23,8 +23,8 @@ func (ms *Messages) Add(msg SentMessage) SentMessage {
 // Since returns the messages sent at or after since, in order; the
 // statistics export counts them.
 func (ms *Messages) Since(since time.Time) []SentMessage {
-	ms.st.RLock()
-	defer ms.st.RUnlock()
+	ms.st.mu.RLock()
+	defer ms.st.mu.RUnlock()
 	var out []SentMessage
 	for _, m := range ms.list {
 		if !m.SentAt.Before(since) {

@@ -42,7 +42,9 @@ func NestedKey(parent Ref, sub string) string {
 // but the batches, so that a snapshot sees every domain at one moment: the
 // emulator favours obvious correctness over throughput.
 type Store struct {
-	sync.RWMutex
+	// mu is the account's lock, unexported so that only this package's
+	// methods take it: each is one read or one update of the account.
+	mu     sync.RWMutex
 	nextID int64 // last id handed out; one counter for the whole account
 	colls  map[string]*collection
 
@@ -88,8 +90,8 @@ func (st *Store) existsLocked(parent *Ref) bool {
 // entities through the *Locked methods) accepts it; check may be nil. It
 // reports false, storing nothing, when parent does not exist.
 func (st *Store) Create(parent *Ref, key string, body map[string]any, now string, check func(Entity) *apierr.Error) (Entity, bool, *apierr.Error) {
-	st.Lock()
-	defer st.Unlock()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if !st.existsLocked(parent) {
 		return nil, false, nil
 	}
@@ -118,8 +120,8 @@ func (st *Store) Create(parent *Ref, key string, body map[string]any, now string
 
 // Get returns a copy of one entity.
 func (st *Store) Get(key string, id int64) (Entity, bool) {
-	st.RLock()
-	defer st.RUnlock()
+	st.mu.RLock()
+	defer st.mu.RUnlock()
 	c := st.colls[key]
 	if c == nil {
 		return nil, false
@@ -156,8 +158,8 @@ func (st *Store) hasLocked(key string, id int64) bool {
 // them, and the size of the whole collection. parentOK is false when parent
 // does not exist.
 func (st *Store) Page(parent *Ref, key string, offset, limit int) (items []Entity, total int, parentOK bool) {
-	st.RLock()
-	defer st.RUnlock()
+	st.mu.RLock()
+	defer st.mu.RUnlock()
 	if !st.existsLocked(parent) {
 		return nil, 0, false
 	}
@@ -182,8 +184,8 @@ func (st *Store) Page(parent *Ref, key string, offset, limit int) (items []Entit
 // accepts it. found is false
 // when the entity does not exist.
 func (st *Store) Update(key string, id int64, patch map[string]any, now string, check func(Entity) *apierr.Error) (e Entity, found bool, err *apierr.Error) {
-	st.Lock()
-	defer st.Unlock()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	c := st.colls[key]
 	if c == nil {
 		return nil, false, nil
@@ -211,8 +213,8 @@ func (st *Store) Update(key string, id int64, patch map[string]any, now string, 
 // Delete removes one entity and every nested collection under it; deleting a
 // list also removes its contacts.
 func (st *Store) Delete(key string, id int64) bool {
-	st.Lock()
-	defer st.Unlock()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	c := st.colls[key]
 	if c == nil {
 		return false
@@ -239,8 +241,8 @@ func (st *Store) Delete(key string, id int64) bool {
 // generic collections (a batch, an import), so ids stay unique and increasing
 // across the whole account.
 func (st *Store) AllocID() int64 {
-	st.Lock()
-	defer st.Unlock()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	st.nextID++
 	return st.nextID
 }
@@ -248,8 +250,8 @@ func (st *Store) AllocID() int64 {
 // LastID is the last id handed out (the snapshot's nextId): ids of areas
 // that take theirs from AllocID are at most this.
 func (st *Store) LastID() int64 {
-	st.RLock()
-	defer st.RUnlock()
+	st.mu.RLock()
+	defer st.mu.RUnlock()
 	return st.nextID
 }
 

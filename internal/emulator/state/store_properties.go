@@ -7,8 +7,8 @@ import (
 
 // PropertyIDsByName maps each contact attribute's name to its id.
 func (st *Store) PropertyIDsByName() map[string]int64 {
-	st.RLock()
-	defer st.RUnlock()
+	st.mu.RLock()
+	defer st.mu.RUnlock()
 	names := st.PropertyNamesLocked()
 	ids := make(map[string]int64, len(names))
 	for id, name := range names {
@@ -74,8 +74,8 @@ func AllDigits(s string) bool {
 // ResolvePropertyLocked does (0 where none), and returns the account's
 // attribute names with them, both read at one moment.
 func (st *Store) ResolveProperties(keys []string) (ids []int64, names map[int64]string) {
-	st.RLock()
-	defer st.RUnlock()
+	st.mu.RLock()
+	defer st.mu.RUnlock()
 	ids = make([]int64, len(keys))
 	for i, k := range keys {
 		if id, ok := st.ResolvePropertyLocked(k); ok {

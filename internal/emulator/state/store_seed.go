@@ -15,8 +15,8 @@ type Seeder struct{ st *Store }
 // until fn returns; checks that read the store (its ...Locked methods) may
 // run meanwhile on Store.
 func (st *Store) Seed(fn func(*Seeder)) {
-	st.Lock()
-	defer st.Unlock()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	fn(&Seeder{st: st})
 }
 
@@ -38,7 +38,7 @@ func (s *Seeder) ClaimID(id int64) { s.st.nextID = max(s.st.nextID, id) }
 // List gives the list id an empty set of contacts, which Contact fills,
 // saved whole at the next save.
 func (s *Seeder) List(id int64) {
-	s.st.Contacts.lists[id] = &ListContacts{ByID: map[string]*Contact{}}
+	s.st.Contacts.lists[id] = &ListContacts{}
 	s.st.Contacts.markAllLocked(id)
 }
 
@@ -49,7 +49,7 @@ func (s *Seeder) List(id int64) {
 func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func() int64, by *Cause) (dup bool, err *apierr.Error) {
 	st := s.st
 	lc := st.Contacts.lists[listID]
-	if _, ok := lc.ByID[in.OriginalID]; ok {
+	if lc.Get(in.OriginalID) != nil {
 		return true, nil
 	}
 	if err := checkInputStatus(in); err != nil {
@@ -59,16 +59,10 @@ func (s *Seeder) Contact(listID int64, in ContactInput, now string, newID func()
 	if err != nil {
 		return false, err
 	}
-	stamp := stampOf(now)
-	c := &Contact{
-		ID: newID(), OriginalID: in.OriginalID, Props: PropSet("").With(props),
-		Status: StatusSubscribed, MobileStatus: StatusSubscribed,
-		Created: stamp, Modified: stamp,
-	}
+	c := newContact(newID(), in.OriginalID, PropSet("").With(props), stampNow(now))
 	c.applyStatus(in.Status, in.MobileStatus, now)
 	st.Contacts.noteLocked(nil, c, by)
-	lc.Order = append(lc.Order, in.OriginalID)
-	lc.put(c)
+	lc.add(c)
 	return false, nil
 }
 

@@ -63,11 +63,9 @@ func (st *Store) CaptureLocked(full bool) (Snapshot, []ListCapture) {
 	lists := make([]ListCapture, 0, len(st.Contacts.lists))
 	for _, listID := range slices.Sorted(maps.Keys(st.Contacts.lists)) {
 		lc := st.Contacts.lists[listID]
-		cs := make([]*Contact, len(lc.Order))
-		for i, oid := range lc.Order {
-			cs[i] = lc.ByID[oid]
-		}
-		lists = append(lists, ListCapture{ID: listID, Contacts: cs})
+		// The pointers are copied: a later write replaces a contact in
+		// the order in place.
+		lists = append(lists, ListCapture{ID: listID, Contacts: slices.Clone(lc.order)})
 	}
 	return snap, lists
 }
@@ -90,21 +88,15 @@ func (st *Store) TakeDeltaLocked() []ListDelta {
 			continue
 		}
 		if d.all {
-			cs := make([]*Contact, len(lc.Order))
-			for i, oid := range lc.Order {
-				cs[i] = lc.ByID[oid]
-			}
-			out = append(out, ListDelta{ID: listID, Reset: true, Contacts: cs})
+			out = append(out, ListDelta{ID: listID, Reset: true, Contacts: slices.Clone(lc.order)})
 			continue
 		}
 		// Added ones first, in order, so a replay appends them in order;
 		// then the changed ones, which a replay finds in place.
 		var cs []*Contact
-		for _, oid := range lc.Order[min(d.from, len(lc.Order)):] {
-			cs = append(cs, lc.ByID[oid])
-		}
+		cs = append(cs, lc.order[min(d.from, lc.Len()):]...)
 		for _, oid := range slices.Sorted(maps.Keys(d.oids)) {
-			if c := lc.ByID[oid]; c != nil {
+			if c := lc.Get(oid); c != nil {
 				cs = append(cs, c)
 			}
 		}
@@ -135,9 +127,9 @@ func AppendContactRecord(b []byte, c *Contact) []byte {
 		return true
 	})
 	b = append(b, `},"status":`...)
-	b = AppendJSONString(b, c.Status)
+	b = AppendJSONString(b, c.Status())
 	b = append(b, `,"mobileStatus":`...)
-	b = AppendJSONString(b, c.MobileStatus)
+	b = AppendJSONString(b, c.MobileStatus())
 	b = append(b, `,"dateCreated":"`...)
 	b = append(b, c.DateCreated()...)
 	b = append(b, `","dateModified":"`...)
@@ -187,7 +179,7 @@ func (b *Builder) List(key string) (*ListContacts, error) {
 	}
 	lc := b.Contacts[listID]
 	if lc == nil {
-		lc = &ListContacts{ByID: map[string]*Contact{}}
+		lc = &ListContacts{}
 		b.Contacts[listID] = lc
 		b.keys[listID] = key
 	}
@@ -204,17 +196,18 @@ func (b *Builder) contactOf(f *RecordFields, where func() string) (*Contact, err
 	}
 	created, ok1 := b.stamp(f.dateCreated)
 	modified, ok2 := b.stamp(f.dateModified)
-	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("%s: dateCreated %q / dateModified %q are not times in UTC such as 2026-01-02T15:04:05Z", where(), f.dateCreated, f.dateModified)
+	if !ok1 || !ok2 || !stampFits(created) || !stampFits(modified) {
+		return nil, fmt.Errorf("%s: dateCreated %q / dateModified %q are not times in UTC from 1970 to 2106 such as 2026-01-02T15:04:05Z", where(), f.dateCreated, f.dateModified)
 	}
 	if f.hasBadKey {
 		return nil, fmt.Errorf("%s: property key %q is not an attribute id", where(), f.badPropKey)
 	}
 	// Values of deleted attributes stay, hidden, as in the store.
+	props := packPairs(f.props)
 	return &Contact{
-		ID: f.id, OriginalID: f.originalID, Props: packPairs(f.props),
-		Status: internStatus(f.status), MobileStatus: internStatus(f.mobileStatus),
-		Created: created, Modified: modified,
+		ID: f.id, OriginalID: props.share(f.originalID), Props: props,
+		status: codeOf(f.status), mobile: codeOf(f.mobileStatus),
+		created: stamp(created), modified: stamp(modified),
 	}, nil
 }
 
@@ -240,17 +233,6 @@ type stampCache struct {
 	sec int64
 }
 
-// internStatus returns the constant for a known status, so that a million
-// restored contacts do not each keep a copy of "SUBSCRIBED".
-func internStatus(s string) string {
-	for _, k := range []string{StatusSubscribed, StatusUnsubscribed, StatusPending} {
-		if s == k {
-			return k
-		}
-	}
-	return s
-}
-
 // AppendContact adds a snapshot's record i of list key: an originalId
 // appears once.
 func (b *Builder) AppendContact(key string, i int, f *RecordFields) error {
@@ -263,14 +245,7 @@ func (b *Builder) AppendContact(key string, i int, f *RecordFields) error {
 	if err != nil {
 		return err
 	}
-	// One hash of the originalId, not two: a repeat leaves the map's size.
-	n := len(lc.ByID)
-	lc.ByID[c.OriginalID] = c
-	if len(lc.ByID) == n {
-		return fmt.Errorf("%s: originalId %q is empty or repeated", where(), f.originalID)
-	}
-	lc.indexNew(c)
-	lc.Order = append(lc.Order, c.OriginalID)
+	lc.restored(c)
 	return nil
 }
 
@@ -285,17 +260,29 @@ func (b *Builder) PutContact(listID int64, f *RecordFields, where func() string)
 	if err != nil {
 		return err
 	}
-	if lc.ByID[c.OriginalID] == nil {
-		lc.Order = append(lc.Order, c.OriginalID)
+	if err := b.buildTables(listID, lc); err != nil {
+		return err
 	}
 	lc.put(c)
+	return nil
+}
+
+// buildTables makes the tables of a list a snapshot filled, if it has
+// not yet: an originalId may appear once.
+func (b *Builder) buildTables(listID int64, lc *ListContacts) error {
+	if !lc.loose {
+		return nil
+	}
+	if i := lc.buildTables(); i >= 0 {
+		return fmt.Errorf("contacts[%q][%d]: originalId %q is empty or repeated", b.keys[listID], i, lc.order[i].OriginalID)
+	}
 	return nil
 }
 
 // ResetList empties a list's contacts (a journal record that holds the
 // whole list follows).
 func (b *Builder) ResetList(listID int64) {
-	b.Contacts[listID] = &ListContacts{ByID: map[string]*Contact{}}
+	b.Contacts[listID] = &ListContacts{}
 	b.keys[listID] = strconv.FormatInt(listID, 10)
 }
 
@@ -321,6 +308,11 @@ func (b *Builder) SetSmall(snap Snapshot) {
 // contacts only in lists that exist, entities with their timestamps) and
 // replaces the store's content with it.
 func (b *Builder) Finish(st *Store) error {
+	for _, listID := range slices.Sorted(maps.Keys(b.Contacts)) {
+		if err := b.buildTables(listID, b.Contacts[listID]); err != nil {
+			return err
+		}
+	}
 	snap := b.Snap
 	colls := make(map[string]*collection, len(snap.Collections))
 	seen := map[int64]string{}
@@ -374,8 +366,8 @@ func (b *Builder) Finish(st *Store) error {
 	if err := b.checkContactIDs(colls, seen, snap.NextID); err != nil {
 		return err
 	}
-	st.Lock()
-	defer st.Unlock()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	st.nextID = snap.NextID
 	st.colls = colls
 	st.Contacts.lists = b.Contacts
@@ -395,8 +387,8 @@ func (b *Builder) checkContactIDs(colls map[string]*collection, seen map[int64]s
 			return fmt.Errorf("contacts[%q]: no list with id %d", key, listID)
 		}
 		lc := b.Contacts[listID]
-		for i, oid := range lc.Order {
-			id := lc.ByID[oid].ID
+		for i, c := range lc.order {
+			id := c.ID
 			where := func() string { return fmt.Sprintf("contacts[%q][%d]", key, i) }
 			if id <= 0 || id > nextID {
 				return fmt.Errorf("%s: id %d is outside 1..nextId (%d)", where(), id, nextID)
@@ -421,8 +413,8 @@ func (b *Builder) contactsWithID(id int64) string {
 	var places []string
 	for _, listID := range slices.Sorted(maps.Keys(b.Contacts)) {
 		lc := b.Contacts[listID]
-		for i, oid := range lc.Order {
-			if lc.ByID[oid].ID == id {
+		for i, c := range lc.order {
+			if c.ID == id {
 				places = append(places, fmt.Sprintf("contacts[%q][%d]", b.keys[listID], i))
 			}
 		}
