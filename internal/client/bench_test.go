@@ -122,24 +122,7 @@ func BenchmarkStreamContacts(b *testing.B) {
 	})
 
 	const pages = 100
-	bodies := make([][]byte, pages)
-	for p := range bodies {
-		bodies[p] = bytes.ReplaceAll(page, []byte(`"customer-`), fmt.Appendf(nil, `"customer-%d-`, p))
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Header().Set("X-Total-Count", strconv.Itoa(pages*MaxPageSize))
-		if p, _ := strconv.Atoi(r.URL.Query().Get("page")); p < pages {
-			_, _ = w.Write(bodies[p])
-			return
-		}
-		_, _ = w.Write([]byte("[]"))
-	}))
-	defer srv.Close()
-	c, err := New(Config{BaseURL: srv.URL, CustomerID: testCustomerID, Auth: BasicAuth{Username: testUser, Password: testPassword}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := pagedListing(b, page, pages, 0)
 	ctx := context.Background()
 	b.Run(fmt.Sprintf("listing/pages=%d/Contacts.Stream", pages), func(b *testing.B) {
 		b.ReportAllocs()
@@ -173,26 +156,7 @@ func BenchmarkStreamContacts(b *testing.B) {
 // the old fixed window of four against the window the listing chooses.
 func BenchmarkStreamContactsLatency(b *testing.B) {
 	const pages, latency = 100, 50 * time.Millisecond
-	page := contactsJSON(b, MaxPageSize)
-	bodies := make([][]byte, pages)
-	for p := range bodies {
-		bodies[p] = bytes.ReplaceAll(page, []byte(`"customer-`), fmt.Appendf(nil, `"customer-%d-`, p))
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(latency)
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Header().Set("X-Total-Count", strconv.Itoa(pages*MaxPageSize))
-		if p, _ := strconv.Atoi(r.URL.Query().Get("page")); p < pages {
-			_, _ = w.Write(bodies[p])
-			return
-		}
-		_, _ = w.Write([]byte("[]"))
-	}))
-	defer srv.Close()
-	c, err := New(Config{BaseURL: srv.URL, CustomerID: testCustomerID, Auth: BasicAuth{Username: testUser, Password: testPassword}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := pagedListing(b, contactsJSON(b, MaxPageSize), pages, latency)
 	for _, w := range []struct {
 		name        string
 		concurrency int
@@ -210,4 +174,31 @@ func BenchmarkStreamContactsLatency(b *testing.B) {
 			}
 		})
 	}
+}
+
+// pagedListing is a client of a server that lists pages copies of page
+// (each with other ids), every answer latency late, and the list's size in
+// X-Total-Count.
+func pagedListing(b *testing.B, page []byte, pages int, latency time.Duration) *Client {
+	b.Helper()
+	bodies := make([][]byte, pages)
+	for p := range bodies {
+		bodies[p] = bytes.ReplaceAll(page, []byte(`"customer-`), fmt.Appendf(nil, `"customer-%d-`, p))
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(latency)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("X-Total-Count", strconv.Itoa(pages*MaxPageSize))
+		if p, _ := strconv.Atoi(r.URL.Query().Get("page")); p < pages {
+			_, _ = w.Write(bodies[p])
+			return
+		}
+		_, _ = w.Write([]byte("[]"))
+	}))
+	b.Cleanup(srv.Close)
+	c, err := New(Config{BaseURL: srv.URL, CustomerID: testCustomerID, Auth: BasicAuth{Username: testUser, Password: testPassword}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
 }
