@@ -168,7 +168,9 @@ func planLeavingOptOuts(ctx context.Context, data *providerData, a listImportArg
 	}
 	diags.AddAttributeWarning(path.Root(attrSuppressionListID), "Opt-outs to copy into the suppression list",
 		fmt.Sprintf("The REPLACE import into list %s removes contacts its file does not name, %d of them unsubscribed on channels the suppression list %s does not hold yet: %s. "+
-			"The apply copies those opt-outs into the suppression list before it uploads anything, so that they outlive this list's copy (planned_changes.opt_outs_copied counts them).",
+			"The apply copies those opt-outs into the suppression list before it uploads anything, so that they outlive this list's copy (planned_changes.opt_outs_copied counts them). "+
+			"An import cannot tell a recipient's own opt-out from an unsubscription Terraform made (an rms_list_contacts' exclusive, an UNSUBSCRIBED in its input, its on_destroy), so it copies every one of them; "+
+			"if some are Terraform's own, take those contacts out of the rms_list_contacts that manages them instead, whose consent record tells them apart.",
 			listID, n, sup.ListID(), strings.Join(names, ", ")))
 	return n
 }
