@@ -11,7 +11,7 @@ import (
 // createBytesPerContact bounds what a first apply from a source file holds
 // per contact while its ADD import is written: the book's row (about 60
 // bytes for an id, an address and a name), its index, and one Change of
-// about 120 bytes, no map. Before creates took their values from the book
+// 96 bytes, no map. Before creates took their values from the book
 // it was over 600 (a map per contact in Compare, a second copy of every
 // change and a set of created ids in ImportPlan).
 const createBytesPerContact = 300

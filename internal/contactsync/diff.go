@@ -63,13 +63,19 @@ func (s ServiceContact) stillSubscribed() client.SubscriptionStatus {
 // recipient made from a change the configuration asked for.
 type AppliedStatuses func(id string) (email, mobile string)
 
-// Change is what one contact needs.
+// Change is what one contact needs. Its fields are laid out largest
+// first: a first apply holds one per contact (96 bytes, not 112).
 type Change struct {
 	ID     string
-	Create bool              // not in the list: create it with Set and Status
 	Set    map[string]string // attribute name -> non-empty value to write
 	Remove []string          // attribute names whose value is removed
 	Status client.SubscriptionStatus
+	// from and row: a create from a source file's book takes its values
+	// from the book (Values), instead of a map per contact; a first apply
+	// of a million contacts would otherwise hold a million maps.
+	from   *Book
+	row    int32
+	Create bool // not in the list: create it with Set and Status
 	// Unsubscribe: exclusive, and the configuration does not name the
 	// contact. Status then holds UNSUBSCRIBED for each channel the service
 	// does not show unsubscribed already (nothing is sent for a channel in
@@ -81,11 +87,6 @@ type Change struct {
 	// the channel's one reason: such a channel is never counted as an
 	// unsubscription the input asked for, nor as a kept opt-out.
 	Suppressed Channels
-	// from and row: a create from a source file's book takes its values
-	// from the book (Values), instead of a map per contact; a first apply
-	// of a million contacts would otherwise hold a million maps.
-	from *Book
-	row  int32
 }
 
 // Values are the attribute values the change writes: Set, or for a create
