@@ -65,3 +65,46 @@ resource "rms_list_contacts" "l" {
 		t.Fatalf("the plan after the resumed apply is not empty (exit %d):\n%s", code, out)
 	}
 }
+
+// TestAccListContactsFileOptOutAfterPlan: with a source file, a recipient
+// the file names opts out between `terraform plan -out` and `terraform
+// apply PLANFILE`, and one the file does not name signs up. The apply
+// writes what the plan counted (a renamed contact, a new one), keeps the
+// opt-out, leaves the sign-up, and names both.
+func TestAccListContactsFileOptOutAfterPlan(t *testing.T) {
+	acctest.SkipUnlessAcceptance(t)
+	t.Parallel()
+	env := acctest.NewEnv(t, emulator.Options{})
+	listID := newTestList(t, env)
+	ws := acctest.NewWorkspace(t)
+	ws.Write("contacts.csv", "originalId,firstname\na,Ann\nb,Ben\nc,Cy\n")
+	ws.Configure(env, fmt.Sprintf(`
+resource "rms_list_contacts" "l" {
+  list_id     = %q
+  source_file = "${path.module}/contacts.csv"
+}
+`, listID))
+	if out, code := ws.Run("apply", "-auto-approve", "-no-color"); code != 0 {
+		t.Fatalf("the first apply exited %d:\n%s", code, out)
+	}
+	ws.Write("contacts.csv", "originalId,firstname\na,Ann\nb,Benjamin\nc,Cy\nd,Dee\n")
+	if out, code := ws.Run("plan", "-out=p.tfplan", "-no-color"); code != 0 {
+		t.Fatalf("the plan exited %d:\n%s", code, out)
+	}
+	env.MustDo(t, "PUT", "lists/"+listID+"/contacts/a/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}, nil)
+	env.MustDo(t, "POST", "lists/"+listID+"/contacts", map[string]any{"originalId": "late"}, nil)
+	out, code := ws.Run("apply", "-no-color", "p.tfplan")
+	if code != 0 || !acctest.Contains(out, "Contacts changed since the plan left as they are", "2 contacts of list "+listID, `"a"`, `"late"`) {
+		t.Fatalf("the apply of the saved plan did not go through naming both (exit %d):\n%s", code, out)
+	}
+	got := listContactsOf(t, env, listID)
+	if got["a"].Status != "UNSUBSCRIBED" || got["b"].Properties["firstname"] != "Benjamin" || got["d"].Properties["firstname"] != "Dee" {
+		t.Errorf("after the apply the service holds %v", got)
+	}
+	if _, ok := got["late"]; !ok {
+		t.Errorf("the late sign-up is gone: %v", got)
+	}
+	if out, code := ws.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Fatalf("the plan after the apply is not empty (exit %d): the opt-out and the sign-up are the recipients', nothing is left to do:\n%s", code, out)
+	}
+}
