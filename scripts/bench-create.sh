@@ -5,7 +5,9 @@
 # It prints the wall time of the apply, the peak RSS of each provider
 # process (the largest is the one that applied), and leaves a heap profile
 # of that process's peak (RMS_MEM_PROFILE) in the scratch directory it
-# names. A benchmark, not a test: run it on a quiet machine (uptime).
+# names. With BENCH_MORE=1 it then times a no-change plan and the apply of
+# a 1 % change (every hundredth row's name), each with its own peak RSS.
+# A benchmark, not a test: run it on a quiet machine (uptime).
 set -euo pipefail
 n="${1:?usage: scripts/bench-create.sh ROWS}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -57,11 +59,22 @@ resource "rms_list_contacts" "c" {
   source_file = "${path.module}/contacts.csv"
 }
 TF
-start=$(date +%s.%N)
-"$tf_bin" apply -auto-approve -no-color -input=false >"$work/apply.log" 2>&1 || { tail -30 "$work/apply.log"; exit 1; }
-end=$(date +%s.%N)
+# timed NAME ARGS...: runs terraform, then prints its wall time and the
+# largest provider RSS of that command.
+timed() {
+  local name="$1"; shift
+  rm -f "$work/rss"/*
+  local start end
+  start=$(date +%s.%N)
+  "$tf_bin" "$@" -no-color -input=false >"$work/$name.log" 2>&1 || { tail -30 "$work/$name.log"; exit 1; }
+  end=$(date +%s.%N)
+  echo "$name: $(echo "$end - $start" | bc) s, provider peak RSS $(sort -n "$work/rss"/* | tail -1 | awk '{printf "%.1f MiB", $1/1024}') (of $(ls "$work/rss" | wc -l) provider processes), load $(cut -d' ' -f1-3 /proc/loadavg)"
+}
 echo "rows: $n"
-echo "first apply: $(echo "$end - $start" | bc) s"
-echo "provider peak RSS: $(sort -n "$work/rss"/* | tail -1 | awk '{printf "%.1f MiB", $1/1024}') (of $(ls "$work/rss" | wc -l) provider processes)"
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+timed "first apply" apply -auto-approve
+if [[ "${BENCH_MORE:-}" == 1 ]]; then
+  timed "no-change plan" plan
+  awk -F, 'NR > 1 && (NR - 2) % 100 == 0 { $3 = $3 " (changed)" } { print }' OFS=, contacts.csv >contacts.next && mv contacts.next contacts.csv
+  timed "1 % change applied" apply -auto-approve
+fi
 echo "heap profiles: $work/heap.* (go tool pprof -top -sample_index=inuse_space $work/real/terraform-provider-rms FILE)"
