@@ -28,6 +28,12 @@ func newTestClient(t *testing.T, h http.Handler, mutate ...func(*Config)) (*Clie
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	return clientOf(t, srv, mutate...), srv
+}
+
+// clientOf is a client pointed at srv, started already.
+func clientOf(t *testing.T, srv *httptest.Server, mutate ...func(*Config)) *Client {
+	t.Helper()
 	cfg := Config{
 		BaseURL:      srv.URL,
 		CustomerID:   testCustomerID,
@@ -43,7 +49,7 @@ func newTestClient(t *testing.T, h http.Handler, mutate ...func(*Config)) (*Clie
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	return c, srv
+	return c
 }
 
 func noRetries(c *Config) { c.MaxRetries = -1 }

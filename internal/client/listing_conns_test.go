@@ -3,6 +3,7 @@ package client
 import (
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,12 +16,16 @@ import (
 func TestStreamContactsReusesConnections(t *testing.T) {
 	ls := &listServer{n: 60_000, latency: 10 * time.Millisecond}
 	var dials atomic.Int64
-	c, srv := newTestClient(t, ls)
+	// The hook is set before the server starts: its goroutines read it.
+	srv := httptest.NewUnstartedServer(ls)
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			dials.Add(1)
 		}
 	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := clientOf(t, srv)
 	n := 0
 	err := c.Contacts.Stream(t.Context(), "7", ListingOptions{PageSize: 1000}, func(chunk []ListedContact) error {
 		n += len(chunk)
