@@ -67,7 +67,10 @@ func TestAccListImportResource_interruptedApplyResumes(t *testing.T) {
 
 	// The first apply: interrupted once the provider waits for the batch,
 	// that is once the file reached the emulator and the batch was looked
-	// at (the wait's first look); the clock holds the batch PENDING.
+	// at and the answer read: the wait's second look has arrived (looks
+	// follow one another, and an interrupt during the first could come
+	// before its answer is read, leaving no status to keep). The clock holds
+	// the batch PENDING.
 	batchLooks := env.Emulator.Requests().ByRoute[routeGetBatch]
 	apply := command("apply", "-auto-approve", "-no-color")
 	var out bytes.Buffer
@@ -85,7 +88,7 @@ func TestAccListImportResource_interruptedApplyResumes(t *testing.T) {
 		case <-time.After(100 * time.Millisecond):
 		}
 		imps := recordedImports(t, env, list)
-		waiting = len(imps) == 1 && imps[0].BatchID != nil && env.Emulator.Requests().ByRoute[routeGetBatch] > batchLooks
+		waiting = len(imps) == 1 && imps[0].BatchID != nil && env.Emulator.Requests().ByRoute[routeGetBatch] > batchLooks+1
 	}
 	if !waiting {
 		_ = apply.Process.Kill()
