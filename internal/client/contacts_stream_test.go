@@ -47,6 +47,15 @@ type listServer struct {
 	maxFlight int
 }
 
+// peak is the most requests the server had in flight at once, and whether
+// it answered its 429; read under the lock, since pages fetched ahead may
+// still be answered after a listing ended.
+func (s *listServer) peak() (maxFlight int, throttled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxFlight, s.throttled
+}
+
 func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/rest/1000/lists/7/contacts" {
 		writeError(w, http.StatusNotFound, "NOT_FOUND", "no such list", "")
@@ -310,18 +319,19 @@ func TestStreamContactsPaging(t *testing.T) {
 					}
 				}
 			}
-			if tt.srv.throttle > 0 && !tt.srv.throttled {
+			maxFlight, throttled := tt.srv.peak()
+			if tt.srv.throttle > 0 && !throttled {
 				t.Error("the 429 was never answered")
 			}
 			window := tt.window
 			if window == 0 {
 				window = max(tt.opts.Concurrency, DefaultListingConcurrency)
 			}
-			if tt.srv.maxFlight > window {
-				t.Errorf("%d requests in flight at once, over the window of %d", tt.srv.maxFlight, window)
+			if maxFlight > window {
+				t.Errorf("%d requests in flight at once, over the window of %d", maxFlight, window)
 			}
-			if tt.srv.maxFlight < tt.minFlight {
-				t.Errorf("%d requests in flight at most, want at least %d", tt.srv.maxFlight, tt.minFlight)
+			if maxFlight < tt.minFlight {
+				t.Errorf("%d requests in flight at most, want at least %d", maxFlight, tt.minFlight)
 			}
 		})
 	}
@@ -348,11 +358,12 @@ func TestStreamContactsConcurrency(t *testing.T) {
 				t.Fatal(err)
 			}
 			inOrder(t, got.ids, 20_000)
-			if srv.maxFlight > conc {
-				t.Errorf("%d requests in flight, want at most %d", srv.maxFlight, conc)
+			maxFlight, _ := srv.peak()
+			if maxFlight > conc {
+				t.Errorf("%d requests in flight, want at most %d", maxFlight, conc)
 			}
-			if conc > 1 && srv.maxFlight < 2 {
-				t.Errorf("%d request in flight at most: pages were not fetched ahead", srv.maxFlight)
+			if conc > 1 && maxFlight < 2 {
+				t.Errorf("%d request in flight at most: pages were not fetched ahead", maxFlight)
 			}
 		})
 	}
