@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -30,18 +31,28 @@ func TestStartMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 40 { // 160 MiB, a tenth at a time and more
+		// The heap grows by 160 MiB; the test waits, on the file itself,
+		// until the sampler has written the profile again (a busy machine
+		// may take many ticks), and fails only after a minute.
+		for range 40 {
 			growing = append(growing, make([]byte, 4<<20))
-			time.Sleep(2 * memoryTick / 5)
+		}
+		rewritten := func() (os.FileInfo, bool) {
+			later, err := os.Stat(name)
+			return later, err == nil && (later.ModTime().After(first.ModTime()) || later.Size() != first.Size())
+		}
+		_, ok := rewritten()
+		for deadline := time.Now().Add(time.Minute); !ok && time.Now().Before(deadline); _, ok = rewritten() {
+			runtime.Gosched()
 		}
 		stop()
 		stop() // twice is harmless
-		later, err := os.Stat(name)
+		if !ok {
+			t.Fatal("the profile was not written again as the heap grew")
+		}
+		later, err := os.Stat(name) // stopped: no write is under way
 		if err != nil {
 			t.Fatal(err)
-		}
-		if !later.ModTime().After(first.ModTime()) && later.Size() == first.Size() {
-			t.Error("the profile was not written again as the heap grew")
 		}
 		growing = nil
 		if later.Size() == 0 {
