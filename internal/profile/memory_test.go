@@ -37,12 +37,12 @@ func TestStartMemory(t *testing.T) {
 		for range 40 {
 			growing = append(growing, make([]byte, 4<<20))
 		}
-		rewritten := func() (os.FileInfo, bool) {
+		rewritten := func() bool {
 			later, err := os.Stat(name)
-			return later, err == nil && (later.ModTime().After(first.ModTime()) || later.Size() != first.Size())
+			return err == nil && (later.ModTime().After(first.ModTime()) || later.Size() != first.Size())
 		}
-		_, ok := rewritten()
-		for deadline := time.Now().Add(time.Minute); !ok && time.Now().Before(deadline); _, ok = rewritten() {
+		ok := rewritten()
+		for deadline := time.Now().Add(time.Minute); !ok && time.Now().Before(deadline); ok = rewritten() {
 			runtime.Gosched()
 		}
 		stop()
