@@ -37,12 +37,13 @@ type ListPort interface {
 	List(ctx context.Context, desired *Book) (*ServiceList, error)
 	// ReadBack reads the list again after its import batches.
 	ReadBack(ctx context.Context, desired *Book) (*ServiceList, error)
-	// Suppress completes opts with what the suppression list holds.
-	Suppress(ctx context.Context, opts *Options) error
-	// Guard refuses a diff the input's guardrails do not allow.
-	Guard(ctx context.Context, desired *Book, service *ServiceList, diff Diff) error
-	// RecordOptOuts copies the list's opt-outs into the suppression list.
-	RecordOptOuts(ctx context.Context, desired *Book, service *ServiceList, rec Record) error
+	// ReadSuppression reads the suppression list the input names: what it
+	// holds (nil without one).
+	ReadSuppression(ctx context.Context) (SuppressedFunc, error)
+	// RecordOptOuts writes the opt-outs decided into the suppression list:
+	// the channels it does not hold yet, with each contact's e-mail and
+	// mobile values (Run.CompleteOptOuts).
+	RecordOptOuts(ctx context.Context, desired *Book, service *ServiceList, decided []OptOutDecision) error
 	// Import runs one import batch of the rows write writes and waits for
 	// it; started sees the batch id as soon as there is one. confirmed is
 	// false when the batch did not report every row done. An error: the
@@ -74,6 +75,8 @@ type ApplyInput struct {
 	Pending []string
 	// BatchThreshold: more changes than this go by import batches.
 	BatchThreshold int64
+	// Exclusive is what the apply holds exclusive to (apply_guard.go).
+	Exclusive ExclusiveGuard
 	// Released and Provenance are the run's (nil in tests without them).
 	Released   *Released
 	Provenance *Provenance
@@ -281,30 +284,39 @@ func (a *applyRun) settle() {
 	rec.NoteOptOuts(a.desired, a.service, a.in.File)
 }
 
-// decide compares the input with the listing and lets the guardrails and
-// the suppression list have their say before anything is written.
+// decide compares the input with the listing and lets the guardrail and
+// the suppression list have their say before anything is written: the
+// core decides what is refused and which opt-outs are recorded, the port
+// only reads and writes.
 func (a *applyRun) decide(ctx context.Context) (Diff, bool) {
 	rec := a.out.Record
 	a.opts = a.in.Rules.Options(rec)
 	a.opts.Restore = rec.Restore
 	a.opts.KeptOptOuts = rec.KeptOptOuts()
-	if err := a.port.Suppress(ctx, &a.opts); err != nil {
+	suppressed, err := a.port.ReadSuppression(ctx)
+	if err != nil {
 		a.end(ApplyStopped, err)
 		return Diff{}, false
 	}
+	a.opts.Suppressed = suppressed
 	diff := a.leaveMoved(Compare(a.desired, a.service, a.opts))
 	a.out.Planned, a.out.PlannedOf = &diff, a.service.Len()
 	add, change, unsub := diff.Counts()
 	a.log.Info(ctx, "list contacts: changes to write", map[string]any{"list_id": a.in.ListID, "add": add, "change": change, "unsubscribe": unsub, "opted_out": len(diff.OptedOut)})
-	if err := a.port.Guard(ctx, a.desired, a.service, diff); err != nil {
-		a.end(ApplyStopped, err) // nothing written: no release recorded
+	if refusal := guardExclusive(a.in.Exclusive, a.in.ListID, a.in.File, a.desired, a.service, diff); refusal != nil {
+		a.end(ApplyStopped, refusal) // nothing written: no release recorded
 		return Diff{}, false
 	}
 	// Opt-outs are copied into the suppression list before anything else
-	// is written: a failure then leaves the list as it was.
-	if err := a.port.RecordOptOuts(ctx, a.desired, a.service, rec); err != nil {
-		a.end(ApplyStopped, err)
-		return Diff{}, false
+	// is written: a failure then leaves the list as it was. Only the
+	// recipients' own enter it, never Terraform's.
+	if suppressed != nil {
+		if decided := RecipientOptOuts(a.desired, a.service, rec.Lookup); len(decided) > 0 {
+			if err := a.port.RecordOptOuts(ctx, a.desired, a.service, decided); err != nil {
+				a.end(ApplyStopped, err)
+				return Diff{}, false
+			}
+		}
 	}
 	return diff, true
 }

@@ -29,6 +29,7 @@ type fakePort struct {
 	steps       []string
 	saved       [][]string // SavePending, in order
 	written     []Change
+	recorded    []OptOutDecision // RecordOptOuts' opt-outs
 }
 
 var errFake = errors.New("the fake fails here")
@@ -69,13 +70,14 @@ func (f *fakePort) ReadBack(ctx context.Context, _ *Book) (*ServiceList, error) 
 	return f.service, f.step(ctx, "read back")
 }
 
-func (f *fakePort) Suppress(ctx context.Context, _ *Options) error { return f.step(ctx, "suppress") }
-
-func (f *fakePort) Guard(ctx context.Context, _ *Book, _ *ServiceList, _ Diff) error {
-	return f.step(ctx, "guard")
+// ReadSuppression answers a suppression list that holds nobody, so that
+// the apply decides which opt-outs to record.
+func (f *fakePort) ReadSuppression(ctx context.Context) (SuppressedFunc, error) {
+	return func(*Book, int) Channels { return Channels{} }, f.step(ctx, "read suppression")
 }
 
-func (f *fakePort) RecordOptOuts(ctx context.Context, _ *Book, _ *ServiceList, _ Record) error {
+func (f *fakePort) RecordOptOuts(ctx context.Context, _ *Book, _ *ServiceList, decided []OptOutDecision) error {
+	f.recorded = decided
 	return f.step(ctx, "record opt-outs")
 }
 
@@ -132,6 +134,7 @@ func TestApplyStopsAfterEachStep(t *testing.T) {
 		threshold   int64
 		failWrites  map[string]bool
 		unconfirmed bool
+		guard       ExclusiveGuard
 		wantEnd     ApplyEnd
 		wantRecord  Record
 		wantPending []string
@@ -142,25 +145,25 @@ func TestApplyStopsAfterEachStep(t *testing.T) {
 		{name: "resume fails", failAt: "resume", wantEnd: ApplyCutShort, wantRecord: before, wantPending: []string{"old"}, wantSteps: []string{"read", "resume"}},
 		{name: "cancelled while resuming", cancelAfter: "resume", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"read", "resume", "list"}},
 		{name: "list fails", failAt: "list", wantEnd: ApplyStopped, wantRecord: before, wantSteps: []string{"read", "resume", "list"}},
-		{name: "suppression list unreadable", failAt: "suppress", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"read", "resume", "list", "suppress"}},
-		{name: "guardrail refuses", failAt: "guard", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"read", "resume", "list", "suppress", "guard"}},
+		{name: "suppression list unreadable", failAt: "read suppression", wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"read", "resume", "list", "read suppression"}},
+		{name: "guardrail refuses", guard: ExclusiveGuard{On: true}, wantEnd: ApplyStopped, wantRecord: settled, wantSteps: []string{"read", "resume", "list", "read suppression"}},
 		{name: "opt-outs not recorded", failAt: "record opt-outs", wantEnd: ApplyStopped, wantRecord: settled,
-			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs"}},
+			wantSteps: []string{"read", "resume", "list", "read suppression", "record opt-outs"}},
 		{name: "cancelled before the writes", cancelAfter: "record opt-outs", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
-			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "read suppression", "record opt-outs", "write"}},
 		{name: "writes cut short", failAt: "write", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
-			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "read suppression", "record opt-outs", "write"}},
 		{name: "a write fails", failWrites: map[string]bool{"b": true}, wantEnd: ApplyStopped, wantRecord: bFailed, wantWrote: true,
-			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "read suppression", "record opt-outs", "write"}},
 		{name: "done", wantEnd: ApplyDone, wantRecord: applied, wantWrote: true,
-			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "resume", "list", "read suppression", "record opt-outs", "write"}},
 		{name: "import cut short keeps its batch", threshold: 1, failAt: "import UNSUBSCRIBE", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
 			wantPending: []string{"batch-UNSUBSCRIBE"},
-			wantSteps:   []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE"}},
+			wantSteps:   []string{"read", "resume", "list", "read suppression", "record opt-outs", "import UNSUBSCRIBE"}},
 		{name: "imports read back when unconfirmed", threshold: 1, unconfirmed: true, failAt: "read back", wantEnd: ApplyCutShort, wantRecord: noted, wantWrote: true,
-			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "read back"}},
+			wantSteps: []string{"read", "resume", "list", "read suppression", "record opt-outs", "import UNSUBSCRIBE", "read back"}},
 		{name: "imports then singles", threshold: 1, wantEnd: ApplyDone, wantRecord: applied, wantWrote: true,
-			wantSteps: []string{"read", "resume", "list", "suppress", "guard", "record opt-outs", "import UNSUBSCRIBE", "write"}},
+			wantSteps: []string{"read", "resume", "list", "read suppression", "record opt-outs", "import UNSUBSCRIBE", "write"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -169,7 +172,7 @@ func TestApplyStopsAfterEachStep(t *testing.T) {
 			service := listAgainst(desired, map[string]ServiceContact{"a": {Email: unsub}, "b": {Email: sub}, "x": {Email: sub}})
 			port := &fakePort{desired: desired, service: service, failAt: tc.failAt, cancelAfter: tc.cancelAfter, cancel: cancel, failWrites: tc.failWrites, unconfirmed: tc.unconfirmed}
 			got := Apply(ctx, ApplyInput{
-				ListID: "7", Rules: InputRules{Exclusive: true},
+				ListID: "7", Rules: InputRules{Exclusive: true}, Exclusive: tc.guard,
 				Record: before, Pending: []string{"old"}, BatchThreshold: tc.threshold + 100*boolInt(tc.threshold == 0),
 			}, port)
 			if got.End != tc.wantEnd {
@@ -186,6 +189,15 @@ func TestApplyStopsAfterEachStep(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantSteps, port.steps); diff != "" {
 				t.Errorf("steps (-want +got):\n%s", diff)
+			}
+			// The core decides what the suppression list records: a's
+			// own opt-out of e-mail, never x, whom exclusive unsubscribes.
+			if slices.Contains(port.steps, "record opt-outs") && !slices.Equal(port.recorded, []OptOutDecision{{Index: 0, Channels: Channels{Email: true}}}) {
+				t.Errorf("opt-outs recorded %+v, want a's e-mail", port.recorded)
+			}
+			var refusal *GuardRefusal
+			if errors.As(got.Err, &refusal) != tc.guard.On || (refusal != nil && refusal.Over == nil) {
+				t.Errorf("err = %v, want a refusal above the limits: %v", got.Err, tc.guard.On)
 			}
 		})
 	}
@@ -253,15 +265,15 @@ func TestApplyReadsBeforeItWrites(t *testing.T) {
 		wantSteps []string
 	}{
 		{name: "file changed since the plan", planned: "other", held: heldSame, wantEnd: ApplyStopped, wantSteps: []string{"read"}},
-		{name: "digest unknown at plan", planned: "", wantEnd: ApplyDone, wantSteps: []string{"read", "list", "suppress", "guard", "record opt-outs", "write"}},
+		{name: "digest unknown at plan", planned: "", wantEnd: ApplyDone, wantSteps: []string{"read", "list", "read suppression", "write"}},
 		{name: "final plan's listing serves", planned: digest, held: heldSame, wantEnd: ApplyDone,
-			wantSteps: []string{"read", "take held", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "take held", "read suppression", "write"}},
 		{name: "listing of another reading", planned: digest, held: heldOther, wantEnd: ApplyDone,
-			wantSteps: []string{"read", "take held", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "take held", "list", "read suppression", "write"}},
 		{name: "a create lists", planned: digest, held: heldSame, creating: true, wantEnd: ApplyDone,
-			wantSteps: []string{"read", "take held", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "take held", "list", "read suppression", "write"}},
 		{name: "a resumed batch changed the list", planned: digest, held: heldSame, pending: []string{"old"}, wantEnd: ApplyDone,
-			wantSteps: []string{"read", "take held", "resume", "list", "suppress", "guard", "record opt-outs", "write"}},
+			wantSteps: []string{"read", "take held", "resume", "list", "read suppression", "write"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -197,39 +197,58 @@ func suppressExisting(ch *Change, sup Channels, have ServiceContact, want [2]str
 	return ch.Suppressed.Any()
 }
 
-// OptOutsToRecord are the opt-outs of the contacts desired names that
-// the service shows and Terraform did not make (applied is not
-// UNSUBSCRIBED on that channel: a recipient's own, or one Terraform cannot
-// tell apart, which counts as the recipient's), less what missing says the
-// suppression list holds already. A contact's e-mail and mobile values
-// are the service's where the listing kept them, else the book's.
-func (r *Run) OptOutsToRecord(ctx context.Context, desired *Book, service *ServiceList, applied AppliedStatuses, missing func(OptOut) (Channels, error)) ([]OptOut, error) {
-	var out []OptOut
-	var rc *recipientColumns
+// OptOutDecision is a recipient's own opt-out that a list shows: contact
+// Index of the book, on Channels.
+type OptOutDecision struct {
+	Index    int
+	Channels Channels
+}
+
+// RecipientOptOuts decides which opt-outs of the contacts desired names
+// are the recipients' own: the channels the service shows UNSUBSCRIBED
+// that Terraform did not make (applied is not UNSUBSCRIBED on that
+// channel: a recipient's own, or one Terraform cannot tell apart, which
+// counts as the recipient's). Only these enter a suppression list.
+func RecipientOptOuts(desired *Book, service *ServiceList, applied AppliedStatuses) []OptOutDecision {
+	var out []OptOutDecision
 	for i := range desired.Len() {
 		have, ok := service.lookup(desired, i)
 		if !ok {
 			continue
 		}
 		ch := UnsubscribedChannels(have.Email, have.Mobile)
-		if !ch.Any() {
-			continue
-		}
-		id := desired.ID(i)
-		if applied != nil {
-			ae, am := applied(id)
+		if ch.Any() && applied != nil {
+			ae, am := applied(desired.ID(i))
 			ch = ch.Without(Channels{Email: ae == client.StatusUnsubscribed, Mobile: am == client.StatusUnsubscribed})
 		}
-		if !ch.Any() {
-			continue
+		if ch.Any() {
+			out = append(out, OptOutDecision{Index: i, Channels: ch})
 		}
+	}
+	return out
+}
+
+// OptOutsToRecord are the recipients' opt-outs (RecipientOptOuts) less
+// what missing says the suppression list holds already.
+func (r *Run) OptOutsToRecord(ctx context.Context, desired *Book, service *ServiceList, applied AppliedStatuses, missing func(OptOut) (Channels, error)) ([]OptOut, error) {
+	return r.CompleteOptOuts(ctx, desired, service, RecipientOptOuts(desired, service, applied), missing)
+}
+
+// CompleteOptOuts reads what recording decided opt-outs takes: each
+// contact's e-mail and mobile values (the service's where the listing
+// kept them, else the book's), and the channels the suppression list does
+// not hold yet (missing); an opt-out it holds on every channel is dropped.
+func (r *Run) CompleteOptOuts(ctx context.Context, desired *Book, service *ServiceList, decided []OptOutDecision, missing func(OptOut) (Channels, error)) ([]OptOut, error) {
+	var out []OptOut
+	var rc *recipientColumns
+	for _, d := range decided {
 		if rc == nil {
 			c := r.recipientColumns(ctx, desired)
 			rc = &c
 		}
-		o := OptOut{OriginalID: id, Channels: ch}
-		o.Email, o.Mobile = rc.values(desired, i)
-		if have.Props != nil {
+		o := OptOut{OriginalID: desired.ID(d.Index), Channels: d.Channels}
+		o.Email, o.Mobile = rc.values(desired, d.Index)
+		if have, ok := service.lookup(desired, d.Index); ok && have.Props != nil {
 			e, m, err := r.RecipientOf(ctx, have.Props)
 			if err != nil {
 				return nil, err

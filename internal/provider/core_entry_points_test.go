@@ -22,6 +22,14 @@ var coreRules = map[string]string{
 	"EffectiveStatus":         "a refresh records the statuses contactsync.Refreshed gives",
 	"ExclusiveChanges":        "what exclusive unsubscribes is decided by contactsync.PlanExclusive",
 	"ExclusiveChangesKeeping": "what exclusive unsubscribes is decided by contactsync.PlanExclusive",
+	"RecipientOptOuts":        "which opt-outs are the recipients' own is decided by contactsync.Apply (and Run.OptOutsToRecord for a plan's count)",
+}
+
+// portDecisions are what the provider's ListPort must not call: the port
+// reads and writes, and the core decides what is refused and recorded.
+var portDecisions = map[string]bool{
+	"exceeds": true, "Exceeds": true, "checkUnsubscribeLimit": true, "Check": true, "ExclusiveCount": true,
+	"ExclusiveUnsubscribed": true, "OptOutsToRecord": true, "Plan": true, "PlanExclusive": true, "Apply": true,
 }
 
 // TestProviderCallsCoreEntryPointsOnly reads the source of the provider
@@ -71,6 +79,49 @@ func TestProviderCallsCoreEntryPointsOnly(t *testing.T) {
 	sort.Strings(found)
 	for _, f := range found {
 		t.Error(f)
+	}
+}
+
+// TestListPortDoesIOOnly reads the methods of the provider's ListPort
+// (listApplyPort) and fails on a call of a decision: a guardrail verdict,
+// a count, or a choice of opt-outs there would be a second decision
+// beside the core's.
+func TestListPortDoesIOOnly(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "list_contacts_apply_port.go", nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := 0
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Recv == nil || len(fn.Recv.List) != 1 {
+			continue
+		}
+		if star, ok := fn.Recv.List[0].Type.(*ast.StarExpr); !ok || star.X.(*ast.Ident).Name != "listApplyPort" {
+			continue
+		}
+		methods++
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var name string
+			switch fun := call.Fun.(type) {
+			case *ast.Ident:
+				name = fun.Name
+			case *ast.SelectorExpr:
+				name = fun.Sel.Name
+			}
+			if portDecisions[name] {
+				t.Errorf("%s: listApplyPort.%s calls %s: the port does I/O only, the core decides", fset.Position(call.Pos()), fn.Name.Name, name)
+			}
+			return true
+		})
+	}
+	if methods < 8 {
+		t.Fatalf("found %d methods of listApplyPort: not the port's source", methods)
 	}
 }
 

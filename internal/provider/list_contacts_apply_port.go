@@ -17,14 +17,15 @@ import (
 var errReported = errors.New("reported in diagnostics")
 
 // listApplyPort is how contactsync.Apply reads and writes one list of an
-// rms_list_contacts apply: the provider's writer, guardrails and
-// suppression list, reporting into the apply's diagnostics.
+// rms_list_contacts apply: the provider's reader, writer and suppression
+// list, reporting into the apply's diagnostics. It decides nothing: what
+// is refused and what is recorded are the core's (applyInputOf hands it
+// the limits and the plan's count).
 type listApplyPort struct {
 	r       *listContactsResource
 	w       *contactWriter
 	plan    listContactsModel
 	prior   *listContactsModel
-	counted *contactsync.Counted
 	private privateSetter
 	diags   *diag.Diagnostics
 }
@@ -32,12 +33,15 @@ type listApplyPort struct {
 var _ contactsync.ListPort = (*listApplyPort)(nil)
 
 // applyInputOf maps an apply's plan, and what earlier applies left in
-// private state, to what contactsync.Apply starts from.
-func applyInputOf(data *providerData, plan listContactsModel, prior *listContactsModel, applied contactsync.Record, pending []string) contactsync.ApplyInput {
+// private state, to what contactsync.Apply starts from; counted is what
+// the plan's refresh counted that exclusive may unsubscribe (nil without
+// one: list_contacts_exclusive_counted.go).
+func applyInputOf(ctx context.Context, data *providerData, plan listContactsModel, prior *listContactsModel, applied contactsync.Record, pending []string, counted *contactsync.Counted) contactsync.ApplyInput {
 	input := contactsync.ApplyInput{
 		ListID: plan.ListID.ValueString(), Creating: prior == nil, File: plan.isFile(), Rules: plan.rules(),
 		Record: applied, Pending: pending, BatchThreshold: plan.BatchThreshold.ValueInt64(),
-		Released: data.contacts.Released, Provenance: data.contacts.Provenance, Log: providerLogger{},
+		Exclusive: exclusiveGuardOf(ctx, data, plan, prior, counted),
+		Released:  data.contacts.Released, Provenance: data.contacts.Provenance, Log: providerLogger{},
 	}
 	if input.File {
 		input.Source, input.PlannedDigest = plan.fileOptions(), plan.DesiredSHA256.ValueString() // "" while unknown
@@ -104,17 +108,18 @@ func (p *listApplyPort) ReadBack(ctx context.Context, desired *contactsync.Book)
 	return service, nil
 }
 
-func (p *listApplyPort) Suppress(ctx context.Context, opts *contactsync.Options) error {
-	return reported(listSuppressionOf(p.r.data).withSuppression(ctx, p.plan, opts, p.diags))
+// ReadSuppression reads the suppression list the plan names (nil without
+// one).
+func (p *listApplyPort) ReadSuppression(ctx context.Context) (contactsync.SuppressedFunc, error) {
+	var opts contactsync.Options
+	ok := listSuppressionOf(p.r.data).withSuppression(ctx, p.plan, &opts, p.diags)
+	return opts.Suppressed, reported(ok)
 }
 
-func (p *listApplyPort) Guard(ctx context.Context, desired *contactsync.Book, service *contactsync.ServiceList, diff contactsync.Diff) error {
-	return reported(listGuardOf(p.r.data).guardExclusiveApply(p.plan, service, diff, p.diags) &&
-		listGuardOf(p.r.data).guardExclusiveCounted(ctx, p.plan, p.prior, desired, p.counted, diff, p.diags))
-}
-
-func (p *listApplyPort) RecordOptOuts(ctx context.Context, desired *contactsync.Book, service *contactsync.ServiceList, rec contactsync.Record) error {
-	return reported(listSuppressionOf(p.r.data).recordOptOuts(ctx, p.plan, desired, service, rec, p.diags))
+// RecordOptOuts writes the opt-outs the core decided into the suppression
+// list, before the apply's first write.
+func (p *listApplyPort) RecordOptOuts(ctx context.Context, desired *contactsync.Book, service *contactsync.ServiceList, decided []contactsync.OptOutDecision) error {
+	return reported(listSuppressionOf(p.r.data).recordOptOuts(ctx, p.plan, desired, service, decided, p.diags))
 }
 
 func (p *listApplyPort) Import(ctx context.Context, action string, write func(io.Writer) error, started func(string)) (bool, error) {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -64,69 +65,50 @@ func readExclusiveCounted(ctx context.Context, p privateGetter) (*contactsync.Co
 	return &c, true
 }
 
-// exclusiveUnsubscribed are the contacts an exclusive diff unsubscribes.
-func exclusiveUnsubscribed(diff contactsync.Diff) []string {
-	var ids []string
-	for _, ch := range diff.Changes {
-		if ch.Unsubscribe {
-			ids = append(ids, ch.ID)
+// exclusiveGuardOf is what the apply holds exclusive to: the limits in
+// force, and what the plan counted against which state (prior is nil for
+// a create). The core decides from it (contactsync/apply_guard.go).
+func exclusiveGuardOf(ctx context.Context, data *providerData, plan listContactsModel, prior *listContactsModel, counted *contactsync.Counted) contactsync.ExclusiveGuard {
+	g := listGuardOf(data)
+	guard := contactsync.ExclusiveGuard{On: plan.Exclusive.ValueBool(), Limits: g.limits(plan).rule(), LimitExplicit: g.exclusiveLimitExplicit(plan), Counted: counted}
+	if prior != nil {
+		guard.Prior = &contactsync.PriorInput{File: prior.isFile()}
+		if !prior.isFile() {
+			// A map's earlier keys: what the plan counted of them is known.
+			guard.Prior.Keys = keysBook(ctx, prior.Contacts)
 		}
 	}
-	return ids
+	return guard
 }
 
-// guardExclusiveCounted is the apply's check that it unsubscribes nobody
-// the plan did not count (see above), before its first write. prior is the
-// state the count was made against (nil for a create), counted the count
-// (nil without one). It reports whether the apply may write.
-func (r listGuard) guardExclusiveCounted(ctx context.Context, plan listContactsModel, prior *listContactsModel, desired *contactsync.Book, counted *contactsync.Counted, diff contactsync.Diff, diags *diag.Diagnostics) bool {
-	if !plan.Exclusive.ValueBool() {
-		return true
+// reportRefusal turns the core's refusal of an apply (err, if it is one)
+// into its diagnostics: the limits exceeded, or the contacts the plan did
+// not count, with why and what to do.
+func (r listGuard) reportRefusal(plan listContactsModel, err error, diags *diag.Diagnostics) {
+	var refusal *contactsync.GuardRefusal
+	if !errors.As(err, &refusal) {
+		return
 	}
-	unsub := exclusiveUnsubscribed(diff)
-	if len(unsub) == 0 {
-		return true
+	if refusal.Over != nil {
+		checkUnsubscribeLimit(diags, *refusal.Over, r.limits(plan), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+		return
 	}
-	listID := plan.ListID.ValueString()
-	if counted == nil {
-		if r.exclusiveLimitExplicit(plan) {
-			return true // the limits, set explicitly, were checked
-		}
-		outside, _ := (&contactsync.Counted{}).Check(unsub, nil, true)
-		why := "this resource is created in this apply, and a create's plan cannot hand what it counted to its apply"
-		then := "Set max_unsubscribe or max_unsubscribe_percent explicitly on this resource or in the provider block (the apply then unsubscribes within those limits), or apply first with exclusive = false and then set exclusive = true (the plan of that update counts, and its apply holds to the count)."
-		if prior != nil {
-			why = "the plan did not count what it unsubscribes (it was made without a refresh, e.g. -refresh=false)"
-			then = "Plan again with a refresh (terraform plan) and review what it unsubscribes, or set max_unsubscribe or max_unsubscribe_percent explicitly on this resource or in the provider block (the apply then unsubscribes within those limits)."
-		}
-		addUncountedError(diags, listID, outside, len(outside), why, then)
-		return false
+	var why, then string
+	switch refusal.Why {
+	case contactsync.UncountedCreate:
+		why = "this resource is created in this apply, and a create's plan cannot hand what it counted to its apply"
+		then = "Set max_unsubscribe or max_unsubscribe_percent explicitly on this resource or in the provider block (the apply then unsubscribes within those limits), or apply first with exclusive = false and then set exclusive = true (the plan of that update counts, and its apply holds to the count)."
+	case contactsync.UncountedNoRefresh:
+		why = "the plan did not count what it unsubscribes (it was made without a refresh, e.g. -refresh=false)"
+		then = "Plan again with a refresh (terraform plan) and review what it unsubscribes, or set max_unsubscribe or max_unsubscribe_percent explicitly on this resource or in the provider block (the apply then unsubscribes within those limits)."
+	case contactsync.UncountedSincePlan:
+		why = fmt.Sprintf("they were not subscribed when the plan counted (the plan's refresh found %d contacts to unsubscribe): they signed up, or were subscribed again, after the plan was made", refusal.Counted.Count)
+		then = "Plan again (terraform plan) and review what the new plan unsubscribes; then apply that plan."
+	default:
+		why = fmt.Sprintf("the plan read the source file another way than this apply, and counted %d contacts subscribed in the list, fewer than this apply would unsubscribe", refusal.Counted.Subscribed)
+		then = "Plan again (terraform plan) and review what the new plan unsubscribes; then apply that plan."
 	}
-	// A map's earlier keys are in the prior state, so what the plan counted
-	// of them is known; a file's earlier ids are not: its count compares
-	// only when the apply reads the same ids the refresh read. Otherwise
-	// (the input changed kind, or the file is read another way) only
-	// numbers compare.
-	var namedBefore func(string) bool
-	comparable := false
-	switch {
-	case prior == nil:
-	case !plan.isFile() && !prior.isFile():
-		namedBefore, comparable = keysBook(ctx, prior.Contacts).Has, true
-	case plan.isFile() && prior.isFile():
-		comparable = contactsync.BookIDsDigest(desired) == counted.Input
-	}
-	outside, stop := counted.Check(unsub, namedBefore, comparable)
-	if !stop {
-		return true
-	}
-	why := fmt.Sprintf("they were not subscribed when the plan counted (the plan's refresh found %d contacts to unsubscribe): they signed up, or were subscribed again, after the plan was made", counted.Count)
-	if !comparable {
-		why = fmt.Sprintf("the plan read the source file another way than this apply, and counted %d contacts subscribed in the list, fewer than this apply would unsubscribe", counted.Subscribed)
-	}
-	addUncountedError(diags, listID, outside, len(outside), why,
-		"Plan again (terraform plan) and review what the new plan unsubscribes; then apply that plan.")
-	return false
+	addUncountedError(diags, refusal.ListID, refusal.Uncounted, len(refusal.Uncounted), why, then)
 }
 
 // addUncountedError is the apply's stop, before its first write, naming

@@ -90,10 +90,11 @@ func (r *listContactsResource) apply(ctx context.Context, plan listContactsModel
 	timeout time.Duration, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	port := &listApplyPort{r: r, plan: plan, prior: prior, counted: counted, private: private, diags: diags,
+	port := &listApplyPort{r: r, plan: plan, prior: prior, private: private, diags: diags,
 		w: &contactWriter{data: r.data, listID: plan.ListID.ValueString(), creating: prior == nil, timeout: timeout}}
-	input := applyInputOf(r.data, plan, prior, applied, pending)
+	input := applyInputOf(ctx, r.data, plan, prior, applied, pending, counted)
 	res := contactsync.Apply(ctx, input, port)
+	listGuardOf(r.data).reportRefusal(plan, res.Err, diags)
 	ans := &listContactsAnswer{prior: prior, applied: &res.Record, pending: &res.Pending, private: private,
 		state: state, identity: identity, diags: diags, wrote: res.Wrote}
 	ans.answer(ctx, plan, res, listSuppressionOf(r.data).plannedUnrecorded(plan))
@@ -279,7 +280,7 @@ func (r *listContactsResource) Delete(ctx context.Context, req resource.DeleteRe
 	t := destroyTargetsOf(desired, service)
 	// The limits are checked again on this listing: counts can change
 	// between plan and destroy, and the plan may have counted nothing.
-	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
+	c := contactsync.ChannelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
 	if l := listGuardOf(r.data).limits(state); l.exceeds(c) {
 		checkUnsubscribeLimit(&resp.Diagnostics, c, l, guardTarget{Destroy: true})
 		return

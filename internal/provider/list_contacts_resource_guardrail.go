@@ -28,33 +28,13 @@ func (r listGuard) limits(m listContactsModel) unsubscribeLimits {
 	return resolveUnsubscribeLimits(m.unsubscribeLimitArgs, prov, listContactsGuardScope)
 }
 
-// exclusiveCount is what an exclusive diff unsubscribes, per channel, out
-// of the contacts the list holds subscribed on it: an exclusive
-// unsubscription changes each channel the contact is not unsubscribed from.
-func exclusiveCount(listID string, service *contactsync.ServiceList, diff contactsync.Diff) unsubscribeCount {
-	email, mobile := 0, 0
-	for _, ch := range diff.Changes {
-		if !ch.Unsubscribe {
-			continue
-		}
-		s, _ := service.Get(ch.ID)
-		if s.Email != client.StatusUnsubscribed {
-			email++
-		}
-		if s.Mobile != client.StatusUnsubscribed {
-			mobile++
-		}
-	}
-	return channelCount(listID, "exclusive = true", service, email, mobile)
-}
-
 // guardExclusivePlan checks a plan's exclusive unsubscriptions, counted
 // from the refresh's listing.
 func (r listGuard) guardExclusivePlan(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) {
 	if !plan.Exclusive.ValueBool() || !plan.limitsKnown() {
 		return
 	}
-	checkUnsubscribeLimit(diags, exclusiveCount(plan.ListID.ValueString(), service, diff), r.limits(plan), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+	checkUnsubscribeLimit(diags, contactsync.ExclusiveCount(plan.ListID.ValueString(), service, diff), r.limits(plan), guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
 }
 
 // guardExclusiveUnlisted is the check of a plan that has no refresh
@@ -104,7 +84,7 @@ func (r listGuard) guardExclusiveUnlisted(ctx context.Context, prior privateGett
 // (list_contacts_exclusive_counted.go), whose only safe course would be to
 // stop, so the plan says so now, unless a limit is set explicitly.
 func (r listGuard) refuseCreateUnsubscribing(plan listContactsModel, diff contactsync.Diff, diags *diag.Diagnostics) {
-	ids := exclusiveUnsubscribed(diff)
+	ids := contactsync.ExclusiveUnsubscribed(diff)
 	if len(ids) == 0 || r.exclusiveLimitExplicit(plan) || diags.HasError() {
 		return
 	}
@@ -125,24 +105,6 @@ func (r listGuard) guardExclusiveUnknown(ctx context.Context, prior privateGette
 		_, haveCount := readExclusiveCounted(ctx, prior)
 		r.warnPromisesZero(plan, state, haveCount, "the list id, the contacts, the source file or the provider configuration is known only during the apply", diags)
 	}
-}
-
-// guardExclusiveApply is the apply's own check, on the listing it writes
-// from: counts can change between plan and apply, and a plan may not have
-// counted at all. It reports whether the apply may write.
-func (r listGuard) guardExclusiveApply(plan listContactsModel, service *contactsync.ServiceList, diff contactsync.Diff, diags *diag.Diagnostics) bool {
-	if !plan.Exclusive.ValueBool() {
-		return true
-	}
-	c := exclusiveCount(plan.ListID.ValueString(), service, diff)
-	l := r.limits(plan)
-	if !l.exceeds(c) {
-		return true
-	}
-	var d diag.Diagnostics
-	checkUnsubscribeLimit(&d, c, l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
-	diags.Append(d...)
-	return false
 }
 
 // planDestroyGuard says what a destroy does. With on_destroy = "forget"
@@ -195,11 +157,11 @@ func (r listGuard) planDestroyGuard(ctx context.Context, state listContactsModel
 		}
 	}
 	t := destroyTargetsOf(desired, service)
-	c := channelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
+	c := contactsync.ChannelCount(listID, "destroying rms_list_contacts", service, len(t.Email), len(t.Mobile))
 	diags.AddWarning("Destroy unsubscribes contacts",
 		fmt.Sprintf("The service has no call that deletes a contact: destroying rms_list_contacts for list %s (on_destroy = %q) unsubscribes %d of its %d managed contacts on the channels the input sets a status for, %s; they stay in the list. "+
 			"Channels the input leaves to the service, contacts unsubscribed already and contacts no longer in the list are left as they are.%s",
-			listID, onDestroyUnsubscribe, t.contacts(), state.ContactCount.ValueInt64(), c.figures(), pendingUnsubscribeNote(pending)))
+			listID, onDestroyUnsubscribe, t.contacts(), state.ContactCount.ValueInt64(), figuresOf(c), pendingUnsubscribeNote(pending)))
 	if l.exceeds(c) {
 		checkUnsubscribeLimit(diags, c, l, guardTarget{Destroy: true})
 	}

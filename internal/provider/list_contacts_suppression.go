@@ -121,15 +121,17 @@ func (r listSuppression) warnUnrecorded(ctx context.Context, m listContactsModel
 			len(outs), m.ListID.ValueString(), id, optOutNames(outs)))
 }
 
-// recordOptOuts copies, before the apply's first write, the opt-outs of
-// the named contacts into the suppression list; false (and an error) when
-// that fails: nothing else is written then.
-func (r listSuppression) recordOptOuts(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, applied contactsync.Record, diags *diag.Diagnostics) bool {
+// recordOptOuts copies, before the apply's first write, the opt-outs the
+// core decided into the suppression list (what it lacks of them); false
+// (and an error) when that fails: nothing else is written then.
+func (r listSuppression) recordOptOuts(ctx context.Context, m listContactsModel, desired *contactsync.Book, service *contactsync.ServiceList, decided []contactsync.OptOutDecision, diags *diag.Diagnostics) bool {
 	s, id := r.suppression(m)
 	if s == nil {
 		return true
 	}
-	outs, err := r.unrecordedOptOuts(ctx, m, desired, service, applied)
+	outs, err := r.data.contacts.CompleteOptOuts(ctx, desired, service, decided, func(o contactsync.OptOut) (contactsync.Channels, error) {
+		return s.Missing(ctx, o)
+	})
 	if err == nil && len(outs) > 0 {
 		var n int
 		n, err = s.Record(ctx, outs)

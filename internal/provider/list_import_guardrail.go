@@ -100,14 +100,14 @@ func countImport(listID, typ string, ids map[string]bool, service *contactsync.S
 				n++
 			}
 		}
-		return removalCount(listID, what, n, service.Len())
+		return contactsync.RemovalCount(listID, what, n, service.Len())
 	}
 	for id := range ids {
 		if s, ok := service.Get(id); ok && s.Email != client.StatusUnsubscribed {
 			n++
 		}
 	}
-	return channelCount(listID, what, service, n, -1)
+	return contactsync.ChannelCount(listID, what, service, n, -1)
 }
 
 // importIdentities reads the identity column of the import's file or

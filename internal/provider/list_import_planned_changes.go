@@ -100,7 +100,7 @@ func importPlannedChanges(typ string, counted importCounts) types.Object {
 	if replace {
 		removed, toCopy = unknown, unknown
 		if c := counted.removal; c != nil && c.Removes {
-			listSize, removed = types.Int64Value(int64(c.ListSize)), types.Int64Value(int64(c.total()))
+			listSize, removed = types.Int64Value(int64(c.ListSize)), types.Int64Value(int64(c.Total()))
 		}
 		if counted.toCopy >= 0 {
 			toCopy = types.Int64Value(int64(counted.toCopy))

@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
 // TestImportPlannedChanges: what the plan of a new import knows, by type
 // and by what its guardrail and suppression checks counted ("?" unknown).
 func TestImportPlannedChanges(t *testing.T) {
-	removal := removalCount("7", "the REPLACE import", 5, 8)
+	removal := contactsync.RemovalCount("7", "the REPLACE import", 5, 8)
 	for _, tc := range []struct {
 		name    string
 		typ     string

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/rms-labs/terraform-provider-rms/internal/client"
 	"github.com/rms-labs/terraform-provider-rms/internal/contactsync"
 )
 
@@ -122,155 +121,70 @@ func (l unsubscribeLimits) describe() string {
 		attrMaxUnsubscribePercent, formatPercent(l.percent), l.sourceOf(l.percentFrom))
 }
 
-// channelShare is what one plan does on one channel of a list: Count
-// contacts unsubscribed out of Of contacts subscribed on that channel
-// before the change. For a REPLACE import (Channel "") it is the contacts
-// removed out of all the list's contacts.
-type channelShare struct {
-	Channel   string // "e-mail", "mobile"; "" for removal from the list
-	Count, Of int
+// The counts and the rule are the core's (contactsync/unsubscribe_limits.go);
+// the provider resolves the limits in force and says what a count means.
+type (
+	unsubscribeCount = contactsync.UnsubscribeCount
+	channelShare     = contactsync.ChannelShare
+)
+
+// rule is the limits in force, as the core's rule reads them.
+func (l unsubscribeLimits) rule() contactsync.Limits {
+	return contactsync.Limits{Count: l.count, Percent: l.percent}
 }
 
-// share is the percentage of the channel's subscribers the plan touches.
-func (s channelShare) share() float64 {
-	if s.Of == 0 {
-		return 0
-	}
-	return 100 * float64(s.Count) / float64(s.Of)
-}
+// exceeds is the core's rule on the limits in force.
+func (l unsubscribeLimits) exceeds(c unsubscribeCount) bool { return l.rule().Exceeds(c) }
 
-// unsubscribeCount is what one plan will do to a list, per channel. The
-// share is of the contacts subscribed on the channel before the change,
-// not of every contact the list holds: the interface cannot delete a
-// contact, so contacts unsubscribed long ago pile up in a list and would
-// make any share look small. A REPLACE import removes contacts for good,
-// whatever their status: its share stays of all the list's contacts.
-type unsubscribeCount struct {
-	ListID   string
-	Channels []channelShare
-	// ListSize is the number of contacts the list holds now.
-	ListSize int
-	Removes  bool
-	// NoStatuses: the service shows no contact's subscription status, so
-	// every contact counts as subscribed and each share is of all of them.
-	NoStatuses bool
-	// What does it, for the messages: "exclusive = true", "the REPLACE
-	// import", "destroying rms_list_contacts".
-	What string
-}
-
-// subscribersOf counts the contacts of a listing subscribed on each
-// channel (a status the service does not show counts as subscribed, as an
-// exclusive apply takes it), and whether the service shows any status.
-func subscribersOf(service *contactsync.ServiceList) (email, mobile int, shown bool) {
-	for _, s := range service.All() {
-		if s.Email != client.StatusUnsubscribed {
-			email++
-		}
-		if s.Mobile != client.StatusUnsubscribed {
-			mobile++
-		}
-		shown = shown || s.Email != "" || s.Mobile != ""
-	}
-	return email, mobile, shown
-}
-
-// channelCount is the count of a plan that unsubscribes email contacts
-// from e-mail and, when mobile is not negative, mobile contacts from
-// mobile, in a list holding service.
-func channelCount(listID, what string, service *contactsync.ServiceList, email, mobile int) unsubscribeCount {
-	subEmail, subMobile, shown := subscribersOf(service)
-	c := unsubscribeCount{ListID: listID, What: what, ListSize: service.Len(), NoStatuses: !shown && service.Len() > 0,
-		Channels: []channelShare{{Channel: "e-mail", Count: email, Of: subEmail}}}
-	if mobile >= 0 {
-		c.Channels = append(c.Channels, channelShare{Channel: "mobile", Count: mobile, Of: subMobile})
-	}
-	return c
-}
-
-// removalCount is the count of a plan that removes n contacts from a list
-// of size contacts (a REPLACE import).
-func removalCount(listID, what string, n, size int) unsubscribeCount {
-	return unsubscribeCount{ListID: listID, What: what, ListSize: size, Removes: true, Channels: []channelShare{{Count: n, Of: size}}}
-}
-
-// total is the number of unsubscriptions (or removals) over all channels.
-func (c unsubscribeCount) total() int {
-	n := 0
-	for _, ch := range c.Channels {
-		n += ch.Count
-	}
-	return n
-}
-
-// worst is the largest count and the largest share over the channels:
-// the limits that let the whole plan through.
-func (c unsubscribeCount) worst() (count int, share float64) {
-	for _, ch := range c.Channels {
-		count, share = max(count, ch.Count), max(share, ch.share())
-	}
-	return count, share
-}
-
-func (c unsubscribeCount) verb() string {
+// verbOf says what a count does to its contacts.
+func verbOf(c unsubscribeCount) string {
 	if c.Removes {
 		return "removes from the list for good"
 	}
 	return "unsubscribes"
 }
 
-// figures names, per channel, the count and what its share is of, e.g.
+// figuresOf names, per channel, the count and what its share is of, e.g.
 // "150 of the 150 contacts subscribed to e-mail (100.0 %)".
-func (c unsubscribeCount) figures() string {
+func figuresOf(c unsubscribeCount) string {
 	parts := make([]string, 0, len(c.Channels))
 	for _, ch := range c.Channels {
 		switch {
 		case c.Removes:
-			parts = append(parts, fmt.Sprintf("%d of the %d contacts of list %s (%s %%)", ch.Count, ch.Of, c.ListID, formatShare(ch.share())))
+			parts = append(parts, fmt.Sprintf("%d of the %d contacts of list %s (%s %%)", ch.Count, ch.Of, c.ListID, formatShare(ch.Share())))
 		case c.NoStatuses:
-			parts = append(parts, fmt.Sprintf("%d of the %d contacts on %s (%s %%)", ch.Count, ch.Of, ch.Channel, formatShare(ch.share())))
+			parts = append(parts, fmt.Sprintf("%d of the %d contacts on %s (%s %%)", ch.Count, ch.Of, ch.Channel, formatShare(ch.Share())))
 		default:
-			parts = append(parts, fmt.Sprintf("%d of the %d contacts subscribed to %s (%s %%)", ch.Count, ch.Of, ch.Channel, formatShare(ch.share())))
+			parts = append(parts, fmt.Sprintf("%d of the %d contacts subscribed to %s (%s %%)", ch.Count, ch.Of, ch.Channel, formatShare(ch.Share())))
 		}
 	}
 	return strings.Join(parts, " and ")
 }
 
-func (c unsubscribeCount) summary() string {
+// summaryOf is a count in one sentence, with the list's size.
+func summaryOf(c unsubscribeCount) string {
 	if c.Removes {
-		return fmt.Sprintf("%s %s %s", c.What, c.verb(), c.figures())
+		return fmt.Sprintf("%s %s %s", c.What, verbOf(c), figuresOf(c))
 	}
-	s := fmt.Sprintf("%s %s %s; list %s holds %d contacts", c.What, c.verb(), c.figures(), c.ListID, c.ListSize)
+	s := fmt.Sprintf("%s %s %s; list %s holds %d contacts", c.What, verbOf(c), figuresOf(c), c.ListID, c.ListSize)
 	if c.NoStatuses {
 		s += " (the service shows no subscription statuses, so every contact counts as subscribed and each share is of all the list's contacts)"
 	}
 	return s
 }
 
-// short is the count for a diagnostic's summary line, e.g. "e-mail 150
+// shortOf is the count for a diagnostic's summary line, e.g. "e-mail 150
 // (100.0 %), mobile 20 (13.3 %)".
-func (c unsubscribeCount) short() string {
+func shortOf(c unsubscribeCount) string {
 	parts := make([]string, 0, len(c.Channels))
 	for _, ch := range c.Channels {
 		if ch.Channel == "" {
-			parts = append(parts, fmt.Sprintf("%d (%s %%)", ch.Count, formatShare(ch.share())))
+			parts = append(parts, fmt.Sprintf("%d (%s %%)", ch.Count, formatShare(ch.Share())))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %d (%s %%)", ch.Channel, ch.Count, formatShare(ch.share())))
+		parts = append(parts, fmt.Sprintf("%s %d (%s %%)", ch.Channel, ch.Count, formatShare(ch.Share())))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// exceeds is the rule: held back when, on some channel, the count is
-// above max_unsubscribe AND the share of that channel's subscribers above
-// max_unsubscribe_percent, so that raising either one lets a plan through.
-func (l unsubscribeLimits) exceeds(c unsubscribeCount) bool {
-	for _, ch := range c.Channels {
-		if int64(ch.Count) > l.count && ch.share() > l.percent {
-			return true
-		}
-	}
-	return false
 }
 
 // guardTarget is where a held-back plan's error points and what it tells
@@ -288,16 +202,16 @@ type guardTarget struct {
 // unsubscribes or removes contacts, and fails a plan above the limits.
 // It reports whether the plan may go on.
 func checkUnsubscribeLimit(diags *diag.Diagnostics, c unsubscribeCount, l unsubscribeLimits, t guardTarget) bool {
-	if c.total() == 0 {
+	if c.Total() == 0 {
 		return true
 	}
 	if !l.exceeds(c) {
-		diags.AddWarning(fmt.Sprintf("Contacts of list %s to %s: %s", c.ListID, map[bool]string{true: "remove", false: "unsubscribe"}[c.Removes], c.short()),
+		diags.AddWarning(fmt.Sprintf("Contacts of list %s to %s: %s", c.ListID, map[bool]string{true: "remove", false: "unsubscribe"}[c.Removes], shortOf(c)),
 			fmt.Sprintf("This plan: %s. It is within the limits in force (%s; a plan is held back only above both). Counts can change between plan and apply: the apply checks again before it writes.",
-				c.summary(), l.describe()))
+				summaryOf(c), l.describe()))
 		return true
 	}
-	count, share := c.worst()
+	count, share := c.Worst()
 	allow := fmt.Sprintf("`%s = %d` or `%s = %s`", attrMaxUnsubscribe, count, attrMaxUnsubscribePercent, formatPercent(math.Ceil(share*10)/10))
 	var where string
 	switch {
@@ -308,7 +222,7 @@ func checkUnsubscribeLimit(diags *diag.Diagnostics, c unsubscribeCount, l unsubs
 		where = fmt.Sprintf("If this is intended, set %s on %s (or in the provider block, for every resource) and plan again.", allow, l.resourceScope)
 	}
 	detail := fmt.Sprintf("Mass unsubscription held back: %s, above the limits in force: %s. A plan is held back when, on e-mail or on mobile, it unsubscribes more than max_unsubscribe contacts and more than max_unsubscribe_percent of the contacts subscribed there (a REPLACE import: of all the list's contacts). Nothing was written.\n\n%s",
-		c.summary(), l.describe(), where)
+		summaryOf(c), l.describe(), where)
 	summary := "Too many contacts to " + map[bool]string{true: "remove", false: "unsubscribe"}[c.Removes]
 	if len(t.Attr.Steps()) == 0 {
 		diags.AddError(summary, detail)

@@ -46,31 +46,31 @@ func TestUnsubscribeLimits(t *testing.T) {
 		wantDetail    []string
 		wantNotDetail string
 	}{
-		{name: "defaults: 101 of 1000 subscribers is above 100 and above 10 %", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 101, 101), wantHeld: true,
+		{name: "defaults: 101 of 1000 subscribers is above 100 and above 10 %", count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1000, 0, 0), 101, 101), wantHeld: true,
 			wantDetail: []string{"max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 10 (the default)", "101 of the 1000 contacts subscribed to e-mail (10.1 %)"}},
-		{name: "defaults: 100 of 500 is not above 100", count: channelCount("7", "exclusive = true", subscribed(500, 0, 0), 100, 100)},
-		{name: "defaults: 150 of 2000 subscribers is 7.5 %, not above 10 %", count: channelCount("7", "exclusive = true", subscribed(2000, 0, 0), 150, 150)},
-		{name: "defaults: all 50 of a small list pass", count: channelCount("7", "exclusive = true", subscribed(50, 0, 0), 50, 50)},
-		{name: "why 5: 150 subscribers among 1450 long unsubscribed, all 150 unsubscribed: held", count: channelCount("7", "exclusive = true", subscribed(1600, 1450, 1450), 150, 150), wantHeld: true,
+		{name: "defaults: 100 of 500 is not above 100", count: contactsync.ChannelCount("7", "exclusive = true", subscribed(500, 0, 0), 100, 100)},
+		{name: "defaults: 150 of 2000 subscribers is 7.5 %, not above 10 %", count: contactsync.ChannelCount("7", "exclusive = true", subscribed(2000, 0, 0), 150, 150)},
+		{name: "defaults: all 50 of a small list pass", count: contactsync.ChannelCount("7", "exclusive = true", subscribed(50, 0, 0), 50, 50)},
+		{name: "why 5: 150 subscribers among 1450 long unsubscribed, all 150 unsubscribed: held", count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1600, 1450, 1450), 150, 150), wantHeld: true,
 			wantDetail: []string{"150 of the 150 contacts subscribed to e-mail (100.0 %) and 150 of the 150 contacts subscribed to mobile (100.0 %); list 7 holds 1600 contacts",
 				"`max_unsubscribe = 150` or `max_unsubscribe_percent = 100`"}},
-		{name: "per channel: e-mail within, mobile above: held", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 800), 101, 101), wantHeld: true,
+		{name: "per channel: e-mail within, mobile above: held", count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1000, 0, 800), 101, 101), wantHeld: true,
 			wantDetail: []string{"101 of the 1000 contacts subscribed to e-mail (10.1 %) and 101 of the 200 contacts subscribed to mobile (50.5 %)", "`max_unsubscribe_percent = 50.5`"}},
-		{name: "per channel: neither channel above both", count: channelCount("7", "exclusive = true", subscribed(1000, 0, 900), 50, 50)},
-		{name: "no statuses shown: the share is of all contacts, and the plan says so", count: channelCount("7", "exclusive = true", contactsync.ServiceListOf(map[string]contactsync.ServiceContact{"a": {}, "b": {}, "c": {}}), 2, 2),
+		{name: "per channel: neither channel above both", count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1000, 0, 900), 50, 50)},
+		{name: "no statuses shown: the share is of all contacts, and the plan says so", count: contactsync.ChannelCount("7", "exclusive = true", contactsync.ServiceListOf(map[string]contactsync.ServiceContact{"a": {}, "b": {}, "c": {}}), 2, 2),
 			res: unsubscribeLimitArgs{MaxUnsubscribe: i64(1)}, wantHeld: true,
 			wantDetail: []string{"2 of the 3 contacts on e-mail (66.7 %)", "the service shows no subscription statuses, so every contact counts as subscribed"}},
-		{name: "UNSUBSCRIBE import: e-mail only", count: channelCount("7", "the UNSUBSCRIBE import", subscribed(1600, 1450, 0), 150, -1), wantHeld: true,
+		{name: "UNSUBSCRIBE import: e-mail only", count: contactsync.ChannelCount("7", "the UNSUBSCRIBE import", subscribed(1600, 1450, 0), 150, -1), wantHeld: true,
 			wantDetail: []string{"the UNSUBSCRIBE import unsubscribes 150 of the 150 contacts subscribed to e-mail (100.0 %); list 7 holds 1600 contacts"}, wantNotDetail: "subscribed to mobile"},
-		{name: "REPLACE: the share stays of all contacts", count: removalCount("7", "the REPLACE import", 150, 1600),
+		{name: "REPLACE: the share stays of all contacts", count: contactsync.RemovalCount("7", "the REPLACE import", 150, 1600),
 			wantDetail: []string{"the REPLACE import removes from the list for good 150 of the 1600 contacts of list 7 (9.4 %)"}},
-		{name: "provider block raises the count", prov: providerUnsubscribeLimits{count: &n}, count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 250, 250)},
-		{name: "provider block sets the share", prov: providerUnsubscribeLimits{percent: &p}, count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 600, 600), wantHeld: true,
+		{name: "provider block raises the count", prov: providerUnsubscribeLimits{count: &n}, count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1000, 0, 0), 250, 250)},
+		{name: "provider block sets the share", prov: providerUnsubscribeLimits{percent: &p}, count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1000, 0, 0), 600, 600), wantHeld: true,
 			wantDetail: []string{"max_unsubscribe = 100 (the default) and max_unsubscribe_percent = 50 (set in the provider block)"}},
 		{name: "resource wins over provider", res: unsubscribeLimitArgs{MaxUnsubscribe: i64(0), MaxUnsubscribePercent: f64(0)}, prov: providerUnsubscribeLimits{count: &n, percent: &p},
-			count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 1, 0), wantHeld: true,
+			count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1000, 0, 0), 1, 0), wantHeld: true,
 			wantDetail: []string{"max_unsubscribe = 0 (set on this resource) and max_unsubscribe_percent = 0 (set on this resource)"}},
-		{name: "resource percent 100 lets everything through", res: unsubscribeLimitArgs{MaxUnsubscribePercent: f64(100)}, count: channelCount("7", "exclusive = true", subscribed(1000, 0, 0), 1000, 1000)},
+		{name: "resource percent 100 lets everything through", res: unsubscribeLimitArgs{MaxUnsubscribePercent: f64(100)}, count: contactsync.ChannelCount("7", "exclusive = true", subscribed(1000, 0, 0), 1000, 1000)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestCheckUnsubscribeLimitMessages(t *testing.T) {
 	t.Parallel()
 	l := resolveUnsubscribeLimits(unsubscribeLimitArgs{MaxUnsubscribe: types.Int64Null(), MaxUnsubscribePercent: types.Float64Null()}, providerUnsubscribeLimits{}, "this resource")
 	var diags diag.Diagnostics
-	checkUnsubscribeLimit(&diags, removalCount("7", "the REPLACE import", 450, 999), l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
+	checkUnsubscribeLimit(&diags, contactsync.RemovalCount("7", "the REPLACE import", 450, 999), l, guardTarget{Attr: path.Root(attrMaxUnsubscribe)})
 	d := diags[0].Detail()
 	for _, want := range []string{"the REPLACE import removes from the list for good 450 of the 999 contacts of list 7 (45.0 %)", "`max_unsubscribe = 450` or `max_unsubscribe_percent = 45.1`", "on this resource"} {
 		if !strings.Contains(d, want) {
@@ -108,12 +108,12 @@ func TestCheckUnsubscribeLimitMessages(t *testing.T) {
 		}
 	}
 	diags = nil
-	checkUnsubscribeLimit(&diags, channelCount("7", "exclusive = true", subscribed(999, 0, 0), 0, 0), l, guardTarget{})
+	checkUnsubscribeLimit(&diags, contactsync.ChannelCount("7", "exclusive = true", subscribed(999, 0, 0), 0, 0), l, guardTarget{})
 	if len(diags) != 0 {
 		t.Errorf("nothing unsubscribed, got %v", diags)
 	}
 	diags = nil
-	checkUnsubscribeLimit(&diags, channelCount("7", "destroying rms_list_contacts", subscribed(500, 0, 0), 500, 0), l, guardTarget{Destroy: true})
+	checkUnsubscribeLimit(&diags, contactsync.ChannelCount("7", "destroying rms_list_contacts", subscribed(500, 0, 0), 500, 0), l, guardTarget{Destroy: true})
 	if _, pathed := diags[0].(diag.DiagnosticWithPath); pathed || !strings.Contains(diags[0].Detail(), "prevent_destroy") {
 		t.Errorf("destroy diagnostic: %v", diags)
 	}
