@@ -175,7 +175,7 @@ func (a *applyRun) run(ctx context.Context) {
 	if !ok {
 		return
 	}
-	failed, err := a.port.Write(ctx, diff.Changes, a.started(ctx))
+	failed, err := a.port.Write(ctx, diff.List(), a.started(ctx))
 	if err != nil {
 		a.end(ApplyCutShort, err)
 		return
@@ -329,7 +329,7 @@ func (a *applyRun) decide(ctx context.Context) (Diff, bool) {
 // back before the next apply re-subscribes them instead of taking them for
 // opt-outs.
 func (a *applyRun) noteBeforeWrites(diff Diff) {
-	for _, ch := range diff.Changes {
+	for ch := range diff.All() {
 		if ch.Unsubscribe {
 			s, _ := a.service.Get(ch.ID)
 			a.out.Record.Release(ch.ID, s)
@@ -337,7 +337,7 @@ func (a *applyRun) noteBeforeWrites(diff Diff) {
 			a.out.Record.MarkPending(ch.ID, ch.Status)
 		}
 	}
-	a.out.Wrote = len(diff.Changes) > 0
+	a.out.Wrote = diff.Len() > 0
 }
 
 // started keeps a batch id as soon as the batch exists.

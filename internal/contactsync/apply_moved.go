@@ -30,7 +30,7 @@ func (d Diff) without(moved func(id string) bool) Diff {
 		return out
 	}
 	out := Diff{OptedOut: keep(d.OptedOut), Kept: keep(d.Kept), Rejoined: keep(d.Rejoined), Suppressed: keep(d.Suppressed)}
-	for _, c := range d.Changes {
+	for c := range d.All() {
 		if !moved(c.ID) {
 			out.Changes = append(out.Changes, c)
 		}

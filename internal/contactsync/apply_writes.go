@@ -12,10 +12,10 @@ import (
 // checked, the rest is what the imports were not asked to do; otherwise
 // what the imports did is read back, not assumed.
 func (a *applyRun) importBatches(ctx context.Context, diff Diff) (Diff, bool) {
-	if int64(len(diff.Changes)) <= a.in.BatchThreshold {
+	if int64(diff.Len()) <= a.in.BatchThreshold {
 		return diff, true
 	}
-	rows, unsubscribe := ImportPlan(diff.Changes)
+	rows, unsubscribe := ImportPlan(diff.All())
 	confirmed := true
 	run := func(action string, write func(io.Writer) error) bool {
 		ok, err := a.port.Import(ctx, action, write, a.started(ctx))
@@ -26,17 +26,16 @@ func (a *applyRun) importBatches(ctx context.Context, diff Diff) (Diff, bool) {
 		confirmed = confirmed && ok
 		return true
 	}
-	if rows > 0 && !run("ADD", func(w io.Writer) error { return WriteAddImport(w, diff.Changes) }) {
+	if rows > 0 && !run("ADD", func(w io.Writer) error { return WriteAddImport(w, diff.All()) }) {
 		return Diff{}, false
 	}
 	if len(unsubscribe) > 0 && !run("UNSUBSCRIBE", func(w io.Writer) error { return WriteUnsubscribeImport(w, unsubscribe) }) {
 		return Diff{}, false
 	}
 	a.out.Pending = nil
-	left, needRead := AfterImports(diff.Changes)
+	left, needRead := AfterImports(diff.All())
 	if !needRead && confirmed {
-		diff.Changes = left
-		return diff, true
+		return diff.withChanges(left), true
 	}
 	service, err := a.port.ReadBack(ctx, a.desired)
 	if err != nil {
@@ -44,7 +43,7 @@ func (a *applyRun) importBatches(ctx context.Context, diff Diff) (Diff, bool) {
 		return Diff{}, false
 	}
 	a.service = service
-	a.opts.Fresh = CreatedBy(diff.Changes)
+	a.opts.Fresh = CreatedBy(diff.All())
 	return Compare(a.desired, a.service, a.opts), true
 }
 

@@ -3,6 +3,7 @@ package contactsync
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,7 +185,7 @@ func TestAfterImports(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, needRead := AfterImports(c.changes)
+			got, needRead := AfterImports(slices.Values(c.changes))
 			if diff := cmp.Diff(c.want, got); diff != "" || needRead != c.needRead {
 				t.Errorf("needRead %v, want %v; left (-want +got):\n%s", needRead, c.needRead, diff)
 			}

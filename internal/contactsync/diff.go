@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
+	"iter"
 	"maps"
 	"slices"
 	"sort"
@@ -148,7 +149,20 @@ func (c Change) Empty() bool {
 
 // Diff is the difference between configuration and service.
 type Diff struct {
+	// Changes are the changes in the order of the input, then the
+	// unsubscriptions of unnamed contacts: every change, except in a first
+	// apply from a source file (creates), where they are only the creates
+	// a rule changed (a suppressed, kept or rejoined channel). Read them
+	// through All and Len, which count the plain creates too.
 	Changes []Change
+	// creates is the book of a first apply from a source file into an
+	// empty list (nil otherwise): each of its rows is created, and every
+	// row Changes does not hold is created plainly, as the book says, a
+	// Change made only as All yields it. A first apply of ten million
+	// contacts then holds no Change per contact, only the book.
+	creates *Book
+	// plain is the number of rows created plainly.
+	plain int
 	// OptedOut names the contacts whose opt-out made outside Terraform is
 	// honoured (the configuration wants SUBSCRIBED; nothing is sent).
 	OptedOut []string
@@ -180,9 +194,70 @@ func (d *Diff) noteResubscribed(id string, c Channels) {
 	d.Resubscribed[id] = d.Resubscribed[id].Union(c)
 }
 
+// All yields every change of the diff in order, the plain creates of a
+// first apply made from the book row by row.
+func (d Diff) All() iter.Seq[Change] {
+	return func(yield func(Change) bool) {
+		next := 0
+		if d.creates != nil {
+			for i := range d.creates.Len() {
+				c := plainCreate(d.creates, i)
+				if next < len(d.Changes) && d.Changes[next].from == d.creates && int(d.Changes[next].row) == i {
+					c = d.Changes[next]
+					next++
+				}
+				if !yield(c) {
+					return
+				}
+			}
+		}
+		for _, c := range d.Changes[next:] {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// Len is the number of changes All yields.
+func (d Diff) Len() int { return d.plain + len(d.Changes) }
+
+// List is every change as a slice: the diff's own slice, or for a first
+// apply's creates a new one (only where the changes are few enough to
+// write by single calls).
+func (d Diff) List() []Change {
+	if d.creates == nil {
+		return d.Changes
+	}
+	return slices.Collect(d.All())
+}
+
+// Equal reports whether two diffs decide the same, however their creates
+// are held (go-cmp uses it: a first apply's diff equals one that holds
+// every create as a Change).
+func (d Diff) Equal(o Diff) bool {
+	return slices.EqualFunc(d.List(), o.List(), Change.Equal) &&
+		slices.Equal(d.OptedOut, o.OptedOut) && slices.Equal(d.Kept, o.Kept) && slices.Equal(d.Rejoined, o.Rejoined) &&
+		slices.Equal(d.Suppressed, o.Suppressed) && maps.Equal(d.Resubscribed, o.Resubscribed)
+}
+
+// withChanges is d with its changes replaced by changes (no plain creates
+// left).
+func (d Diff) withChanges(changes []Change) Diff {
+	d.Changes, d.creates, d.plain = changes, nil, 0
+	return d
+}
+
+// plainCreate is the create of row i of a source file's book, as the book
+// says: its statuses and, through the book, its values.
+func plainCreate(b *Book, i int) Change {
+	e := b.Entry(i)
+	return Change{ID: e.ID, Create: true, Status: client.SubscriptionStatus{Status: e.Email, MobileStatus: e.Mobile}, from: b, row: int32(i)}
+}
+
 // Counts returns how many contacts are created, changed and unsubscribed.
 func (d Diff) Counts() (add, change, unsubscribe int) {
-	for _, c := range d.Changes {
+	for c := range d.All() {
 		switch {
 		case c.Create:
 			add++
@@ -198,7 +273,7 @@ func (d Diff) Counts() (add, change, unsubscribe int) {
 // FirstIDs names at most n contacts of the changes that match keep.
 func (d Diff) FirstIDs(n int, keep func(Change) bool) []string {
 	var out []string
-	for _, c := range d.Changes {
+	for c := range d.All() {
 		if len(out) == n {
 			break
 		}
@@ -258,7 +333,12 @@ type Options struct {
 // differ (or it is to be created).
 func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 	var d Diff
-	if service.Len() == 0 {
+	switch {
+	case service.Len() == 0 && desired.file:
+		// A first apply from a source file creates every row: the plain
+		// creates stay in the book (All makes them as it yields them).
+		d.creates = desired
+	case service.Len() == 0:
 		// A first apply creates every contact: one allocation, not a
 		// slice doubled twenty times over a million contacts.
 		d.Changes = make([]Change, 0, desired.Len())
@@ -297,6 +377,10 @@ func Compare(desired *Book, service *ServiceList, opts Options) Diff {
 			}
 			if keepSeenOptOuts(&ch, opts) {
 				d.Rejoined = append(d.Rejoined, w.ID)
+			}
+			if d.creates != nil && ch.Status == (client.SubscriptionStatus{Status: e.Email, MobileStatus: e.Mobile}) && !ch.Suppressed.Any() {
+				d.plain++ // as the book says: All makes it
+				continue
 			}
 			d.Changes = append(d.Changes, ch)
 			continue

@@ -2,6 +2,7 @@ package contactsync
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -124,8 +125,8 @@ func TestImportPlan(t *testing.T) {
 		// import): no second import row, its mobile goes by a single call.
 		{ID: "half-done", Unsubscribe: true, Status: client.SubscriptionStatus{MobileStatus: unsub}},
 	}
-	rows, unsubscribe := ImportPlan(changes)
-	created := CreatedBy(changes)
+	rows, unsubscribe := ImportPlan(slices.Values(changes))
+	created := CreatedBy(slices.Values(changes))
 	var addIDs []string
 	for _, c := range changes {
 		if row, ok := addRow(c); ok {
@@ -317,5 +318,47 @@ func TestParseSourceFile(t *testing.T) {
 				t.Errorf("columns of no attribute (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestFirstApplyCreatesFromTheBook: a first apply from a source file holds
+// as Changes only the creates a rule changed (a suppressed channel, an
+// opt-out kept from a replaced list); All yields every create in the
+// file's order, each as a map input's Compare would decide it.
+func TestFirstApplyCreatesFromTheBook(t *testing.T) {
+	rows := []Desired{
+		{ID: "a", Props: map[string]string{"email": "a@example.com"}},
+		{ID: "b", Props: map[string]string{"email": "b@example.com"}, Email: sub},
+		{ID: "c", Props: map[string]string{"email": "c@example.com"}},
+		{ID: "d", Props: map[string]string{"email": "d@example.com"}, Email: unsub},
+		{ID: "e", Props: map[string]string{"email": "e@example.com"}},
+	}
+	opts := Options{
+		Suppressed:  func(b *Book, i int) Channels { return Channels{Email: b.ID(i) == "b"} },
+		KeptOptOuts: map[string][2]bool{"e": {true, false}},
+	}
+	file := Compare(fileBook(t, []string{"email"}, rows), NewServiceList(nil, false), opts)
+	whole := Compare(BookOf(rows), NewServiceList(nil, false), opts)
+	if file.Len() != 5 || len(file.Changes) != 2 || file.Changes[0].ID != "b" || file.Changes[1].ID != "e" {
+		t.Fatalf("the first apply holds %d changes of %d (%v), want only b and e of 5", len(file.Changes), file.Len(), describeChanges(file.Changes))
+	}
+	if !slices.EqualFunc(file.List(), whole.List(), Change.Equal) {
+		t.Errorf("the creates from the book:\n%s\nwant, as a map input decides them:\n%s", describeChanges(file.List()), describeChanges(whole.List()))
+	}
+	var ids []string
+	for c := range file.All() {
+		ids = append(ids, c.ID)
+		if c.ID == "c" && c.Values()["email"] != "c@example.com" {
+			t.Errorf("c's values %v, want the book's", c.Values())
+		}
+	}
+	if !slices.Equal(ids, []string{"a", "b", "c", "d", "e"}) {
+		t.Errorf("All yields %v, want the file's order", ids)
+	}
+	if add, change, unsubscribe := file.Counts(); add != 5 || change != 0 || unsubscribe != 0 {
+		t.Errorf("counts %d, %d, %d; want 5 creates", add, change, unsubscribe)
+	}
+	if rest := file.withChanges(nil); rest.Len() != 0 {
+		t.Errorf("with its changes replaced the diff still yields %d", rest.Len())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"io"
+	"iter"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
 )
@@ -12,8 +13,8 @@ import (
 // import has (WriteAddImport writes them from the changes themselves, so
 // that a first apply of a million contacts holds no second copy), and the
 // ids of the UNSUBSCRIBE import.
-func ImportPlan(changes []Change) (addRows int, unsubscribe []string) {
-	for _, ch := range changes {
+func ImportPlan(changes iter.Seq[Change]) (addRows int, unsubscribe []string) {
+	for ch := range changes {
 		if _, ok := addRow(ch); ok {
 			addRows++
 		}
@@ -47,9 +48,9 @@ func addRow(ch Change) (Change, bool) {
 }
 
 // CreatedBy are the contacts the ADD import of changes creates.
-func CreatedBy(changes []Change) map[string]bool {
+func CreatedBy(changes iter.Seq[Change]) map[string]bool {
 	created := map[string]bool{}
-	for _, ch := range changes {
+	for ch := range changes {
 		if row, ok := addRow(ch); ok && row.Create {
 			created[ch.ID] = true
 		}
@@ -61,9 +62,9 @@ func CreatedBy(changes []Change) map[string]bool {
 // originalId column and one column per attribute set, an empty cell where a
 // contact's value is not to change (an ADD import merges only non-empty
 // cells).
-func WriteAddImport(w io.Writer, changes []Change) error {
+func WriteAddImport(w io.Writer, changes iter.Seq[Change]) error {
 	colSet := map[string]bool{}
-	for _, c := range changes {
+	for c := range changes {
 		if c, ok := addRow(c); ok {
 			c.eachValue(func(k, _ string) { colSet[k] = true })
 		}
@@ -78,7 +79,7 @@ func WriteAddImport(w io.Writer, changes []Change) error {
 		return err
 	}
 	rec := make([]string, len(cols)+1)
-	for _, c := range changes {
+	for c := range changes {
 		c, ok := addRow(c)
 		if !ok {
 			continue
@@ -129,8 +130,8 @@ func WriteUnsubscribeImport(w io.Writer, ids []string) error {
 // status the input sets starts in whatever state the service gives a new
 // contact, which only a listing shows. A batch that did not report every
 // row done needs the listing too; the caller knows that.
-func AfterImports(changes []Change) (left []Change, needRead bool) {
-	for _, ch := range changes {
+func AfterImports(changes iter.Seq[Change]) (left []Change, needRead bool) {
+	for ch := range changes {
 		switch {
 		case ch.Unsubscribe:
 			// The UNSUBSCRIBE import did e-mail where ImportPlan gave it

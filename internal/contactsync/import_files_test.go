@@ -25,17 +25,17 @@ func TestWriteAddImport(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	if err := WriteAddImport(&b, diff.Changes); err != nil {
+	if err := WriteAddImport(&b, diff.All()); err != nil {
 		t.Fatal(err)
 	}
 	want := "originalId,email,firstname\na,a@x,Ann\nb,b@x,\nd,,Dee\n"
 	if b.String() != want {
 		t.Errorf("ADD import\n%s\nwant\n%s", b.String(), want)
 	}
-	if rows, _ := ImportPlan(diff.Changes); rows != 3 {
+	if rows, _ := ImportPlan(diff.All()); rows != 3 {
 		t.Errorf("ImportPlan counts %d ADD rows, want 3", rows)
 	}
-	if got := CreatedBy(diff.Changes); len(got) != 2 || !got["a"] || !got["b"] {
+	if got := CreatedBy(diff.All()); len(got) != 2 || !got["a"] || !got["b"] {
 		t.Errorf("CreatedBy = %v, want a and b (c starts unsubscribed: a single call)", got)
 	}
 }

@@ -41,7 +41,7 @@ func Plan(in PlanInput) PlanResult {
 // is counted as created).
 func (r PlanResult) SuppressedWrites() []string {
 	var ids []string
-	for _, c := range r.Diff.Changes {
+	for c := range r.Diff.All() {
 		if !c.Create && c.SuppressedWrite() {
 			ids = append(ids, c.ID)
 		}

@@ -124,7 +124,7 @@ func RemovalCount(listID, what string, n, size int) UnsubscribeCount {
 // unsubscription changes each channel the contact is not unsubscribed from.
 func ExclusiveCount(listID string, service *ServiceList, diff Diff) UnsubscribeCount {
 	email, mobile := 0, 0
-	for _, ch := range diff.Changes {
+	for ch := range diff.All() {
 		if !ch.Unsubscribe {
 			continue
 		}
@@ -142,7 +142,7 @@ func ExclusiveCount(listID string, service *ServiceList, diff Diff) UnsubscribeC
 // ExclusiveUnsubscribed are the contacts an exclusive diff unsubscribes.
 func ExclusiveUnsubscribed(diff Diff) []string {
 	var ids []string
-	for _, ch := range diff.Changes {
+	for ch := range diff.All() {
 		if ch.Unsubscribe {
 			ids = append(ids, ch.ID)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -36,7 +37,7 @@ func (w *contactWriter) writeChanges(ctx context.Context, changes []contactsync.
 			failed[u.ID] = true
 		}
 	}
-	if len(body.Add) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return contactsync.WriteAddImport(f, body.Add) }, started, diags) {
+	if len(body.Add) > 0 && !w.runImport(ctx, "ADD", func(f *os.File) error { return contactsync.WriteAddImport(f, slices.Values(body.Add)) }, started, diags) {
 		return failed, false
 	}
 	if len(body.Unsubscribe) > 0 && !w.runImport(ctx, "UNSUBSCRIBE", func(f *os.File) error { return contactsync.WriteUnsubscribeImport(f, body.Unsubscribe) }, started, diags) {
@@ -79,7 +80,15 @@ func unwritableText(listID string, unwritable []contactsync.Unwritable) (summary
 // refusePathUnsafe refuses, at plan, changes of contacts a path cannot
 // carry that no call can write, naming each contact and why.
 func refusePathUnsafe(plan listContactsModel, diff contactsync.Diff, diags *diag.Diagnostics) {
-	_, _, unwritable := contactsync.SplitPathUnsafe(diff.Changes)
+	// A create carries its id in its body, so only the other changes can
+	// be unwritable (a first apply of a million rows is not copied here).
+	var others []contactsync.Change
+	for c := range diff.All() {
+		if !c.Create {
+			others = append(others, c)
+		}
+	}
+	_, _, unwritable := contactsync.SplitPathUnsafe(others)
 	if len(unwritable) == 0 {
 		return
 	}

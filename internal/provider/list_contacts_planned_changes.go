@@ -60,7 +60,7 @@ var plannedChangesType = types.ObjectType{AttrTypes: map[string]attr.Type{
 // (changeKinds) and the counts planned_changes carries.
 func tallyChanges(diff contactsync.Diff) (kinds changeKindSet, pc plannedChanges) {
 	kinds = newChangeKindSet()
-	for _, c := range diff.Changes {
+	for c := range diff.All() {
 		switch {
 		case c.Create:
 			kinds.create.add(c.ID)
