@@ -37,6 +37,7 @@ func (r *Run) SourceFile(ctx context.Context, opts FileOptions) (*Book, error) {
 		if ok && c.size == st.Size() && c.modTime.Equal(st.ModTime()) {
 			return c.book, nil
 		}
+		r.readingLargeFile(st.Size())
 	}
 	book, err := ReadSourceFile(ctx, opts, r.Attributes)
 	if err != nil {

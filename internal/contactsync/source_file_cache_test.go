@@ -1,9 +1,11 @@
 package contactsync
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +49,38 @@ func TestRunLargeBookGC(t *testing.T) {
 	r.heldLargeBook(&Book{list: make([]Desired, largeBookContacts)})
 	if got := debug.SetGCPercent(100); got != largeBookGC {
 		t.Fatalf("a large book left the target at %d, want %d", got, largeBookGC)
+	}
+
+	// Before a file is read, by its size: a small file leaves the target,
+	// a large one lowers it before the read makes its garbage.
+	r = &Run{}
+	r.readingLargeFile(largeFileBytes - 1)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("a small file set the target to %d", got)
+	}
+	r.readingLargeFile(largeFileBytes)
+	if got := debug.SetGCPercent(100); got != largeBookGC {
+		t.Fatalf("a large file left the target at %d before its read, want %d", got, largeBookGC)
+	}
+}
+
+// The arena of a file's book is made once, a quarter larger than the file,
+// so that a row two bytes longer than its line never makes it grow (and be
+// copied while the old one is live).
+func TestBookArenaNotCopied(t *testing.T) {
+	var file strings.Builder
+	file.WriteString("originalId,email\n")
+	for i := range 20_000 {
+		fmt.Fprintf(&file, "c-%05d,c%d@x.io\n", i, i)
+	}
+	w := newBookWriter([]string{"email"}, int64(file.Len()))
+	start := cap(w.b.arena)
+	for i := range 20_000 {
+		if err := w.add(i+2, fmt.Sprintf("c-%05d", i), []string{fmt.Sprintf("c%d@x.io", i)}, "", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cap(w.b.arena) != start || len(w.b.arena) <= file.Len() {
+		t.Errorf("the arena grew from %d to %d bytes for %d packed (the file: %d)", start, cap(w.b.arena), len(w.b.arena), file.Len())
 	}
 }
