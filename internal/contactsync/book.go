@@ -213,6 +213,16 @@ func newBookWriter(columns []string, size int64) *bookWriter {
 	return &bookWriter{b: b}
 }
 
+// reserve makes room in the book's offsets and rows for about n contacts
+// in all, at once, instead of growing them by doubling (ten million rows
+// allocated 192 MiB each for 38 MiB kept).
+func (w *bookWriter) reserve(n int) {
+	if more := n - len(w.b.offs); more > 0 {
+		w.b.offs = slices.Grow(w.b.offs, more)
+		w.b.rows = slices.Grow(w.b.rows, more)
+	}
+}
+
 // maxBookBytes bounds a book's arena, whose offsets are 32 bits: some
 // 4 GiB, seventy times a million-contact file of four attributes. Where an
 // int is 32 bits (386, arm) no slice reaches that, so the bound there is the

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/rms-labs/terraform-provider-rms/internal/client"
@@ -55,19 +57,28 @@ func BenchmarkServiceListAgainst(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	listed := make([]client.Contact, n)
-	for i := range listed {
+	inOrder := make([]client.Contact, n)
+	for i := range inOrder {
 		w := book.Contact(i)
-		listed[i] = client.Contact{OriginalID: w.ID, Properties: w.Props, Status: client.StatusSubscribed}
+		inOrder[i] = client.Contact{OriginalID: w.ID, Properties: w.Props, Status: client.StatusSubscribed}
 	}
-	for b.Loop() {
-		s := NewServiceList(book, false)
-		for _, c := range listed {
-			s.Add(c.OriginalID, ServiceContact{Props: c.Properties, Email: c.Status})
-		}
-		if s.Len() != n {
-			b.Fatal(s.Len())
-		}
+	shuffled := slices.Clone(inOrder)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(n, func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, bc := range []struct {
+		name   string
+		listed []client.Contact
+	}{{"in the book's order", inOrder}, {"shuffled", shuffled}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				s := NewServiceList(book, false)
+				for _, c := range bc.listed {
+					s.Add(c.OriginalID, ServiceContact{Props: c.Properties, Email: c.Status})
+				}
+				if s.Len() != n {
+					b.Fatal(s.Len())
+				}
+			}
+		})
 	}
 }
 

@@ -28,6 +28,38 @@ type ServiceList struct {
 	withProps bool
 	propsFor  *Book
 	propsUpTo int
+	// next is the book index after the last contact found, and missed the
+	// lookups in a row that did not find the contact there (bookIndex).
+	next, missed int
+}
+
+// inOrderTries is how many contacts in a row bookIndex looks for at the
+// next book index before it stops looking there: a listing that does not
+// come in the book's order costs at most that many extra reads.
+const inOrderTries = 64
+
+// bookIndex finds id in the book. A listing often comes in the book's order
+// (the id order of the file a list was imported from): then each contact is
+// at the index after the last one, a read of memory already near, instead
+// of a lookup in the book's hash table, a cache miss each (ten million
+// lookups were 8 s of a plan's 40 s of CPU).
+func (s *ServiceList) bookIndex(id string) (int, bool) {
+	if s.missed < inOrderTries && s.next < s.book.Len() {
+		if s.book.ID(s.next) == id {
+			s.next++
+			s.missed = 0
+			return s.next - 1, true
+		}
+		s.missed++
+	}
+	i, ok := s.book.Index(id)
+	if ok {
+		if i == s.next {
+			s.missed = 0 // in order again: look there again
+		}
+		s.next = i + 1
+	}
+	return i, ok
 }
 
 // Bits of ServiceList.named. The status codes are those of the arena, and
@@ -68,7 +100,7 @@ func ServiceListOf(contacts map[string]ServiceContact) *ServiceList {
 func (s *ServiceList) Add(id string, c ServiceContact) {
 	s.count++
 	if s.book != nil {
-		if i, ok := s.book.Index(id); ok {
+		if i, ok := s.bookIndex(id); ok {
 			if s.named[i]&namedFound != 0 {
 				s.count-- // listed twice (a list changing while listed): the later answer counts
 			}
