@@ -155,7 +155,7 @@ func (p *Persister) Save() error { return p.save() }
 // save writes what changed since the last save, if anything: for an
 // account of few contacts a new snapshot, otherwise a journal record,
 // compacting the journal into a new snapshot when it has grown larger
-// than the snapshot (unless stopping, which must not wait for that).
+// than the snapshot (when stopping, last does that, whole).
 func (p *Persister) save() error {
 	if !p.pending.Swap(false) {
 		return nil
