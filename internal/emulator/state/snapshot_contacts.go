@@ -148,16 +148,25 @@ func (l *lineReader) value() ([]byte, error) {
 		c, end := l.cur[i], -1
 		switch {
 		case inString:
-			switch {
-			case escaped:
+			if escaped {
 				escaped = false
-			case c == '\\':
+				continue
+			}
+			// Most of a record is the inside of strings: skip to the next
+			// quote or backslash at once.
+			j := quoteOrBackslash(l.cur[i:])
+			if j < 0 {
+				i = len(l.cur) - 1 // the string goes on in the next line
+				continue
+			}
+			i += j
+			if l.cur[i] == '\\' {
 				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 0 {
-					end = i + 1
-				}
+				continue
+			}
+			inString = false
+			if depth == 0 {
+				end = i + 1
 			}
 		case c == '"':
 			inString = true
@@ -188,6 +197,18 @@ func (l *lineReader) value() ([]byte, error) {
 		}
 		return v, nil
 	}
+}
+
+// quoteOrBackslash is the index of the first '"' or '\\' in b, or -1.
+func quoteOrBackslash(b []byte) int {
+	q := bytes.IndexByte(b, '"')
+	if q < 0 {
+		return bytes.IndexByte(b, '\\')
+	}
+	if bs := bytes.IndexByte(b[:q], '\\'); bs >= 0 {
+		return bs
+	}
+	return q
 }
 
 // readContacts reads ': { "<list id>": [record, ...], ... }' (or null).
