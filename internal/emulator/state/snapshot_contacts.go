@@ -199,6 +199,23 @@ func (l *lineReader) value() ([]byte, error) {
 	}
 }
 
+// lineRecord reads the next record into f when it is the rest of its line
+// (as the writer puts it, a separator after it at most), without scanning
+// it for its end first: the line up to its last '}' is the record if it
+// parses as one whole object. Otherwise it reads nothing and returns
+// false, for value to find where the record ends.
+func (l *lineReader) lineRecord(f *RecordFields, recent *recentStrings) bool {
+	if len(l.cur) == 0 || l.cur[0] != '{' || l.cur[len(l.cur)-1] != '\n' {
+		return false
+	}
+	end := bytes.LastIndexByte(l.cur, '}') + 1
+	if !parseContactRecord(l.cur[:end], f, recent) {
+		return false
+	}
+	l.cur = l.cur[end:]
+	return true
+}
+
 // quoteOrBackslash is the index of the first '"' or '\\' in b, or -1.
 func quoteOrBackslash(b []byte) int {
 	q := bytes.IndexByte(b, '"')
@@ -269,12 +286,17 @@ func (l *lineReader) readContacts(b *Builder) error {
 					return err
 				}
 			}
-			raw, err := l.value()
-			if err != nil {
+			if _, err := l.peek(); err != nil {
 				return err
 			}
-			if err := ReadRecord(raw, &f, &b.Recent); err != nil {
-				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
+			if !l.lineRecord(&f, &b.Recent) {
+				raw, err := l.value()
+				if err != nil {
+					return err
+				}
+				if err := ReadRecord(raw, &f, &b.Recent); err != nil {
+					return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
+				}
 			}
 			if err := b.AppendContact(key, i, &f); err != nil {
 				return err
