@@ -113,13 +113,15 @@ func (lc *ListContacts) restored(c *Contact) {
 // -1.
 func (lc *ListContacts) buildTables(from int) (repeated int) {
 	lc.loose = false
-	if from >= len(lc.order) {
-		// A snapshot's list alone: its order is final, so the e-mail table
-		// is built on another core meanwhile.
-		var emails sync.WaitGroup
-		emails.Go(lc.buildEmailTable)
-		defer emails.Wait()
-	}
+	// The e-mail table is built on another core meanwhile, from the order
+	// as it is: right unless a journal record replaces a contact (a
+	// journal of new contacts alone, such as an import's, keeps it). The
+	// order is not written until the first replacement, which waits for
+	// that table and has it built again at the end.
+	var emails sync.WaitGroup
+	emails.Go(lc.buildEmailTable)
+	defer emails.Wait()
+	speculating := true
 	lc.byID.reserve(len(lc.order))
 	w := 0
 	for r, c := range lc.order {
@@ -127,20 +129,21 @@ func (lc *ListContacts) buildTables(from int) (repeated int) {
 			if r < from {
 				return r
 			}
+			if speculating {
+				emails.Wait()
+				speculating = false
+			}
 			lc.idx.count(lc.order[pos], -1)
 			lc.order[pos] = c
 			continue
 		}
-		if w != r { // never while the e-mail table is built from the order
+		if w != r { // never while speculating
 			lc.order[w] = c
 		}
 		lc.byID.insert(lc.byID.hash(c.OriginalID), w, lc.oidAt)
 		w++
 	}
-	if w == len(lc.order) {
-		if from < len(lc.order) {
-			lc.buildEmailTable()
-		}
+	if speculating {
 		return -1
 	}
 	records := len(lc.order)
