@@ -89,6 +89,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		dataDir     = fs.String("data-dir", "", "keep the account in this `directory` across restarts (restored on start, written after changes and on exit)")
 		showVersion = fs.Bool("version", false, "print the version and exit")
 		retired     = retireFlag{}
+		memoryLimit memoryLimitFlag
 		accounts    accountFlag
 		wire        wireFlag
 		faults      = registerFaultFlags(fs)
@@ -103,6 +104,7 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	)
 	fs.Var(&accounts, "account", "also serve the account `customerid:username:password` (or customerid:token:TOKEN, accepting only that bearer token, or customerid:oauth2:CLIENTID:SECRET, reached through that OAuth 2.0 client's tokens) on the same address, with its own data; repeatable")
 	fs.Var(&wire, "wire", "answer with these wire `profiles` (comma-separated, or all): alternatives the service may have chosen where the interface shows nothing; listed below")
+	fs.Var(&memoryLimit, "memory-limit", "the soft memory `limit` of the process, as GOMEMLIMIT takes it (2304MiB, 2GiB, off); default 2304MiB, or GOMEMLIMIT when set")
 	fs.Usage = usage(fs)
 	fs.Var(retired, "retire", "retire a `path=reason` below /rest/{customerid}/ (410 GONE); repeatable")
 	if err := fs.Parse(args); err != nil {
@@ -137,6 +139,8 @@ func runReady(ctx context.Context, args []string, stdout, stderr io.Writer, read
 			return err
 		}
 	}
+
+	defer memoryLimit.apply()()
 
 	faultOpts, err := faults.options()
 	if err != nil {

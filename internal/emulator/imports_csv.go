@@ -127,6 +127,7 @@ func (s *importsAPI) newImportJob(imp state.Import, header []string) (*importJob
 		seen[h] = true
 	}
 	job := &importJob{s: s, listID: imp.ListID, importID: imp.ID, typ: imp.Type, identityIdx: slices.Index(header, imp.Identity),
+		rows:  importRows{keep: imp.Type == "REPLACE"}, // REPLACE reads its rows again at the end
 		cause: &state.Cause{Kind: state.CauseImport, ImportID: imp.ID, ImportType: imp.Type}}
 	job.events = s.contactsAPI.newContactEventBatch(imp.ListID, map[string]any{"source": "import", "importId": strconv.FormatInt(imp.ID, 10), "importType": imp.Type})
 	if job.identityIdx < 0 {

@@ -102,7 +102,7 @@ func (j *importJob) Finish() (affected int64, failure string) {
 	if j.typ != "REPLACE" {
 		return 0, ""
 	}
-	rows := importRows{buf: j.rows.buf, n: j.rows.n}
+	rows := j.rows.rereader()
 	ins := make([]state.ContactInput, 0, j.good)
 	for range rows.n {
 		if fields, _, ok := rows.next(); ok {

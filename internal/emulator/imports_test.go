@@ -447,7 +447,7 @@ func TestImportLargeFile(t *testing.T) {
 		t.Errorf("list holds %s contacts, want %d", rec.Header().Get("X-Total-Count"), n)
 	}
 	b, _ := s.batchesAPI.batch(mustParseID(t, started["batchId"]))
-	if job := b.Work.(*importJob); job.rows.buf != nil {
+	if job := b.Work.(*importJob); job.rows.blocks != nil {
 		t.Error("a finished import keeps its rows")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -294,5 +295,118 @@ func TestDataDirStopWithNothingPending(t *testing.T) {
 	s.Close()
 	if after := files(); after != before {
 		t.Errorf("the stop wrote the data directory:\n%s\nwas:\n%s", after, before)
+	}
+}
+
+// The account restored from a snapshot and a journal equals the account
+// restored from a snapshot alone of the same state: contacts, statuses,
+// properties and list membership, whatever the journal holds.
+func TestDataDirJournalRestoreEqualsSnapshotRestore(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		change func(t *testing.T, s *Server)
+	}{
+		{"one record of every change", func(t *testing.T, s *Server) { changeContacts(t, s, 1) }},
+		{"records over records", func(t *testing.T, s *Server) {
+			changeContacts(t, s, 1)
+			settle()
+			changeContacts(t, s, 2)
+		}},
+		{"the snapshot's contacts changed", func(t *testing.T, s *Server) {
+			base := "/rest/1000/lists/" + idOf(t, decodeArray(t, do(t, s, http.MethodGet, "/rest/1000/lists", nil))[0]) + "/contacts"
+			wantStatus(t, do(t, s, http.MethodPut, base+"/second", map[string]any{"properties": map[string]any{"email": "second@example.com"}}), http.StatusOK)
+			settle()
+			wantStatus(t, do(t, s, http.MethodPut, base+"/a%2Fb%20c/subscriptionstatus", map[string]any{"status": "UNSUBSCRIBED"}), http.StatusOK)
+			wantStatus(t, do(t, s, http.MethodPut, base+"/second/subscriptionstatus", map[string]any{"status": "SUBSCRIBED"}), http.StatusOK)
+			mustCreate(t, s, base, map[string]any{"originalId": "third", "properties": map[string]any{"email": "ada@example.com"}})
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				dir := t.TempDir()
+				first := openDataDir(t, dir, journaled())
+				fillAccount(t, first)
+				first.Close() // the account above as a snapshot
+				first = openDataDir(t, dir, journaled())
+				tt.change(t, first)
+				settle()
+				first.Close()
+				if fileSize(t, filepath.Join(dir, JournalFileName)) <= 0 {
+					t.Fatalf("no journal in %s", dir)
+				}
+
+				fromJournal := openDataDir(t, dir, journaled())
+				defer fromJournal.Close()
+				snapDir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(snapDir, StateFileName), []byte(snapshotOf(t, fromJournal)), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				fromSnapshot := openDataDir(t, snapDir, journaled())
+				defer fromSnapshot.Close()
+				if strings.Contains(fromSnapshot.Loaded(), JournalFileName) || !strings.Contains(fromJournal.Loaded(), JournalFileName) {
+					t.Fatalf("restored from %q and %q, want a journal and a snapshot alone", fromJournal.Loaded(), fromSnapshot.Loaded())
+				}
+				if got, want := allContacts(t, fromJournal), allContacts(t, fromSnapshot); got != want {
+					t.Errorf("contacts from the journal:\n%s\nfrom the snapshot:\n%s", got, want)
+				}
+				// The lookups by originalId the tables serve.
+				for _, l := range decodeArray(t, do(t, fromSnapshot, http.MethodGet, "/rest/1000/lists?pageSize=1000", nil)) {
+					base := "/rest/1000/lists/" + idOf(t, l) + "/contacts"
+					for _, c := range decodeArray(t, do(t, fromSnapshot, http.MethodGet, base, nil)) {
+						path := base + "/" + url.PathEscape(c["originalId"].(string))
+						if got, want := do(t, fromJournal, http.MethodGet, path, nil).Body.String(), do(t, fromSnapshot, http.MethodGet, path, nil).Body.String(); got != want {
+							t.Errorf("GET %s: from the journal %s, from the snapshot %s", path, got, want)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// A graceful stop folds a journal larger than the snapshot into a new
+// snapshot, so that the next start reads a snapshot; a small journal stays.
+func TestDataDirCloseCompactsALargeJournal(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		compactAbove int64
+		wantJournal  bool
+	}{
+		{"journal larger than the snapshot", 1, false},
+		{"journal under the least size compacted", 1 << 30, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				dir := t.TempDir()
+				opts := journaled()
+				opts.compactAbove = tt.compactAbove
+				// A delay the changes never see the end of: only the stop saves.
+				opts.SnapshotDelay = time.Hour
+				first := openDataDir(t, dir, opts)
+				state, journal := filepath.Join(dir, StateFileName), filepath.Join(dir, JournalFileName)
+				empty := fileSize(t, state)
+				list := idOf(t, mustCreate(t, first, "/rest/1000/lists", map[string]any{"name": "L"}))
+				for i := range 50 {
+					mustCreate(t, first, "/rest/1000/lists/"+list+"/contacts", map[string]any{"originalId": "c" + strconv.Itoa(i),
+						"properties": map[string]any{"email": "c" + strconv.Itoa(i) + "@example.com", "firstname": strings.Repeat("x", 100)}})
+				}
+				contacts := allContacts(t, first)
+				first.Close()
+				if got := fileSize(t, journal) > 0; got != tt.wantJournal {
+					t.Errorf("a journal after the stop: %v, want %v", got, tt.wantJournal)
+				}
+				if grew := fileSize(t, state) > empty; grew == tt.wantJournal {
+					t.Errorf("the snapshot grew on the stop: %v, want %v", grew, !tt.wantJournal)
+				}
+				second := openDataDir(t, dir, opts)
+				defer second.Close()
+				if got := strings.Contains(second.Loaded(), JournalFileName); got != tt.wantJournal {
+					t.Errorf("Loaded() = %q, want a journal: %v", second.Loaded(), tt.wantJournal)
+				}
+				if got := allContacts(t, second); got != contacts {
+					t.Errorf("contacts after restart:\n%s\nbefore:\n%s", got, contacts)
+				}
+			})
+		})
 	}
 }

@@ -1,6 +1,10 @@
 package state
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // What the console reads of a list without looking at each of its
 // contacts: the contacts counted by status, and the contacts of each e-mail
@@ -99,23 +103,73 @@ func (lc *ListContacts) restored(c *Contact) {
 	lc.loose = true
 }
 
-// buildTables makes the tables of a list restored holds; it returns the
-// position of the first contact whose originalId an earlier one has, or
+// buildTables makes the tables of a list restored holds. The positions
+// before from hold a snapshot's contacts, each originalId once; from
+// there on a journal's, each replacing the contact of its originalId in
+// place, or added at the end when new, as put does (a journal is replayed
+// by appending, so that the tables are built once, at their final size,
+// and not rehashed ten times over as they grow). It returns the position
+// of the first snapshot contact whose originalId an earlier one has, or
 // -1.
-func (lc *ListContacts) buildTables() (repeated int) {
+func (lc *ListContacts) buildTables(from int) (repeated int) {
 	lc.loose = false
+	// The e-mail table is built on another core meanwhile, from the order
+	// as it is: right unless a journal record replaces a contact (a
+	// journal of new contacts alone, such as an import's, keeps it). The
+	// order is not written until the first replacement, which waits for
+	// that table and has it built again at the end.
+	var emails sync.WaitGroup
+	emails.Go(lc.buildEmailTable)
+	defer emails.Wait()
+	speculating := true
 	lc.byID.reserve(len(lc.order))
+	w := 0
+	for r, c := range lc.order {
+		if pos, found := lc.find(c.OriginalID); found {
+			if r < from {
+				return r
+			}
+			if speculating {
+				emails.Wait()
+				speculating = false
+			}
+			lc.idx.count(lc.order[pos], -1)
+			lc.order[pos] = c
+			continue
+		}
+		if w != r { // never while speculating
+			lc.order[w] = c
+		}
+		lc.byID.insert(lc.byID.hash(c.OriginalID), w, lc.oidAt)
+		w++
+	}
+	if speculating {
+		return -1
+	}
+	records := len(lc.order)
+	clear(lc.order[w:]) // the replaced contacts, for the collector
+	lc.order = lc.order[:w]
+	if w < records/2 {
+		// Mostly replacements: a table and an order sized for the records
+		// would stay twice too large.
+		lc.order = slices.Clone(lc.order)
+		lc.byID.reserve(w)
+		for pos, c := range lc.order {
+			lc.byID.insert(lc.byID.hash(c.OriginalID), pos, lc.oidAt)
+		}
+	}
+	lc.buildEmailTable()
+	return -1
+}
+
+// buildEmailTable makes the e-mail table of the order as it is.
+func (lc *ListContacts) buildEmailTable() {
 	lc.idx.byEmail.reserve(len(lc.order))
 	for pos, c := range lc.order {
-		if _, found := lc.find(c.OriginalID); found {
-			return pos
-		}
-		lc.byID.insert(lc.byID.hash(c.OriginalID), pos, lc.oidAt)
 		if email := emailOf(c); email != "" {
 			lc.idx.byEmail.insert(lc.idx.byEmail.hash(email), pos, lc.emailAt)
 		}
 	}
-	return -1
 }
 
 // put stores c under its originalId, in place of the contact it replaces,

@@ -95,7 +95,7 @@ func (p *Persister) run() {
 		select {
 		case <-p.kick:
 		case <-p.stop:
-			p.err = p.save()
+			p.err = p.last()
 			return
 		}
 		// Let a burst of changes (a terraform apply) settle into one write.
@@ -104,7 +104,7 @@ func (p *Persister) run() {
 		case <-t.C:
 		case <-p.stop:
 			t.Stop()
-			p.err = p.save()
+			p.err = p.last()
 			return
 		}
 		if err := p.save(); err != nil {
@@ -114,11 +114,27 @@ func (p *Persister) run() {
 }
 
 // Close saves what is pending and stops; it returns that save's error.
-// Safe to call more than once.
+// A journal that has outgrown the snapshot is compacted first, so that the
+// next start reads a snapshot. Safe to call more than once.
 func (p *Persister) Close() error {
 	p.once.Do(func() { close(p.stop) })
 	<-p.done
 	return p.err
+}
+
+// last is the save of a stop: what is pending, then the compaction of a
+// journal grown larger than the snapshot, which the running saves leave
+// to a stop that comes first (the import of a large list ends with one).
+// The stop takes a snapshot's write, and the next start a snapshot's read
+// instead of a longer journal's replay.
+func (p *Persister) last() error {
+	if err := p.save(); err != nil {
+		return err
+	}
+	if p.journalBytes > max(p.snapBytes, p.compactAbove) {
+		return p.compact(false)
+	}
+	return nil
 }
 
 // stopping reports whether Close was called.
@@ -139,7 +155,7 @@ func (p *Persister) Save() error { return p.save() }
 // save writes what changed since the last save, if anything: for an
 // account of few contacts a new snapshot, otherwise a journal record,
 // compacting the journal into a new snapshot when it has grown larger
-// than the snapshot (unless stopping, which must not wait for that).
+// than the snapshot (when stopping, last does that, whole).
 func (p *Persister) save() error {
 	if !p.pending.Swap(false) {
 		return nil

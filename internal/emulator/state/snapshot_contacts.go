@@ -148,16 +148,25 @@ func (l *lineReader) value() ([]byte, error) {
 		c, end := l.cur[i], -1
 		switch {
 		case inString:
-			switch {
-			case escaped:
+			if escaped {
 				escaped = false
-			case c == '\\':
+				continue
+			}
+			// Most of a record is the inside of strings: skip to the next
+			// quote or backslash at once.
+			j := quoteOrBackslash(l.cur[i:])
+			if j < 0 {
+				i = len(l.cur) - 1 // the string goes on in the next line
+				continue
+			}
+			i += j
+			if l.cur[i] == '\\' {
 				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 0 {
-					end = i + 1
-				}
+				continue
+			}
+			inString = false
+			if depth == 0 {
+				end = i + 1
 			}
 		case c == '"':
 			inString = true
@@ -188,6 +197,35 @@ func (l *lineReader) value() ([]byte, error) {
 		}
 		return v, nil
 	}
+}
+
+// lineRecord reads the next record into f when it is the rest of its line
+// (as the writer puts it, a separator after it at most), without scanning
+// it for its end first: the line up to its last '}' is the record if it
+// parses as one whole object. Otherwise it reads nothing and returns
+// false, for value to find where the record ends.
+func (l *lineReader) lineRecord(f *RecordFields, recent *recentStrings) bool {
+	if len(l.cur) == 0 || l.cur[0] != '{' || l.cur[len(l.cur)-1] != '\n' {
+		return false
+	}
+	end := bytes.LastIndexByte(l.cur, '}') + 1
+	if !parseContactRecord(l.cur[:end], f, recent) {
+		return false
+	}
+	l.cur = l.cur[end:]
+	return true
+}
+
+// quoteOrBackslash is the index of the first '"' or '\\' in b, or -1.
+func quoteOrBackslash(b []byte) int {
+	q := bytes.IndexByte(b, '"')
+	if q < 0 {
+		return bytes.IndexByte(b, '\\')
+	}
+	if bs := bytes.IndexByte(b[:q], '\\'); bs >= 0 {
+		return bs
+	}
+	return q
 }
 
 // readContacts reads ': { "<list id>": [record, ...], ... }' (or null).
@@ -248,12 +286,17 @@ func (l *lineReader) readContacts(b *Builder) error {
 					return err
 				}
 			}
-			raw, err := l.value()
-			if err != nil {
+			if _, err := l.peek(); err != nil {
 				return err
 			}
-			if err := ReadRecord(raw, &f, &b.Recent); err != nil {
-				return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
+			if !l.lineRecord(&f, &b.Recent) {
+				raw, err := l.value()
+				if err != nil {
+					return err
+				}
+				if err := ReadRecord(raw, &f, &b.Recent); err != nil {
+					return fmt.Errorf("contacts[%q][%d]: %w", key, i, err)
+				}
 			}
 			if err := b.AppendContact(key, i, &f); err != nil {
 				return err

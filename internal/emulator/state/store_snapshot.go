@@ -159,6 +159,9 @@ type Builder struct {
 	HasSmall bool // the part's nextId, collections or messages were read
 	Contacts map[int64]*ListContacts
 	keys     map[int64]string // list id -> the key it was read under, for messages
+	// journalFrom is, per list, the position of its first contact read
+	// from the journal: from there an originalId may come again.
+	journalFrom map[int64]int
 
 	stamps    [4]stampCache
 	nextStamp int
@@ -168,7 +171,7 @@ type Builder struct {
 // NewBuilder returns a builder of an empty store, to be filled from a
 // snapshot and a journal.
 func NewBuilder() *Builder {
-	return &Builder{Contacts: map[int64]*ListContacts{}, keys: map[int64]string{}}
+	return &Builder{Contacts: map[int64]*ListContacts{}, keys: map[int64]string{}, journalFrom: map[int64]int{}}
 }
 
 // List returns the contacts read so far for key, creating them.
@@ -250,7 +253,8 @@ func (b *Builder) AppendContact(key string, i int, f *RecordFields) error {
 }
 
 // PutContact stores a journal's record: it replaces the contact with its
-// originalId, keeping its place, or is added at the end.
+// originalId, keeping its place, or is added at the end. It is appended
+// here and merged when the tables are built (ListContacts.buildTables).
 func (b *Builder) PutContact(listID int64, f *RecordFields, where func() string) error {
 	lc, err := b.List(strconv.FormatInt(listID, 10))
 	if err != nil {
@@ -260,20 +264,24 @@ func (b *Builder) PutContact(listID int64, f *RecordFields, where func() string)
 	if err != nil {
 		return err
 	}
-	if err := b.buildTables(listID, lc); err != nil {
-		return err
+	if _, ok := b.journalFrom[listID]; !ok {
+		b.journalFrom[listID] = len(lc.order)
 	}
-	lc.put(c)
+	lc.restored(c)
 	return nil
 }
 
-// buildTables makes the tables of a list a snapshot filled, if it has
-// not yet: an originalId may appear once.
+// buildTables makes the tables of a list a snapshot and a journal filled,
+// if it has not yet: an originalId may appear once in the snapshot.
 func (b *Builder) buildTables(listID int64, lc *ListContacts) error {
 	if !lc.loose {
 		return nil
 	}
-	if i := lc.buildTables(); i >= 0 {
+	from, ok := b.journalFrom[listID]
+	if !ok {
+		from = len(lc.order)
+	}
+	if i := lc.buildTables(from); i >= 0 {
 		return fmt.Errorf("contacts[%q][%d]: originalId %q is empty or repeated", b.keys[listID], i, lc.order[i].OriginalID)
 	}
 	return nil
@@ -284,6 +292,7 @@ func (b *Builder) buildTables(listID int64, lc *ListContacts) error {
 func (b *Builder) ResetList(listID int64) {
 	b.Contacts[listID] = &ListContacts{}
 	b.keys[listID] = strconv.FormatInt(listID, 10)
+	b.journalFrom[listID] = 0
 }
 
 // SetSmall takes a (journal's) whole small part; the contacts of lists it
@@ -300,6 +309,7 @@ func (b *Builder) SetSmall(snap Snapshot) {
 		if !lists[id] {
 			delete(b.Contacts, id)
 			delete(b.keys, id)
+			delete(b.journalFrom, id)
 		}
 	}
 }
@@ -380,7 +390,11 @@ func (b *Builder) Finish(st *Store) error {
 // ids are checked by sorting them, not through a map of where each was
 // found; only a duplicate is looked for again, to name both places.
 func (b *Builder) checkContactIDs(colls map[string]*collection, seen map[int64]string, nextID int64) error {
-	var ids []int64
+	n := 0
+	for _, lc := range b.Contacts {
+		n += len(lc.order)
+	}
+	ids := make([]int64, 0, n)
 	for _, listID := range slices.Sorted(maps.Keys(b.Contacts)) {
 		key := b.keys[listID]
 		if l := colls[ListsKey]; l == nil || l.items[listID] == nil {
@@ -399,13 +413,27 @@ func (b *Builder) checkContactIDs(colls map[string]*collection, seen map[int64]s
 			ids = append(ids, id)
 		}
 	}
-	slices.Sort(ids)
+	// Contacts made one after another (an import) come in ascending
+	// order already: the sort is for the others.
+	if !ascending(ids) {
+		slices.Sort(ids)
+	}
 	for i := 1; i < len(ids); i++ {
 		if ids[i] == ids[i-1] {
 			return fmt.Errorf("contacts: id %d is the id of %s", ids[i], b.contactsWithID(ids[i]))
 		}
 	}
 	return nil
+}
+
+// ascending reports whether ids are in strictly ascending order.
+func ascending(ids []int64) bool {
+	for i := 1; i < len(ids); i++ {
+		if ids[i] <= ids[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // contactsWithID names the places of the contacts with id.
