@@ -111,9 +111,8 @@ func (p *listApplyPort) ReadBack(ctx context.Context, desired *contactsync.Book)
 // ReadSuppression reads the suppression list the plan names (nil without
 // one).
 func (p *listApplyPort) ReadSuppression(ctx context.Context) (contactsync.SuppressedFunc, error) {
-	var opts contactsync.Options
-	ok := listSuppressionOf(p.r.data).withSuppression(ctx, p.plan, &opts, p.diags)
-	return opts.Suppressed, reported(ok)
+	lookup, ok := listSuppressionOf(p.r.data).lookup(ctx, p.plan, p.diags)
+	return lookup, reported(ok)
 }
 
 // RecordOptOuts writes the opt-outs the core decided into the suppression

@@ -68,17 +68,24 @@ func (r listSuppression) suppressionReadable(ctx context.Context, m listContacts
 // withSuppression lets a diff honour the suppression list; false (and an
 // error) when it cannot be read.
 func (r listSuppression) withSuppression(ctx context.Context, m listContactsModel, opts *contactsync.Options, diags *diag.Diagnostics) bool {
+	lookup, ok := r.lookup(ctx, m, diags)
+	opts.Suppressed = lookup
+	return ok
+}
+
+// lookup reads what the suppression list holds (nil without one); false
+// (and an error) when it cannot be read.
+func (r listSuppression) lookup(ctx context.Context, m listContactsModel, diags *diag.Diagnostics) (contactsync.SuppressedFunc, bool) {
 	s, id := r.suppression(m)
 	if s == nil {
-		return true
+		return nil, true
 	}
 	lookup, err := s.Lookup(ctx)
 	if err != nil {
 		addSuppressionError(diags, id, err)
-		return false
+		return nil, false
 	}
-	opts.Suppressed = lookup
-	return true
+	return lookup, true
 }
 
 // unrecordedOptOuts are the opt-outs of the named contacts that the
