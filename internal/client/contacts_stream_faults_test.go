@@ -18,6 +18,7 @@ import (
 // and properties, in the same order, however the pages' failures and
 // retries interleave.
 func TestStreamContactsWindowUnderFaults(t *testing.T) {
+	t.Parallel()
 	const n = 5500
 	contacts := make([]emulator.Contact, n)
 	for i := range contacts {
@@ -45,6 +46,7 @@ func TestStreamContactsWindowUnderFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			faults := tt.faults
 			faults.Methods = []string{"GET"}
 			faults.PathPrefix = "lists"

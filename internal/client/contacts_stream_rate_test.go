@@ -13,6 +13,7 @@ import (
 // (Concurrency 0) is larger than the old four when page 0 is slow, and
 // the cap still holds while some answers fail and are retried.
 func TestStreamContactsHoldsTheRateCap(t *testing.T) {
+	t.Parallel()
 	const perSecond = 20
 	tests := []struct {
 		name        string
@@ -29,6 +30,7 @@ func TestStreamContactsHoldsTheRateCap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			ls := &listServer{n: 5000, mode: honoursPaging, latency: tt.latency, failEvery: tt.failEvery}
 			// Times are taken where requests leave the limiter for the
 			// network, as in TestRateLimitSlidingWindow: at the server they

@@ -167,6 +167,7 @@ func pagesAsked(to int) []string {
 }
 
 func TestStreamContactsPaging(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		srv       *listServer
@@ -345,6 +346,7 @@ func pageOf(asked string) int {
 // Concurrency is how many pages are in flight at most, and more than one
 // is.
 func TestStreamContactsConcurrency(t *testing.T) {
+	t.Parallel()
 	for _, conc := range []int{1, 2, 4} {
 		t.Run(strconv.Itoa(conc), func(t *testing.T) {
 			srv := &listServer{n: 20_000}
@@ -494,6 +496,7 @@ func TestStreamContactsErrors(t *testing.T) {
 // Against the emulator, under the wire profiles that change a listing:
 // Contacts.Stream reads what Contacts.EachPage reads.
 func TestStreamContactsEmulator(t *testing.T) {
+	t.Parallel()
 	const n = 5500
 	contacts := make([]emulator.Contact, n)
 	for i := range contacts {

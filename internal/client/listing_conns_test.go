@@ -14,6 +14,7 @@ import (
 // window, so a listing dials about once per page of its window, not once
 // per page (across a network, a dial is a TCP and a TLS handshake).
 func TestStreamContactsReusesConnections(t *testing.T) {
+	t.Parallel()
 	ls := &listServer{n: 60_000, latency: 10 * time.Millisecond}
 	var dials atomic.Int64
 	// The hook is set before the server starts: its goroutines read it.

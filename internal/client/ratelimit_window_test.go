@@ -48,6 +48,7 @@ func maxInWindow(times []time.Time, window time.Duration) int {
 // Real time, measured where requests leave for the network. Scheduling delays
 // only spread the recorded times apart, so they cannot hide an excess.
 func TestRateLimitSlidingWindow(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		cap      float64
@@ -59,6 +60,7 @@ func TestRateLimitSlidingWindow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			rec := &sendRecorder{next: http.DefaultTransport.(*http.Transport).Clone()}
 			c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				writeJSON(w, http.StatusOK, `{}`)

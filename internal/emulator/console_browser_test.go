@@ -41,6 +41,7 @@ const consoleRenderBudget = 200 * time.Millisecond
 // browser's; the best of three when the first is over), and the pages
 // fetch nothing and run no script.
 func TestConsoleInBrowser(t *testing.T) {
+	t.Parallel()
 	browser := findBrowser(t)
 	s := New(Options{})
 	t.Cleanup(s.Close)

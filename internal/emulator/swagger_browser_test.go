@@ -42,6 +42,7 @@ func findBrowser(t *testing.T) string {
 // from the page: the call reaches this emulator and answers 200 with the
 // account's data, and the page fetched nothing from anywhere else.
 func TestSwaggerPageInBrowser(t *testing.T) {
+	t.Parallel()
 	browser := findBrowser(t)
 	l, err := Listen("127.0.0.1:0", Options{})
 	if err != nil {
