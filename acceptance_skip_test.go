@@ -41,11 +41,7 @@ var setUpCalls = map[string]map[string]bool{
 func TestAcceptanceTestsSkipFirst(t *testing.T) {
 	var late []string
 	checked := 0
-	for _, dir := range goPackageDirs(t) {
-		// acctest's own tests call its helpers to see them skip.
-		if filepath.ToSlash(dir) == "internal/acctest" {
-			continue
-		}
+	for _, dir := range dirsUsingAcctest(t) {
 		p := parseDir(t, dir)
 		reaches := p.funcsReachingSetUp()
 		for path, f := range p.files {
@@ -76,6 +72,19 @@ func TestAcceptanceTestsSkipFirst(t *testing.T) {
 	if checked < 100 {
 		t.Errorf("found %d acceptance tests, want the hundreds of internal/provider: is the search broken?", checked)
 	}
+}
+
+// dirsUsingAcctest are the module's package directories but acctest's
+// own, whose tests call its helpers to see them skip.
+func dirsUsingAcctest(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	for _, dir := range goPackageDirs(t) {
+		if filepath.ToSlash(dir) != "internal/acctest" {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
 }
 
 // funcsReachingSetUp names the functions of the directory that call one of

@@ -3,7 +3,6 @@ package main
 import (
 	"go/ast"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -50,11 +49,7 @@ func TestLatestLegRunsWhatTheMinimumSkips(t *testing.T) {
 
 	var missing []string
 	gated := 0
-	for _, dir := range goPackageDirs(t) {
-		// acctest's own tests call its checks to see them skip.
-		if filepath.ToSlash(dir) == "internal/acctest" {
-			continue
-		}
+	for _, dir := range dirsUsingAcctest(t) {
 		p := parseDir(t, dir)
 		for name := range p.namesNeedingNewerCLI(minimum, fromAcctest) {
 			if !strings.HasPrefix(name, "Test") {
