@@ -101,7 +101,7 @@ func BenchmarkStreamContacts(b *testing.B) {
 		b.SetBytes(int64(len(page)))
 		b.ReportAllocs()
 		for b.Loop() {
-			a := newContactArray(bytes.NewReader(page), internKeys{})
+			a := newContactArray(bytes.NewReader(page), internKeys{}, testPageHash())
 			if err := a.open(); err != nil {
 				b.Fatal(err)
 			}

@@ -2,10 +2,8 @@ package client
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 )
 
@@ -20,7 +18,7 @@ type contactArray struct {
 	pos, end int
 	eof      bool
 	rerr     error
-	hash     hash.Hash
+	hash     *pageHash
 	keys     internKeys
 	maxElem  int // the largest element buffered
 	first    bool
@@ -29,8 +27,8 @@ type contactArray struct {
 	consumed int64
 }
 
-func newContactArray(r io.Reader, keys internKeys) *contactArray {
-	return &contactArray{r: r, buf: make([]byte, 32<<10), hash: sha256.New(), keys: keys, maxElem: maxJSONResponse, first: true}
+func newContactArray(r io.Reader, keys internKeys, h *pageHash) *contactArray {
+	return &contactArray{r: r, buf: make([]byte, 32<<10), hash: h, keys: keys, maxElem: maxJSONResponse, first: true}
 }
 
 // fill reads more of the answer, keeping the unread bytes; false when
@@ -193,10 +191,7 @@ func (a *contactArray) chunks(size int, emit func([]ListedContact) error) (last 
 }
 
 // digest is the digest of the bytes read so far.
-func (a *contactArray) digest() (d [sha256.Size]byte) {
-	copy(d[:], a.hash.Sum(nil))
-	return d
-}
+func (a *contactArray) digest() pageDigest { return a.hash.Sum() }
 
 // drain reads a little past the array so that the connection can serve
 // the next request; the digest does not cover it.

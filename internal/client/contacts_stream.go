@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -46,7 +45,7 @@ func (s *ContactService) Stream(ctx context.Context, listID string, opts Listing
 	l := &listing{
 		c: s.c, listID: listID, path: contactsPath(listID),
 		pageSize: opts.PageSize, concurrency: opts.Concurrency,
-		fn: fn, total: -1, keys: internKeys{},
+		fn: fn, total: -1, keys: internKeys{}, guard: newPagingGuard(),
 	}
 	if l.pageSize <= 0 {
 		l.pageSize = MaxPageSize
@@ -76,7 +75,7 @@ type listing struct {
 	total    int // X-Total-Count of the latest page; -1 unknown
 	read     int // contacts read
 	guard    pagingGuard
-	prefixes map[[sha256.Size]byte]bool // of pages longer than a chunk
+	prefixes map[pageDigest]bool // of pages longer than a chunk
 	keys     internKeys
 }
 
@@ -86,10 +85,10 @@ type fetched struct {
 	latency   time.Duration // until the answer's headers, retries and the rate limiter's wait included
 	n         int
 	total     int
-	digest    [sha256.Size]byte
-	chunks    [][]ListedContact  // of a page fetched ahead, all; of a streamed page, only the last
-	prefix    *[sha256.Size]byte // of a streamed page longer than a chunk: the digest of its first chunk
-	discarded bool               // a streamed page began as an earlier one and was not decoded
+	digest    pageDigest
+	chunks    [][]ListedContact // of a page fetched ahead, all; of a streamed page, only the last
+	prefix    *pageDigest       // of a streamed page longer than a chunk: the digest of its first chunk
+	discarded bool              // a streamed page began as an earlier one and was not decoded
 	err       error
 }
 
@@ -138,7 +137,7 @@ func (l *listing) run(ctx context.Context) error {
 	case p0.n > l.pageSize:
 		l.c.logger.Debug(ctx, "the service pages by a size of its own, or not at all", map[string]any{"path": l.path, "asked": l.pageSize, "got": p0.n})
 		l.size = p0.n
-		l.prefixes = map[[sha256.Size]byte]bool{*p0.prefix: true}
+		l.prefixes = map[pageDigest]bool{*p0.prefix: true}
 		if err := l.handOn(last); err != nil || l.ended(p0) {
 			return err
 		}
@@ -293,7 +292,7 @@ func (l *listing) prefetch(ctx context.Context, page int) fetched {
 	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	// A page fetched ahead has its own interned keys: the listing's map
 	// belongs to the goroutine that runs it.
-	a := newContactArray(body, internKeys{})
+	a := newContactArray(body, internKeys{}, l.guard.newHash())
 	p.err = l.decode(resp, page, a, func(chunk []ListedContact) error {
 		p.chunks = append(p.chunks, chunk)
 		return nil
@@ -312,7 +311,7 @@ func (l *listing) stream(ctx context.Context, page int, emit func([]ListedContac
 		return p
 	}
 	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
-	a := newContactArray(body, l.keys)
+	a := newContactArray(body, l.keys, l.guard.newHash())
 	first := true
 	p.err = l.decode(resp, page, a, func(chunk []ListedContact) error {
 		if first {

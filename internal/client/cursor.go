@@ -34,7 +34,7 @@ func NewCursor[T any](c *Client, collection string, query url.Values, pageSize i
 	for k, v := range query {
 		q[k] = v
 	}
-	return &Cursor[T]{c: c, collection: collection, query: q, pageSize: pageSize, size: pageSize, total: -1}
+	return &Cursor[T]{c: c, collection: collection, query: q, pageSize: pageSize, size: pageSize, total: -1, guard: newPagingGuard()}
 }
 
 // Next reads the next page. ok is false, with a nil error, when there is
@@ -47,7 +47,7 @@ func (cur *Cursor[T]) Next(ctx context.Context) (items []T, ok bool, err error) 
 		return nil, false, nil
 	}
 	page := cur.page
-	p, err := getPage[T](ctx, cur.c, cur.collection, cur.query, page, cur.pageSize)
+	p, err := getPage[T](ctx, cur.c, &cur.guard, cur.collection, cur.query, page, cur.pageSize)
 	if err != nil {
 		cur.done = true
 		return nil, false, fmt.Errorf("listing %s (page %d): %w", cur.collection, page, err)

@@ -196,7 +196,7 @@ func FuzzContactArray(f *testing.F) {
 		f.Add([]byte(s), uint8(3), uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, readSize, chunk uint8) {
-		a := newContactArray(&shortReader{b: b, n: int(readSize%16) + 1}, internKeys{})
+		a := newContactArray(&shortReader{b: b, n: int(readSize%16) + 1}, internKeys{}, testPageHash())
 		a.buf = make([]byte, 8) // grows as elements need
 		size := int(chunk%4) + 1
 		var got []ListedContact

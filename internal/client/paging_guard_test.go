@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -227,10 +228,10 @@ func TestEachPageConfirmFails(t *testing.T) {
 }
 
 func TestPagingGuard(t *testing.T) {
-	var g pagingGuard
-	a, b := [32]byte{1}, [32]byte{2}
+	g := newPagingGuard()
+	a, b := pageDigest{1}, pageDigest{2}
 	steps := []struct {
-		digest [32]byte
+		digest pageDigest
 		n      int
 		want   bool
 	}{
@@ -245,5 +246,46 @@ func TestPagingGuard(t *testing.T) {
 		if got := g.repeated(s.digest, s.n); got != s.want {
 			t.Errorf("step %d: repeated = %v, want %v", i, got, s.want)
 		}
+	}
+}
+
+// testPageHash is the digest of a page for tests that do not compare
+// digests.
+func testPageHash() *pageHash {
+	g := newPagingGuard()
+	return g.newHash()
+}
+
+// A page's digest depends on its bytes only, not on how they arrive, and
+// Sum may be taken part way (a streamed page's first chunk) without
+// changing the whole page's digest.
+func TestPageDigest(t *testing.T) {
+	g := newPagingGuard()
+	page := []byte(strings.Repeat(`{"originalId":"customer-1","status":"SUBSCRIBED"},`, 40))
+	sum := func(b []byte, step int, peek bool) pageDigest {
+		h := g.newHash()
+		for len(b) > 0 {
+			n := min(step, len(b))
+			_, _ = h.Write(b[:n])
+			if peek {
+				h.Sum()
+			}
+			b = b[n:]
+		}
+		return h.Sum()
+	}
+	want := sum(page, len(page), false)
+	for _, step := range []int{1, 7, 128, 129, 1000} {
+		if got := sum(page, step, step%2 == 1); got != want {
+			t.Errorf("written %d bytes at a time: digest %x, whole %x", step, got, want)
+		}
+	}
+	other := slices.Clone(page)
+	other[len(other)/2] ^= 1
+	if sum(other, len(other), false) == want {
+		t.Error("pages that differ in one bit have one digest")
+	}
+	if sum(page[:len(page)-1], 64, false) == want {
+		t.Error("a page and its prefix have one digest")
 	}
 }
