@@ -60,10 +60,18 @@ func plainString(b []byte, i int) (s []byte, next int, ok bool) {
 
 // stringValue reads the string at b[i] as encoding/json does: plain strings
 // directly, strings with escapes through encoding/json.
-func stringValue(b []byte, i int) (s string, next int, ok bool) {
+func stringValue(b []byte, i int) (string, int, bool) {
 	if raw, next, ok := plainString(b, i); ok {
 		return string(raw), next, true
 	}
+	return escapedString(b, i)
+}
+
+// escapedString is stringValue of a string plainString does not read. It
+// is a function of its own so that only it moves its result to the heap
+// (encoding/json takes its address): in stringValue, that cost every plain
+// string of a listing an allocation of its own.
+func escapedString(b []byte, i int) (s string, next int, ok bool) {
 	end, ok := skipString(b, i)
 	if !ok {
 		return "", 0, false

@@ -57,21 +57,30 @@ func decodeListedContact(b []byte, keys internKeys) (ListedContact, error) {
 // are strings or null (the properties an object or null); other keys may
 // hold any valid JSON. ok is false for anything else.
 func scanListedContact(b []byte, keys internKeys) (c ListedContact, ok bool) {
-	i := skipSpace(b, 0)
+	c, end, ok := scanListedContactAt(b, skipSpace(b, 0), keys)
+	return c, ok && wholeValue(b, end)
+}
+
+// scanListedContactAt is scanListedContact of the object at b[i], with
+// what follows it left unread: it returns the index after the object. ok
+// is false for an object b does not hold whole, so a listing tries it on
+// whatever of the answer it has buffered before it looks for the end of
+// the element (contactArray.chunks).
+func scanListedContactAt(b []byte, i int, keys internKeys) (c ListedContact, end int, ok bool) {
 	if i >= len(b) || b[i] != '{' {
-		return c, false
+		return c, 0, false
 	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return c, wholeValue(b, i+1)
+		return c, i + 1, true
 	}
 	for {
 		k, j, ok := plainString(b, i)
 		if !ok {
-			return c, false
+			return c, 0, false
 		}
 		if i = skipSpace(b, j); i >= len(b) || b[i] != ':' {
-			return c, false
+			return c, 0, false
 		}
 		i = skipSpace(b, i+1)
 		switch string(k) {
@@ -85,23 +94,23 @@ func scanListedContact(b []byte, keys internKeys) (c ListedContact, ok bool) {
 			c.Properties, i, ok = scanProperties(b, i, keys)
 		default:
 			if foldsToField(k) {
-				return c, false
+				return c, 0, false
 			}
 			i, ok = skipValue(b, i, 0)
 		}
 		if !ok {
-			return c, false
+			return c, 0, false
 		}
 		if i = skipSpace(b, i); i >= len(b) {
-			return c, false
+			return c, 0, false
 		}
 		switch b[i] {
 		case ',':
 			i = skipSpace(b, i+1)
 		case '}':
-			return c, wholeValue(b, i+1)
+			return c, i + 1, true
 		default:
-			return c, false
+			return c, 0, false
 		}
 	}
 }
