@@ -117,16 +117,6 @@ func (a *contactArray) open() error {
 	return fmt.Errorf("the answer is not an array of contacts (it starts with %q)", c)
 }
 
-// next returns the next element's bytes, valid until the next call, or
-// nil at the array's end.
-func (a *contactArray) next() ([]byte, error) {
-	more, err := a.advance()
-	if !more || err != nil {
-		return nil, err
-	}
-	return a.element()
-}
-
 // advance reads up to the next element, past the comma before it; false
 // at the array's end.
 func (a *contactArray) advance() (bool, error) {
