@@ -44,7 +44,14 @@ func LoadedAttributes(names map[string]string) *Attributes {
 
 // IsAttributeID reports whether a property key names an attribute by id.
 func IsAttributeID(key string) bool {
-	return key != "" && strings.Trim(key, "0123456789") == ""
+	// A loop, not strings.Trim with a cutset, which builds its set on each
+	// call: a listing asks this of every key of every contact.
+	for i := 0; i < len(key); i++ {
+		if key[i] < '0' || key[i] > '9' {
+			return false
+		}
+	}
+	return key != ""
 }
 
 // NameOf returns the attribute name a property key stands for: the key

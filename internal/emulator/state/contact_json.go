@@ -78,12 +78,23 @@ func appendStringMap(b []byte, m map[string]string) []byte {
 	return append(b, '}')
 }
 
+// jsonPlain holds, for each byte, whether encoding/json writes it as it is
+// in a string: printable ASCII but a quote, a backslash, <, > and &. One
+// lookup a byte instead of seven comparisons: the check was a fifth of the
+// emulator's time answering a million-contact listing.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString appends s as a JSON string: directly when it holds only
 // printable ASCII that encoding/json leaves as it is, else as
 // encoding/json writes it.
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !jsonPlain[s[i]] {
 			q, _ := json.Marshal(s) // a string always encodes
 			return append(b, q...)
 		}
