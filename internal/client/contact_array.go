@@ -20,7 +20,9 @@ type contactArray struct {
 	rerr     error
 	hash     *pageHash
 	keys     internKeys
-	maxElem  int // the largest element buffered
+	pairs    bool           // properties as Pairs (ListingOptions.Pairs)
+	arena    []PropertyPair // the pairs of the chunk being read
+	maxElem  int            // the largest element buffered
 	first    bool
 	closed   bool
 	discard  bool // elements are only hashed, no longer decoded
@@ -164,12 +166,30 @@ func (a *contactArray) element() ([]byte, error) {
 	}
 }
 
+// newArena starts the pairs of a new chunk, as large as the last chunk's
+// were (the chunk handed on keeps the old array).
+func (a *contactArray) newArena() {
+	if a.pairs {
+		a.arena = make([]PropertyPair, 0, max(len(a.arena), 1024))
+	}
+}
+
+// pairsArena is where the pairs of the contact being read go, nil when
+// properties are read into maps.
+func (a *contactArray) pairsArena() *[]PropertyPair {
+	if !a.pairs {
+		return nil
+	}
+	return &a.arena
+}
+
 // chunks reads the rest of the array. It calls emit with every chunk of
 // size contacts that more contacts follow, and returns the last chunk,
 // which may be full or empty, and the count of contacts read. While
 // discard is set (emit may set it) elements are counted, not decoded.
 func (a *contactArray) chunks(size int, emit func([]ListedContact) error) (last []ListedContact, n int, err error) {
 	chunk := make([]ListedContact, 0, min(size, 1024))
+	a.newArena()
 	for {
 		more, err := a.advance()
 		if err != nil {
@@ -183,6 +203,7 @@ func (a *contactArray) chunks(size int, emit func([]ListedContact) error) (last 
 				return nil, n, err
 			}
 			chunk = make([]ListedContact, 0, min(size, 1024))
+			a.newArena()
 		}
 		n++
 		if !a.discard {
@@ -191,7 +212,7 @@ func (a *contactArray) chunks(size int, emit func([]ListedContact) error) (last 
 			// of a shape the scanner leaves to encoding/json, is first
 			// measured (element) and then decoded; measuring every
 			// contact first took a fifth of a listing's decoding.
-			if lc, end, ok := scanListedContactAt(a.buf[a.pos:a.end], 0, a.keys); ok {
+			if lc, end, ok := scanListedContactAt(a.buf[a.pos:a.end], 0, a.keys, a.pairsArena()); ok {
 				a.consume(end)
 				chunk = append(chunk, lc)
 				continue
@@ -204,7 +225,7 @@ func (a *contactArray) chunks(size int, emit func([]ListedContact) error) (last 
 		if a.discard {
 			continue
 		}
-		lc, err := decodeListedContact(el, a.keys)
+		lc, err := decodeListedContact(el, a.keys, a.pairsArena())
 		if err != nil {
 			return nil, n, fmt.Errorf("contact %d of the answer: %w", n-1, err)
 		}

@@ -16,6 +16,11 @@ import (
 type ListingOptions struct {
 	PageSize    int // <= 0: MaxPageSize
 	Concurrency int // pages in flight at most; <= 0: chosen by listingWindow
+	// Pairs hands each contact's properties on as ListedContact.Pairs,
+	// not as a map: for a caller that compares most contacts' properties
+	// and keeps few, a map per contact was most of what a listing
+	// allocated.
+	Pairs bool
 }
 
 // errInconsistentPaging is a page that began as an earlier one and then
@@ -45,7 +50,7 @@ func (s *ContactService) Stream(ctx context.Context, listID string, opts Listing
 	l := &listing{
 		c: s.c, listID: listID, path: contactsPath(listID),
 		pageSize: opts.PageSize, concurrency: opts.Concurrency,
-		fn: fn, total: -1, keys: internKeys{}, guard: newPagingGuard(),
+		fn: fn, total: -1, keys: internKeys{}, guard: newPagingGuard(), pairs: opts.Pairs,
 	}
 	if l.pageSize <= 0 {
 		l.pageSize = MaxPageSize
@@ -77,6 +82,7 @@ type listing struct {
 	guard    pagingGuard
 	prefixes map[pageDigest]bool // of pages longer than a chunk
 	keys     internKeys
+	pairs    bool // ListingOptions.Pairs
 }
 
 // fetched is one page read.
@@ -293,6 +299,7 @@ func (l *listing) prefetch(ctx context.Context, page int) fetched {
 	// A page fetched ahead has its own interned keys: the listing's map
 	// belongs to the goroutine that runs it.
 	a := newContactArray(body, internKeys{}, l.guard.newHash())
+	a.pairs = l.pairs
 	p.err = l.decode(resp, page, a, func(chunk []ListedContact) error {
 		p.chunks = append(p.chunks, chunk)
 		return nil
@@ -312,6 +319,7 @@ func (l *listing) stream(ctx context.Context, page int, emit func([]ListedContac
 	}
 	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	a := newContactArray(body, l.keys, l.guard.newHash())
+	a.pairs = l.pairs
 	first := true
 	p.err = l.decode(resp, page, a, func(chunk []ListedContact) error {
 		if first {

@@ -349,12 +349,12 @@ func TestStreamContactsConcurrency(t *testing.T) {
 	t.Parallel()
 	for _, conc := range []int{1, 2, 4} {
 		t.Run(strconv.Itoa(conc), func(t *testing.T) {
-			srv := &listServer{n: 20_000}
-			slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				time.Sleep(5 * time.Millisecond)
-				srv.ServeHTTP(w, r)
-			})
-			c, _ := newTestClient(t, slow)
+			// The delay is inside the server's count of requests in flight:
+			// slept before it, two pages fetched together could each be
+			// answered before the other began (seen once the decoder got
+			// faster).
+			srv := &listServer{n: 20_000, latency: 5 * time.Millisecond}
+			c, _ := newTestClient(t, srv)
 			var got collected
 			if err := c.Contacts.Stream(context.Background(), "7", ListingOptions{PageSize: 500, Concurrency: conc}, got.fn); err != nil {
 				t.Fatal(err)

@@ -295,42 +295,92 @@ func scanProperties(b []byte, i int, keys internKeys) (p PropertyValues, next in
 		next, ok = scalarEnd(b, i)
 		return nil, next, ok
 	}
-	if b[i] != '{' {
-		return nil, 0, false
-	}
-	i = skipSpace(b, i+1)
 	p = make(PropertyValues, 8)
-	if i < len(b) && b[i] == '}' {
-		return p, i + 1, true
-	}
-	for {
-		k, j, ok := plainString(b, i)
-		if !ok {
-			return nil, 0, false
-		}
-		if i = skipSpace(b, j); i >= len(b) || b[i] != ':' {
-			return nil, 0, false
-		}
-		v, isNull, j, ok := propertyValue(b, skipSpace(b, i+1))
-		if !ok {
-			return nil, 0, false
-		}
+	next, ok = scanPropertyObject(b, i, func(k []byte, v string, isNull bool) {
 		if isNull {
 			// Of two values of a key the last counts, a null too.
 			delete(p, string(k))
 		} else {
 			p[keys.key(k)] = v
 		}
+	})
+	if !ok {
+		return nil, 0, false
+	}
+	return p, next, true
+}
+
+// scanPropertyPairs is scanProperties into pairs appended to *arena (a
+// listing by pairs, ListingOptions.Pairs): the contact's pairs are the
+// end of *arena, capped so that appending to them cannot reach the next
+// contact's. Each key is kept once, with its last value; a null removes it.
+func scanPropertyPairs(b []byte, i int, keys internKeys, arena *[]PropertyPair) (p []PropertyPair, next int, ok bool) {
+	if i >= len(b) {
+		return nil, 0, false
+	}
+	if b[i] == 'n' {
+		next, ok = scalarEnd(b, i)
+		return nil, next, ok
+	}
+	start := len(*arena)
+	next, ok = scanPropertyObject(b, i, func(k []byte, v string, isNull bool) {
+		own := (*arena)[start:]
+		for j := range own {
+			if own[j].Key == string(k) {
+				if isNull {
+					*arena = append((*arena)[:start+j], own[j+1:]...)
+				} else {
+					own[j].Value = v
+				}
+				return
+			}
+		}
+		if !isNull {
+			*arena = append(*arena, PropertyPair{Key: keys.key(k), Value: v})
+		}
+	})
+	if !ok {
+		*arena = (*arena)[:start]
+		return nil, 0, false
+	}
+	end := len(*arena)
+	return (*arena)[start:end:end], next, true
+}
+
+// scanPropertyObject reads the properties object at b[i], calling set for
+// each member in order. ok is false when the object holds anything but
+// plain keys and string, number, boolean or null values.
+func scanPropertyObject(b []byte, i int, set func(k []byte, v string, isNull bool)) (next int, ok bool) {
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		k, j, ok := plainString(b, i)
+		if !ok {
+			return 0, false
+		}
+		if i = skipSpace(b, j); i >= len(b) || b[i] != ':' {
+			return 0, false
+		}
+		v, isNull, j, ok := propertyValue(b, skipSpace(b, i+1))
+		if !ok {
+			return 0, false
+		}
+		set(k, v, isNull)
 		if i = skipSpace(b, j); i >= len(b) {
-			return nil, 0, false
+			return 0, false
 		}
 		switch b[i] {
 		case ',':
 			i = skipSpace(b, i+1)
 		case '}':
-			return p, i + 1, true
+			return i + 1, true
 		default:
-			return nil, 0, false
+			return 0, false
 		}
 	}
 }

@@ -3,6 +3,8 @@ package client
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // ListedContact is a contact as a listing compares it: its key, its
@@ -14,6 +16,19 @@ type ListedContact struct {
 	Properties   PropertyValues `json:"properties"` // keyed by attribute name or id, as the service answers
 	Status       string         `json:"status"`
 	MobileStatus string         `json:"mobileStatus"`
+	// Pairs holds the properties instead of Properties in a listing by
+	// pairs (ListingOptions.Pairs): what Properties would hold, each key
+	// once, in no promised order, and nil where Properties would be nil
+	// (null or absent), empty where it would be empty. The pairs of a chunk's contacts share
+	// one array, so a chunk costs one allocation for them, not a map per
+	// contact.
+	Pairs []PropertyPair `json:"-"`
+}
+
+// PropertyPair is one property of a listed contact: its key as the service
+// answered it (an attribute's name or id) and its value.
+type PropertyPair struct {
+	Key, Value string
 }
 
 // internStatus returns the package's constant for a status it names.
@@ -40,8 +55,11 @@ func internStatusString(s string) string {
 // decodeListedContact reads one element of a listing: the scanner reads
 // the shape services send, encoding/json anything else, so the result is
 // always encoding/json's.
-func decodeListedContact(b []byte, keys internKeys) (ListedContact, error) {
-	if c, ok := scanListedContact(b, keys); ok {
+//
+// With arena (a listing by pairs) the properties are appended to it as
+// Pairs instead of making Properties.
+func decodeListedContact(b []byte, keys internKeys, arena *[]PropertyPair) (ListedContact, error) {
+	if c, ok := scanListedContact(b, keys, arena); ok {
 		return c, nil
 	}
 	var c ListedContact
@@ -50,14 +68,22 @@ func decodeListedContact(b []byte, keys internKeys) (ListedContact, error) {
 	}
 	c.Status = internStatusString(c.Status)
 	c.MobileStatus = internStatusString(c.MobileStatus)
+	if arena != nil && c.Properties != nil {
+		start := len(*arena)
+		for _, k := range slices.Sorted(maps.Keys(c.Properties)) {
+			*arena = append(*arena, PropertyPair{Key: k, Value: c.Properties[k]})
+		}
+		end := len(*arena)
+		c.Pairs, c.Properties = (*arena)[start:end:end], nil
+	}
 	return c, nil
 }
 
 // scanListedContact reads a contact object of plain keys whose four fields
 // are strings or null (the properties an object or null); other keys may
 // hold any valid JSON. ok is false for anything else.
-func scanListedContact(b []byte, keys internKeys) (c ListedContact, ok bool) {
-	c, end, ok := scanListedContactAt(b, skipSpace(b, 0), keys)
+func scanListedContact(b []byte, keys internKeys, arena *[]PropertyPair) (c ListedContact, ok bool) {
+	c, end, ok := scanListedContactAt(b, skipSpace(b, 0), keys, arena)
 	return c, ok && wholeValue(b, end)
 }
 
@@ -66,7 +92,7 @@ func scanListedContact(b []byte, keys internKeys) (c ListedContact, ok bool) {
 // is false for an object b does not hold whole, so a listing tries it on
 // whatever of the answer it has buffered before it looks for the end of
 // the element (contactArray.chunks).
-func scanListedContactAt(b []byte, i int, keys internKeys) (c ListedContact, end int, ok bool) {
+func scanListedContactAt(b []byte, i int, keys internKeys, arena *[]PropertyPair) (c ListedContact, end int, ok bool) {
 	if i >= len(b) || b[i] != '{' {
 		return c, 0, false
 	}
@@ -91,7 +117,16 @@ func scanListedContactAt(b []byte, i int, keys internKeys) (c ListedContact, end
 		case "mobileStatus":
 			i, ok = scanStringField(b, i, &c.MobileStatus, true)
 		case "properties":
-			c.Properties, i, ok = scanProperties(b, i, keys)
+			if arena != nil {
+				// A key given twice: its last properties count, as the
+				// last value of a property does.
+				if len(c.Pairs) > 0 {
+					*arena = (*arena)[:len(*arena)-len(c.Pairs)]
+				}
+				c.Pairs, i, ok = scanPropertyPairs(b, i, keys, arena)
+			} else {
+				c.Properties, i, ok = scanProperties(b, i, keys)
+			}
 		default:
 			if foldsToField(k) {
 				return c, 0, false

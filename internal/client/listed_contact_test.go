@@ -107,7 +107,7 @@ func TestListedContactInternsStatuses(t *testing.T) {
 		`{"originalId":"\u0061","status":"SUBSCRIBED","mobileStatus":"UNSUBSCRIBED","x":{"y":[1,2]}}`,
 		`{"originalId":"a","Status":"SUBSCRIBED","mobileStatus":"UNSUBSCRIBED"}`, // encoding/json's path
 	} {
-		c, err := decodeListedContact([]byte(in), internKeys{})
+		c, err := decodeListedContact([]byte(in), internKeys{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,8 +123,8 @@ func TestListedContactInternsStatuses(t *testing.T) {
 // The keys of a listing's properties are shared by its contacts.
 func TestListedContactInternsKeys(t *testing.T) {
 	keys := internKeys{}
-	a, _ := decodeListedContact([]byte(`{"originalId":"a","properties":{"email":"x"}}`), keys)
-	b, _ := decodeListedContact([]byte(`{"originalId":"b","properties":{"email":"y"}}`), keys)
+	a, _ := decodeListedContact([]byte(`{"originalId":"a","properties":{"email":"x"}}`), keys, nil)
+	b, _ := decodeListedContact([]byte(`{"originalId":"b","properties":{"email":"y"}}`), keys, nil)
 	var ka, kb string
 	for k := range a.Properties {
 		ka = k
@@ -169,11 +169,13 @@ func FuzzListedContact(f *testing.F) {
 		`{"originalId":null,"status":null,"properties":null,"_links":{"self":[{"href":"/x"}]},"tags":["a"]}`,
 		`{"ORIGINALID":"a"}`, `{"originalId":1}`, `{"originalId":"a","originalId":"b"}`, `null`, `{}`, `{"a":[[[[]]]]}`,
 		`{"originalId":"a\u0062"}`, `{"x":1e}`, `{"properties":[]}`,
+		`{"properties":{"a":"1","b":"2","a":null,"b":"3","c":null}}`, `{"properties":{"a":"1"},"properties":{"b":"2"}}`,
+		`{"properties":{"a":"1"},"properties":null}`, `{"properties":{"a":"\u0031","b":"2"}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, gotErr := decodeListedContact(b, internKeys{})
+		got, gotErr := decodeListedContact(b, internKeys{}, nil)
 		var ref refContact
 		wantErr := json.Unmarshal(b, &ref)
 		if (gotErr == nil) != (wantErr == nil) {
@@ -181,6 +183,29 @@ func FuzzListedContact(f *testing.F) {
 		}
 		if gotErr == nil && !reflect.DeepEqual(got, ref.listed()) {
 			t.Fatalf("%q: got %#v, encoding/json's %#v", b, got, ref.listed())
+		}
+		// By pairs: the same contact, its properties as pairs, after
+		// what an earlier contact left in the arena.
+		arena := []PropertyPair{{Key: "earlier", Value: "x"}}
+		byPairs, pairsErr := decodeListedContact(b, internKeys{}, &arena)
+		if (pairsErr == nil) != (gotErr == nil) {
+			t.Fatalf("%q: by pairs err = %v, by map %v", b, pairsErr, gotErr)
+		}
+		if gotErr != nil {
+			return
+		}
+		if arena[0] != (PropertyPair{Key: "earlier", Value: "x"}) {
+			t.Fatalf("%q: an earlier contact's pair became %v", b, arena[0])
+		}
+		if byPairs.Properties != nil {
+			t.Fatalf("%q: by pairs, Properties = %v", b, byPairs.Properties)
+		}
+		if !samePairs(byPairs.Pairs, got.Properties) || (byPairs.Pairs == nil) != (got.Properties == nil) {
+			t.Fatalf("%q: pairs %#v, properties %#v", b, byPairs.Pairs, got.Properties)
+		}
+		byPairs.Pairs, got.Properties = nil, nil
+		if !reflect.DeepEqual(byPairs, got) {
+			t.Fatalf("%q: by pairs %#v, by map %#v", b, byPairs, got)
 		}
 	})
 }
@@ -227,6 +252,28 @@ func FuzzContactArray(f *testing.F) {
 		if len(got) != len(want) || (len(got) > 0 && !reflect.DeepEqual(got, want)) {
 			t.Fatalf("%q: got %#v, encoding/json's %#v", b, got, want)
 		}
+		// By pairs, each contact holds what its map holds, however the
+		// chunks' arenas were shared.
+		p := newContactArray(&shortReader{b: b, n: int(readSize%16) + 1}, internKeys{}, testPageHash())
+		p.buf, p.pairs = make([]byte, 8), true
+		var byPairs []ListedContact
+		err = p.open()
+		if err == nil {
+			var last []ListedContact
+			last, _, err = p.chunks(size, func(c []ListedContact) error {
+				byPairs = append(byPairs, c...)
+				return nil
+			})
+			byPairs = append(byPairs, last...)
+		}
+		if err != nil || len(byPairs) != len(got) {
+			t.Fatalf("%q: by pairs %d contacts, error %v; by map %d", b, len(byPairs), err, len(got))
+		}
+		for i := range got {
+			if !samePairs(byPairs[i].Pairs, got[i].Properties) || byPairs[i].Properties != nil || (byPairs[i].Pairs == nil) != (got[i].Properties == nil) {
+				t.Fatalf("%q: contact %d by pairs %v, by map %v", b, i, byPairs[i].Pairs, got[i].Properties)
+			}
+		}
 	})
 }
 
@@ -268,4 +315,20 @@ func TestStringEnd(t *testing.T) {
 			t.Errorf("stringEnd(%s) = %d, %v; want %d, %v", tt.in, end, done, tt.end, tt.done)
 		}
 	}
+}
+
+// samePairs reports whether pairs hold each key of props once, with its
+// value, and nothing else.
+func samePairs(pairs []PropertyPair, props PropertyValues) bool {
+	if len(pairs) != len(props) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		if v, ok := props[p.Key]; !ok || v != p.Value || seen[p.Key] {
+			return false
+		}
+		seen[p.Key] = true
+	}
+	return true
 }

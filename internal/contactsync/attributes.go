@@ -254,6 +254,34 @@ func (a *Attributes) ByName(ctx context.Context, props client.PropertyValues) (c
 	return out, nil
 }
 
+// PairsByName is ByName of a listed contact's pairs: pairs themselves
+// when every key is a name (no copy), else new pairs with each attribute
+// id replaced by its name, in the same order.
+func (a *Attributes) PairsByName(ctx context.Context, pairs []client.PropertyPair) ([]client.PropertyPair, error) {
+	byID := false
+	for _, p := range pairs {
+		if IsAttributeID(p.Key) {
+			byID = true
+			break
+		}
+	}
+	if !byID {
+		return pairs, nil
+	}
+	out := make([]client.PropertyPair, len(pairs))
+	for j, p := range pairs {
+		name, ok, err := a.NameOf(ctx, p.Key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			name = p.Key
+		}
+		out[j] = client.PropertyPair{Key: name, Value: p.Value}
+	}
+	return out, nil
+}
+
 func (a *Attributes) loadLocked(ctx context.Context) error {
 	if a.client == nil {
 		return nil // LoadedAttributes: what it holds is all there is

@@ -180,6 +180,34 @@ func (b *Book) sameValues(i int, props client.PropertyValues) bool {
 	return true
 }
 
+// samePairs is sameValues of pairs keyed by attribute name, the last
+// value of a key counting, without a map.
+func (b *Book) samePairs(i int, pairs []client.PropertyPair) bool {
+	if !b.file {
+		return false
+	}
+	_, p := b.field(int(b.offs[i]))
+	for _, c := range b.Columns {
+		var v string
+		v, p = b.field(p)
+		if pairValue(pairs, c) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// pairValue is the last value pairs give key ("" for none). A contact has
+// a handful of properties: a search is cheaper than a map.
+func pairValue(pairs []client.PropertyPair, key string) string {
+	for j := len(pairs) - 1; j >= 0; j-- {
+		if pairs[j].Key == key {
+			return pairs[j].Value
+		}
+	}
+	return ""
+}
+
 // field reads one length-prefixed field of the arena at p, and where the
 // next begins.
 func (b *Book) field(p int) (string, int) {

@@ -32,12 +32,22 @@ type ListOptions struct {
 // held as opts says.
 func (r *Run) List(ctx context.Context, listID string, opts ListOptions) (*ServiceList, error) {
 	out := serviceListFor(opts)
-	err := r.client.Contacts.Stream(ctx, listID, client.ListingOptions{}, func(chunk []client.ListedContact) error {
+	// Against a book, most contacts' properties are compared and dropped:
+	// they come as pairs, and only those kept become maps (AddPairs).
+	byPairs := opts.Against != nil
+	err := r.client.Contacts.Stream(ctx, listID, client.ListingOptions{Pairs: byPairs}, func(chunk []client.ListedContact) error {
 		for _, c := range chunk {
 			s := ServiceContact{Email: c.Status, Mobile: c.MobileStatus}
-			// Against a book, Add keeps the properties of the contacts it
-			// names where they differ; without, keepsProps says.
-			if opts.Against != nil || out.keepsProps(c.OriginalID) {
+			if byPairs {
+				pairs, err := r.Attributes.PairsByName(ctx, c.Pairs)
+				if err != nil {
+					return err
+				}
+				out.AddPairs(c.OriginalID, s, pairs)
+				continue
+			}
+			// Without a book, keepsProps says whose properties are kept.
+			if out.keepsProps(c.OriginalID) {
 				props, err := r.Attributes.ByName(ctx, c.Properties)
 				if err != nil {
 					return err

@@ -98,6 +98,19 @@ func ServiceListOf(contacts map[string]ServiceContact) *ServiceList {
 // attribute name; a contact the book names drops them when they are the
 // book's values (sameValues).
 func (s *ServiceList) Add(id string, c ServiceContact) {
+	s.add(id, c, nil, false)
+}
+
+// AddPairs is Add of a contact whose properties are pairs keyed by
+// attribute name (a listing by pairs, client.ListingOptions.Pairs), in
+// place of c.Props: they are compared with the book where they lie, and
+// made into a map only for a contact whose properties are kept.
+func (s *ServiceList) AddPairs(id string, c ServiceContact, pairs []client.PropertyPair) {
+	s.add(id, c, pairs, true)
+}
+
+// add is Add, the properties in c.Props or, byPairs, in pairs.
+func (s *ServiceList) add(id string, c ServiceContact, pairs []client.PropertyPair, byPairs bool) {
 	s.count++
 	if s.book != nil {
 		if i, ok := s.bookIndex(id); ok {
@@ -106,12 +119,21 @@ func (s *ServiceList) Add(id string, c ServiceContact) {
 			}
 			delete(s.odd, int32(i))
 			f := namedFound | s.codeOf(i, 0, c.Email)<<namedEmailShift | s.codeOf(i, 1, c.Mobile)<<namedMobileShift
-			if s.book.sameValues(i, c.Props) {
+			same := false
+			if byPairs {
+				same = s.book.samePairs(i, pairs)
+			} else {
+				same = s.book.sameValues(i, c.Props)
+			}
+			if same {
 				f |= namedSame
 				delete(s.props, int32(i))
 			} else {
 				if s.props == nil {
 					s.props = map[int32]client.PropertyValues{}
+				}
+				if byPairs {
+					c.Props = pairsMap(pairs)
 				}
 				s.props[int32(i)] = c.Props
 			}
@@ -122,8 +144,11 @@ func (s *ServiceList) Add(id string, c ServiceContact) {
 	if _, dup := s.other[id]; dup {
 		s.count--
 	}
-	if !s.keepsProps(id) {
+	switch {
+	case !s.keepsProps(id):
 		c.Props = nil
+	case byPairs:
+		c.Props = pairsMap(pairs)
 	}
 	s.other[id] = c
 	if s.withProps && s.propsUpTo > 0 && s.count > s.propsUpTo {
@@ -336,4 +361,18 @@ func (s *ServiceList) put(id string, c ServiceContact, present bool) {
 		s.count++
 	}
 	s.other[id] = c
+}
+
+// pairsMap is the map of a listed contact's pairs, the last value of a key
+// counting: nil for nil pairs (the service gave no properties), as the
+// listing by map reads them.
+func pairsMap(pairs []client.PropertyPair) client.PropertyValues {
+	if pairs == nil {
+		return nil
+	}
+	m := make(client.PropertyValues, len(pairs))
+	for _, p := range pairs {
+		m[p.Key] = p.Value
+	}
+	return m
 }
