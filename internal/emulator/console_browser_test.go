@@ -39,10 +39,9 @@ const consoleRenderBudget = 200 * time.Millisecond
 // page that unsubscribed it. The server renders each page within
 // consoleRenderBudget (read from its own Server-Timing, not the
 // browser's; the best of three when the first is over), and the pages
-// fetch nothing and run no script.
-func TestConsoleInBrowser(t *testing.T) {
-	t.Parallel()
-	browser := findBrowser(t)
+// fetch nothing and run no script (TestPagesInBrowser runs it, in a tab of
+// its browser).
+func consoleInBrowser(t *testing.T, browser context.Context) {
 	s := New(Options{})
 	t.Cleanup(s.Close)
 	list := mustParseID(t, idOf(t, mustCreate(t, s, "/rest/1000/lists", map[string]any{"name": "Newsletter"})))
@@ -91,20 +90,9 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.Headless,
-		// The sandbox needs namespaces that containers and root lack; the
-		// browser loads only the emulator's own pages.
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.WindowSize(1280, 720),
-		chromedp.UserDataDir(t.TempDir()),
-	)...)
-	defer cancelAlloc()
 	var elsewhere []string
 	var scripts int
-	ctx, cancelTab := chromedp.NewContext(alloc, chromedp.WithListener(func(ev any) {
+	ctx, cancelTab := chromedp.NewContext(browser, chromedp.WithListener(func(ev any) {
 		e, ok := ev.(*network.EventRequestWillBeSent)
 		if !ok {
 			return
@@ -119,7 +107,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 	}))
 	defer cancelTab()
-	// A bound for hangs, not speed (see TestSwaggerPageInBrowser).
+	// A bound for hangs, not speed (see swaggerPageInBrowser).
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 

@@ -40,10 +40,9 @@ func findBrowser(t *testing.T) string {
 // A user opens /mail/swagger in a real browser, sees the domains, enters the
 // account's credentials under Authorize and runs GET /rest/{customerid}/projects
 // from the page: the call reaches this emulator and answers 200 with the
-// account's data, and the page fetched nothing from anywhere else.
-func TestSwaggerPageInBrowser(t *testing.T) {
-	t.Parallel()
-	browser := findBrowser(t)
+// account's data, and the page fetched nothing from anywhere else
+// (TestPagesInBrowser runs it, in a tab of its browser).
+func swaggerPageInBrowser(t *testing.T, browser context.Context) {
 	l, err := Listen("127.0.0.1:0", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -52,17 +51,6 @@ func TestSwaggerPageInBrowser(t *testing.T) {
 	opts := l.Server.Options()
 	createProjectOver(t, l.URL, opts, "shown-in-the-page")
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.Headless,
-		// The sandbox needs namespaces that containers and root lack; the
-		// browser loads only the emulator's own page.
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)...)
-	defer cancelAlloc()
-
 	emulatorURL, err := url.Parse(l.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +58,7 @@ func TestSwaggerPageInBrowser(t *testing.T) {
 	// Every request the page makes is seen, so one to a CDN fails the test.
 	var mu sync.Mutex
 	var elsewhere []string
-	ctx, cancelTab := chromedp.NewContext(alloc, chromedp.WithListener(func(ev any) {
+	ctx, cancelTab := chromedp.NewContext(browser, chromedp.WithListener(func(ev any) {
 		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
 			u, err := url.Parse(e.Request.URL)
 			if err != nil || (u.Scheme != "data" && u.Host != emulatorURL.Host) {
