@@ -166,23 +166,18 @@ func (b *Book) Has(id string) bool {
 // Only a file's book can tell without a map; for a map input it is always
 // false, and the comparison goes by Contact.
 func (b *Book) sameValues(i int, props client.PropertyValues) bool {
-	if !b.file {
-		return false
-	}
-	_, p := b.field(int(b.offs[i]))
-	for _, c := range b.Columns {
-		var v string
-		v, p = b.field(p)
-		if props[c] != v {
-			return false
-		}
-	}
-	return true
+	return b.sameAs(i, func(column string) string { return props[column] })
 }
 
 // samePairs is sameValues of pairs keyed by attribute name, the last
 // value of a key counting, without a map.
 func (b *Book) samePairs(i int, pairs []client.PropertyPair) bool {
+	return b.sameAs(i, func(column string) string { return pairValue(pairs, column) })
+}
+
+// sameAs reports whether value gives contact i's value of each of the
+// book's columns ("" for none): sameValues and samePairs.
+func (b *Book) sameAs(i int, value func(column string) string) bool {
 	if !b.file {
 		return false
 	}
@@ -190,7 +185,7 @@ func (b *Book) samePairs(i int, pairs []client.PropertyPair) bool {
 	for _, c := range b.Columns {
 		var v string
 		v, p = b.field(p)
-		if pairValue(pairs, c) != v {
+		if value(c) != v {
 			return false
 		}
 	}
