@@ -18,10 +18,10 @@ type ListedContact struct {
 	MobileStatus string         `json:"mobileStatus"`
 	// Pairs holds the properties instead of Properties in a listing by
 	// pairs (ListingOptions.Pairs): what Properties would hold, each key
-	// once, in no promised order, and nil where Properties would be nil
-	// (null or absent), empty where it would be empty. The pairs of a chunk's contacts share
-	// one array, so a chunk costs one allocation for them, not a map per
-	// contact.
+	// once, in no promised order; nil where Properties would be nil (null
+	// or absent), empty where it would be empty. The pairs of a chunk's
+	// contacts share one array, so a chunk costs one allocation for them,
+	// not a map per contact.
 	Pairs []PropertyPair `json:"-"`
 }
 
