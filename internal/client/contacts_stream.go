@@ -285,6 +285,14 @@ func (l *listing) open(ctx context.Context, page int, bounded bool) (p fetched, 
 	return p, resp, body
 }
 
+// newArray reads a page's answer as this listing does: its digest under
+// the listing's seeds, properties as pairs when asked for.
+func (l *listing) newArray(body io.Reader, keys internKeys) *contactArray {
+	a := newContactArray(body, keys, l.guard.newHash())
+	a.pairs = l.pairs
+	return a
+}
+
 // prefetch reads a page fetched ahead. It is decoded while it arrives, as
 // every page is (contactArray buffers one contact at a time, never the
 // answer), and its contacts wait in p.chunks for the pages before it to be
@@ -298,8 +306,7 @@ func (l *listing) prefetch(ctx context.Context, page int) fetched {
 	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
 	// A page fetched ahead has its own interned keys: the listing's map
 	// belongs to the goroutine that runs it.
-	a := newContactArray(body, internKeys{}, l.guard.newHash())
-	a.pairs = l.pairs
+	a := l.newArray(body, internKeys{})
 	p.err = l.decode(resp, page, a, func(chunk []ListedContact) error {
 		p.chunks = append(p.chunks, chunk)
 		return nil
@@ -318,8 +325,7 @@ func (l *listing) stream(ctx context.Context, page int, emit func([]ListedContac
 		return p
 	}
 	defer func() { _ = resp.Body.Close() }() // read (or abandoned) before: Close has nothing to report
-	a := newContactArray(body, l.keys, l.guard.newHash())
-	a.pairs = l.pairs
+	a := l.newArray(body, l.keys)
 	first := true
 	p.err = l.decode(resp, page, a, func(chunk []ListedContact) error {
 		if first {

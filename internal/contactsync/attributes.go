@@ -242,16 +242,23 @@ func (a *Attributes) ByName(ctx context.Context, props client.PropertyValues) (c
 	}
 	out := make(client.PropertyValues, len(props))
 	for k, v := range props {
-		name, ok, err := a.NameOf(ctx, k)
+		name, err := a.keyName(ctx, k)
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			name = k
 		}
 		out[name] = v
 	}
 	return out, nil
+}
+
+// keyName is the attribute name a listed property key stands for, or the
+// key itself for an id the account does not have (ByName, PairsByName).
+func (a *Attributes) keyName(ctx context.Context, key string) (string, error) {
+	name, ok, err := a.NameOf(ctx, key)
+	if err != nil || !ok {
+		return key, err
+	}
+	return name, nil
 }
 
 // PairsByName is ByName of a listed contact's pairs: pairs themselves
@@ -270,12 +277,9 @@ func (a *Attributes) PairsByName(ctx context.Context, pairs []client.PropertyPai
 	}
 	out := make([]client.PropertyPair, len(pairs))
 	for j, p := range pairs {
-		name, ok, err := a.NameOf(ctx, p.Key)
+		name, err := a.keyName(ctx, p.Key)
 		if err != nil {
 			return nil, err
-		}
-		if !ok {
-			name = p.Key
 		}
 		out[j] = client.PropertyPair{Key: name, Value: p.Value}
 	}
